@@ -1,0 +1,133 @@
+import type { Knex } from '../db/knex';
+import type { Scope } from '../domain/scope';
+import type { Logger } from '../stack/logger';
+import { createChannelRepository } from '../db/notification-channels';
+import { createDeliveryRepository } from '../db/webhook-deliveries';
+import { createEventRepository } from '../db/events';
+import { chatLine, toEventPayload } from '../domain/event-payload';
+import { signWebhookBody } from '../domain/webhook-signature';
+import { nextAttemptAt, WEBHOOK_ATTEMPT_TIMEOUT_MS } from '../domain/webhook-schedule';
+import { postWebhook, type PostResult } from '../engine/webhook-sender';
+
+export interface WebhookActivityDeps {
+  knex: Knex;
+  log: Logger;
+  /** Wakes the workflow of each channel (signal-with-start); used by the relay. */
+  wakeChannels: (channelIds: string[]) => Promise<void>;
+  /** Overridable for tests that need a shorter per-attempt limit; production is 30 s. */
+  attemptTimeoutMs?: number;
+}
+
+export interface ScopedChannel {
+  merchantId: string;
+  livemode: boolean;
+  channelId: string;
+}
+
+export type ChannelState = 'active' | 'disabled' | 'deleted';
+
+export type AttemptOutcome = 'succeeded' | 'failed' | 'skipped' | 'interrupted';
+
+/** Side effects of webhook delivery. Every one is safe to retry: see attemptDelivery. */
+export function createWebhookActivities(deps: Pick<WebhookActivityDeps, 'knex' | 'log' | 'wakeChannels' | 'attemptTimeoutMs'>) {
+  const channels = createChannelRepository(deps.knex);
+  const deliveries = createDeliveryRepository(deps.knex);
+  const events = createEventRepository(deps.knex);
+  const timeoutMs = deps.attemptTimeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS;
+
+  return {
+    /** The channel's state, the deliveries due now (at most `limit`), and when the next one is due (epoch ms). */
+    async findDueDeliveries(input: ScopedChannel & { limit: number }): Promise<{
+      channel: ChannelState;
+      due: { id: string; attemptNumber: number }[];
+      nextDueAt: number | null;
+    }> {
+      const scope: Scope = { merchantId: input.merchantId, livemode: input.livemode };
+      const channel = await channels.findById(scope, input.channelId);
+      if (!channel) return { channel: 'deleted', due: [], nextDueAt: null };
+      if (channel.status !== 'enabled') return { channel: 'disabled', due: [], nextDueAt: null };
+      const { due, nextDueAt } = await deliveries.findDue(scope, input.channelId, input.limit);
+      return { channel: 'active', due, nextDueAt: nextDueAt?.getTime() ?? null };
+    },
+
+    /**
+     * Makes attempt `attemptNumber` of a delivery, exactly once. The attempt row is written before
+     * the request goes out: a retry that finds it already finished does nothing, and one that finds
+     * it still in progress (the worker died mid-request) records it as failed without sending again,
+     * so a crash can never add an attempt beyond the schedule.
+     */
+    async attemptDelivery(input: { merchantId: string; livemode: boolean; deliveryId: string; attemptNumber: number; schedule: number[] }): Promise<AttemptOutcome> {
+      const scope: Scope = { merchantId: input.merchantId, livemode: input.livemode };
+      const start = await deps.knex.transaction(async (trx) => {
+        const delivery = await deliveries.lock(scope, input.deliveryId, trx);
+        if (!delivery || delivery.status !== 'pending' || delivery.attempt_count >= input.attemptNumber) return 'skip' as const;
+        const previous = await deliveries.findAttempt(input.deliveryId, input.attemptNumber, trx);
+        if (previous) {
+          const failure: PostResult = { status: null, latencyMs: 0, error: 'interrupted: the worker stopped before the outcome was recorded' };
+          await finish(trx, scope, delivery, input, failure);
+          return 'interrupted' as const;
+        }
+        await deliveries.insertAttempt(input.deliveryId, input.attemptNumber, trx);
+        return delivery;
+      });
+      if (start === 'skip') return 'skipped';
+      if (start === 'interrupted') return 'interrupted';
+
+      const delivery = start;
+      const channel = await channels.findById(scope, delivery.channel_id);
+      const event = await events.findById(scope, delivery.event_id);
+      let result: PostResult;
+      if (!channel || !event) {
+        result = { status: null, latencyMs: 0, error: channel ? 'event missing' : 'channel deleted' };
+      } else {
+        const payload = toEventPayload(event);
+        const body = JSON.stringify(channel.type === 'chat' ? { text: chatLine(payload) } : payload);
+        result = await postWebhook({
+          url: channel.url,
+          body,
+          timeoutMs,
+          publicOnly: channel.livemode,
+          headers: {
+            'x-service-signature': signWebhookBody(channel.secret, body),
+            'x-service-event': event.type,
+            'x-service-delivery-id': delivery.id,
+          },
+        });
+      }
+      await deps.knex.transaction((trx) => finish(trx, scope, delivery, input, result));
+      deps.log.info(
+        { deliveryId: delivery.id, attempt: input.attemptNumber, status: result.status, latencyMs: result.latencyMs, error: result.error },
+        'webhook attempt',
+      );
+      return result.error === null ? 'succeeded' : 'failed';
+    },
+
+    /** Signals the workflow of every channel holding overdue deliveries (lost wake-ups). */
+    async wakeChannelsWithOverdueDeliveries(input: { graceMs: number; limit: number }): Promise<number> {
+      const ids = await deliveries.channelsWithOverdueDeliveries(input.graceMs, input.limit);
+      if (ids.length > 0) await deps.wakeChannels(ids);
+      return ids.length;
+    },
+  };
+
+  async function finish(
+    trx: Knex.Transaction,
+    scope: Scope,
+    delivery: { id: string; max_attempts: number },
+    input: { attemptNumber: number; schedule: number[] },
+    result: PostResult,
+  ): Promise<void> {
+    const succeeded = result.error === null;
+    const next = succeeded || input.attemptNumber >= delivery.max_attempts ? null : nextAttemptAt(input.schedule, input.attemptNumber, new Date()) ?? new Date();
+    await deliveries.finishAttempt(
+      scope,
+      delivery.id,
+      input.attemptNumber,
+      { succeeded, responseStatus: result.status, latencyMs: result.latencyMs, error: result.error },
+      next,
+      trx,
+    );
+  }
+}
+
+export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

@@ -1,0 +1,21 @@
+import type { Response } from 'express';
+import type { Scope } from '../domain/scope';
+
+/** What the middleware learns about a request, kept on res.locals under typed accessors. */
+interface RequestContext {
+  requestId: string;
+  scope?: Scope;
+  /** The matched route template, for metrics and logs. */
+  route?: string;
+}
+
+export function context(res: Response): RequestContext {
+  return res.locals as RequestContext;
+}
+
+/** The merchant and mode of the authenticated key; only valid behind the auth middleware. */
+export function scopeOf(res: Response): Scope {
+  const scope = context(res).scope;
+  if (!scope) throw new Error('scopeOf called on an unauthenticated route');
+  return scope;
+}

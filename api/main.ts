@@ -1,0 +1,48 @@
+import { loadConfig } from '../stack/config';
+import { createLogger } from '../stack/logger';
+import { createKnex } from '../db/knex';
+import { connectTemporal } from '../engine/temporal-client';
+import { createWebhookDispatcher } from '../engine/webhook-dispatch';
+import { createMetrics } from './metrics';
+import { createApp } from './app';
+
+/** Runs the HTTP API; needs DATABASE_URL and TEMPORAL_ADDRESS (npm start sets both). */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger('skil-api', config.LOG_LEVEL);
+  if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
+    throw new Error('the API needs DATABASE_URL and TEMPORAL_ADDRESS; `npm start` runs it with both');
+  }
+  const knex = createKnex(config.DATABASE_URL);
+  const { client, connection } = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+  const metrics = createMetrics(knex);
+  const dispatcher = createWebhookDispatcher({
+    client,
+    knex,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    workflowStarts: metrics.workflowStarts,
+  });
+  const app = createApp({
+    knex,
+    log,
+    metrics,
+    temporal: connection,
+    dispatcher,
+    publicBaseUrl: config.publicBaseUrl,
+    bodyLimitBytes: config.BODY_LIMIT_BYTES,
+  });
+  const server = app.listen(config.PORT, config.HOST, () => log.info({ port: config.PORT }, 'API listening'));
+  const stop = () => {
+    log.info('API stopping');
+    server.close(() => {
+      void Promise.all([connection.close(), knex.destroy()]).finally(() => process.exit(0));
+    });
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

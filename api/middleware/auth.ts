@@ -1,0 +1,42 @@
+import type { RequestHandler } from 'express';
+import type { ApiKeyRepository } from '../../db/api-keys';
+import type { Logger } from '../../stack/logger';
+import { AuthenticationError } from '../../domain/errors';
+import { context } from '../context';
+
+const KEY_SHAPE = /^sk_(test|live)_[0-9A-Za-z]{20,100}$/;
+
+/** Masks a key for error messages: the prefix and last four characters only. */
+function mask(secret: string): string {
+  const prefix = /^sk_(test|live)_/.exec(secret)?.[0] ?? '';
+  return `${prefix}…${secret.slice(-4)}`;
+}
+
+/**
+ * Authenticates `Authorization: Bearer <key>` or `x-api-key: <key>` (spec §5) and sets the request
+ * scope: the key alone selects merchant and environment.
+ */
+export function authenticate(keys: ApiKeyRepository, log: Logger): RequestHandler {
+  return async (req, res, next) => {
+    const authorization = req.get('authorization');
+    let secret: string | undefined;
+    if (authorization !== undefined) {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+      if (!match) throw new AuthenticationError('The Authorization header must be "Bearer <API key>"', 'invalid_authorization_header');
+      secret = match[1];
+    } else {
+      secret = req.get('x-api-key')?.trim() || undefined;
+    }
+    if (secret === undefined) {
+      throw new AuthenticationError(
+        'No API key provided. Send it as "Authorization: Bearer sk_test_…", or in the x-api-key header.',
+        'missing_api_key',
+      );
+    }
+    const row = KEY_SHAPE.test(secret) ? await keys.findActiveBySecret(secret) : undefined;
+    if (!row) throw new AuthenticationError(`Invalid API key provided: ${mask(secret)}`);
+    context(res).scope = { merchantId: row.merchant_id, livemode: row.livemode };
+    keys.touch(row.id).catch((err: unknown) => log.warn({ err }, 'could not record API key use'));
+    next();
+  };
+}

@@ -1,0 +1,89 @@
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import multer from 'multer';
+import { InvalidRequestError } from '../../domain/errors';
+
+/**
+ * One request shape, four encodings (spec §4; architecture, "API conventions"): JSON, plain text
+ * holding JSON, form-encoded and multipart form. Nested objects and arrays use bracket names in
+ * the form encodings (`config[url]=…`, `event_subscriptions[]=…`), as Stripe's API does.
+ */
+export function bodyParsers(limitBytes: number): RequestHandler[] {
+  const json = express.json({ limit: limitBytes, strict: false, type: ['application/json', 'application/*+json'] });
+  const text = express.text({ limit: limitBytes, type: 'text/plain' });
+  const form = express.urlencoded({ limit: limitBytes, extended: true, parameterLimit: 1000 });
+  const multipart = multer({ limits: { fieldSize: limitBytes, fields: 1000, files: 0, parts: 1000 } }).none();
+
+  const guard: RequestHandler = (req, _res, next) => {
+    const length = Number(req.headers['content-length'] ?? 0);
+    const hasBody = length > 0 || req.headers['transfer-encoding'] !== undefined;
+    if (length > limitBytes) return next(tooLarge(limitBytes));
+    if (!hasBody) return next();
+    if (!req.is(['application/json', 'application/*+json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data'])) {
+      return next(
+        new InvalidRequestError(
+          `Unsupported Content-Type ${req.headers['content-type'] ?? '(none)'}: send application/json, text/plain, application/x-www-form-urlencoded or multipart/form-data`,
+          { status: 415, code: 'unsupported_media_type' },
+        ),
+      );
+    }
+    next();
+  };
+
+  const textAsJson: RequestHandler = (req, _res, next) => {
+    if (req.is('text/plain') && typeof req.body === 'string') {
+      if (req.body.trim() === '') {
+        req.body = {};
+      } else {
+        try {
+          req.body = JSON.parse(req.body) as unknown;
+        } catch {
+          return next(new InvalidRequestError('The text/plain body must hold a JSON object', { code: 'invalid_json' }));
+        }
+      }
+    }
+    next();
+  };
+
+  return [guard, json, text, textAsJson, form, multipart];
+}
+
+function tooLarge(limitBytes: number): InvalidRequestError {
+  return new InvalidRequestError(`Request body is larger than the limit of ${limitBytes} bytes`, {
+    status: 413,
+    code: 'body_too_large',
+  });
+}
+
+/** Maps the parsers' own errors (body-parser, multer) to the envelope, before the generic handler. */
+export function bodyErrors(limitBytes: number): ErrorRequestHandler {
+  return (err: unknown, _req, _res, next) => {
+    const e = err as { type?: string; code?: string; status?: number; name?: string; message?: string };
+    if (e.type === 'entity.too.large' || e.code === 'LIMIT_FIELD_VALUE' || e.code === 'LIMIT_FIELD_COUNT' || e.code === 'LIMIT_PART_COUNT') {
+      return next(tooLarge(limitBytes));
+    }
+    if (e.type === 'entity.parse.failed') {
+      return next(new InvalidRequestError('The request body is not valid JSON', { code: 'invalid_json' }));
+    }
+    if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') {
+      return next(new InvalidRequestError(e.message ?? 'Unsupported body encoding', { status: 415, code: 'unsupported_media_type' }));
+    }
+    if (e.type === 'request.aborted' || e.type === 'request.size.invalid' || e.type === 'parameters.too.many') {
+      return next(new InvalidRequestError(e.message ?? 'Malformed request body', { code: 'invalid_body' }));
+    }
+    if (e.name === 'MulterError' || (e.message ?? '').startsWith('Multipart:') || e.message === 'Unexpected end of form') {
+      return next(new InvalidRequestError(`Malformed multipart body: ${e.message ?? 'unreadable'}`, { code: 'invalid_body' }));
+    }
+    next(err);
+  };
+}
+
+/** POST and PATCH bodies are one object; anything else (an array, a number) is refused here. */
+export const requireObjectBody: RequestHandler = (req, _res, next) => {
+  if (req.method !== 'POST' && req.method !== 'PATCH') return next();
+  if (req.body === undefined || req.body === null) req.body = {};
+  const body: unknown = req.body;
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    return next(new InvalidRequestError('The request body must be an object', { code: 'invalid_body' }));
+  }
+  next();
+};

@@ -1,0 +1,86 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import type { Knex } from '../../db/knex';
+import type { Connection } from '@temporalio/client';
+import type { Metrics } from '../metrics';
+import type { OperationDoc } from '../openapi';
+import { API_VERSION, buildOpenApi } from '../openapi';
+import { context } from '../context';
+
+const PROBE_TIMEOUT_MS = 2000;
+
+export interface SystemDeps {
+  knex: Knex;
+  temporal: Connection | null;
+  metrics: Metrics;
+  publicBaseUrl: string;
+}
+
+async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function probe(check: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await withTimeout(check(), PROBE_TIMEOUT_MS);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `/health`, `/ready`, `/metrics`, `GET /v1` and the OpenAPI document (spec §4.1); no key needed. */
+export function systemRouter(deps: SystemDeps, docs: OperationDoc[]): Router {
+  const router = Router();
+  const doc = (path: string, summary: string, response: z.ZodType) =>
+    docs.push({ method: 'get', path, summary, tag: 'System', auth: false, response, status: 200 });
+  const named = (path: string) => (_req: unknown, res: Parameters<Parameters<Router['get']>[1]>[1], next: () => void) => {
+    context(res).route = path;
+    next();
+  };
+
+  doc('/health', 'Liveness', z.object({ status: z.literal('ok'), timestamp: z.string(), version: z.string() }));
+  router.get('/health', named('/health'), (_req, res) => {
+    res.json({ status: 'ok', timestamp: new Date().toISOString(), version: API_VERSION });
+  });
+
+  doc(
+    '/ready',
+    'Readiness: PostgreSQL and Temporal both answer (503 degraded otherwise)',
+    z.object({ status: z.enum(['ok', 'degraded']), db: z.boolean(), temporal: z.boolean(), timestamp: z.string() }),
+  );
+  router.get('/ready', named('/ready'), async (_req, res) => {
+    const [db, temporal] = await Promise.all([
+      probe(() => deps.knex.raw('select 1')),
+      probe(() => (deps.temporal ? deps.temporal.healthService.check({}) : Promise.reject(new Error('no Temporal connection')))),
+    ]);
+    const ok = db && temporal;
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'degraded', db, temporal, timestamp: new Date().toISOString() });
+  });
+
+  doc('/metrics', 'Prometheus metrics (text exposition format)', z.string());
+  router.get('/metrics', named('/metrics'), async (_req, res) => {
+    res.setHeader('Content-Type', deps.metrics.registry.contentType);
+    res.send(await deps.metrics.registry.metrics());
+  });
+
+  doc('/v1', 'API name, version and documentation', z.object({ name: z.string(), version: z.string(), documentation: z.string() }));
+  router.get('/v1', named('/v1'), (_req, res) => {
+    res.json({ name: 'skil', version: API_VERSION, documentation: `${deps.publicBaseUrl}/v1/openapi.json` });
+  });
+
+  doc('/v1/openapi.json', 'This OpenAPI 3.1 document', z.record(z.string(), z.unknown()));
+  router.get('/v1/openapi.json', named('/v1/openapi.json'), (_req, res) => {
+    res.json(buildOpenApi(docs, deps.publicBaseUrl));
+  });
+
+  return router;
+}

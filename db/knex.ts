@@ -1,0 +1,25 @@
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+
+export type { Knex };
+
+// int8 columns hold money and counters. pg returns them as strings by default; every amount Skil
+// stores is far below 2^53, so convert to number, but refuse rather than round if one ever is not.
+pg.types.setTypeParser(pg.types.builtins.INT8, (text: string) => {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) throw new RangeError(`int8 value ${text} exceeds the safe integer range`);
+  return value;
+});
+
+/** Creates the knex instance for a PostgreSQL URL. */
+export function createKnex(databaseUrl: string, opts: { poolMax?: number } = {}): Knex {
+  return knexFactory({
+    client: 'pg',
+    connection: databaseUrl,
+    pool: { min: 0, max: opts.poolMax ?? 10 },
+    acquireConnectionTimeout: 10_000,
+  });
+}
+
+/** A knex instance or an open transaction: every repository method accepts either. */
+export type Db = Knex | Knex.Transaction;

@@ -1,0 +1,120 @@
+import type { Db } from './knex';
+import type { Scope } from '../domain/scope';
+import { newId, ID_PREFIX, randomBase62 } from '../domain/ids';
+import { pageByCreated } from './pagination';
+
+export type ChannelType = 'webhook' | 'chat';
+export type ChannelStatus = 'enabled' | 'disabled';
+
+export interface ChannelRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  type: ChannelType;
+  url: string;
+  secret: string;
+  event_subscriptions: string[];
+  status: ChannelStatus;
+  description: string | null;
+  metadata: Record<string, string>;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+/** A signing secret, `whsec_` + 32 base62 characters. Each channel, and so each mode, has its own. */
+export function generateSigningSecret(): string {
+  return `whsec_${randomBase62(32)}`;
+}
+
+export interface ChannelInput {
+  type: ChannelType;
+  url: string;
+  eventSubscriptions: string[];
+  description?: string | null;
+  metadata?: Record<string, string>;
+}
+
+export interface ChannelPatch {
+  url?: string;
+  eventSubscriptions?: string[];
+  status?: ChannelStatus;
+  description?: string | null;
+  metadata?: Record<string, string>;
+}
+
+export function createChannelRepository(db: Db) {
+  const scoped = (scope: Scope, trx: Db) =>
+    trx<ChannelRow>('notification_channels')
+      .where({ merchant_id: scope.merchantId, livemode: scope.livemode })
+      .whereNull('deleted_at');
+
+  return {
+    async create(scope: Scope, input: ChannelInput, trx: Db = db): Promise<ChannelRow> {
+      const [row] = await trx<ChannelRow>('notification_channels')
+        .insert({
+          id: newId(ID_PREFIX.notificationChannel),
+          merchant_id: scope.merchantId,
+          livemode: scope.livemode,
+          type: input.type,
+          url: input.url,
+          secret: generateSigningSecret(),
+          event_subscriptions: input.eventSubscriptions,
+          status: 'enabled',
+          description: input.description ?? null,
+          metadata: input.metadata ?? {},
+        })
+        .returning('*');
+      return row!;
+    },
+
+    async findById(scope: Scope, id: string, trx: Db = db): Promise<ChannelRow | undefined> {
+      return scoped(scope, trx).where({ id }).first();
+    },
+
+    /** Whether the id names a channel of this merchant in the other mode (for a helpful 404). */
+    async existsInOtherMode(scope: Scope, id: string, trx: Db = db): Promise<boolean> {
+      const row = await trx('notification_channels')
+        .where({ id, merchant_id: scope.merchantId, livemode: !scope.livemode })
+        .whereNull('deleted_at')
+        .first('id');
+      return row !== undefined;
+    },
+
+    async list(
+      scope: Scope,
+      opts: { limit: number; startingAfter?: string; endingBefore?: string },
+      trx: Db = db,
+    ): Promise<{ data: ChannelRow[]; hasMore: boolean }> {
+      return pageByCreated(scoped(scope, trx), 'notification_channels', scope, opts);
+    },
+
+    async update(scope: Scope, id: string, patch: ChannelPatch, trx: Db = db): Promise<ChannelRow | undefined> {
+      const [row] = await scoped(scope, trx)
+        .where({ id })
+        .update({
+          ...(patch.url !== undefined && { url: patch.url }),
+          ...(patch.eventSubscriptions !== undefined && { event_subscriptions: patch.eventSubscriptions }),
+          ...(patch.status !== undefined && { status: patch.status }),
+          ...(patch.description !== undefined && { description: patch.description }),
+          ...(patch.metadata !== undefined && { metadata: patch.metadata }),
+          updated_at: trx.fn.now(),
+        })
+        .returning('*');
+      return row;
+    },
+
+    /** Soft delete: past deliveries keep their channel; pending ones are given up. */
+    async delete(scope: Scope, id: string, trx: Db = db): Promise<ChannelRow | undefined> {
+      const [row] = await scoped(scope, trx).where({ id }).update({ deleted_at: trx.fn.now() }).returning('*');
+      if (row) {
+        await trx('webhook_deliveries')
+          .where({ channel_id: id, status: 'pending' })
+          .update({ status: 'failed', next_attempt_at: null, updated_at: trx.fn.now() });
+      }
+      return row;
+    },
+  };
+}
+
+export type ChannelRepository = ReturnType<typeof createChannelRepository>;

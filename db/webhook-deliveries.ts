@@ -1,0 +1,170 @@
+import type { Db } from './knex';
+import type { Scope } from '../domain/scope';
+import { pageByCreated } from './pagination';
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface DeliveryRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  channel_id: string;
+  event_id: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  max_attempts: number;
+  next_attempt_at: Date | null;
+  last_attempt_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface AttemptRow {
+  delivery_id: string;
+  attempt_number: number;
+  outcome: 'in_progress' | 'succeeded' | 'failed';
+  started_at: Date;
+  finished_at: Date | null;
+  response_status: number | null;
+  latency_ms: number | null;
+  error: string | null;
+}
+
+/** How an attempt ended, as recorded. */
+export interface AttemptResult {
+  succeeded: boolean;
+  responseStatus: number | null;
+  latencyMs: number | null;
+  error: string | null;
+}
+
+export function createDeliveryRepository(db: Db) {
+  const scoped = (scope: Scope, trx: Db) =>
+    trx<DeliveryRow>('webhook_deliveries').where({ merchant_id: scope.merchantId, livemode: scope.livemode });
+
+  return {
+    /** Pending deliveries of a channel that are due now, oldest first, and when the next one falls due. */
+    async findDue(
+      scope: Scope,
+      channelId: string,
+      limit: number,
+      trx: Db = db,
+    ): Promise<{ due: { id: string; attemptNumber: number }[]; nextDueAt: Date | null }> {
+      const due = await scoped(scope, trx)
+        .where({ channel_id: channelId, status: 'pending' })
+        .where('next_attempt_at', '<=', trx.fn.now())
+        .orderBy([{ column: 'next_attempt_at' }, { column: 'id' }])
+        .limit(limit)
+        .select('id', 'attempt_count');
+      const next = await scoped(scope, trx)
+        .where({ channel_id: channelId, status: 'pending' })
+        .where('next_attempt_at', '>', trx.fn.now())
+        .min<{ min: Date | null }>('next_attempt_at as min')
+        .first();
+      return {
+        due: due.map((d) => ({ id: d.id, attemptNumber: d.attempt_count + 1 })),
+        nextDueAt: next?.min ?? null,
+      };
+    },
+
+    async findById(scope: Scope, id: string, trx: Db = db): Promise<DeliveryRow | undefined> {
+      return scoped(scope, trx).where({ id }).first();
+    },
+
+    /** Locks a delivery for the length of the caller's transaction. */
+    async lock(scope: Scope, id: string, trx: Db): Promise<DeliveryRow | undefined> {
+      return scoped(scope, trx).where({ id }).forUpdate().first();
+    },
+
+    async findAttempt(deliveryId: string, attemptNumber: number, trx: Db = db): Promise<AttemptRow | undefined> {
+      return trx<AttemptRow>('webhook_attempts').where({ delivery_id: deliveryId, attempt_number: attemptNumber }).first();
+    },
+
+    async insertAttempt(deliveryId: string, attemptNumber: number, trx: Db): Promise<void> {
+      await trx('webhook_attempts').insert({
+        delivery_id: deliveryId,
+        attempt_number: attemptNumber,
+        outcome: 'in_progress',
+        started_at: trx.fn.now(),
+      });
+    },
+
+    /**
+     * Records the end of an attempt and moves the delivery on: succeeded, due again at `nextAt`, or
+     * failed for good when `nextAt` is null.
+     */
+    async finishAttempt(
+      scope: Scope,
+      deliveryId: string,
+      attemptNumber: number,
+      result: AttemptResult,
+      nextAt: Date | null,
+      trx: Db,
+    ): Promise<void> {
+      await trx('webhook_attempts')
+        .where({ delivery_id: deliveryId, attempt_number: attemptNumber })
+        .update({
+          outcome: result.succeeded ? 'succeeded' : 'failed',
+          finished_at: trx.fn.now(),
+          response_status: result.responseStatus,
+          latency_ms: result.latencyMs,
+          error: result.error,
+        });
+      await scoped(scope, trx)
+        .where({ id: deliveryId })
+        .update({
+          attempt_count: attemptNumber,
+          last_attempt_at: trx.fn.now(),
+          status: result.succeeded ? 'succeeded' : nextAt ? 'pending' : 'failed',
+          next_attempt_at: result.succeeded ? null : nextAt,
+          updated_at: trx.fn.now(),
+        });
+    },
+
+    async attempts(deliveryId: string, trx: Db = db): Promise<AttemptRow[]> {
+      return trx<AttemptRow>('webhook_attempts').where({ delivery_id: deliveryId }).orderBy('attempt_number');
+    },
+
+    async listForChannel(
+      scope: Scope,
+      channelId: string,
+      opts: { limit: number; startingAfter?: string; endingBefore?: string; status?: DeliveryStatus },
+      trx: Db = db,
+    ): Promise<{ data: DeliveryRow[]; hasMore: boolean }> {
+      const q = scoped(scope, trx).where({ channel_id: channelId });
+      if (opts.status) q.where({ status: opts.status });
+      return pageByCreated<DeliveryRow>(q, 'webhook_deliveries', scope, opts);
+    },
+
+    /** A finished delivery gets one more attempt, now. Returns undefined while it is still pending. */
+    async resend(scope: Scope, id: string, trx: Db = db): Promise<DeliveryRow | undefined> {
+      const [row] = await scoped(scope, trx)
+        .where({ id })
+        .whereNot({ status: 'pending' })
+        .update({
+          status: 'pending',
+          max_attempts: trx.raw('attempt_count + 1'),
+          next_attempt_at: trx.fn.now(),
+          updated_at: trx.fn.now(),
+        })
+        .returning('*');
+      return row;
+    },
+
+    /**
+     * Channels with a delivery overdue by more than `graceMs`: a healthy channel workflow attempts a
+     * due delivery within moments, so these are ones whose wake-up signal was lost (a crash between
+     * commit and signal). Across all merchants: the relay that calls this serves every tenant.
+     */
+    async channelsWithOverdueDeliveries(graceMs: number, limit: number, trx: Db = db): Promise<string[]> {
+      const rows = await trx('webhook_deliveries')
+        .distinct('channel_id')
+        .where({ status: 'pending' })
+        .where('next_attempt_at', '<', trx.raw(`now() - (? * interval '1 millisecond')`, [graceMs]))
+        .limit(limit);
+      return rows.map((r: { channel_id: string }) => r.channel_id);
+    },
+  };
+}
+
+export type DeliveryRepository = ReturnType<typeof createDeliveryRepository>;

@@ -1,0 +1,29 @@
+/** Every event type of spec §6.1. A channel subscribes to a list of these, or to `*`. */
+export const EVENT_TYPES = [
+  'checkout.session.completed',
+  'payment_intent.captured',
+  'payment_intent.failed',
+  'payment_intent.refunded',
+  'claim.created',
+  'claim.paid',
+  'subscription.created',
+  'subscription.activated',
+  'subscription.updated',
+  'subscription.canceled',
+  'subscription.renewed',
+  'subscription.trial_ended',
+  'subscription.payment_failed',
+  'subscription.payment_retry_failed',
+  'subscription.payment_recovered',
+  'debug.check',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Subscribing to `*` means every type, including ones added later. */
+export const ALL_EVENTS = '*';
+
+/** Whether a channel with these subscriptions wants an event of this type. */
+export function isSubscribed(subscriptions: readonly string[], type: string): boolean {
+  return subscriptions.includes(ALL_EVENTS) || subscriptions.includes(type);
+}

@@ -1,0 +1,50 @@
+import type { Client } from '@temporalio/client';
+import type { Counter } from 'prom-client';
+import { WEBHOOK_RETRY_DELAYS_MS } from '../domain/webhook-schedule';
+import type { Knex } from '../db/knex';
+
+/** Workflow id of a channel's delivery loop (architecture, "webhook channel"). */
+export function webhookWorkflowId(channelId: string): string {
+  return `webhooks/${channelId}`;
+}
+
+export interface WebhookDispatcherDeps {
+  client: Client;
+  knex: Knex;
+  taskQueue: string;
+  /** Attempt delays; production uses the spec's schedule, tests a scaled copy. */
+  schedule?: readonly number[];
+  workflowStarts?: Counter<'workflow'>;
+}
+
+/**
+ * Wakes channel workflows after their deliveries were committed. Signal-with-start both starts a
+ * channel's loop the first time and wakes a sleeping one, under the channel's fixed workflow id.
+ */
+export function createWebhookDispatcher(deps: WebhookDispatcherDeps) {
+  const schedule = [...(deps.schedule ?? WEBHOOK_RETRY_DELAYS_MS)];
+  return {
+    async wake(channelIds: readonly string[]): Promise<void> {
+      const unique = [...new Set(channelIds)];
+      if (unique.length === 0) return;
+      const rows = await deps
+        .knex('notification_channels')
+        .whereIn('id', unique)
+        .select<{ id: string; merchant_id: string; livemode: boolean }[]>('id', 'merchant_id', 'livemode');
+      await Promise.all(
+        rows.map(async (row) => {
+          await deps.client.workflow.signalWithStart('webhookChannel', {
+            workflowId: webhookWorkflowId(row.id),
+            taskQueue: deps.taskQueue,
+            args: [{ merchantId: row.merchant_id, livemode: row.livemode, channelId: row.id, schedule }],
+            signal: 'deliveriesDue',
+            signalArgs: [],
+          });
+          deps.workflowStarts?.inc({ workflow: 'webhookChannel' });
+        }),
+      );
+    },
+  };
+}
+
+export type WebhookDispatcher = ReturnType<typeof createWebhookDispatcher>;

@@ -1,0 +1,18 @@
+/**
+ * One run: unit tests and integration tests against real PostgreSQL and a real Temporal dev server,
+ * both started once in globalSetup. Each integration test file clones its own database from a
+ * migrated template (test/helpers/database.ts).
+ */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+  globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+  globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+  testTimeout: 60_000,
+  maxWorkers: 2,
+  // Temporal's native worker and pg pools are closed in afterAll; this only guards against a leak
+  // keeping the run alive after a failure.
+  forceExit: true,
+};

@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  /** PostgreSQL URL; unset means the embedded server under DATA_DIR. */
+  DATABASE_URL: z.string().url().optional(),
+  /** Temporal frontend host:port; unset means a dev server started under DATA_DIR. */
+  TEMPORAL_ADDRESS: z.string().min(1).optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('skil'),
+  TEMPORAL_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
+  TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
+  /** Port of the embedded PostgreSQL, when DATABASE_URL is unset. */
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  DATA_DIR: z.string().min(1).default('.data'),
+  /** Where clients reach the API; used in documentation links and URLs the API hands out. */
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Largest request body accepted, in bytes. */
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(256 * 1024),
+});
+
+export type Config = z.infer<typeof ConfigSchema> & { dataDir: string; publicBaseUrl: string };
+
+/** Reads the environment once at start-up and fails fast, naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`invalid configuration: ${problems}`);
+  }
+  const c = parsed.data;
+  return {
+    ...c,
+    dataDir: path.resolve(c.DATA_DIR),
+    publicBaseUrl: c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`,
+  };
+}

@@ -1,0 +1,120 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { loadConfig } from './config';
+import { createLogger } from './logger';
+import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './embedded-postgres';
+import { startTemporalDevServer, type TemporalDevServer } from './temporal-server';
+import { ensureDemoMerchant } from './seed-demo';
+import { createKnex } from '../db/knex';
+import { migrateLatest } from '../db/migrate';
+
+/**
+ * `npm start`: the whole service on one machine. PostgreSQL (embedded unless DATABASE_URL is set)
+ * and Temporal (a dev server with a SQLite file unless TEMPORAL_ADDRESS is set) come up first, then
+ * migrations, then the worker and the API as child processes. Ctrl-C stops all of them.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger('skil', config.LOG_LEVEL);
+  await mkdir(config.dataDir, { recursive: true });
+
+  const stops: (() => Promise<void>)[] = [];
+  const children: ChildProcess[] = [];
+  let stopping = false;
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('stopping');
+    await Promise.all(children.map((c) => stopChild(c)));
+    for (const stop of stops.reverse()) await stop().catch((err: unknown) => log.warn({ err }, 'stop failed'));
+    process.exit(code);
+  };
+  process.once('SIGINT', () => void shutdown(0));
+  process.once('SIGTERM', () => void shutdown(0));
+
+  try {
+    let databaseUrl = config.DATABASE_URL;
+    if (!databaseUrl) {
+      const pg: EmbeddedPostgresServer = await startEmbeddedPostgres({
+        dataDir: path.join(config.dataDir, 'postgres'),
+        port: config.EMBEDDED_PG_PORT,
+        persistent: true,
+        log: log.child({ part: 'postgres' }),
+      });
+      stops.push(() => pg.stop());
+      databaseUrl = pg.url;
+      log.info({ port: pg.port }, 'embedded PostgreSQL running');
+    }
+
+    let temporalAddress = config.TEMPORAL_ADDRESS;
+    let temporalUi: string | null = null;
+    if (!temporalAddress) {
+      const temporal: TemporalDevServer = await startTemporalDevServer({
+        dataDir: config.dataDir,
+        dbFile: path.join(config.dataDir, 'temporal.sqlite'),
+        port: config.TEMPORAL_PORT,
+        uiPort: config.TEMPORAL_UI_PORT,
+        namespace: config.TEMPORAL_NAMESPACE,
+        log: log.child({ part: 'temporal' }),
+      });
+      stops.push(() => temporal.stop());
+      temporalAddress = temporal.address;
+      temporalUi = temporal.uiUrl;
+    }
+
+    const knex = createKnex(databaseUrl, { poolMax: 2 });
+    const ran = await migrateLatest(knex);
+    log.info({ migrations: ran }, ran.length ? 'migrations applied' : 'schema up to date');
+    const demo = await ensureDemoMerchant(knex, config.dataDir);
+    await knex.destroy();
+
+    const env = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress };
+    for (const [name, entry] of [
+      ['worker', 'worker/main.ts'],
+      ['api', 'api/main.ts'],
+    ] as const) {
+      const child = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, '..', entry)], {
+        env,
+        stdio: 'inherit',
+      });
+      child.on('exit', (code, signal) => {
+        if (stopping) return;
+        log.error({ child: name, code, signal }, 'child process exited; stopping');
+        void shutdown(1);
+      });
+      children.push(child);
+    }
+
+    const lines = [
+      '',
+      'Skil is starting.',
+      `  API            ${config.publicBaseUrl}  (ready when ${config.publicBaseUrl}/ready answers 200)`,
+      `  Temporal UI    ${temporalUi ?? '(external Temporal at ' + temporalAddress + ')'}`,
+      `  Demo merchant  ${demo.merchantId}${demo.created ? ' (created now)' : ''}`,
+      `  Test API key   ${demo.testKey}   (also in ${path.join(config.dataDir, 'demo.env')})`,
+      '',
+      `  curl -H "Authorization: Bearer ${demo.testKey}" ${config.publicBaseUrl}/v1/events`,
+      '',
+    ];
+    process.stdout.write(lines.join('\n') + '\n');
+  } catch (err) {
+    log.error({ err }, 'start-up failed');
+    await shutdown(1);
+  }
+}
+
+/** SIGINT, then SIGKILL if the child has not exited within 15 s. */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGINT');
+  });
+}
+
+void main();

@@ -1,0 +1,55 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  at: number;
+  headers: http.IncomingHttpHeaders;
+  rawBody: Buffer;
+  body: any;
+}
+
+/** A local webhook endpoint that records every request and answers with `status()`. */
+export async function startReceiver(status: (n: number) => number = () => 200) {
+  const received: Received[] = [];
+  const waiters: (() => void)[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const rawBody = Buffer.concat(chunks);
+      let body: unknown;
+      try {
+        body = JSON.parse(rawBody.toString('utf8'));
+      } catch {
+        body = undefined;
+      }
+      received.push({ at: Date.now(), headers: req.headers, rawBody, body });
+      res.statusCode = status(received.length);
+      res.end('ok');
+      waiters.splice(0).forEach((w) => w());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  return {
+    url,
+    received,
+    /** Resolves once `count` requests have arrived, or rejects after `timeoutMs`. */
+    async waitFor(count: number, timeoutMs = 10_000): Promise<Received[]> {
+      const deadline = Date.now() + timeoutMs;
+      while (received.length < count) {
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`expected ${count} requests, got ${received.length}`);
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, left);
+          waiters.push(() => {
+            clearTimeout(t);
+            resolve();
+          });
+        });
+      }
+      return received;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

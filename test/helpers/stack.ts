@@ -1,0 +1,153 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Client, Connection } from '@temporalio/client';
+import type { Worker } from '@temporalio/worker';
+import { createApp } from '../../api/app';
+import { createMetrics } from '../../api/metrics';
+import { createWebhookDispatcher } from '../../engine/webhook-dispatch';
+import { createWorker } from '../../worker/create-worker';
+import { createMerchantRepository } from '../../db/merchants';
+import { createApiKeyRepository } from '../../db/api-keys';
+import { createLogger } from '../../stack/logger';
+import { randomBase62 } from '../../domain/ids';
+import type { Knex } from '../../db/knex';
+import { createTestDatabase, type TestDatabase } from './database';
+
+export interface TestMerchant {
+  id: string;
+  testKey: string;
+  liveKey: string;
+}
+
+export interface TestStack {
+  url: string;
+  knex: Knex;
+  db: TestDatabase;
+  client: Client;
+  taskQueue: string;
+  /** A new merchant with a test and a live key. */
+  merchant(name?: string): Promise<TestMerchant>;
+  /** fetch against the API with a key. */
+  api(key: string | null, path: string, init?: RequestInit & { json?: unknown }): Promise<{ status: number; body: any; headers: Headers; text: string }>;
+  startWorker(): Promise<void>;
+  stopWorker(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface TestStackOptions {
+  /** Webhook attempt delays in ms; default the production schedule. */
+  schedule?: number[];
+  /** Run a Temporal worker in this process (default true). */
+  worker?: boolean;
+  bodyLimitBytes?: number;
+  webhookAttemptTimeoutMs?: number;
+}
+
+/**
+ * The API and, unless told otherwise, a worker, on this file's own database and task queue, against
+ * the run's real PostgreSQL and Temporal dev server.
+ */
+export async function startTestStack(opts: TestStackOptions = {}): Promise<TestStack> {
+  const log = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
+  const address = process.env.SKIL_TEST_TEMPORAL_ADDRESS!;
+  const db = await createTestDatabase();
+  const knex = db.knex;
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection, namespace: 'default' });
+  const taskQueue = `test-${randomBase62(8)}`;
+  const metrics = createMetrics(knex);
+  const dispatcher = createWebhookDispatcher({
+    client,
+    knex,
+    taskQueue,
+    workflowStarts: metrics.workflowStarts,
+    ...(opts.schedule && { schedule: opts.schedule }),
+  });
+  const app = createApp({
+    knex,
+    log,
+    metrics,
+    temporal: connection,
+    dispatcher,
+    publicBaseUrl: 'http://localhost',
+    bodyLimitBytes: opts.bodyLimitBytes ?? 256 * 1024,
+  });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  let worker: { worker: Worker; running: Promise<void>; close: () => Promise<void> } | null = null;
+  const startWorker = async () => {
+    const created = await createWorker({
+      knex,
+      client,
+      log,
+      address,
+      namespace: 'default',
+      taskQueue,
+      workflowBundlePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE!,
+      ...(opts.webhookAttemptTimeoutMs !== undefined && { webhookAttemptTimeoutMs: opts.webhookAttemptTimeoutMs }),
+    });
+    worker = { worker: created.worker, running: created.worker.run(), close: () => created.connection.close() };
+  };
+  const stopWorker = async () => {
+    if (!worker) return;
+    const w = worker;
+    worker = null;
+    w.worker.shutdown();
+    await w.running;
+    await w.close();
+  };
+  if (opts.worker !== false) await startWorker();
+
+  return {
+    url,
+    knex,
+    db,
+    client,
+    taskQueue,
+    async merchant(name = 'Test merchant') {
+      const m = await createMerchantRepository(knex).create({ name });
+      const keys = createApiKeyRepository(knex);
+      const test = await keys.create({ merchantId: m.id, livemode: false });
+      const live = await keys.create({ merchantId: m.id, livemode: true });
+      return { id: m.id, testKey: test.secret, liveKey: live.secret };
+    },
+    async api(key, path, init = {}) {
+      const headers = new Headers(init.headers);
+      if (key !== null) headers.set('authorization', `Bearer ${key}`);
+      let body = init.body;
+      if (init.json !== undefined) {
+        headers.set('content-type', 'application/json');
+        body = JSON.stringify(init.json);
+      }
+      const res = await fetch(url + path, { ...init, headers, ...(body !== undefined && { body }) });
+      const text = await res.text();
+      let parsed: unknown = undefined;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      return { status: res.status, body: parsed, headers: res.headers, text };
+    },
+    startWorker,
+    stopWorker,
+    async stop() {
+      await stopWorker();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await connection.close();
+      await db.drop();
+    },
+  };
+}
+
+// The SDK's default runtime logs every worker state change at INFO; tests want warnings only.
+try {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Runtime, DefaultLogger } = require('@temporalio/worker') as typeof import('@temporalio/worker');
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+} catch {
+  // Already installed by an earlier file in this jest worker process.
+}

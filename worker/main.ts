@@ -1,0 +1,36 @@
+import { loadConfig } from '../stack/config';
+import { createLogger } from '../stack/logger';
+import { createKnex } from '../db/knex';
+import { connectTemporal } from '../engine/temporal-client';
+import { createWorker } from './create-worker';
+import { ensureRelaySchedule } from './relay-schedule';
+
+/** Runs the Temporal worker; needs DATABASE_URL and TEMPORAL_ADDRESS (npm start sets both). */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger('skil-worker', config.LOG_LEVEL);
+  if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
+    throw new Error('the worker needs DATABASE_URL and TEMPORAL_ADDRESS; `npm start` runs it with both');
+  }
+  const knex = createKnex(config.DATABASE_URL);
+  const { client, connection: clientConnection } = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+  const { worker, connection } = await createWorker({
+    knex,
+    client,
+    log,
+    address: config.TEMPORAL_ADDRESS,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    ...(process.env.WORKFLOW_BUNDLE_PATH && { workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH }),
+  });
+  await ensureRelaySchedule(client, config.TEMPORAL_TASK_QUEUE);
+  log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
+  // Worker.run shuts down gracefully on SIGINT/SIGTERM (the SDK installs those handlers).
+  await worker.run();
+  await Promise.all([connection.close(), clientConnection.close(), knex.destroy()]);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,2 @@
+export { webhookChannel, deliveriesDueSignal, type WebhookChannelInput } from './webhook-channel';
+export { webhookRelay, type WebhookRelayInput } from './webhook-relay';

@@ -1,0 +1,101 @@
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  defineSignal,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { createWebhookActivities } from '../activities/webhooks';
+
+type WebhookActivities = ReturnType<typeof createWebhookActivities>;
+
+// Reads are quick and harmless to repeat: retry them for as long as the database is away.
+const { findDueDeliveries } = proxyActivities<WebhookActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
+
+// One attempt is one POST of at most 30 s plus two small transactions. The activity is idempotent
+// per (delivery, attempt number), so Temporal may retry it without ever sending twice.
+const { attemptDelivery } = proxyActivities<WebhookActivities>({
+  startToCloseTimeout: '75 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
+
+export interface WebhookChannelInput {
+  merchantId: string;
+  livemode: boolean;
+  channelId: string;
+  /** Delays before attempts 1..n in ms (domain/webhook-schedule.ts); tests pass a scaled copy. */
+  schedule: number[];
+  /** Deliveries fetched per round. */
+  batchSize?: number;
+  /** Requests in flight at once to this channel's endpoint. */
+  concurrency?: number;
+}
+
+/** New deliveries are due for this channel, or it was re-enabled: look again. */
+export const deliveriesDueSignal = defineSignal('deliveriesDue');
+
+/** Rounds of work before the history is cut with continue-as-new, whatever the server suggests. */
+const ROUNDS_PER_RUN = 500;
+
+/**
+ * The delivery loop of one notification channel (`webhooks/{nc_id}`): attempt what is due, then sleep
+ * until the next attempt falls due or a signal says new deliveries arrived. Postgres holds every
+ * delivery and attempt, so the workflow carries no state across continue-as-new but its input.
+ */
+export async function webhookChannel(input: WebhookChannelInput): Promise<void> {
+  let woken = false;
+  setHandler(deliveriesDueSignal, () => {
+    woken = true;
+  });
+  const scope = { merchantId: input.merchantId, livemode: input.livemode, channelId: input.channelId };
+  const batchSize = input.batchSize ?? 25;
+  const concurrency = input.concurrency ?? 5;
+
+  for (let round = 0; ; round++) {
+    if (round >= ROUNDS_PER_RUN || workflowInfo().continueAsNewSuggested) {
+      await condition(allHandlersFinished);
+      return continueAsNew<typeof webhookChannel>(input);
+    }
+    woken = false;
+    const { channel, due, nextDueAt } = await findDueDeliveries({ ...scope, limit: batchSize });
+    if (channel === 'deleted') return;
+    if (channel === 'disabled') {
+      await condition(() => woken);
+      continue;
+    }
+    if (due.length > 0) {
+      await inBatches(due, concurrency, (d) =>
+        attemptDelivery({
+          merchantId: input.merchantId,
+          livemode: input.livemode,
+          deliveryId: d.id,
+          attemptNumber: d.attemptNumber,
+          schedule: input.schedule,
+        }),
+      );
+      continue;
+    }
+    if (nextDueAt === null) {
+      await condition(() => woken);
+    } else {
+      await condition(() => woken, Math.max(1, nextDueAt - Date.now()));
+    }
+  }
+}
+
+/** Runs `fn` over `items` with at most `limit` calls in flight. */
+async function inBatches<T>(items: T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      await fn(item);
+    }
+  });
+  await Promise.all(lanes);
+}
