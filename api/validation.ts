@@ -24,8 +24,17 @@ function paramOf(path: readonly PropertyKey[]): string | undefined {
   return path.length === 0 ? undefined : path.map(String).join('.');
 }
 
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
 /** Turns the first zod issue into the envelope's error, naming the parameter at fault. */
-export function toInvalidRequest(error: z.ZodError, where: 'body' | 'query' | 'path'): InvalidRequestError {
+export function toInvalidRequest(error: z.ZodError, where: 'body' | 'query' | 'path', input?: unknown): InvalidRequestError {
   const issue = error.issues[0]!;
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0]!;
@@ -33,7 +42,7 @@ export function toInvalidRequest(error: z.ZodError, where: 'body' | 'query' | 'p
     return new InvalidRequestError(`Received unknown parameter: ${param}`, { code: 'parameter_unknown', param });
   }
   const param = paramOf(issue.path);
-  if (issue.code === 'invalid_type' && issue.input === undefined) {
+  if (issue.path.length > 0 && valueAt(input, issue.path) === undefined) {
     return new InvalidRequestError(`Missing required parameter: ${param ?? where}`, {
       code: 'parameter_missing',
       ...(param !== undefined && { param }),
@@ -48,7 +57,7 @@ export function toInvalidRequest(error: z.ZodError, where: 'body' | 'query' | 'p
 
 /** Parses input with a schema, or throws a 400 that names the offending parameter. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, where: 'body' | 'query' | 'path'): z.output<S> {
-  const result = schema.safeParse(input, { reportInput: true });
-  if (!result.success) throw toInvalidRequest(result.error, where);
+  const result = schema.safeParse(input);
+  if (!result.success) throw toInvalidRequest(result.error, where, input);
   return result.data;
 }

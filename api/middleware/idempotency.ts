@@ -15,6 +15,11 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** What makes two requests "the same" for a key: method, path and parameters in any key order. */
+export function requestHash(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method} ${path}\n${canonical(body)}`).digest('hex');
+}
+
 /**
  * `Idempotency-Key` on POST and PATCH (architecture, "API conventions"). The first response is
  * stored for 24 hours and replayed byte for byte; the same key with other parameters is refused;
@@ -33,12 +38,12 @@ export function idempotency(repo: IdempotencyRepository, log: Logger): RequestHa
     }
     const scope = scopeOf(res);
     const path = req.path;
-    const requestHash = createHash('sha256').update(`${req.method} ${path}\n${canonical(req.body)}`).digest('hex');
-    const claim = await repo.claim(scope, { key, method: req.method, path, requestHash });
+    const hash = requestHash(req.method, path, req.body);
+    const claim = await repo.claim(scope, { key, method: req.method, path, requestHash: hash });
 
     if (!claim.claimed) {
       const row = claim.existing;
-      if (row.request_hash !== requestHash) {
+      if (row.request_hash !== hash) {
         throw new IdempotencyError(
           400,
           `Keys for idempotent requests can only be used with the same parameters they were first used with. Try a new key for a different request (this key was used for ${row.method} ${row.path}).`,
