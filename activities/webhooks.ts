@@ -29,7 +29,9 @@ export type ChannelState = 'active' | 'disabled' | 'deleted';
 export type AttemptOutcome = 'succeeded' | 'failed' | 'skipped' | 'interrupted';
 
 /** Side effects of webhook delivery. Every one is safe to retry: see attemptDelivery. */
-export function createWebhookActivities(deps: Pick<WebhookActivityDeps, 'knex' | 'log' | 'wakeChannels' | 'attemptTimeoutMs'>) {
+export function createWebhookActivities(
+  deps: Pick<WebhookActivityDeps, 'knex' | 'log' | 'wakeChannels' | 'attemptTimeoutMs'>,
+) {
   const channels = createChannelRepository(deps.knex);
   const deliveries = createDeliveryRepository(deps.knex);
   const events = createEventRepository(deps.knex);
@@ -56,14 +58,25 @@ export function createWebhookActivities(deps: Pick<WebhookActivityDeps, 'knex' |
      * it still in progress (the worker died mid-request) records it as failed without sending again,
      * so a crash can never add an attempt beyond the schedule.
      */
-    async attemptDelivery(input: { merchantId: string; livemode: boolean; deliveryId: string; attemptNumber: number; schedule: number[] }): Promise<AttemptOutcome> {
+    async attemptDelivery(input: {
+      merchantId: string;
+      livemode: boolean;
+      deliveryId: string;
+      attemptNumber: number;
+      schedule: number[];
+    }): Promise<AttemptOutcome> {
       const scope: Scope = { merchantId: input.merchantId, livemode: input.livemode };
       const start = await deps.knex.transaction(async (trx) => {
         const delivery = await deliveries.lock(scope, input.deliveryId, trx);
-        if (!delivery || delivery.status !== 'pending' || delivery.attempt_count >= input.attemptNumber) return 'skip' as const;
+        if (!delivery || delivery.status !== 'pending' || delivery.attempt_count >= input.attemptNumber)
+          return 'skip' as const;
         const previous = await deliveries.findAttempt(input.deliveryId, input.attemptNumber, trx);
         if (previous) {
-          const failure: PostResult = { status: null, latencyMs: 0, error: 'interrupted: the worker stopped before the outcome was recorded' };
+          const failure: PostResult = {
+            status: null,
+            latencyMs: 0,
+            error: 'interrupted: the worker stopped before the outcome was recorded',
+          };
           await finish(trx, scope, delivery, input, failure);
           return 'interrupted' as const;
         }
@@ -96,7 +109,13 @@ export function createWebhookActivities(deps: Pick<WebhookActivityDeps, 'knex' |
       }
       await deps.knex.transaction((trx) => finish(trx, scope, delivery, input, result));
       deps.log.info(
-        { deliveryId: delivery.id, attempt: input.attemptNumber, status: result.status, latencyMs: result.latencyMs, error: result.error },
+        {
+          deliveryId: delivery.id,
+          attempt: input.attemptNumber,
+          status: result.status,
+          latencyMs: result.latencyMs,
+          error: result.error,
+        },
         'webhook attempt',
       );
       return result.error === null ? 'succeeded' : 'failed';
@@ -118,7 +137,10 @@ export function createWebhookActivities(deps: Pick<WebhookActivityDeps, 'knex' |
     result: PostResult,
   ): Promise<void> {
     const succeeded = result.error === null;
-    const next = succeeded || input.attemptNumber >= delivery.max_attempts ? null : nextAttemptAt(input.schedule, input.attemptNumber, new Date()) ?? new Date();
+    const next =
+      succeeded || input.attemptNumber >= delivery.max_attempts
+        ? null
+        : (nextAttemptAt(input.schedule, input.attemptNumber, new Date()) ?? new Date());
     await deliveries.finishAttempt(
       scope,
       delivery.id,

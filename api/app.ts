@@ -35,7 +35,12 @@ export function createApp(deps: AppDeps): Express {
   const docs: OperationDoc[] = [];
 
   app.use(requestContext(deps.log, deps.metrics));
-  app.use(systemRouter({ knex: deps.knex, temporal: deps.temporal, metrics: deps.metrics, publicBaseUrl: deps.publicBaseUrl }, docs));
+  app.use(
+    systemRouter(
+      { knex: deps.knex, temporal: deps.temporal, metrics: deps.metrics, publicBaseUrl: deps.publicBaseUrl },
+      docs,
+    ),
+  );
 
   const v1 = express.Router();
   v1.use(authenticate(createApiKeyRepository(deps.knex), deps.log));

@@ -12,20 +12,32 @@ export async function assertChannelUrl(raw: string, livemode: boolean): Promise<
   try {
     url = new URL(raw);
   } catch {
-    throw new InvalidRequestError('config.url must be an absolute URL', { code: 'url_invalid', param: PARAM });
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new InvalidRequestError('config.url must be an http or https URL', { code: 'url_invalid', param: PARAM });
-  }
-  if (url.username || url.password) {
-    throw new InvalidRequestError('config.url must not carry credentials; authenticate deliveries by their signature', {
+    throw new InvalidRequestError('config.url must be an absolute URL', {
       code: 'url_invalid',
       param: PARAM,
     });
   }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new InvalidRequestError('config.url must be an http or https URL', {
+      code: 'url_invalid',
+      param: PARAM,
+    });
+  }
+  if (url.username || url.password) {
+    throw new InvalidRequestError(
+      'config.url must not carry credentials; authenticate deliveries by their signature',
+      {
+        code: 'url_invalid',
+        param: PARAM,
+      },
+    );
+  }
   if (!livemode) return;
   if (url.protocol !== 'https:') {
-    throw new InvalidRequestError('A live channel needs an https URL', { code: 'url_insecure', param: PARAM });
+    throw new InvalidRequestError('A live channel needs an https URL', {
+      code: 'url_insecure',
+      param: PARAM,
+    });
   }
   const reason = await nonPublicReason(url.hostname);
   if (reason) {

@@ -46,7 +46,9 @@ export function createMetrics(knex: Knex) {
     });
   poolGauge('skil_pg_pool_used', 'PostgreSQL connections in use', (p) => p.numUsed());
   poolGauge('skil_pg_pool_free', 'PostgreSQL connections idle in the pool', (p) => p.numFree());
-  poolGauge('skil_pg_pool_pending', 'Requests waiting for a PostgreSQL connection', (p) => p.numPendingAcquires());
+  poolGauge('skil_pg_pool_pending', 'Requests waiting for a PostgreSQL connection', (p) =>
+    p.numPendingAcquires(),
+  );
   poolGauge('skil_pg_pool_max', 'Largest size of the PostgreSQL pool', (p) => p.max);
 
   return { registry, httpRequests, httpDuration, workflowStarts };

@@ -19,7 +19,14 @@ export interface OperationDoc {
 
 const ErrorEnvelope = z.object({
   error: z.object({
-    type: z.enum(['invalid_request_error', 'authentication_error', 'permission_error', 'idempotency_error', 'rate_limit_error', 'api_error']),
+    type: z.enum([
+      'invalid_request_error',
+      'authentication_error',
+      'permission_error',
+      'idempotency_error',
+      'rate_limit_error',
+      'api_error',
+    ]),
     message: z.string(),
     code: z.string().optional(),
     param: z.string().optional(),
@@ -34,12 +41,17 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): unknown {
  * The OpenAPI 3.1 document, generated from the same zod schemas that validate each request, so
  * the document cannot drift from what the API accepts.
  */
-export function buildOpenApi(operations: readonly OperationDoc[], serverUrl: string): Record<string, unknown> {
+export function buildOpenApi(
+  operations: readonly OperationDoc[],
+  serverUrl: string,
+): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
     const params = [...op.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
     const path = op.path.replace(/:(\w+)/g, '{$1}');
-    const query = op.query ? (jsonSchema(op.query, 'input') as { properties?: Record<string, unknown>; required?: string[] }) : undefined;
+    const query = op.query
+      ? (jsonSchema(op.query, 'input') as { properties?: Record<string, unknown>; required?: string[] })
+      : undefined;
     const bodySchema = op.body ? jsonSchema(op.body, 'input') : undefined;
     (paths[path] ??= {})[op.method] = {
       summary: op.summary,
@@ -55,20 +67,38 @@ export function buildOpenApi(operations: readonly OperationDoc[], serverUrl: str
           schema,
         })),
         ...(op.method === 'post' || op.method === 'patch'
-          ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }]
+          ? [
+              {
+                name: 'Idempotency-Key',
+                in: 'header',
+                required: false,
+                schema: { type: 'string', maxLength: 255 },
+              },
+            ]
           : []),
       ],
       ...(bodySchema !== undefined && {
         requestBody: {
           required: false,
           content: Object.fromEntries(
-            ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'].map((t) => [t, { schema: bodySchema }]),
+            [
+              'application/json',
+              'application/x-www-form-urlencoded',
+              'multipart/form-data',
+              'text/plain',
+            ].map((t) => [t, { schema: bodySchema }]),
           ),
         },
       }),
       responses: {
-        [String(op.status)]: { description: 'OK', content: { 'application/json': { schema: jsonSchema(op.response, 'output') } } },
-        default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        [String(op.status)]: {
+          description: 'OK',
+          content: { 'application/json': { schema: jsonSchema(op.response, 'output') } },
+        },
+        default: {
+          description: 'Error',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
       },
     };
   }

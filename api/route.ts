@@ -48,7 +48,14 @@ export function createRoutes(router: Router, docs: OperationDoc[]) {
       context(res).route = def.path;
       const body = (def.body ? parseInput(def.body, req.body, 'body') : undefined) as z.output<B>;
       const query = (def.query ? parseInput(def.query, req.query, 'query') : undefined) as z.output<Q>;
-      const result = await def.handler({ body, query, params: req.params as Record<string, string>, scope: scopeOf(res), req, res });
+      const result = await def.handler({
+        body,
+        query,
+        params: req.params as Record<string, string>,
+        scope: scopeOf(res),
+        req,
+        res,
+      });
       res.status(status).json(result);
     });
   };

@@ -6,7 +6,15 @@ import { InvalidRequestError } from '../domain/errors';
  * from a form-encoded or multipart body.
  */
 export function zInt() {
-  return z.union([z.number().int(), z.string().regex(/^-?\d{1,15}$/, 'must be an integer').transform(Number)]).pipe(z.number().int());
+  return z
+    .union([
+      z.number().int(),
+      z
+        .string()
+        .regex(/^-?\d{1,15}$/, 'must be an integer')
+        .transform(Number),
+    ])
+    .pipe(z.number().int());
 }
 
 /** A boolean, or the strings "true" / "false" that forms send. */
@@ -34,12 +42,19 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** Turns the first zod issue into the envelope's error, naming the parameter at fault. */
-export function toInvalidRequest(error: z.ZodError, where: 'body' | 'query' | 'path', input?: unknown): InvalidRequestError {
+export function toInvalidRequest(
+  error: z.ZodError,
+  where: 'body' | 'query' | 'path',
+  input?: unknown,
+): InvalidRequestError {
   const issue = error.issues[0]!;
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0]!;
     const param = paramOf([...issue.path, key]) ?? key;
-    return new InvalidRequestError(`Received unknown parameter: ${param}`, { code: 'parameter_unknown', param });
+    return new InvalidRequestError(`Received unknown parameter: ${param}`, {
+      code: 'parameter_unknown',
+      param,
+    });
   }
   const param = paramOf(issue.path);
   if (issue.path.length > 0 && valueAt(input, issue.path) === undefined) {
@@ -56,7 +71,11 @@ export function toInvalidRequest(error: z.ZodError, where: 'body' | 'query' | 'p
 }
 
 /** Parses input with a schema, or throws a 400 that names the offending parameter. */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, where: 'body' | 'query' | 'path'): z.output<S> {
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  where: 'body' | 'query' | 'path',
+): z.output<S> {
   const result = schema.safeParse(input);
   if (!result.success) throw toInvalidRequest(result.error, where, input);
   return result.data;

@@ -47,7 +47,10 @@ export function createApiKeyRepository(db: Db) {
 
     /** The active key with this secret, or undefined when unknown or revoked. */
     async findActiveBySecret(secret: string, trx: Db = db): Promise<ApiKeyRow | undefined> {
-      return trx<ApiKeyRow>('api_keys').where({ key_hash: hashApiKey(secret) }).whereNull('revoked_at').first();
+      return trx<ApiKeyRow>('api_keys')
+        .where({ key_hash: hashApiKey(secret) })
+        .whereNull('revoked_at')
+        .first();
     },
 
     async revoke(scope: Scope, id: string, trx: Db = db): Promise<boolean> {
@@ -62,7 +65,9 @@ export function createApiKeyRepository(db: Db) {
     async touch(id: string, trx: Db = db): Promise<void> {
       await trx('api_keys')
         .where({ id })
-        .andWhere((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', trx.raw("now() - interval '1 minute'")))
+        .andWhere((q) =>
+          q.whereNull('last_used_at').orWhere('last_used_at', '<', trx.raw("now() - interval '1 minute'")),
+        )
         .update({ last_used_at: trx.fn.now() });
     },
   };

@@ -58,7 +58,8 @@ export function createEventRepository(db: Db) {
         .where({ merchant_id: scope.merchantId, livemode: scope.livemode, status: 'enabled' })
         .whereNull('deleted_at');
       if (input.onlyChannelId !== undefined) channels.where('id', input.onlyChannelId);
-      else channels.whereRaw("(? = any(event_subscriptions) or '*' = any(event_subscriptions))", [input.type]);
+      else
+        channels.whereRaw("(? = any(event_subscriptions) or '*' = any(event_subscriptions))", [input.type]);
       const targets = await channels;
       if (targets.length === 0) return { event, channelIds: [] };
       // One insert for every subscribed channel, however many there are.

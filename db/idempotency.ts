@@ -33,7 +33,11 @@ export function createIdempotencyRepository(db: Db) {
      * Takes the key for this request, atomically: either this request now owns it (claimed), or the
      * row of the request that owns or owned it is returned. An expired or abandoned row is replaced.
      */
-    async claim(scope: Scope, input: { key: string; method: string; path: string; requestHash: string }, trx: Db = db): Promise<ClaimResult> {
+    async claim(
+      scope: Scope,
+      input: { key: string; method: string; path: string; requestHash: string },
+      trx: Db = db,
+    ): Promise<ClaimResult> {
       const { rows } = await trx.raw<{ rows: IdempotencyRow[] }>(
         `insert into idempotency_keys (merchant_id, livemode, key, method, path, request_hash, state)
          values (?, ?, ?, ?, ?, ?, 'in_flight')
@@ -45,8 +49,16 @@ export function createIdempotencyRepository(db: Db) {
               or (idempotency_keys.state = 'in_flight'
                   and idempotency_keys.locked_at < now() - (? * interval '1 second'))
          returning *`,
-        [scope.merchantId, scope.livemode, input.key, input.method, input.path, input.requestHash,
-          IDEMPOTENCY_TTL_HOURS, IDEMPOTENCY_LOCK_TIMEOUT_SECONDS],
+        [
+          scope.merchantId,
+          scope.livemode,
+          input.key,
+          input.method,
+          input.path,
+          input.requestHash,
+          IDEMPOTENCY_TTL_HOURS,
+          IDEMPOTENCY_LOCK_TIMEOUT_SECONDS,
+        ],
       );
       if (rows.length > 0) return { claimed: true };
       const existing = await trx<IdempotencyRow>('idempotency_keys')
@@ -57,7 +69,12 @@ export function createIdempotencyRepository(db: Db) {
       return { claimed: false, existing };
     },
 
-    async complete(scope: Scope, key: string, response: { status: number; contentType: string | null; body: string }, trx: Db = db): Promise<void> {
+    async complete(
+      scope: Scope,
+      key: string,
+      response: { status: number; contentType: string | null; body: string },
+      trx: Db = db,
+    ): Promise<void> {
       await trx('idempotency_keys')
         .where({ merchant_id: scope.merchantId, livemode: scope.livemode, key })
         .update({

@@ -74,7 +74,7 @@ export function createChannelRepository(db: Db) {
 
     /** Whether the id names a channel of this merchant in the other mode (for a helpful 404). */
     async existsInOtherMode(scope: Scope, id: string, trx: Db = db): Promise<boolean> {
-      const row = await trx('notification_channels')
+      const row: unknown = await trx('notification_channels')
         .where({ id, merchant_id: scope.merchantId, livemode: !scope.livemode })
         .whereNull('deleted_at')
         .first('id');
@@ -89,7 +89,12 @@ export function createChannelRepository(db: Db) {
       return pageByCreated(scoped(scope, trx), 'notification_channels', scope, opts);
     },
 
-    async update(scope: Scope, id: string, patch: ChannelPatch, trx: Db = db): Promise<ChannelRow | undefined> {
+    async update(
+      scope: Scope,
+      id: string,
+      patch: ChannelPatch,
+      trx: Db = db,
+    ): Promise<ChannelRow | undefined> {
       const [row] = await scoped(scope, trx)
         .where({ id })
         .update({
@@ -106,7 +111,10 @@ export function createChannelRepository(db: Db) {
 
     /** Soft delete: past deliveries keep their channel; pending ones are given up. */
     async delete(scope: Scope, id: string, trx: Db = db): Promise<ChannelRow | undefined> {
-      const [row] = await scoped(scope, trx).where({ id }).update({ deleted_at: trx.fn.now() }).returning('*');
+      const [row] = await scoped(scope, trx)
+        .where({ id })
+        .update({ deleted_at: trx.fn.now() })
+        .returning('*');
       if (row) {
         await trx('webhook_deliveries')
           .where({ channel_id: id, status: 'pending' })

@@ -76,8 +76,14 @@ export function createDeliveryRepository(db: Db) {
       return scoped(scope, trx).where({ id }).forUpdate().first();
     },
 
-    async findAttempt(deliveryId: string, attemptNumber: number, trx: Db = db): Promise<AttemptRow | undefined> {
-      return trx<AttemptRow>('webhook_attempts').where({ delivery_id: deliveryId, attempt_number: attemptNumber }).first();
+    async findAttempt(
+      deliveryId: string,
+      attemptNumber: number,
+      trx: Db = db,
+    ): Promise<AttemptRow | undefined> {
+      return trx<AttemptRow>('webhook_attempts')
+        .where({ delivery_id: deliveryId, attempt_number: attemptNumber })
+        .first();
     },
 
     async insertAttempt(deliveryId: string, attemptNumber: number, trx: Db): Promise<void> {

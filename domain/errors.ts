@@ -43,7 +43,10 @@ export class ApiError extends Error {
 
 /** 400: the request itself is wrong (a parameter, the body, the encoding). */
 export class InvalidRequestError extends ApiError {
-  constructor(message: string, opts: { code?: string; param?: string; status?: 400 | 404 | 409 | 413 | 415 | 422 } = {}) {
+  constructor(
+    message: string,
+    opts: { code?: string; param?: string; status?: 400 | 404 | 409 | 413 | 415 | 422 } = {},
+  ) {
     super(opts.status ?? 400, 'invalid_request_error', message, opts.code, opts.param);
   }
 }

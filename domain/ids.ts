@@ -28,6 +28,6 @@ export function randomBase62(length: number): string {
 }
 
 /** A new object id such as `evt_3Qx…`: prefix, underscore, 24 base62 characters (~143 bits). */
-export function newId(prefix: IdPrefix | string): string {
+export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(24)}`;
 }

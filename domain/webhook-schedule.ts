@@ -17,7 +17,11 @@ export function scaledSchedule(factor: number, base: readonly number[] = WEBHOOK
  * The time of the attempt after attempt number `attemptsMade` (1-based) failed at `failedAt`, or
  * null when the schedule is spent and the delivery has failed for good.
  */
-export function nextAttemptAt(schedule: readonly number[], attemptsMade: number, failedAt: Date): Date | null {
+export function nextAttemptAt(
+  schedule: readonly number[],
+  attemptsMade: number,
+  failedAt: Date,
+): Date | null {
   const delay = schedule[attemptsMade];
   return delay === undefined ? null : new Date(failedAt.getTime() + delay);
 }

@@ -6,7 +6,11 @@ export function signWebhookBody(secret: string, rawBody: string | Buffer): strin
 }
 
 /** Receiver-side check, in constant time with lengths compared first (spec §6.3.2). */
-export function verifyWebhookSignature(secret: string, rawBody: string | Buffer, header: string | undefined): boolean {
+export function verifyWebhookSignature(
+  secret: string,
+  rawBody: string | Buffer,
+  header: string | undefined,
+): boolean {
   if (header === undefined) return false;
   const expected = Buffer.from(signWebhookBody(secret, rawBody));
   const given = Buffer.from(header);

@@ -38,13 +38,16 @@ export async function nonPublicReason(hostname: string): Promise<string | null> 
 export const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, '', 0);
-    const list = addresses as unknown as LookupAddress[];
+    const list: LookupAddress[] = addresses;
     const bad = list.find((a) => !isPublicAddress(a.address));
     if (bad || list.length === 0) {
-      const error = Object.assign(new Error(`${hostname} resolves to a non-public address`), { code: 'ENOTPUBLIC' });
+      const error = Object.assign(new Error(`${hostname} resolves to a non-public address`), {
+        code: 'ENOTPUBLIC',
+      });
       return callback(error, '', 0);
     }
-    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+    if ((options as { all?: boolean }).all)
+      return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
     const first = list[0]!;
     callback(null, first.address, first.family);
   });

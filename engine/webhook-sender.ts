@@ -60,7 +60,10 @@ export async function postWebhook(input: {
       },
     );
     req.on('error', (err: NodeJS.ErrnoException) => {
-      const reason = err.name === 'AbortError' || err.name === 'TimeoutError' ? `timed out after ${input.timeoutMs} ms` : err.message;
+      const reason =
+        err.name === 'AbortError' || err.name === 'TimeoutError'
+          ? `timed out after ${input.timeoutMs} ms`
+          : err.message;
       done(null, reason);
     });
     req.end(input.body);

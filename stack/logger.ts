@@ -8,6 +8,9 @@ export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'inf
     name,
     level,
     base: { service: name },
-    redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.secret', '*.api_key'], censor: '[redacted]' },
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.secret', '*.api_key'],
+      censor: '[redacted]',
+    },
   });
 }

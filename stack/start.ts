@@ -27,7 +27,8 @@ async function main(): Promise<void> {
     stopping = true;
     log.info('stopping');
     await Promise.all(children.map((c) => stopChild(c)));
-    for (const stop of stops.reverse()) await stop().catch((err: unknown) => log.warn({ err }, 'stop failed'));
+    for (const stop of stops.reverse())
+      await stop().catch((err: unknown) => log.warn({ err }, 'stop failed'));
     process.exit(code);
   };
   process.once('SIGINT', () => void shutdown(0));
@@ -74,7 +75,8 @@ async function main(): Promise<void> {
       ['worker', 'worker/main.ts'],
       ['api', 'api/main.ts'],
     ] as const) {
-      const child = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, '..', entry)], {
+      // `node --import tsx` keeps each part one process, so signals reach it directly.
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', entry)], {
         env,
         stdio: 'inherit',
       });

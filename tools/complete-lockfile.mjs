@@ -11,13 +11,26 @@ const lockPath = new URL('../package-lock.json', import.meta.url);
 const lock = JSON.parse(readFileSync(lockPath, 'utf8'));
 const packages = lock.packages;
 
-const OS = ['darwin', 'win32', 'linux', 'freebsd', 'android', 'openbsd', 'netbsd', 'sunos', 'aix', 'openharmony'];
+const OS = [
+  'darwin',
+  'win32',
+  'linux',
+  'freebsd',
+  'android',
+  'openbsd',
+  'netbsd',
+  'sunos',
+  'aix',
+  'openharmony',
+];
 const CPU = ['arm64', 'x64', 'ia32', 'arm', 'ppc64', 's390x', 'riscv64', 'loong64', 'mips64el', 'wasm32'];
 
 /** Reads the platform a package name states, e.g. @swc/core-win32-arm64-msvc → win32 / arm64. */
 function platformOf(name) {
   const parts = name.split('/').pop().split('-');
-  const os = parts.find((p) => OS.includes(p)) ?? (parts.includes('windows') ? 'win32' : parts.includes('macos') ? 'darwin' : undefined);
+  const os =
+    parts.find((p) => OS.includes(p)) ??
+    (parts.includes('windows') ? 'win32' : parts.includes('macos') ? 'darwin' : undefined);
   let cpu = parts.find((p) => CPU.includes(p));
   if (!cpu && parts.includes('arm')) cpu = 'arm';
   if (parts.includes('universal')) cpu = undefined;
@@ -31,7 +44,9 @@ for (const [path, entry] of Object.entries(packages)) {
     if (packages[`${base}${dep}`] || packages[`node_modules/${dep}`]) continue;
     const { os, cpu } = platformOf(dep);
     if (!os || (os === process.platform && (!cpu || cpu === process.arch))) {
-      console.error(`left alone: ${dep}@${version} (needed by ${path || 'the project'}): not another platform's build`);
+      console.error(
+        `left alone: ${dep}@${version} (needed by ${path || 'the project'}): not another platform's build`,
+      );
       continue;
     }
     packages[`node_modules/${dep}`] = {
@@ -43,6 +58,8 @@ for (const [path, entry] of Object.entries(packages)) {
     added += 1;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 writeFileSync(lockPath, JSON.stringify(lock, null, 2) + '\n');
 console.log(`complete-lockfile: added ${added} other-platform optional entries`);

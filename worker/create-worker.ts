@@ -18,9 +18,15 @@ export interface WorkerDeps {
 }
 
 /** The one place that assembles activities and creates the Temporal worker. */
-export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; connection: NativeConnection }> {
+export async function createWorker(
+  deps: WorkerDeps,
+): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = await NativeConnection.connect({ address: deps.address });
-  const dispatcher = createWebhookDispatcher({ client: deps.client, knex: deps.knex, taskQueue: deps.taskQueue });
+  const dispatcher = createWebhookDispatcher({
+    client: deps.client,
+    knex: deps.knex,
+    taskQueue: deps.taskQueue,
+  });
   const activities = {
     ...createWebhookActivities({
       knex: deps.knex,

@@ -13,7 +13,10 @@ async function main(): Promise<void> {
     throw new Error('the worker needs DATABASE_URL and TEMPORAL_ADDRESS; `npm start` runs it with both');
   }
   const knex = createKnex(config.DATABASE_URL);
-  const { client, connection: clientConnection } = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+  const { client, connection: clientConnection } = await connectTemporal(
+    config.TEMPORAL_ADDRESS,
+    config.TEMPORAL_NAMESPACE,
+  );
   const { worker, connection } = await createWorker({
     knex,
     client,

@@ -22,7 +22,11 @@ export function authenticate(keys: ApiKeyRepository, log: Logger): RequestHandle
     let secret: string | undefined;
     if (authorization !== undefined) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-      if (!match) throw new AuthenticationError('The Authorization header must be "Bearer <API key>"', 'invalid_authorization_header');
+      if (!match)
+        throw new AuthenticationError(
+          'The Authorization header must be "Bearer <API key>"',
+          'invalid_authorization_header',
+        );
       secret = match[1];
     } else {
       secret = req.get('x-api-key')?.trim() || undefined;

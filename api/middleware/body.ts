@@ -8,7 +8,11 @@ import { InvalidRequestError } from '../../domain/errors';
  * the form encodings (`config[url]=…`, `event_subscriptions[]=…`), as Stripe's API does.
  */
 export function bodyParsers(limitBytes: number): RequestHandler[] {
-  const json = express.json({ limit: limitBytes, strict: false, type: ['application/json', 'application/*+json'] });
+  const json = express.json({
+    limit: limitBytes,
+    strict: false,
+    type: ['application/json', 'application/*+json'],
+  });
   const text = express.text({ limit: limitBytes, type: 'text/plain' });
   const form = express.urlencoded({ limit: limitBytes, extended: true, parameterLimit: 1000 });
   const multipart = multer({ limits: { fieldSize: limitBytes, fields: 1000, files: 0, parts: 1000 } }).none();
@@ -18,7 +22,15 @@ export function bodyParsers(limitBytes: number): RequestHandler[] {
     const hasBody = length > 0 || req.headers['transfer-encoding'] !== undefined;
     if (length > limitBytes) return next(tooLarge(limitBytes));
     if (!hasBody) return next();
-    if (!req.is(['application/json', 'application/*+json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data'])) {
+    if (
+      !req.is([
+        'application/json',
+        'application/*+json',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data',
+      ])
+    ) {
       return next(
         new InvalidRequestError(
           `Unsupported Content-Type ${req.headers['content-type'] ?? '(none)'}: send application/json, text/plain, application/x-www-form-urlencoded or multipart/form-data`,
@@ -37,7 +49,9 @@ export function bodyParsers(limitBytes: number): RequestHandler[] {
         try {
           req.body = JSON.parse(req.body) as unknown;
         } catch {
-          return next(new InvalidRequestError('The text/plain body must hold a JSON object', { code: 'invalid_json' }));
+          return next(
+            new InvalidRequestError('The text/plain body must hold a JSON object', { code: 'invalid_json' }),
+          );
         }
       }
     }
@@ -58,20 +72,42 @@ function tooLarge(limitBytes: number): InvalidRequestError {
 export function bodyErrors(limitBytes: number): ErrorRequestHandler {
   return (err: unknown, _req, _res, next) => {
     const e = err as { type?: string; code?: string; status?: number; name?: string; message?: string };
-    if (e.type === 'entity.too.large' || e.code === 'LIMIT_FIELD_VALUE' || e.code === 'LIMIT_FIELD_COUNT' || e.code === 'LIMIT_PART_COUNT') {
+    if (
+      e.type === 'entity.too.large' ||
+      e.code === 'LIMIT_FIELD_VALUE' ||
+      e.code === 'LIMIT_FIELD_COUNT' ||
+      e.code === 'LIMIT_PART_COUNT'
+    ) {
       return next(tooLarge(limitBytes));
     }
     if (e.type === 'entity.parse.failed') {
       return next(new InvalidRequestError('The request body is not valid JSON', { code: 'invalid_json' }));
     }
     if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') {
-      return next(new InvalidRequestError(e.message ?? 'Unsupported body encoding', { status: 415, code: 'unsupported_media_type' }));
+      return next(
+        new InvalidRequestError(e.message ?? 'Unsupported body encoding', {
+          status: 415,
+          code: 'unsupported_media_type',
+        }),
+      );
     }
-    if (e.type === 'request.aborted' || e.type === 'request.size.invalid' || e.type === 'parameters.too.many') {
+    if (
+      e.type === 'request.aborted' ||
+      e.type === 'request.size.invalid' ||
+      e.type === 'parameters.too.many'
+    ) {
       return next(new InvalidRequestError(e.message ?? 'Malformed request body', { code: 'invalid_body' }));
     }
-    if (e.name === 'MulterError' || (e.message ?? '').startsWith('Multipart:') || e.message === 'Unexpected end of form') {
-      return next(new InvalidRequestError(`Malformed multipart body: ${e.message ?? 'unreadable'}`, { code: 'invalid_body' }));
+    if (
+      e.name === 'MulterError' ||
+      (e.message ?? '').startsWith('Multipart:') ||
+      e.message === 'Unexpected end of form'
+    ) {
+      return next(
+        new InvalidRequestError(`Malformed multipart body: ${e.message ?? 'unreadable'}`, {
+          code: 'invalid_body',
+        }),
+      );
     }
     next(err);
   };

@@ -5,7 +5,12 @@ import { context } from '../context';
 
 /** Unknown paths answer in the envelope too. */
 export const routeNotFound: RequestHandler = (req, _res, next) => {
-  next(new InvalidRequestError(`Unrecognized request URL (${req.method}: ${req.path})`, { status: 404, code: 'route_not_found' }));
+  next(
+    new InvalidRequestError(`Unrecognized request URL (${req.method}: ${req.path})`, {
+      status: 404,
+      code: 'route_not_found',
+    }),
+  );
 };
 
 /**

@@ -9,7 +9,9 @@ import { scopeOf } from '../context';
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    );
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
@@ -17,7 +19,9 @@ function canonical(value: unknown): string {
 
 /** What makes two requests "the same" for a key: method, path and parameters in any key order. */
 export function requestHash(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${canonical(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${path}\n${canonical(body)}`)
+    .digest('hex');
 }
 
 /**
@@ -51,7 +55,11 @@ export function idempotency(repo: IdempotencyRepository, log: Logger): RequestHa
         );
       }
       if (row.state === 'in_flight') {
-        throw new IdempotencyError(409, 'A request with this Idempotency-Key is still being processed. Retry after it finishes.', 'idempotency_key_in_use');
+        throw new IdempotencyError(
+          409,
+          'A request with this Idempotency-Key is still being processed. Retry after it finishes.',
+          'idempotency_key_in_use',
+        );
       }
       res.status(row.response_status ?? 200);
       res.setHeader('Idempotent-Replayed', 'true');
@@ -76,15 +84,25 @@ export function idempotency(repo: IdempotencyRepository, log: Logger): RequestHa
  * Stores the response before it is sent: a client that retries the moment it has an answer must
  * find the key done, not still in flight.
  */
-function captureResponse(res: Response, store: (status: number, contentType: string | null, body: string) => Promise<void>): void {
+function captureResponse(
+  res: Response,
+  store: (status: number, contentType: string | null, body: string) => Promise<void>,
+): void {
   const send = res.send.bind(res);
   let stored = false;
   res.send = (body?: unknown) => {
     if (stored) return send(body);
     stored = true;
-    const text = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : JSON.stringify(body ?? null);
+    const text =
+      typeof body === 'string'
+        ? body
+        : Buffer.isBuffer(body)
+          ? body.toString('utf8')
+          : JSON.stringify(body ?? null);
     const contentType = res.getHeader('content-type');
-    void store(res.statusCode, typeof contentType === 'string' ? contentType : null, text).finally(() => send(body));
+    void store(res.statusCode, typeof contentType === 'string' ? contentType : null, text).finally(() =>
+      send(body),
+    );
     return res;
   };
 }

@@ -17,7 +17,9 @@ export function requestContext(log: Logger, metrics: Metrics): RequestHandler {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = context(res).route ?? (req.route ? `${req.baseUrl}${String((req.route as { path: string }).path)}` : 'unmatched');
+      const route =
+        context(res).route ??
+        (req.route ? `${req.baseUrl}${String((req.route as { path: string }).path)}` : 'unmatched');
       const labels = { method: req.method, route, status: String(res.statusCode) };
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, seconds);

@@ -21,8 +21,16 @@ export const EventSchema = z.object({
 const EventListQuery = z
   .object({
     limit: zInt().pipe(z.number().min(1).max(100)).default(25),
-    after: z.iso.datetime({ offset: true }).optional().describe('Only events created after this ISO 8601 time'),
-    starting_after: z.string().min(1).max(64).optional().describe('Only events after this event id (lossless paging)'),
+    after: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe('Only events created after this ISO 8601 time'),
+    starting_after: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('Only events after this event id (lossless paging)'),
     type: z.string().min(1).max(100).optional(),
   })
   .strict();
@@ -31,7 +39,10 @@ const EventListQuery = z
 export function eventsRouter(deps: { events: EventRepository }, docs: OperationDoc[]): Router {
   const router = Router();
   const route = createRoutes(router, docs);
-  const present = (e: Parameters<typeof toEventPayload>[0]) => ({ ...toEventPayload(e), object: 'event' as const });
+  const present = (e: Parameters<typeof toEventPayload>[0]) => ({
+    ...toEventPayload(e),
+    object: 'event' as const,
+  });
 
   route({
     method: 'get',

@@ -15,7 +15,10 @@ import { listOf, listQuery, listResponse, unix } from '../list';
 import { zMetadata } from '../validation';
 import { assertChannelUrl } from '../channel-url';
 
-const Subscriptions = z.array(z.enum([...EVENT_TYPES, ALL_EVENTS])).min(1).max(EVENT_TYPES.length + 1);
+const Subscriptions = z
+  .array(z.enum([...EVENT_TYPES, ALL_EVENTS]))
+  .min(1)
+  .max(EVENT_TYPES.length + 1);
 const Config = z.object({ url: z.string().min(1).max(2048) }).strict();
 
 const CreateChannel = z
@@ -39,17 +42,24 @@ const UpdateChannel = z
   .strict();
 
 const TestWebhooks = z
-  .object({ channel: z.string().min(1).max(64).optional().describe('One channel; omitted, every enabled channel') })
+  .object({
+    channel: z.string().min(1).max(64).optional().describe('One channel; omitted, every enabled channel'),
+  })
   .strict();
 
-const DeliveryListQuery = listQuery.extend({ status: z.enum(['pending', 'succeeded', 'failed']).optional() }).strict();
+const DeliveryListQuery = listQuery
+  .extend({ status: z.enum(['pending', 'succeeded', 'failed']).optional() })
+  .strict();
 
 export const ChannelSchema = z.object({
   id: z.string(),
   object: z.literal('notification_channel'),
   livemode: z.boolean(),
   type: z.enum(['webhook', 'chat']),
-  config: z.object({ url: z.string(), secret: z.string().optional().describe('Signing secret; omitted in lists') }),
+  config: z.object({
+    url: z.string(),
+    secret: z.string().optional().describe('Signing secret; omitted in lists'),
+  }),
   event_subscriptions: z.array(z.string()),
   status: z.enum(['enabled', 'disabled']),
   description: z.string().nullable(),
@@ -146,7 +156,10 @@ export function notificationChannelsRouter(deps: ChannelRouterDeps, docs: Operat
     if (row) return row;
     if (await channels.existsInOtherMode(scope, id)) {
       const [used, other] = scope.livemode ? ['live', 'test'] : ['test', 'live'];
-      throw new NotFoundError(`No such notification channel: '${id}'; a similar object exists in ${other} mode, but a ${used} mode key was used to make this request.`, 'id');
+      throw new NotFoundError(
+        `No such notification channel: '${id}'; a similar object exists in ${other} mode, but a ${used} mode key was used to make this request.`,
+        'id',
+      );
     }
     throw new NotFoundError(`No such notification channel: '${id}'`, 'id');
   }
@@ -193,7 +206,11 @@ export function notificationChannelsRouter(deps: ChannelRouterDeps, docs: Operat
         ...(query.starting_after !== undefined && { startingAfter: query.starting_after }),
         ...(query.ending_before !== undefined && { endingBefore: query.ending_before }),
       });
-      return listResponse('/v1/notification-channels', page.data.map((r) => presentChannel(r, false)), page.hasMore);
+      return listResponse(
+        '/v1/notification-channels',
+        page.data.map((r) => presentChannel(r, false)),
+        page.hasMore,
+      );
     },
   });
 
@@ -208,11 +225,15 @@ export function notificationChannelsRouter(deps: ChannelRouterDeps, docs: Operat
       deliveries: z.array(z.object({ id: z.string(), channel: z.string(), event: z.string() })),
     }),
     handler: async ({ body, scope }) => {
-      const targets = body.channel ? [await findChannel(scope, body.channel)] : (await channels.list(scope, { limit: 100 })).data;
+      const targets = body.channel
+        ? [await findChannel(scope, body.channel)]
+        : (await channels.list(scope, { limit: 100 })).data;
       const enabled = targets.filter((c) => c.status === 'enabled');
       if (enabled.length === 0) {
         throw new InvalidRequestError(
-          body.channel ? `Notification channel '${body.channel}' is disabled` : 'No enabled notification channel to send a test event to',
+          body.channel
+            ? `Notification channel '${body.channel}' is disabled`
+            : 'No enabled notification channel to send a test event to',
           { code: 'no_enabled_channel', ...(body.channel !== undefined && { param: 'channel' }) },
         );
       }
@@ -223,7 +244,12 @@ export function notificationChannelsRouter(deps: ChannelRouterDeps, docs: Operat
             scope,
             {
               type: 'debug.check',
-              data: { id: channel.id, object: 'notification_channel', url: channel.url, message: 'Test event from Skil' },
+              data: {
+                id: channel.id,
+                object: 'notification_channel',
+                url: channel.url,
+                message: 'Test event from Skil',
+              },
               onlyChannelId: channel.id,
             },
             trx,
@@ -233,7 +259,13 @@ export function notificationChannelsRouter(deps: ChannelRouterDeps, docs: Operat
         return out;
       });
       await wake(sent.map((s) => s.channel));
-      const rows = await deps.knex('webhook_deliveries').whereIn('event_id', sent.map((s) => s.event)).select<{ id: string; channel_id: string; event_id: string }[]>('id', 'channel_id', 'event_id');
+      const rows = await deps
+        .knex('webhook_deliveries')
+        .whereIn(
+          'event_id',
+          sent.map((s) => s.event),
+        )
+        .select<{ id: string; channel_id: string; event_id: string }[]>('id', 'channel_id', 'event_id');
       return {
         object: 'test_webhook' as const,
         deliveries: rows.map((r) => ({ id: r.id, channel: r.channel_id, event: r.event_id })),
@@ -279,7 +311,11 @@ export function notificationChannelsRouter(deps: ChannelRouterDeps, docs: Operat
     path: '/v1/notification-channels/:id',
     summary: 'Delete a notification channel; its pending deliveries are given up',
     tag,
-    response: z.object({ id: z.string(), object: z.literal('notification_channel'), deleted: z.literal(true) }),
+    response: z.object({
+      id: z.string(),
+      object: z.literal('notification_channel'),
+      deleted: z.literal(true),
+    }),
     handler: async ({ params, scope }) => {
       const found = await findChannel(scope, params.id!);
       await deps.knex.transaction((trx) => channels.delete(scope, found.id, trx));
@@ -303,14 +339,19 @@ export function notificationChannelsRouter(deps: ChannelRouterDeps, docs: Operat
         ...(query.ending_before !== undefined && { endingBefore: query.ending_before }),
         ...(query.status !== undefined && { status: query.status }),
       });
-      return listResponse(`/v1/notification-channels/${channel.id}/deliveries`, page.data.map((d) => presentDelivery(d)), page.hasMore);
+      return listResponse(
+        `/v1/notification-channels/${channel.id}/deliveries`,
+        page.data.map((d) => presentDelivery(d)),
+        page.hasMore,
+      );
     },
   });
 
   async function findDelivery(scope: Scope, channelId: string, deliveryId: string): Promise<DeliveryRow> {
     const channel = await findChannel(scope, channelId);
     const row = await deliveries.findById(scope, deliveryId);
-    if (!row || row.channel_id !== channel.id) throw new NotFoundError(`No such delivery: '${deliveryId}'`, 'delivery');
+    if (!row || row.channel_id !== channel.id)
+      throw new NotFoundError(`No such delivery: '${deliveryId}'`, 'delivery');
     return row;
   }
 
@@ -336,9 +377,14 @@ export function notificationChannelsRouter(deps: ChannelRouterDeps, docs: Operat
     handler: async ({ params, scope }) => {
       const row = await findDelivery(scope, params.id!, params.delivery!);
       const channel = await findChannel(scope, row.channel_id);
-      if (channel.status !== 'enabled') throw new ConflictError('The channel is disabled; enable it before resending', 'channel_disabled');
+      if (channel.status !== 'enabled')
+        throw new ConflictError('The channel is disabled; enable it before resending', 'channel_disabled');
       const updated = await deliveries.resend(scope, row.id);
-      if (!updated) throw new ConflictError('The delivery is still pending; it will be attempted on its schedule', 'delivery_pending');
+      if (!updated)
+        throw new ConflictError(
+          'The delivery is still pending; it will be attempted on its schedule',
+          'delivery_pending',
+        );
       await wake([row.channel_id]);
       return presentDelivery(updated, await deliveries.attempts(row.id));
     },

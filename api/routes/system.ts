@@ -42,12 +42,17 @@ export function systemRouter(deps: SystemDeps, docs: OperationDoc[]): Router {
   const router = Router();
   const doc = (path: string, summary: string, response: z.ZodType) =>
     docs.push({ method: 'get', path, summary, tag: 'System', auth: false, response, status: 200 });
-  const named = (path: string) => (_req: unknown, res: Parameters<Parameters<Router['get']>[1]>[1], next: () => void) => {
-    context(res).route = path;
-    next();
-  };
+  const named =
+    (path: string) => (_req: unknown, res: Parameters<Parameters<Router['get']>[1]>[1], next: () => void) => {
+      context(res).route = path;
+      next();
+    };
 
-  doc('/health', 'Liveness', z.object({ status: z.literal('ok'), timestamp: z.string(), version: z.string() }));
+  doc(
+    '/health',
+    'Liveness',
+    z.object({ status: z.literal('ok'), timestamp: z.string(), version: z.string() }),
+  );
   router.get('/health', named('/health'), (_req, res) => {
     res.json({ status: 'ok', timestamp: new Date().toISOString(), version: API_VERSION });
   });
@@ -55,15 +60,26 @@ export function systemRouter(deps: SystemDeps, docs: OperationDoc[]): Router {
   doc(
     '/ready',
     'Readiness: PostgreSQL and Temporal both answer (503 degraded otherwise)',
-    z.object({ status: z.enum(['ok', 'degraded']), db: z.boolean(), temporal: z.boolean(), timestamp: z.string() }),
+    z.object({
+      status: z.enum(['ok', 'degraded']),
+      db: z.boolean(),
+      temporal: z.boolean(),
+      timestamp: z.string(),
+    }),
   );
   router.get('/ready', named('/ready'), async (_req, res) => {
     const [db, temporal] = await Promise.all([
       probe(() => deps.knex.raw('select 1')),
-      probe(() => (deps.temporal ? deps.temporal.healthService.check({}) : Promise.reject(new Error('no Temporal connection')))),
+      probe(() =>
+        deps.temporal
+          ? deps.temporal.healthService.check({})
+          : Promise.reject(new Error('no Temporal connection')),
+      ),
     ]);
     const ok = db && temporal;
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'degraded', db, temporal, timestamp: new Date().toISOString() });
+    res
+      .status(ok ? 200 : 503)
+      .json({ status: ok ? 'ok' : 'degraded', db, temporal, timestamp: new Date().toISOString() });
   });
 
   doc('/metrics', 'Prometheus metrics (text exposition format)', z.string());
@@ -72,7 +88,11 @@ export function systemRouter(deps: SystemDeps, docs: OperationDoc[]): Router {
     res.send(await deps.metrics.registry.metrics());
   });
 
-  doc('/v1', 'API name, version and documentation', z.object({ name: z.string(), version: z.string(), documentation: z.string() }));
+  doc(
+    '/v1',
+    'API name, version and documentation',
+    z.object({ name: z.string(), version: z.string(), documentation: z.string() }),
+  );
   router.get('/v1', named('/v1'), (_req, res) => {
     res.json({ name: 'skil', version: API_VERSION, documentation: `${deps.publicBaseUrl}/v1/openapi.json` });
   });

@@ -10,7 +10,8 @@ export interface TestDatabase {
 
 function requireEnv(name: string): string {
   const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run the tests through jest (globalSetup starts the stack)`);
+  if (!value)
+    throw new Error(`${name} is not set: run the tests through jest (globalSetup starts the stack)`);
   return value;
 }
 

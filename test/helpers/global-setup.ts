@@ -23,7 +23,7 @@ declare global {
  * workflow bundle. Test files find them through SKIL_TEST_* variables.
  */
 export default async function globalSetup(): Promise<void> {
-  const log = createLogger('test-stack', process.env.TEST_LOG_LEVEL ?? 'warn');
+  const log = createLogger('test-stack', process.env.TEST_LOG_LEVEL ?? 'error');
   const running: Running = { stops: [] };
   globalThis.__skilTestStack = running;
   const root = path.resolve(__dirname, '..', '..');
@@ -35,13 +35,20 @@ export default async function globalSetup(): Promise<void> {
   const [pgUrl, temporal, bundlePath] = await Promise.all([
     (async () => {
       if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
-      const pg = await startEmbeddedPostgres({ dataDir: path.join(work, 'postgres'), persistent: false, log });
+      const pg = await startEmbeddedPostgres({
+        dataDir: path.join(work, 'postgres'),
+        persistent: false,
+        log,
+      });
       running.stops.push(() => pg.stop());
       return pg.url;
     })(),
     startTemporalDevServer({ dataDir: path.join(root, '.data'), dbFile: null, uiPort: null, log }),
     (async () => {
-      const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietBundlerLogger });
+      const { code } = await bundleWorkflowCode({
+        workflowsPath: require.resolve('../../workflows'),
+        logger: quietBundlerLogger,
+      });
       const file = path.join(work, 'workflow-bundle.js');
       await writeFile(file, code);
       return file;

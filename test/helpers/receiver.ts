@@ -9,7 +9,7 @@ export interface Received {
 }
 
 /** A local webhook endpoint that records every request and answers with `status()`. */
-export async function startReceiver(status: (n: number) => number = () => 200) {
+export async function startReceiver(status: (n: number, headers: http.IncomingHttpHeaders) => number = () => 200) {
   const received: Received[] = [];
   const waiters: (() => void)[] = [];
   const server = http.createServer((req, res) => {
@@ -24,7 +24,7 @@ export async function startReceiver(status: (n: number) => number = () => 200) {
         body = undefined;
       }
       received.push({ at: Date.now(), headers: req.headers, rawBody, body });
-      res.statusCode = status(received.length);
+      res.statusCode = status(received.length, req.headers);
       res.end('ok');
       waiters.splice(0).forEach((w) => w());
     });

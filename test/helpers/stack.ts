@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
-import type { Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import { createApp } from '../../api/app';
 import { createMetrics } from '../../api/metrics';
 import { createWebhookDispatcher } from '../../engine/webhook-dispatch';
@@ -28,7 +28,11 @@ export interface TestStack {
   /** A new merchant with a test and a live key. */
   merchant(name?: string): Promise<TestMerchant>;
   /** fetch against the API with a key. */
-  api(key: string | null, path: string, init?: RequestInit & { json?: unknown }): Promise<{ status: number; body: any; headers: Headers; text: string }>;
+  api(
+    key: string | null,
+    path: string,
+    init?: RequestInit & { json?: unknown },
+  ): Promise<{ status: number; body: any; headers: Headers; text: string }>;
   startWorker(): Promise<void>;
   stopWorker(): Promise<void>;
   stop(): Promise<void>;
@@ -87,9 +91,15 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       namespace: 'default',
       taskQueue,
       workflowBundlePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE!,
-      ...(opts.webhookAttemptTimeoutMs !== undefined && { webhookAttemptTimeoutMs: opts.webhookAttemptTimeoutMs }),
+      ...(opts.webhookAttemptTimeoutMs !== undefined && {
+        webhookAttemptTimeoutMs: opts.webhookAttemptTimeoutMs,
+      }),
     });
-    worker = { worker: created.worker, running: created.worker.run(), close: () => created.connection.close() };
+    worker = {
+      worker: created.worker,
+      running: created.worker.run(),
+      close: () => created.connection.close(),
+    };
   };
   const stopWorker = async () => {
     if (!worker) return;
@@ -124,7 +134,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       }
       const res = await fetch(url + path, { ...init, headers, ...(body !== undefined && { body }) });
       const text = await res.text();
-      let parsed: unknown = undefined;
+      let parsed: unknown;
       try {
         parsed = JSON.parse(text);
       } catch {
@@ -145,8 +155,6 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
 
 // The SDK's default runtime logs every worker state change at INFO; tests want warnings only.
 try {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { Runtime, DefaultLogger } = require('@temporalio/worker') as typeof import('@temporalio/worker');
   Runtime.install({ logger: new DefaultLogger('WARN') });
 } catch {
   // Already installed by an earlier file in this jest worker process.

@@ -11,7 +11,11 @@ afterAll(async () => {
   await stack.stop();
 });
 
-const channelBody = { type: 'webhook', config: { url: 'http://localhost:9/hook' }, event_subscriptions: ['*'] };
+const channelBody = {
+  type: 'webhook',
+  config: { url: 'http://localhost:9/hook' },
+  event_subscriptions: ['*'],
+};
 
 function expectEnvelope(res: { status: number; body: any; text: string }, status: number, type: string) {
   expect(res.status).toBe(status);
@@ -39,7 +43,10 @@ describe('authentication', () => {
 
   test('a revoked key is 401', async () => {
     const m = await stack.merchant('Revoked');
-    await stack.knex('api_keys').where({ merchant_id: m.id, livemode: false }).update({ revoked_at: new Date() });
+    await stack
+      .knex('api_keys')
+      .where({ merchant_id: m.id, livemode: false })
+      .update({ revoked_at: new Date() });
     expectEnvelope(await stack.api(m.testKey, '/v1/events'), 401, 'authentication_error');
   });
 
@@ -134,12 +141,15 @@ describe('bad input', () => {
       headers: { 'content-type': 'application/json' },
       body: stream,
       duplex: 'half',
-    } as RequestInit);
+    });
     expectEnvelope(res, 413, 'invalid_request_error');
   });
 
   test('an array body is refused', async () => {
-    const res = await stack.api(merchant.testKey, '/v1/notification-channels', { method: 'POST', json: [channelBody] });
+    const res = await stack.api(merchant.testKey, '/v1/notification-channels', {
+      method: 'POST',
+      json: [channelBody],
+    });
     expectEnvelope(res, 400, 'invalid_request_error');
   });
 
@@ -166,8 +176,14 @@ describe('bad input', () => {
 
   test('bad input changes nothing', async () => {
     const before = await stack.knex('notification_channels').count<{ count: number }[]>('* as count');
-    await stack.api(merchant.testKey, '/v1/notification-channels', { method: 'POST', json: { ...channelBody, colour: 'x' } });
-    await stack.api(merchant.testKey, '/v1/notification-channels', { method: 'POST', json: { ...channelBody, type: 'pager' } });
+    await stack.api(merchant.testKey, '/v1/notification-channels', {
+      method: 'POST',
+      json: { ...channelBody, colour: 'x' },
+    });
+    await stack.api(merchant.testKey, '/v1/notification-channels', {
+      method: 'POST',
+      json: { ...channelBody, type: 'pager' },
+    });
     const after = await stack.knex('notification_channels').count<{ count: number }[]>('* as count');
     expect(after[0]!.count).toBe(before[0]!.count);
   });
@@ -175,16 +191,29 @@ describe('bad input', () => {
 
 describe('body encodings', () => {
   test('JSON, form-encoded, multipart and plain text give the same channel', async () => {
-    const json = await stack.api(merchant.testKey, '/v1/notification-channels', { method: 'POST', json: channelBody });
+    const json = await stack.api(merchant.testKey, '/v1/notification-channels', {
+      method: 'POST',
+      json: channelBody,
+    });
 
-    const form = new URLSearchParams({ type: 'webhook', 'config[url]': 'http://localhost:9/hook', 'event_subscriptions[]': '*' });
-    const urlencoded = await stack.api(merchant.testKey, '/v1/notification-channels', { method: 'POST', body: form });
+    const form = new URLSearchParams({
+      type: 'webhook',
+      'config[url]': 'http://localhost:9/hook',
+      'event_subscriptions[]': '*',
+    });
+    const urlencoded = await stack.api(merchant.testKey, '/v1/notification-channels', {
+      method: 'POST',
+      body: form,
+    });
 
     const fd = new FormData();
     fd.append('type', 'webhook');
     fd.append('config[url]', 'http://localhost:9/hook');
     fd.append('event_subscriptions[]', '*');
-    const multipart = await stack.api(merchant.testKey, '/v1/notification-channels', { method: 'POST', body: fd });
+    const multipart = await stack.api(merchant.testKey, '/v1/notification-channels', {
+      method: 'POST',
+      body: fd,
+    });
 
     const text = await stack.api(merchant.testKey, '/v1/notification-channels', {
       method: 'POST',
@@ -194,7 +223,11 @@ describe('body encodings', () => {
 
     for (const res of [json, urlencoded, multipart, text]) {
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ type: 'webhook', config: { url: 'http://localhost:9/hook' }, event_subscriptions: ['*'] });
+      expect(res.body).toMatchObject({
+        type: 'webhook',
+        config: { url: 'http://localhost:9/hook' },
+        event_subscriptions: ['*'],
+      });
     }
   });
 
@@ -202,7 +235,9 @@ describe('body encodings', () => {
     const res = await stack.api(merchant.testKey, '/v1/events?limit=2');
     expect(res.status).toBe(200);
     const form = new URLSearchParams({ limit: '2' });
-    expect((await stack.api(merchant.testKey, `/v1/notification-channels?${form}`)).status).toBe(200);
+    expect((await stack.api(merchant.testKey, `/v1/notification-channels?${form.toString()}`)).status).toBe(
+      200,
+    );
   });
 });
 
@@ -227,16 +262,32 @@ describe('tenancy', () => {
 
   test("another merchant's object is a plain 404", async () => {
     const other = await stack.merchant('Other');
-    const mine = await stack.api(merchant.testKey, '/v1/notification-channels', { method: 'POST', json: channelBody });
+    const mine = await stack.api(merchant.testKey, '/v1/notification-channels', {
+      method: 'POST',
+      json: channelBody,
+    });
     const res = await stack.api(other.testKey, `/v1/notification-channels/${mine.body.id}`);
     expectEnvelope(res, 404, 'invalid_request_error');
     expect(res.body.error.message).not.toContain('exists in');
-    expect((await stack.api(other.testKey, `/v1/notification-channels/${mine.body.id}`, { method: 'DELETE' })).status).toBe(404);
+    expect(
+      (await stack.api(other.testKey, `/v1/notification-channels/${mine.body.id}`, { method: 'DELETE' }))
+        .status,
+    ).toBe(404);
   });
 
   test('live channels need https and a public host; test channels may use localhost', async () => {
-    for (const url of ['http://93.184.215.14/hook', 'https://127.0.0.1/hook', 'https://10.0.0.8/x', 'https://169.254.169.254/latest', 'https://localhost/x', 'https://[::1]/x']) {
-      const res = await stack.api(merchant.liveKey, '/v1/notification-channels', { method: 'POST', json: { ...channelBody, config: { url } } });
+    for (const url of [
+      'http://93.184.215.14/hook',
+      'https://127.0.0.1/hook',
+      'https://10.0.0.8/x',
+      'https://169.254.169.254/latest',
+      'https://localhost/x',
+      'https://[::1]/x',
+    ]) {
+      const res = await stack.api(merchant.liveKey, '/v1/notification-channels', {
+        method: 'POST',
+        json: { ...channelBody, config: { url } },
+      });
       expectEnvelope(res, 400, 'invalid_request_error');
       expect(res.body.error.param).toBe('config.url');
     }
@@ -246,26 +297,49 @@ describe('tenancy', () => {
 describe('idempotency', () => {
   test('the same key replays the first status and body byte for byte', async () => {
     const headers = { 'idempotency-key': 'create-1' };
-    const first = await stack.api(merchant.testKey, '/v1/notification-channels', { method: 'POST', json: channelBody, headers });
-    const second = await stack.api(merchant.testKey, '/v1/notification-channels', { method: 'POST', json: channelBody, headers });
+    const first = await stack.api(merchant.testKey, '/v1/notification-channels', {
+      method: 'POST',
+      json: channelBody,
+      headers,
+    });
+    const second = await stack.api(merchant.testKey, '/v1/notification-channels', {
+      method: 'POST',
+      json: channelBody,
+      headers,
+    });
     expect(second.status).toBe(first.status);
     expect(second.text).toBe(first.text);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
-    const count = await stack.knex('notification_channels').where({ id: first.body.id }).count<{ count: number }[]>('* as count');
+    const count = await stack
+      .knex('notification_channels')
+      .where({ id: first.body.id })
+      .count<{ count: number }[]>('* as count');
     expect(count[0]!.count).toBe(1);
   });
 
   test('an error response is replayed too', async () => {
     const headers = { 'idempotency-key': 'bad-1' };
-    const first = await stack.api(merchant.testKey, '/v1/notification-channels', { method: 'POST', json: { ...channelBody, type: 'pager' }, headers });
-    const second = await stack.api(merchant.testKey, '/v1/notification-channels', { method: 'POST', json: { ...channelBody, type: 'pager' }, headers });
+    const first = await stack.api(merchant.testKey, '/v1/notification-channels', {
+      method: 'POST',
+      json: { ...channelBody, type: 'pager' },
+      headers,
+    });
+    const second = await stack.api(merchant.testKey, '/v1/notification-channels', {
+      method: 'POST',
+      json: { ...channelBody, type: 'pager' },
+      headers,
+    });
     expect(first.status).toBe(400);
     expect(second.text).toBe(first.text);
   });
 
   test('the same key with other parameters is 400 idempotency_error', async () => {
     const headers = { 'idempotency-key': 'create-2' };
-    await stack.api(merchant.testKey, '/v1/notification-channels', { method: 'POST', json: channelBody, headers });
+    await stack.api(merchant.testKey, '/v1/notification-channels', {
+      method: 'POST',
+      json: channelBody,
+      headers,
+    });
     const res = await stack.api(merchant.testKey, '/v1/notification-channels', {
       method: 'POST',
       json: { ...channelBody, description: 'other' },
@@ -299,7 +373,13 @@ describe('idempotency', () => {
   test('concurrent requests with one key create one object', async () => {
     const headers = { 'idempotency-key': 'race-1' };
     const results = await Promise.all(
-      Array.from({ length: 8 }, () => stack.api(merchant.testKey, '/v1/notification-channels', { method: 'POST', json: channelBody, headers })),
+      Array.from({ length: 8 }, () =>
+        stack.api(merchant.testKey, '/v1/notification-channels', {
+          method: 'POST',
+          json: channelBody,
+          headers,
+        }),
+      ),
     );
     for (const r of results) expect([200, 409]).toContain(r.status);
     const created = new Set(results.filter((r) => r.status === 200).map((r) => r.body.id));
@@ -308,7 +388,11 @@ describe('idempotency', () => {
 
   test('keys are per environment: the same key with a live key is a new request', async () => {
     const headers = { 'idempotency-key': 'both-modes' };
-    const t = await stack.api(merchant.testKey, '/v1/notification-channels', { method: 'POST', json: channelBody, headers });
+    const t = await stack.api(merchant.testKey, '/v1/notification-channels', {
+      method: 'POST',
+      json: channelBody,
+      headers,
+    });
     const l = await stack.api(merchant.liveKey, '/v1/notification-channels', {
       method: 'POST',
       json: { ...channelBody, config: { url: 'https://93.184.215.14/h' } },
@@ -327,7 +411,10 @@ describe('events ledger', () => {
     const repo = createEventRepository(stack.knex);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const { event } = await repo.record({ merchantId: m.id, livemode: false }, { type: 'claim.paid', data: { id: `clm_${i}` } });
+      const { event } = await repo.record(
+        { merchantId: m.id, livemode: false },
+        { type: 'claim.paid', data: { id: `clm_${i}` } },
+      );
       ids.push(event.id);
       await new Promise((r) => setTimeout(r, 3));
     }
@@ -336,7 +423,12 @@ describe('events ledger', () => {
     const all = await stack.api(m.testKey, '/v1/events');
     expect(all.body).toMatchObject({ object: 'list', has_more: false, url: '/v1/events' });
     expect(all.body.data.map((e: { id: string }) => e.id)).toEqual(ids);
-    expect(all.body.data[0]).toMatchObject({ object: 'event', type: 'claim.paid', environment: 'test', merchant_id: m.id });
+    expect(all.body.data[0]).toMatchObject({
+      object: 'event',
+      type: 'claim.paid',
+      environment: 'test',
+      merchant_id: m.id,
+    });
 
     const page = await stack.api(m.testKey, '/v1/events?limit=2');
     expect(page.body.has_more).toBe(true);
@@ -345,7 +437,10 @@ describe('events ledger', () => {
     const next = await stack.api(m.testKey, `/v1/events?limit=2&starting_after=${ids[1]}`);
     expect(next.body.data.map((e: { id: string }) => e.id)).toEqual(ids.slice(2, 4));
 
-    const after = await stack.api(m.testKey, `/v1/events?after=${encodeURIComponent(all.body.data[2].created_at)}`);
+    const after = await stack.api(
+      m.testKey,
+      `/v1/events?after=${encodeURIComponent(all.body.data[2].created_at)}`,
+    );
     expect(after.body.data.map((e: { id: string }) => e.id)).toEqual(ids.slice(3));
 
     const live = await stack.api(m.liveKey, '/v1/events');

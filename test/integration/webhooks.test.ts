@@ -50,7 +50,14 @@ test('debug.check reaches the receiver within 2 s, signed so a standard verifier
     expect(hit!.headers['x-service-delivery-id']).toBe(res.body.deliveries[0].id);
 
     // Spec §6.2, field for field.
-    expect(Object.keys(hit!.body)).toEqual(['id', 'type', 'created_at', 'data', 'merchant_id', 'environment']);
+    expect(Object.keys(hit!.body)).toEqual([
+      'id',
+      'type',
+      'created_at',
+      'data',
+      'merchant_id',
+      'environment',
+    ]);
     expect(hit!.body).toMatchObject({ type: 'debug.check', merchant_id: merchant.id, environment: 'test' });
     expect(hit!.body.id).toMatch(/^evt_/);
     expect(hit!.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -84,7 +91,10 @@ test('a receiver that always answers 500 gets exactly 5 attempts on the (scaled)
     await new Promise((r) => setTimeout(r, 1500));
     expect(receiver.received).toHaveLength(5);
 
-    const delivery = await stack.api(merchant.testKey, `/v1/notification-channels/${channel.id}/deliveries/${deliveryId}`);
+    const delivery = await stack.api(
+      merchant.testKey,
+      `/v1/notification-channels/${channel.id}/deliveries/${deliveryId}`,
+    );
     expect(delivery.body).toMatchObject({ status: 'failed', attempt_count: 5, next_attempt_at: null });
     expect(delivery.body.attempts).toHaveLength(5);
     for (const [i, attempt] of (delivery.body.attempts as any[]).entries()) {
@@ -98,13 +108,20 @@ test('a receiver that always answers 500 gets exactly 5 attempts on the (scaled)
     expect(events.body.data.map((e: { id: string }) => e.id)).toContain(eventId);
 
     // A failed delivery can be resent: one more attempt, now.
-    const resent = await stack.api(merchant.testKey, `/v1/notification-channels/${channel.id}/deliveries/${deliveryId}/resend`, {
-      method: 'POST',
-    });
+    const resent = await stack.api(
+      merchant.testKey,
+      `/v1/notification-channels/${channel.id}/deliveries/${deliveryId}/resend`,
+      {
+        method: 'POST',
+      },
+    );
     expect(resent.status).toBe(200);
     await receiver.waitFor(6, 5000);
     await new Promise((r) => setTimeout(r, 500));
-    const after = await stack.api(merchant.testKey, `/v1/notification-channels/${channel.id}/deliveries/${deliveryId}`);
+    const after = await stack.api(
+      merchant.testKey,
+      `/v1/notification-channels/${channel.id}/deliveries/${deliveryId}`,
+    );
     expect(after.body).toMatchObject({ status: 'failed', attempt_count: 6 });
   } finally {
     await receiver.close();
@@ -117,15 +134,24 @@ test('the production schedule is 0, 1 min, 5 min, 30 min and 2 h', () => {
 
 test('test and live channels have separate secrets; a channel only gets the types it subscribed to', async () => {
   const own = await stack.merchant('Subscriber');
-  const test = await createChannel(own.testKey, 'http://localhost:9/hook', { event_subscriptions: ['claim.paid'] });
-  const other = await createChannel(own.testKey, 'http://localhost:9/hook', { event_subscriptions: ['subscription.renewed'] });
+  const test = await createChannel(own.testKey, 'http://localhost:9/hook', {
+    event_subscriptions: ['claim.paid'],
+  });
+  const other = await createChannel(own.testKey, 'http://localhost:9/hook', {
+    event_subscriptions: ['subscription.renewed'],
+  });
   // 198.51.100.0/24 is documentation space, which is "reserved", so use a public literal instead.
-  const live = await createChannel(own.liveKey, 'https://93.184.215.14/hook', { event_subscriptions: ['claim.paid'] });
+  const live = await createChannel(own.liveKey, 'https://93.184.215.14/hook', {
+    event_subscriptions: ['claim.paid'],
+  });
   expect(new Set([test.config.secret, other.config.secret, live.config.secret]).size).toBe(3);
 
   const { createEventRepository } = await import('../../db/events');
   const recorded = await stack.knex.transaction((trx) =>
-    createEventRepository(trx).record({ merchantId: own.id, livemode: false }, { type: 'claim.paid', data: { id: 'clm_1', amount: 5000 } }),
+    createEventRepository(trx).record(
+      { merchantId: own.id, livemode: false },
+      { type: 'claim.paid', data: { id: 'clm_1', amount: 5000 } },
+    ),
   );
   // Only the test channel that subscribed to claim.paid: not the other type, not the live channel.
   expect(recorded.channelIds).toEqual([test.id]);
@@ -138,7 +164,10 @@ test('a chat channel gets one readable line as { text }', async () => {
       method: 'POST',
       json: { type: 'chat', config: { url: receiver.url }, event_subscriptions: ['*'] },
     });
-    await stack.api(merchant.testKey, '/v1/notification-channels/test-webhooks', { method: 'POST', json: { channel: res.body.id } });
+    await stack.api(merchant.testKey, '/v1/notification-channels/test-webhooks', {
+      method: 'POST',
+      json: { channel: res.body.id },
+    });
     const [hit] = await receiver.waitFor(1, 5000);
     expect(Object.keys(hit!.body)).toEqual(['text']);
     expect(hit!.body.text).toMatch(/^\[test\] debug\.check nc_\w+ \(evt_\w+\)$/);
