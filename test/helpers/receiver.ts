@@ -9,7 +9,9 @@ export interface Received {
 }
 
 /** A local webhook endpoint that records every request and answers with `status()`. */
-export async function startReceiver(status: (n: number, headers: http.IncomingHttpHeaders) => number = () => 200) {
+export async function startReceiver(
+  status: (n: number, headers: http.IncomingHttpHeaders) => number = () => 200,
+) {
   const received: Received[] = [];
   const waiters: (() => void)[] = [];
   const server = http.createServer((req, res) => {

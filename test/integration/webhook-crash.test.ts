@@ -46,7 +46,10 @@ test('killing the worker between attempts loses no delivery and sends no extra o
     }
 
     workers.push(await spawnWorker(stack));
-    const sent = await stack.api(merchant.testKey, '/v1/notification-channels/test-webhooks', { method: 'POST', json: {} });
+    const sent = await stack.api(merchant.testKey, '/v1/notification-channels/test-webhooks', {
+      method: 'POST',
+      json: {},
+    });
     expect(sent.body.deliveries).toHaveLength(2);
     const ids: string[] = sent.body.deliveries.map((d: { id: string }) => d.id);
 
@@ -73,8 +76,16 @@ test('killing the worker between attempts loses no delivery and sends no extra o
     await new Promise((r) => setTimeout(r, 2000));
     expect(hooked.received).toHaveLength(4);
     for (const id of ids) expect(seen.get(id)).toBe(2);
-    const attempts = await stack.knex('webhook_attempts').whereIn('delivery_id', ids).orderBy(['delivery_id', 'attempt_number']);
-    expect(attempts.map((a: { outcome: string }) => a.outcome)).toEqual(['failed', 'succeeded', 'failed', 'succeeded']);
+    const attempts = await stack
+      .knex('webhook_attempts')
+      .whereIn('delivery_id', ids)
+      .orderBy(['delivery_id', 'attempt_number']);
+    expect(attempts.map((a: { outcome: string }) => a.outcome)).toEqual([
+      'failed',
+      'succeeded',
+      'failed',
+      'succeeded',
+    ]);
   } finally {
     await hooked.close();
   }
