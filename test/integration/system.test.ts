@@ -1,0 +1,117 @@
+import express from 'express';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../api/app';
+import { createMetrics } from '../../api/metrics';
+import { createKnex } from '../../db/knex';
+import { createLogger } from '../../stack/logger';
+import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
+import { startTestStack, type TestStack } from '../helpers/stack';
+
+let stack: TestStack;
+
+beforeAll(async () => {
+  stack = await startTestStack({ worker: false });
+});
+afterAll(async () => {
+  await stack.stop();
+});
+
+test('/health is liveness with version', async () => {
+  const res = await stack.api(null, '/health');
+  expect(res.status).toBe(200);
+  expect(res.body).toEqual({ status: 'ok', timestamp: expect.any(String), version: '1.0.0' });
+  expect(res.headers.get('request-id')).toMatch(/^req_/);
+});
+
+test('/ready is 200 when PostgreSQL and Temporal answer', async () => {
+  const res = await stack.api(null, '/ready');
+  expect(res.status).toBe(200);
+  expect(res.body).toEqual({ status: 'ok', db: true, temporal: true, timestamp: expect.any(String) });
+});
+
+test('/ready is 503 degraded, db: false, when PostgreSQL is away', async () => {
+  const knex = createKnex('postgres://nobody@127.0.0.1:1/none', { poolMax: 1 });
+  const app = createApp({
+    knex,
+    log: createLogger('t', 'silent'),
+    metrics: createMetrics(knex),
+    temporal: null,
+    dispatcher: { wake: () => Promise.resolve() } as WebhookDispatcher,
+    publicBaseUrl: 'http://localhost',
+    bodyLimitBytes: 1024,
+  });
+  const server = await new Promise<ReturnType<express.Express['listen']>>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  try {
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/ready`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({
+      status: 'degraded',
+      db: false,
+      temporal: false,
+      timestamp: expect.any(String),
+    });
+  } finally {
+    server.close();
+    await knex.destroy();
+  }
+});
+
+test('GET /v1 names the API, its version and its documentation', async () => {
+  const res = await stack.api(null, '/v1');
+  expect(res.status).toBe(200);
+  expect(res.body).toEqual({
+    name: 'skil',
+    version: '1.0.0',
+    documentation: 'http://localhost/v1/openapi.json',
+  });
+});
+
+test('/metrics counts requests by route template and status, and reports the pool and workflow starts', async () => {
+  const m = await stack.merchant();
+  await stack.api(m.testKey, '/v1/events');
+  await stack.api(m.testKey, '/v1/notification-channels/nc_doesnotexist');
+  const res = await stack.api(null, '/metrics');
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toContain('text/plain');
+  expect(res.text).toMatch(/skil_http_requests_total\{method="GET",route="\/v1\/events",status="200"\} \d+/);
+  expect(res.text).toMatch(
+    /skil_http_requests_total\{method="GET",route="\/v1\/notification-channels\/:id",status="404"\} 1/,
+  );
+  expect(res.text).toMatch(
+    /skil_http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/v1\/events",status="200"\}/,
+  );
+  expect(res.text).toMatch(/skil_pg_pool_used \d+/);
+  expect(res.text).toMatch(/skil_pg_pool_max 10/);
+  expect(res.text).toContain('# TYPE skil_workflow_starts_total counter');
+});
+
+test('the OpenAPI 3.1 document describes every route with its schemas', async () => {
+  const res = await stack.api(null, '/v1/openapi.json');
+  expect(res.status).toBe(200);
+  const doc = res.body;
+  expect(doc.openapi).toBe('3.1.0');
+  expect(doc.info.version).toBe('1.0.0');
+  for (const [path, method] of [
+    ['/health', 'get'],
+    ['/ready', 'get'],
+    ['/v1/events', 'get'],
+    ['/v1/notification-channels', 'post'],
+    ['/v1/notification-channels/{id}', 'patch'],
+    ['/v1/notification-channels/{id}', 'delete'],
+    ['/v1/notification-channels/test-webhooks', 'post'],
+    ['/v1/notification-channels/{id}/deliveries/{delivery}/resend', 'post'],
+  ] as const) {
+    expect(doc.paths[path]?.[method]).toBeDefined();
+  }
+  const create = doc.paths['/v1/notification-channels'].post;
+  const schema = create.requestBody.content['application/json'].schema;
+  expect(schema.required).toEqual(expect.arrayContaining(['type', 'config', 'event_subscriptions']));
+  expect(schema.additionalProperties).toBe(false);
+  expect(schema.properties.event_subscriptions.items.enum).toContain('debug.check');
+  const events = doc.paths['/v1/events'].get;
+  const limit = events.parameters.find((p: { name: string }) => p.name === 'limit');
+  expect(limit.in).toBe('query');
+  expect(doc.paths['/health'].get.security).toEqual([]);
+});
