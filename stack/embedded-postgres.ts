@@ -45,6 +45,12 @@ export type EmbeddedPostgresOptions = {
    */
   persistent: boolean;
   log: Logger;
+  /**
+   * Run as root, the postgres user must traverse every folder above the data dir and the binaries.
+   * Folders at or below this one (the project's own checkout) that block it get o+x (traverse, not
+   * list); a fresh `mktemp -d` clone is mode 0700. Folders above it are left alone and reported.
+   */
+  grantTraverseUnder?: string;
 };
 
 type RunAs = { uid: number; gid: number };
@@ -57,7 +63,11 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const runAs = await postgresUserWhenRoot(log);
 
   await mkdir(dirname(dataDir), { recursive: true, mode: 0o755 });
-  if (runAs !== null) await assertTraversable(dataDir, runAs);
+  if (runAs !== null) {
+    const grantUnder = opts.grantTraverseUnder ? resolve(opts.grantTraverseUnder) : null;
+    await ensureTraversable(dataDir, runAs, grantUnder, log);
+    await ensureTraversable(bin.postgres, runAs, grantUnder, log);
+  }
 
   if (!persistent && (await exists(dataDir))) {
     // Leftover of a throwaway cluster whose process was killed before stop(); its password is unknown anyway.
@@ -129,16 +139,21 @@ async function userIds(name: string): Promise<RunAs | null> {
 }
 
 /** Fails early and clearly when the postgres user cannot reach the data dir (e.g. a 0700 mkdtemp dir above it). */
-async function assertTraversable(dataDir: string, runAs: RunAs): Promise<void> {
-  const root = parse(dataDir).root;
-  for (let dir = dirname(dataDir); ; dir = dirname(dir)) {
+async function ensureTraversable(target: string, runAs: RunAs, grantUnder: string | null, log: Logger): Promise<void> {
+  const root = parse(target).root;
+  for (let dir = dirname(target); ; dir = dirname(dir)) {
     const info = await stat(dir);
     const bit = info.uid === runAs.uid ? 0o100 : info.gid === runAs.gid ? 0o010 : 0o001;
     if ((info.mode & bit) === 0) {
       const mode = (info.mode & 0o777).toString(8);
-      throw new Error(
-        `the postgres system user (uid ${runAs.uid}) cannot reach ${dataDir}: ${dir} has mode ${mode}; run chmod o+x on it or use another data dir`,
-      );
+      if (grantUnder !== null && (dir === grantUnder || dir.startsWith(grantUnder + '/'))) {
+        log.info({ dir, mode }, 'letting the postgres system user traverse (o+x) a folder of this checkout');
+        await chmod(dir, (info.mode & 0o7777) | 0o001);
+      } else {
+        throw new Error(
+          `the postgres system user (uid ${runAs.uid}) cannot reach ${target}: ${dir} has mode ${mode}; run chmod o+x on it or use another data dir`,
+        );
+      }
     }
     if (dir === root) return;
   }

@@ -42,6 +42,7 @@ async function main(): Promise<void> {
         port: config.EMBEDDED_PG_PORT,
         persistent: true,
         log: log.child({ part: 'postgres' }),
+        grantTraverseUnder: path.resolve(__dirname, '..'),
       });
       stops.push(() => pg.stop());
       databaseUrl = pg.url;
