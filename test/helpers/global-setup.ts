@@ -39,6 +39,7 @@ export default async function globalSetup(): Promise<void> {
         dataDir: path.join(work, 'postgres'),
         persistent: false,
         log,
+        grantTraverseUnder: root,
       });
       running.stops.push(() => pg.stop());
       return pg.url;
