@@ -47,7 +47,7 @@ export async function up(knex: Knex): Promise<void> {
       merchant_id text not null references merchants(id),
       livemode boolean not null,
       type text not null,
-      -- json, not jsonb: it keeps the key order, and spec §6.2 wants `id` first in `data`.
+      -- json, not jsonb: it keeps the key order, and spec §6.2 wants id first in data.
       data json not null,
       -- Milliseconds, because webhooks and the 'after' filter speak ISO 8601 with milliseconds: a
       -- finer stored time would make 'after=<an event's own created_at>' return that event again.
