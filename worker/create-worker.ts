@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Knex } from '../db/knex';
 import type { Logger } from '../stack/logger';
 import { createWebhookActivities } from '../activities/webhooks';
+import { createMaintenanceActivities } from '../activities/maintenance';
 import { createWebhookDispatcher } from '../engine/webhook-dispatch';
 
 export interface WorkerDeps {
@@ -28,6 +29,7 @@ export async function createWorker(
     taskQueue: deps.taskQueue,
   });
   const activities = {
+    ...createMaintenanceActivities({ knex: deps.knex }),
     ...createWebhookActivities({
       knex: deps.knex,
       log: deps.log.child({ area: 'webhooks' }),

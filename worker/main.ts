@@ -3,7 +3,7 @@ import { createLogger } from '../stack/logger';
 import { createKnex } from '../db/knex';
 import { connectTemporal } from '../engine/temporal-client';
 import { createWorker } from './create-worker';
-import { ensureRelaySchedule } from './relay-schedule';
+import { ensureSchedules } from './schedules';
 
 /** Runs the Temporal worker; needs DATABASE_URL and TEMPORAL_ADDRESS (npm start sets both). */
 async function main(): Promise<void> {
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     ...(process.env.WORKFLOW_BUNDLE_PATH && { workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH }),
   });
-  await ensureRelaySchedule(client, config.TEMPORAL_TASK_QUEUE);
+  await ensureSchedules(client, config.TEMPORAL_TASK_QUEUE);
   log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
   // Worker.run shuts down gracefully on SIGINT/SIGTERM (the SDK installs those handlers).
   await worker.run();

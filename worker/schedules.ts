@@ -1,0 +1,41 @@
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import type { Duration } from '@temporalio/common';
+
+interface ScheduleDef {
+  /** Schedule ids carry the task queue, so deployments (and test runs) sharing a namespace stay apart. */
+  id: (taskQueue: string) => string;
+  every: Duration;
+  workflowType: string;
+  args: unknown[];
+}
+
+export const SCHEDULES: readonly ScheduleDef[] = [
+  // Wakes channel workflows whose wake-up signal was lost (decision 0005).
+  {
+    id: (q) => `webhooks-relay/${q}`,
+    every: '1 minute',
+    workflowType: 'webhookRelay',
+    args: [{ graceMs: 60_000 }],
+  },
+  // Forgets idempotency keys older than 24 hours (decision 0003).
+  { id: (q) => `maintenance/${q}`, every: '1 hour', workflowType: 'maintenance', args: [] },
+];
+
+/**
+ * Ensures the periodic schedules exist. Created by whichever worker starts first; later starts find
+ * them and leave them be. Overlaps are skipped: a slow run is never doubled.
+ */
+export async function ensureSchedules(client: Client, taskQueue: string): Promise<void> {
+  for (const def of SCHEDULES) {
+    try {
+      await client.schedule.create({
+        scheduleId: def.id(taskQueue),
+        spec: { intervals: [{ every: def.every }] },
+        action: { type: 'startWorkflow', workflowType: def.workflowType, taskQueue, args: def.args },
+        policies: { overlap: ScheduleOverlapPolicy.SKIP },
+      });
+    } catch (err) {
+      if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+    }
+  }
+}
