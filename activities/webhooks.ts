@@ -1,3 +1,4 @@
+import { heartbeat } from '@temporalio/activity';
 import type { Knex } from '../db/knex';
 import type { Scope } from '../domain/scope';
 import type { Logger } from '../stack/logger';
@@ -37,7 +38,7 @@ export function createWebhookActivities(
   const events = createEventRepository(deps.knex);
   const timeoutMs = deps.attemptTimeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS;
 
-  return {
+  const activities = {
     /** The channel's state, the deliveries due now (at most `limit`), and when the next one is due (epoch ms). */
     async findDueDeliveries(input: ScopedChannel & { limit: number }): Promise<{
       channel: ChannelState;
@@ -121,6 +122,41 @@ export function createWebhookActivities(
       return result.error === null ? 'succeeded' : 'failed';
     },
 
+    /**
+     * Attempts a batch of due deliveries, `concurrency` at a time, each through attemptDelivery's
+     * exactly-once rule. One activity per batch keeps Temporal's per-task overhead off every POST; a
+     * retried batch skips what it already did. Heartbeats after each delivery so a dead worker is
+     * noticed within the heartbeat timeout rather than the batch's whole time limit.
+     */
+    async attemptDeliveries(input: {
+      merchantId: string;
+      livemode: boolean;
+      deliveries: { id: string; attemptNumber: number }[];
+      schedule: number[];
+      concurrency: number;
+    }): Promise<Record<AttemptOutcome, number>> {
+      const counts: Record<AttemptOutcome, number> = { succeeded: 0, failed: 0, skipped: 0, interrupted: 0 };
+      let next = 0;
+      const lane = async () => {
+        while (next < input.deliveries.length) {
+          const d = input.deliveries[next++]!;
+          const outcome = await activities.attemptDelivery({
+            merchantId: input.merchantId,
+            livemode: input.livemode,
+            deliveryId: d.id,
+            attemptNumber: d.attemptNumber,
+            schedule: input.schedule,
+          });
+          counts[outcome] += 1;
+          heartbeat(next);
+        }
+      };
+      await Promise.all(
+        Array.from({ length: Math.max(1, Math.min(input.concurrency, input.deliveries.length)) }, lane),
+      );
+      return counts;
+    },
+
     /** Signals the workflow of every channel holding overdue deliveries (lost wake-ups). */
     async wakeChannelsWithOverdueDeliveries(input: { graceMs: number; limit: number }): Promise<number> {
       const ids = await deliveries.channelsWithOverdueDeliveries(input.graceMs, input.limit);
@@ -128,6 +164,7 @@ export function createWebhookActivities(
       return ids.length;
     },
   };
+  return activities;
 
   async function finish(
     trx: Knex.Transaction,

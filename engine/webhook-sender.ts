@@ -12,6 +12,14 @@ export interface PostResult {
 
 const MAX_ERROR_BODY = 512;
 
+// Connections are kept alive per host: a channel receives its deliveries over a few sockets instead
+// of one handshake each. Addresses are vetted when a socket is opened (publicOnlyLookup), so a reused
+// socket was vetted too.
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 16 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 16 }),
+};
+
 /**
  * POSTs a webhook body once. Success is a 2xx and nothing else; redirects are not followed (Node's
  * http client never follows them); the whole attempt, connect to last byte, is cut at `timeoutMs`.
@@ -42,7 +50,7 @@ export async function postWebhook(input: {
         },
         ...(input.publicOnly && { lookup: publicOnlyLookup }),
         signal: AbortSignal.timeout(input.timeoutMs),
-        agent: false,
+        agent: url.protocol === 'https:' ? agents['https:'] : agents['http:'],
       },
       (res) => {
         const status = res.statusCode ?? 0;

@@ -17,10 +17,12 @@ const { findDueDeliveries } = proxyActivities<WebhookActivities>({
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
-// One attempt is one POST of at most 30 s plus two small transactions. The activity is idempotent
-// per (delivery, attempt number), so Temporal may retry it without ever sending twice.
-const { attemptDelivery } = proxyActivities<WebhookActivities>({
-  startToCloseTimeout: '75 seconds',
+// A batch is at most `batchSize` POSTs of at most 30 s each, `concurrency` at a time. Each delivery
+// attempt inside is idempotent per (delivery, attempt number), so Temporal may retry the batch
+// without ever sending twice; heartbeats reveal a dead worker within a minute.
+const { attemptDeliveries } = proxyActivities<WebhookActivities>({
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
@@ -69,15 +71,13 @@ export async function webhookChannel(input: WebhookChannelInput): Promise<void> 
       continue;
     }
     if (due.length > 0) {
-      await inBatches(due, concurrency, (d) =>
-        attemptDelivery({
-          merchantId: input.merchantId,
-          livemode: input.livemode,
-          deliveryId: d.id,
-          attemptNumber: d.attemptNumber,
-          schedule: input.schedule,
-        }),
-      );
+      await attemptDeliveries({
+        merchantId: input.merchantId,
+        livemode: input.livemode,
+        deliveries: due,
+        schedule: input.schedule,
+        concurrency,
+      });
       continue;
     }
     if (nextDueAt === null) {
@@ -86,16 +86,4 @@ export async function webhookChannel(input: WebhookChannelInput): Promise<void> 
       await condition(() => woken, Math.max(1, nextDueAt - Date.now()));
     }
   }
-}
-
-/** Runs `fn` over `items` with at most `limit` calls in flight. */
-async function inBatches<T>(items: T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const item = items[next++]!;
-      await fn(item);
-    }
-  });
-  await Promise.all(lanes);
 }
