@@ -174,10 +174,11 @@ export function createWebhookActivities(
     result: PostResult,
   ): Promise<void> {
     const succeeded = result.error === null;
+    // Failed for good when the schedule is spent, or when a resend's single extra attempt is used.
     const next =
       succeeded || input.attemptNumber >= delivery.max_attempts
         ? null
-        : (nextAttemptAt(input.schedule, input.attemptNumber, new Date()) ?? new Date());
+        : nextAttemptAt(input.schedule, input.attemptNumber, new Date());
     await deliveries.finishAttempt(
       scope,
       delivery.id,
