@@ -71,7 +71,7 @@ export function createWebhookActivities(
         const delivery = await deliveries.lock(scope, input.deliveryId, trx);
         if (!delivery || delivery.status !== 'pending' || delivery.attempt_count >= input.attemptNumber)
           return 'skip' as const;
-        const previous = await deliveries.findAttempt(input.deliveryId, input.attemptNumber, trx);
+        const previous = await deliveries.findAttempt(scope, input.deliveryId, input.attemptNumber, trx);
         if (previous) {
           const failure: PostResult = {
             status: null,
@@ -81,7 +81,7 @@ export function createWebhookActivities(
           await finish(trx, scope, delivery, input, failure);
           return 'interrupted' as const;
         }
-        await deliveries.insertAttempt(input.deliveryId, input.attemptNumber, trx);
+        await deliveries.insertAttempt(scope, input.deliveryId, input.attemptNumber, trx);
         return delivery;
       });
       if (start === 'skip') return 'skipped';

@@ -41,6 +41,16 @@ export interface AttemptResult {
 export function createDeliveryRepository(db: Db) {
   const scoped = (scope: Scope, trx: Db) =>
     trx<DeliveryRow>('webhook_deliveries').where({ merchant_id: scope.merchantId, livemode: scope.livemode });
+  // Attempts carry no tenant columns of their own: they are reached through their scoped delivery.
+  const attemptsOf = (scope: Scope, deliveryId: string, trx: Db) =>
+    trx<AttemptRow>('webhook_attempts')
+      .where({ delivery_id: deliveryId })
+      .whereExists(
+        trx('webhook_deliveries')
+          .whereRaw('webhook_deliveries.id = webhook_attempts.delivery_id')
+          .where({ merchant_id: scope.merchantId, livemode: scope.livemode }),
+      )
+      .select('webhook_attempts.*');
 
   return {
     /** Pending deliveries of a channel that are due now, oldest first, and when the next one falls due. */
@@ -77,16 +87,18 @@ export function createDeliveryRepository(db: Db) {
     },
 
     async findAttempt(
+      scope: Scope,
       deliveryId: string,
       attemptNumber: number,
       trx: Db = db,
     ): Promise<AttemptRow | undefined> {
-      return trx<AttemptRow>('webhook_attempts')
-        .where({ delivery_id: deliveryId, attempt_number: attemptNumber })
-        .first();
+      return attemptsOf(scope, deliveryId, trx).where({ attempt_number: attemptNumber }).first();
     },
 
-    async insertAttempt(deliveryId: string, attemptNumber: number, trx: Db): Promise<void> {
+    /** Records that attempt `attemptNumber` has begun; the caller holds the delivery's lock. */
+    async insertAttempt(scope: Scope, deliveryId: string, attemptNumber: number, trx: Db): Promise<void> {
+      const owned: unknown = await scoped(scope, trx).where({ id: deliveryId }).first('id');
+      if (!owned) throw new Error(`delivery ${deliveryId} is not in this scope`);
       await trx('webhook_attempts').insert({
         delivery_id: deliveryId,
         attempt_number: attemptNumber,
@@ -127,8 +139,8 @@ export function createDeliveryRepository(db: Db) {
         });
     },
 
-    async attempts(deliveryId: string, trx: Db = db): Promise<AttemptRow[]> {
-      return trx<AttemptRow>('webhook_attempts').where({ delivery_id: deliveryId }).orderBy('attempt_number');
+    async attempts(scope: Scope, deliveryId: string, trx: Db = db): Promise<AttemptRow[]> {
+      return attemptsOf(scope, deliveryId, trx).orderBy('attempt_number');
     },
 
     async listForChannel(

@@ -363,7 +363,7 @@ export function notificationChannelsRouter(deps: ChannelRouterDeps, docs: Operat
     response: DeliverySchema,
     handler: async ({ params, scope }) => {
       const row = await findDelivery(scope, params.id!, params.delivery!);
-      return presentDelivery(row, await deliveries.attempts(row.id));
+      return presentDelivery(row, await deliveries.attempts(scope, row.id));
     },
   });
 
@@ -386,7 +386,7 @@ export function notificationChannelsRouter(deps: ChannelRouterDeps, docs: Operat
           'delivery_pending',
         );
       await wake([row.channel_id]);
-      return presentDelivery(updated, await deliveries.attempts(row.id));
+      return presentDelivery(updated, await deliveries.attempts(scope, row.id));
     },
   });
 
