@@ -49,8 +49,7 @@ export function createDeliveryRepository(db: Db) {
         trx('webhook_deliveries')
           .whereRaw('webhook_deliveries.id = webhook_attempts.delivery_id')
           .where({ merchant_id: scope.merchantId, livemode: scope.livemode }),
-      )
-      .select('webhook_attempts.*');
+      );
 
   return {
     /** Pending deliveries of a channel that are due now, oldest first, and when the next one falls due. */

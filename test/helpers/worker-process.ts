@@ -31,8 +31,8 @@ export async function spawnWorker(stack: TestStack): Promise<ChildProcess> {
         resolve();
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`worker exited with ${code}:\n${output}`));

@@ -1,10 +1,9 @@
-import express from 'express';
+import type express from 'express';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../api/app';
 import { createMetrics } from '../../api/metrics';
 import { createKnex } from '../../db/knex';
 import { createLogger } from '../../stack/logger';
-import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
 let stack: TestStack;
@@ -36,7 +35,7 @@ test('/ready is 503 degraded, db: false, when PostgreSQL is away', async () => {
     log: createLogger('t', 'silent'),
     metrics: createMetrics(knex),
     temporal: null,
-    dispatcher: { wake: () => Promise.resolve() } as WebhookDispatcher,
+    dispatcher: { wake: () => Promise.resolve() },
     publicBaseUrl: 'http://localhost',
     bodyLimitBytes: 1024,
   });
