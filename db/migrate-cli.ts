@@ -5,7 +5,8 @@ import { migrateLatest } from './migrate';
 /** `npm run migrate`: brings DATABASE_URL to the latest schema (npm start does this itself). */
 async function main(): Promise<void> {
   const config = loadConfig();
-  if (!config.DATABASE_URL) throw new Error('set DATABASE_URL; `npm start` migrates the embedded database itself');
+  if (!config.DATABASE_URL)
+    throw new Error('set DATABASE_URL; `npm start` migrates the embedded database itself');
   const knex = createKnex(config.DATABASE_URL, { poolMax: 1 });
   try {
     const ran = await migrateLatest(knex);

@@ -139,7 +139,12 @@ async function userIds(name: string): Promise<RunAs | null> {
 }
 
 /** Fails early and clearly when the postgres user cannot reach the data dir (e.g. a 0700 mkdtemp dir above it). */
-async function ensureTraversable(target: string, runAs: RunAs, grantUnder: string | null, log: Logger): Promise<void> {
+async function ensureTraversable(
+  target: string,
+  runAs: RunAs,
+  grantUnder: string | null,
+  log: Logger,
+): Promise<void> {
   const root = parse(target).root;
   for (let dir = dirname(target); ; dir = dirname(dir)) {
     const info = await stat(dir);
