@@ -11,11 +11,21 @@ import { createIdempotencyRepository } from '../db/idempotency';
 import { requestContext } from './middleware/request-context';
 import { bodyErrors, bodyParsers, requireObjectBody } from './middleware/body';
 import { authenticate } from './middleware/auth';
+import { rejectNul } from './middleware/reject-nul';
 import { idempotency } from './middleware/idempotency';
 import { errorHandler, routeNotFound } from './middleware/errors';
 import { systemRouter } from './routes/system';
 import { eventsRouter } from './routes/events';
 import { notificationChannelsRouter } from './routes/notification-channels';
+import { merchantRouter } from './routes/merchant';
+import { deviceRouter } from './routes/device';
+import { operatorRouter } from './routes/operator';
+import { webHandler } from '../web';
+import { productsRouter } from './routes/products';
+import { pricesRouter } from './routes/prices';
+import { customersRouter } from './routes/customers';
+import { couponsRouter } from './routes/coupons';
+import { promotionCodesRouter } from './routes/promotion-codes';
 
 export interface AppDeps {
   knex: Knex;
@@ -42,14 +52,38 @@ export function createApp(deps: AppDeps): Express {
     ),
   );
 
+  // Public part of v1, before the API-key check: device authorization needs no key (spec §4.2), and
+  // the operator API checks its own credential.
+  const publicV1 = express.Router();
+  publicV1.use(
+    ...bodyParsers(deps.bodyLimitBytes),
+    bodyErrors(deps.bodyLimitBytes),
+    requireObjectBody,
+    rejectNul,
+  );
+  publicV1.use(deviceRouter({ knex: deps.knex, publicBaseUrl: deps.publicBaseUrl }, docs));
+  publicV1.use(operatorRouter({ knex: deps.knex }));
+  app.use((req, res, next) =>
+    /^\/v1\/(device|operator)\//.test(req.path) ? publicV1(req, res, next) : next(),
+  );
+
   const v1 = express.Router();
   v1.use(authenticate(createApiKeyRepository(deps.knex), deps.log));
-  v1.use(...bodyParsers(deps.bodyLimitBytes), bodyErrors(deps.bodyLimitBytes), requireObjectBody);
+  v1.use(...bodyParsers(deps.bodyLimitBytes), bodyErrors(deps.bodyLimitBytes), requireObjectBody, rejectNul);
   v1.use(idempotency(createIdempotencyRepository(deps.knex), deps.log));
   v1.use(eventsRouter({ events: createEventRepository(deps.knex) }, docs));
   v1.use(notificationChannelsRouter({ knex: deps.knex, log: deps.log, dispatcher: deps.dispatcher }, docs));
+  v1.use(merchantRouter({ knex: deps.knex }, docs));
+  v1.use(productsRouter({ knex: deps.knex }, docs));
+  v1.use(pricesRouter({ knex: deps.knex }, docs));
+  v1.use(customersRouter({ knex: deps.knex }, docs));
+  v1.use(couponsRouter({ knex: deps.knex }, docs));
+  v1.use(promotionCodesRouter({ knex: deps.knex }, docs));
   // Routers declare full paths (they double as OpenAPI paths), so v1 is entered, not mounted.
   app.use((req, res, next) => (req.path.startsWith('/v1/') ? v1(req, res, next) : next()));
+
+  // Dashboard and device verification pages (HTML), outside /v1.
+  app.use(webHandler({ knex: deps.knex, log: deps.log, publicBaseUrl: deps.publicBaseUrl }));
 
   app.use(routeNotFound);
   app.use(bodyErrors(deps.bodyLimitBytes));

@@ -53,6 +53,22 @@ export function createApiKeyRepository(db: Db) {
         .first();
     },
 
+    /** Every key of the scope, newest first, revoked ones included (the dashboard shows them). */
+    async list(scope: Scope, trx: Db = db): Promise<ApiKeyRow[]> {
+      return trx<ApiKeyRow>('api_keys')
+        .where({ merchant_id: scope.merchantId, livemode: scope.livemode })
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ]);
+    },
+
+    async findById(scope: Scope, id: string, trx: Db = db): Promise<ApiKeyRow | undefined> {
+      return trx<ApiKeyRow>('api_keys')
+        .where({ id, merchant_id: scope.merchantId, livemode: scope.livemode })
+        .first();
+    },
+
     async revoke(scope: Scope, id: string, trx: Db = db): Promise<boolean> {
       const count = await trx('api_keys')
         .where({ id, merchant_id: scope.merchantId, livemode: scope.livemode })

@@ -85,3 +85,28 @@ export class IdempotencyError extends ApiError {
     super(status, 'idempotency_error', message, code, 'Idempotency-Key');
   }
 }
+
+/**
+ * 422: the request is well formed but the object is not ready for it, e.g. submitting an
+ * application with required fields unset. `params` names every field at fault, `param` the first.
+ */
+export class UnprocessableError extends ApiError {
+  constructor(
+    message: string,
+    code: string,
+    readonly params: string[] = [],
+  ) {
+    super(422, 'invalid_request_error', message, code, params[0]);
+  }
+
+  override toBody(): ErrorBody & { params?: string[] } {
+    return { ...super.toBody(), ...(this.params.length > 0 && { params: this.params }) };
+  }
+}
+
+/** 503: a service we depend on is not available or not configured; retrying later may work. */
+export class ServiceUnavailableError extends ApiError {
+  constructor(message: string, code: string) {
+    super(503, 'api_error', message, code);
+  }
+}

@@ -10,6 +10,18 @@ export const ID_PREFIX = {
   notificationChannel: 'nc',
   webhookDelivery: 'whd',
   request: 'req',
+  user: 'usr',
+  session: 'sess',
+  operatorToken: 'optk',
+  deviceAuthorization: 'da',
+  product: 'prod',
+  price: 'price',
+  productVariant: 'var',
+  customer: 'cus',
+  coupon: 'coupon',
+  promotionCode: 'promo',
+  couponRedemption: 'rdm',
+  testClock: 'clock',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import * as foundation from './20261121_0001_foundation';
+import * as merchantAccounts from './20261121_0100_merchant_accounts';
+import * as catalog from './20261121_0200_catalog';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -9,4 +11,6 @@ export interface Migration {
 /** Every migration, in order. Forward-only in production; `down` exists for development. */
 export const migrations: Record<string, Migration> = {
   '20261121_0001_foundation': foundation,
+  '20261121_0100_merchant_accounts': merchantAccounts,
+  '20261121_0200_catalog': catalog,
 };

@@ -96,6 +96,8 @@ async function main(): Promise<void> {
       `  Temporal UI    ${temporalUi ?? '(external Temporal at ' + temporalAddress + ')'}`,
       `  Demo merchant  ${demo.merchantId}${demo.created ? ' (created now)' : ''}`,
       `  Test API key   ${demo.testKey}   (also in ${path.join(config.dataDir, 'demo.env')})`,
+      `  Dashboard      ${config.publicBaseUrl}/dashboard  (sign in as ${demo.dashboardEmail} / ${demo.dashboardPassword})`,
+      `  Operators      npm run operator:create -- --email you@example.is`,
       '',
       `  curl -H "Authorization: Bearer ${demo.testKey}" ${config.publicBaseUrl}/v1/events`,
       '',

@@ -448,3 +448,20 @@ describe('events ledger', () => {
     expect(live.body.data[0].environment).toBe('live');
   });
 });
+
+describe('NUL characters', () => {
+  test('are refused in the path, the query and the body, never a 500', async () => {
+    const inPath = await stack.api(merchant.testKey, '/v1/notification-channels/nc_%00x');
+    expectEnvelope(inPath, 404, 'invalid_request_error');
+    expect(inPath.body.error.param).toBe('id');
+    const inQuery = await stack.api(merchant.testKey, '/v1/notification-channels?starting_after=nc_%00');
+    expectEnvelope(inQuery, 400, 'invalid_request_error');
+    expect(inQuery.body.error.param).toBe('starting_after');
+    const inBody = await stack.api(merchant.testKey, '/v1/notification-channels', {
+      method: 'POST',
+      json: { ...channelBody, metadata: { note: 'a\u0000b' } },
+    });
+    expectEnvelope(inBody, 400, 'invalid_request_error');
+    expect(inBody.body.error.param).toBe('metadata.note');
+  });
+});

@@ -1,0 +1,129 @@
+import Decimal from 'decimal.js';
+import { z } from 'zod';
+import type { Scope } from '../domain/scope';
+import type { PageOptions } from '../db/tenant';
+import { InvalidRequestError, NotFoundError } from '../domain/errors';
+import { listQuery } from './list';
+import { zInt, zMetadata } from './validation';
+
+const NO_CONTROL = /^[^\p{Cc}]*$/u;
+const hasNoNul = (s: string) => !s.includes('\u0000');
+const ID_SHAPE = /^[A-Za-z0-9_]{1,64}$/;
+
+/** One line of text: no control characters (among them NUL, which PostgreSQL text refuses). */
+export const zLine = (max: number) =>
+  z.string().max(max).regex(NO_CONTROL, 'must not contain control characters (such as line breaks)');
+
+/** Free text over several lines: anything but NUL. */
+export const zText = (max: number) => z.string().max(max).refine(hasNoNul, 'must not contain NUL characters');
+
+/** A reference to an object by id (`prod_…`, `cus_…`). */
+export const zId = z.string().regex(ID_SHAPE, 'must be an object id');
+
+/** Metadata whose keys and values PostgreSQL can store (no NUL). */
+export const zStoredMetadata = zMetadata.superRefine((m, ctx) => {
+  for (const [key, value] of Object.entries(m)) {
+    if (!hasNoNul(key) || !hasNoNul(value))
+      ctx.addIssue({ code: 'custom', path: [key], message: 'must not contain NUL characters' });
+  }
+});
+
+/** `limit`, `starting_after`, `ending_before`, with cursors that must look like ids. */
+export const pageQuery = listQuery
+  .extend({ starting_after: zId.optional(), ending_before: zId.optional() })
+  .strict();
+
+/** The largest amount accepted anywhere: 12 digits of ISK, far inside the safe integer range. */
+export const MAX_AMOUNT = 999_999_999_999;
+
+/** An ISK amount: a whole number ≥ 0, or an integer-formatted string (spec §2.1). */
+export function zAmount() {
+  return zInt().pipe(z.number().min(0).max(MAX_AMOUNT));
+}
+
+/** A Unix timestamp in seconds, as the API returns times; converted to a Date. */
+export function zUnixTime() {
+  return zInt()
+    .pipe(z.number().min(0).max(253_402_300_799))
+    .transform((s) => new Date(s * 1000));
+}
+
+/** ISK, the only currency (spec §1), in either letter case; answered as `ISK`. */
+export const zCurrency = z
+  .string()
+  .regex(/^isk$/i, 'must be ISK')
+  .transform(() => 'ISK' as const);
+
+/** A percentage above 0 and at most 100 with up to two decimals, kept as decimal text. */
+export const zPercent = z
+  .union([z.number(), z.string().regex(/^\d{1,3}(\.\d{1,2})?$/, 'must be a number')])
+  .transform((v, ctx) => {
+    const d = new Decimal(v);
+    if (!d.isFinite() || d.lte(0) || d.gt(100) || d.decimalPlaces() > 2) {
+      ctx.addIssue({ code: 'custom', message: 'must be above 0 and at most 100, with up to two decimals' });
+      return z.NEVER;
+    }
+    return d.toString();
+  });
+
+/** `{ interval, interval_count }` of a recurring price, with Stripe's three-year cap. */
+export const zRecurring = z
+  .object({
+    interval: z.enum(['week', 'month', 'year']),
+    interval_count: zInt().pipe(z.number().min(1)).default(1),
+  })
+  .strict()
+  .superRefine((r, ctx) => {
+    const max = { week: 156, month: 36, year: 3 }[r.interval];
+    if (r.interval_count > max)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['interval_count'],
+        message: `must be at most ${max} for interval ${r.interval} (three years)`,
+      });
+  })
+  .transform((r) => ({ interval: r.interval, intervalCount: r.interval_count }));
+
+/** The repository page options of a validated list query. */
+export function pageOptions(query: {
+  limit: number;
+  starting_after?: string;
+  ending_before?: string;
+}): PageOptions {
+  return {
+    limit: query.limit,
+    ...(query.starting_after !== undefined && { startingAfter: query.starting_after }),
+    ...(query.ending_before !== undefined && { endingBefore: query.ending_before }),
+  };
+}
+
+/**
+ * Finds an object of the caller's scope, or answers 404; when the id exists in the other mode the
+ * message says so, as Stripe's does.
+ */
+export async function findOr404<T>(
+  noun: string,
+  scope: Scope,
+  id: string,
+  find: () => Promise<T | undefined>,
+  existsInOtherMode: () => Promise<boolean>,
+  param = 'id',
+): Promise<T> {
+  if (!ID_SHAPE.test(id))
+    throw new NotFoundError(`No such ${noun}: '${id.slice(0, 64).replace(/\p{Cc}/gu, '?')}'`, param);
+  const row = await find();
+  if (row !== undefined) return row;
+  if (await existsInOtherMode()) {
+    const [used, other] = scope.livemode ? ['live', 'test'] : ['test', 'live'];
+    throw new NotFoundError(
+      `No such ${noun}: '${id}'; a similar object exists in ${other} mode, but a ${used} mode key was used to make this request.`,
+      param,
+    );
+  }
+  throw new NotFoundError(`No such ${noun}: '${id}'`, param);
+}
+
+/** A 400 for an id in the request body that names nothing in the caller's scope (Stripe's way). */
+export function missingReference(noun: string, id: string, param: string): InvalidRequestError {
+  return new InvalidRequestError(`No such ${noun}: '${id}'`, { code: 'resource_missing', param });
+}

@@ -1,0 +1,90 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import type { Knex } from '../../db/knex';
+import type { OperationDoc } from '../openapi';
+import { parseInput } from '../validation';
+import { context } from '../context';
+import { routeNotFound } from '../middleware/errors';
+import { createDeviceService, DeviceTokenError } from '../services/device';
+
+/** 1 to 100 characters (code points), none of them control or invisible formatting characters. */
+const ClientName = z
+  .string()
+  .refine((s) => [...s].length >= 1, 'must be at least 1 character')
+  .refine((s) => [...s].length <= 100, 'must be at most 100 characters')
+  .refine((s) => !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(s), 'must not contain control or formatting characters');
+
+const AuthorizeBody = z.object({ client_name: ClientName }).strict();
+const TokenQuery = z.object({ device_code: z.string().min(1).max(512) }).strict();
+
+const AuthorizeResponse = z.object({
+  device_code: z.string(),
+  user_code: z.string(),
+  verification_url: z.string(),
+  expires_in: z.number().int(),
+  poll_interval: z.number().int(),
+});
+
+const TokenResponse = z.object({
+  object: z.literal('device_token'),
+  api_key: z.string().describe('A new test-mode secret key; returned to one poll only'),
+  key_id: z.string(),
+  livemode: z.literal(false),
+  merchant_id: z.string(),
+});
+
+/**
+ * `POST /v1/device/authorize` and `GET /v1/device/token` (spec §4.2, §5.4; RFC 8628). Public: no
+ * API key, since obtaining one is the point. Mounted before the authenticated part of /v1.
+ */
+export function deviceRouter(deps: { knex: Knex; publicBaseUrl: string }, docs: OperationDoc[]): Router {
+  const router = Router();
+  const device = createDeviceService(deps.knex, { publicBaseUrl: deps.publicBaseUrl });
+  const tag = 'Device Auth';
+
+  docs.push({
+    method: 'post',
+    path: '/v1/device/authorize',
+    summary: 'Start a device authorization: a code for the user to approve in the dashboard',
+    tag,
+    auth: false,
+    body: AuthorizeBody,
+    response: AuthorizeResponse,
+    status: 200,
+  });
+  router.post('/v1/device/authorize', async (req, res) => {
+    context(res).route = '/v1/device/authorize';
+    const body = parseInput(AuthorizeBody, req.body, 'body');
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await device.authorize(body.client_name));
+  });
+
+  docs.push({
+    method: 'get',
+    path: '/v1/device/token',
+    summary:
+      'Poll for the key: 400 authorization_pending, slow_down, access_denied or expired_token until approved',
+    tag,
+    auth: false,
+    query: TokenQuery,
+    response: TokenResponse,
+    status: 200,
+  });
+  router.get('/v1/device/token', async (req, res) => {
+    context(res).route = '/v1/device/token';
+    const query = parseInput(TokenQuery, req.query, 'query');
+    res.setHeader('Cache-Control', 'no-store');
+    try {
+      res.json(await device.poll(query.device_code));
+    } catch (err) {
+      if (err instanceof DeviceTokenError && err.retryAfterSeconds !== undefined) {
+        res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      }
+      throw err;
+    }
+  });
+  // Unknown device paths are 404 here, rather than 401 from the API-key check further on.
+  router.use('/v1/device', routeNotFound);
+
+  return router;
+}

@@ -1,0 +1,56 @@
+import type { Knex } from '../../db/knex';
+import { createUserRepository, type SessionRow, type UserRow } from '../../db/users';
+import { hashPassword, verifyPassword, PASSWORD_MAX_LENGTH } from '../../domain/password';
+import { randomBase62 } from '../../domain/ids';
+
+/** Five failures within 15 minutes lock the address for 15 minutes (docs/decisions/0016-dashboard-sign-in.md). */
+export const SIGN_IN_POLICY = { maxFailures: 5, windowSeconds: 15 * 60, lockSeconds: 15 * 60 };
+/** A dashboard session lasts 12 hours from sign-in. */
+export const SESSION_TTL_SECONDS = 12 * 60 * 60;
+
+export type SignInResult =
+  | { ok: true; user: UserRow; session: SessionRow; token: string }
+  | { ok: false; reason: 'invalid' | 'locked' };
+
+/**
+ * Email and password sign-in. Unknown addresses cost the same key derivation as known ones and
+ * are throttled alike, so neither timing nor lockout tells which addresses have accounts.
+ */
+export function createSignInService(knex: Knex) {
+  const users = createUserRepository(knex);
+  let dummyHash: Promise<string> | undefined;
+
+  async function locked(email: string): Promise<boolean> {
+    const row = await users.throttle(email);
+    if (!row?.locked_until) return false;
+    const { rows } = await knex.raw<{ rows: { locked: boolean }[] }>(
+      'select ?::timestamptz > now() as locked',
+      [row.locked_until],
+    );
+    return rows[0]!.locked;
+  }
+
+  return {
+    async signIn(email: string, password: string): Promise<SignInResult> {
+      if (await locked(email)) return { ok: false, reason: 'locked' };
+      const user = await users.findByEmail(email);
+      let valid = false;
+      if (password.length > PASSWORD_MAX_LENGTH * 4) {
+        valid = false;
+      } else if (user && user.disabled_at === null) {
+        valid = await verifyPassword(password, user.password_hash);
+      } else {
+        await verifyPassword(password, await (dummyHash ??= hashPassword(randomBase62(24))));
+      }
+      if (!valid || !user) {
+        const row = await users.recordFailure(email, SIGN_IN_POLICY);
+        return { ok: false, reason: row.locked_until ? 'locked' : 'invalid' };
+      }
+      await users.clearFailures(email);
+      const { row: session, token } = await users.createSession(user.id, SESSION_TTL_SECONDS);
+      return { ok: true, user, session, token };
+    },
+  };
+}
+
+export type SignInService = ReturnType<typeof createSignInService>;

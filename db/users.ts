@@ -1,0 +1,208 @@
+import type { Db } from './knex';
+import { newId, ID_PREFIX, randomBase62 } from '../domain/ids';
+import { sha256 } from '../domain/device-codes';
+
+export type UserKind = 'merchant' | 'operator';
+
+export interface UserRow {
+  id: string;
+  kind: UserKind;
+  /** Set for merchant users, null for operators (a check constraint keeps the two in step). */
+  merchant_id: string | null;
+  email: string;
+  name: string | null;
+  password_hash: string;
+  created_at: Date;
+  disabled_at: Date | null;
+}
+
+export interface SessionRow {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  csrf_token: string;
+  created_at: Date;
+  expires_at: Date;
+  last_seen_at: Date;
+}
+
+export interface ThrottleRow {
+  email: string;
+  failures: number;
+  first_failure_at: Date;
+  locked_until: Date | null;
+}
+
+/** Emails are compared case-insensitively and stored trimmed. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Dashboard users (merchant users and operators), their sessions and the sign-in throttle. */
+export function createUserRepository(db: Db) {
+  return {
+    async create(
+      input: {
+        kind: UserKind;
+        merchantId: string | null;
+        email: string;
+        name?: string;
+        passwordHash: string;
+      },
+      trx: Db = db,
+    ): Promise<UserRow> {
+      const [row] = await trx<UserRow>('users')
+        .insert({
+          id: newId(ID_PREFIX.user),
+          kind: input.kind,
+          merchant_id: input.merchantId,
+          email: normalizeEmail(input.email),
+          name: input.name ?? null,
+          password_hash: input.passwordHash,
+        })
+        .returning('*');
+      return row!;
+    },
+
+    async findByEmail(email: string, trx: Db = db): Promise<UserRow | undefined> {
+      return trx<UserRow>('users')
+        .whereRaw('lower(email) = ?', [normalizeEmail(email)])
+        .first();
+    },
+
+    async findById(id: string, trx: Db = db): Promise<UserRow | undefined> {
+      return trx<UserRow>('users').where({ id }).first();
+    },
+
+    // ---- sessions: the cookie holds a random token; the table holds its hash ----
+
+    async createSession(
+      userId: string,
+      ttlSeconds: number,
+      trx: Db = db,
+    ): Promise<{ row: SessionRow; token: string }> {
+      const token = randomBase62(43);
+      const [row] = await trx<SessionRow>('dashboard_sessions')
+        .insert({
+          id: newId(ID_PREFIX.session),
+          token_hash: sha256(token),
+          user_id: userId,
+          csrf_token: randomBase62(32),
+          expires_at: trx.raw(`now() + ? * interval '1 second'`, [ttlSeconds]) as never,
+        })
+        .returning('*');
+      return { row: row!, token };
+    },
+
+    /** The live session of a cookie token with its user, sliding last_seen_at at most once a minute. */
+    async findSession(
+      token: string,
+      trx: Db = db,
+    ): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+      const session = await trx<SessionRow>('dashboard_sessions')
+        .where({ token_hash: sha256(token) })
+        .where('expires_at', '>', trx.fn.now())
+        .first();
+      if (!session) return undefined;
+      const user = await trx<UserRow>('users')
+        .where({ id: session.user_id })
+        .whereNull('disabled_at')
+        .first();
+      if (!user) return undefined;
+      await trx('dashboard_sessions')
+        .where({ id: session.id })
+        .where('last_seen_at', '<', trx.raw("now() - interval '1 minute'"))
+        .update({ last_seen_at: trx.fn.now() });
+      return { session, user };
+    },
+
+    async deleteSession(id: string, trx: Db = db): Promise<void> {
+      await trx('dashboard_sessions').where({ id }).delete();
+    },
+
+    // ---- sign-in throttle, keyed by the address typed ----
+
+    async throttle(email: string, trx: Db = db): Promise<ThrottleRow | undefined> {
+      return trx<ThrottleRow>('sign_in_throttle')
+        .where({ email: normalizeEmail(email) })
+        .first();
+    },
+
+    /**
+     * Counts a failure inside a window of `windowSeconds`; the `maxFailures`-th locks the address for
+     * `lockSeconds`. Returns the row after the update.
+     */
+    async recordFailure(
+      email: string,
+      policy: { maxFailures: number; windowSeconds: number; lockSeconds: number },
+      trx: Db = db,
+    ): Promise<ThrottleRow> {
+      const { rows } = await trx.raw<{ rows: ThrottleRow[] }>(
+        `insert into sign_in_throttle as t (email, failures, first_failure_at)
+         values (?, 1, now())
+         on conflict (email) do update set
+           failures = case when t.first_failure_at < now() - (? * interval '1 second')
+                           then 1 else t.failures + 1 end,
+           first_failure_at = case when t.first_failure_at < now() - (? * interval '1 second')
+                                   then now() else t.first_failure_at end
+         returning *`,
+        [normalizeEmail(email), policy.windowSeconds, policy.windowSeconds],
+      );
+      let row = rows[0]!;
+      if (row.failures >= policy.maxFailures) {
+        const [locked] = await trx<ThrottleRow>('sign_in_throttle')
+          .where({ email: row.email })
+          .update({
+            failures: 0,
+            first_failure_at: trx.fn.now() as never,
+            locked_until: trx.raw(`now() + ? * interval '1 second'`, [policy.lockSeconds]) as never,
+          })
+          .returning('*');
+        row = locked!;
+      }
+      return row;
+    },
+
+    async clearFailures(email: string, trx: Db = db): Promise<void> {
+      await trx('sign_in_throttle')
+        .where({ email: normalizeEmail(email) })
+        .delete();
+    },
+
+    // ---- operator API tokens ----
+
+    /** A new operator token, `op_` + 40 base62; returned once, stored as its hash. */
+    async createOperatorToken(userId: string, trx: Db = db): Promise<{ id: string; token: string }> {
+      const token = `op_${randomBase62(40)}`;
+      const id = newId(ID_PREFIX.operatorToken);
+      await trx('operator_tokens').insert({
+        id,
+        user_id: userId,
+        token_hash: sha256(token),
+        last4: token.slice(-4),
+      });
+      return { id, token };
+    },
+
+    /** The operator (an enabled user of kind operator) holding an active token. */
+    async findOperatorByToken(token: string, trx: Db = db): Promise<UserRow | undefined> {
+      const row = await trx('operator_tokens as t')
+        .join('users as u', 'u.id', 't.user_id')
+        .where({ 't.token_hash': sha256(token), 'u.kind': 'operator' })
+        .whereNull('t.revoked_at')
+        .whereNull('u.disabled_at')
+        .first<(UserRow & { token_id: string }) | undefined>('u.*', 't.id as token_id');
+      if (!row) return undefined;
+      await trx('operator_tokens')
+        .where({ id: row.token_id })
+        .andWhere((q) =>
+          q.whereNull('last_used_at').orWhere('last_used_at', '<', trx.raw("now() - interval '1 minute'")),
+        )
+        .update({ last_used_at: trx.fn.now() });
+      const { token_id: _tokenId, ...user } = row;
+      return user;
+    },
+  };
+}
+
+export type UserRepository = ReturnType<typeof createUserRepository>;

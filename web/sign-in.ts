@@ -1,0 +1,84 @@
+import { Router, type RequestHandler } from 'express';
+import { createSignInService, SESSION_TTL_SECONDS } from '../api/services/sign-in';
+import { createUserRepository } from '../db/users';
+import { html } from './html';
+import { csrfField, notice, sendPage } from './layout';
+import { csrfValid, preSessionCsrf, setCookie, webSession } from './session';
+import { field, requireCsrf, safeNext, type WebContext } from './context';
+
+/** `/dashboard/sign-in` and `/dashboard/sign-out` for merchant users and operators. */
+export function signInPages(ctx: WebContext): Router {
+  const router = Router();
+  const signIn = createSignInService(ctx.knex);
+  const users = createUserRepository(ctx.knex);
+
+  const home = (kind: string) => (kind === 'operator' ? '/dashboard/operator' : '/dashboard/profile');
+
+  function form(token: string, next: string | null, email: string, error?: string) {
+    return html`${error ? notice('error', error) : ''}
+      <form method="post" action="/dashboard/sign-in">
+        ${csrfField(token)} ${next ? html`<input type="hidden" name="next" value="${next}" />` : ''}
+        <label for="email">Email</label>
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autocomplete="username"
+          required
+          value="${email}"
+          autofocus
+        />
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required />
+        <p><button type="submit">Sign in</button></p>
+      </form>`;
+  }
+
+  router.get('/dashboard/sign-in', (req, res) => {
+    const next = safeNext(req.query.next);
+    const session = webSession(res);
+    if (session) {
+      res.redirect(303, next ?? home(session.user.kind));
+      return;
+    }
+    sendPage(res, form(preSessionCsrf(req, res, ctx.cookies), next, ''), { title: 'Sign in' });
+  });
+
+  router.post('/dashboard/sign-in', async (req, res) => {
+    const next = safeNext(field(req, 'next'));
+    const email = field(req, 'email').slice(0, 320);
+    const retry = (status: number, message: string) =>
+      sendPage(res, form(preSessionCsrf(req, res, ctx.cookies), next, email, message), {
+        title: 'Sign in',
+        status,
+      });
+    if (!csrfValid(req, res, ctx.cookies, 'pre-session')) {
+      retry(403, 'The sign-in form expired. Please try again.');
+      return;
+    }
+    const result = await signIn.signIn(email, field(req, 'password'));
+    if (!result.ok) {
+      if (result.reason === 'locked') {
+        retry(429, 'Too many failed attempts. Sign-in for this address is paused for 15 minutes.');
+      } else {
+        retry(401, 'The email or password is not right.');
+      }
+      return;
+    }
+    // A fresh token at every sign-in, so a session id planted before sign-in is worthless.
+    const old = webSession(res);
+    if (old) await users.deleteSession(old.session.id);
+    setCookie(res, ctx.cookies, ctx.cookies.session, result.token, SESSION_TTL_SECONDS);
+    res.redirect(303, next ?? home(result.user.kind));
+  });
+
+  const signedOut: RequestHandler = (_req, res, next) =>
+    webSession(res) ? next() : res.redirect(303, '/dashboard/sign-in');
+  router.post('/dashboard/sign-out', signedOut, requireCsrf(ctx), async (_req, res) => {
+    await users.deleteSession(webSession(res)!.session.id);
+    setCookie(res, ctx.cookies, ctx.cookies.session, '', 0);
+    res.redirect(303, '/dashboard/sign-in');
+  });
+
+  return router;
+}
