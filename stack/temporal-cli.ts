@@ -3,9 +3,8 @@ import { constants as fsConstants } from 'node:fs';
 import { access, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
 import type { Logger } from './logger';
+import { forwardLines, isErrnoException } from './child-process';
 
 /** Pinned so every developer and CI run the same dev server; bump deliberately. */
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
@@ -262,18 +261,6 @@ function isProcessAlive(pid: number): boolean {
     // EPERM: it exists but belongs to someone else.
     return isErrnoException(err) && err.code === 'EPERM';
   }
-}
-
-// Structural on purpose: errors from Node built-ins fail `instanceof Error` inside Jest's sandboxed realm.
-function isErrnoException(err: unknown): err is NodeJS.ErrnoException {
-  return typeof err === 'object' && err !== null && 'code' in err;
-}
-
-function forwardLines(stream: Readable | null, onLine: (line: string) => void): void {
-  if (stream === null) return;
-  createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
-    if (line.trim() !== '') onLine(line);
-  });
 }
 
 function sleep(ms: number): Promise<void> {

@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
 import { Connection } from '@temporalio/client';
 import type * as TestingModule from '@temporalio/testing';
 import type { Logger } from './logger';
+import { type Exit, waitForExit, finishesWithin, forwardLines, remember } from './child-process';
 import { freePort } from './free-port';
 import { resolveTemporalCli } from './temporal-cli';
 
@@ -71,8 +70,7 @@ async function startWithCli(
 
   const tail: string[] = [];
   const onLine = (line: string): void => {
-    tail.push(line);
-    if (tail.length > OUTPUT_TAIL_LINES) tail.shift();
+    remember(tail, line, OUTPUT_TAIL_LINES);
     if (looksLikeError(line)) log.warn({ temporal: 'server' }, line);
     else log.debug({ temporal: 'server' }, line);
   };
@@ -117,16 +115,6 @@ function looksLikeError(line: string): boolean {
   const level = /\blevel=(\w+)/.exec(line)?.[1];
   if (level !== undefined) return /^(error|dpanic|panic|fatal)$/i.test(level);
   return /\b(error|fatal|panic)\b/i.test(line);
-}
-
-type Exit = { code: number | null; signal: NodeJS.Signals | null; error?: Error };
-
-function waitForExit(child: ChildProcess): Promise<Exit> {
-  return new Promise((resolvePromise) => {
-    // 'error' covers a spawn failure (ENOENT, EACCES), after which 'close' may never come.
-    child.once('error', (error) => resolvePromise({ code: null, signal: null, error }));
-    child.once('close', (code, signal) => resolvePromise({ code, signal }));
-  });
 }
 
 /** Polls until the frontend answers getSystemInfo and knows the namespace; rejects if the process dies first. */
@@ -220,24 +208,4 @@ async function startWithSdk(
   const uiUrl = uiPort === null ? null : `http://${HOST}:${uiPort}`;
   log.info({ address: env.address, uiUrl }, 'temporal dev server ready (sdk)');
   return { address: env.address, uiUrl, pid: null, stop: () => (stopping ??= stopOnce()) };
-}
-
-function forwardLines(stream: Readable | null, onLine: (line: string) => void): void {
-  if (stream === null) return;
-  createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
-    if (line.trim() !== '') onLine(line);
-  });
-}
-
-/** Waits for `promise` at most `ms`; true if it settled in time. Clears its timer so it never holds the process open. */
-async function finishesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((r) => {
-    timer = setTimeout(() => r(false), ms);
-  });
-  try {
-    return await Promise.race([promise.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
