@@ -17,6 +17,7 @@ import { errorHandler, routeNotFound } from './middleware/errors';
 import { systemRouter } from './routes/system';
 import { eventsRouter } from './routes/events';
 import { notificationChannelsRouter } from './routes/notification-channels';
+import { webhookDeliveriesRouter } from './routes/webhook-deliveries';
 import { merchantRouter } from './routes/merchant';
 import { deviceRouter } from './routes/device';
 import { operatorRouter } from './routes/operator';
@@ -73,6 +74,7 @@ export function createApp(deps: AppDeps): Express {
   v1.use(idempotency(createIdempotencyRepository(deps.knex), deps.log));
   v1.use(eventsRouter({ events: createEventRepository(deps.knex) }, docs));
   v1.use(notificationChannelsRouter({ knex: deps.knex, log: deps.log, dispatcher: deps.dispatcher }, docs));
+  v1.use(webhookDeliveriesRouter({ knex: deps.knex, log: deps.log, dispatcher: deps.dispatcher }, docs));
   v1.use(merchantRouter({ knex: deps.knex }, docs));
   v1.use(productsRouter({ knex: deps.knex }, docs));
   v1.use(pricesRouter({ knex: deps.knex }, docs));

@@ -2,18 +2,18 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { Knex } from '../../db/knex';
 import type { Logger } from '../../stack/logger';
-import type { Scope } from '../../domain/scope';
 import type { OperationDoc } from '../openapi';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
-import { createChannelRepository, type ChannelRow } from '../../db/notification-channels';
-import { createDeliveryRepository, type AttemptRow, type DeliveryRow } from '../../db/webhook-deliveries';
+import { createChannelRepository } from '../../db/notification-channels';
 import { createEventRepository } from '../../db/events';
 import { ALL_EVENTS, EVENT_TYPES } from '../../domain/event-types';
-import { ConflictError, InvalidRequestError, NotFoundError } from '../../domain/errors';
+import { InvalidRequestError, NotFoundError } from '../../domain/errors';
 import { createRoutes } from '../route';
-import { listOf, listQuery, listResponse, unix } from '../list';
+import { listOf, listQuery, listResponse } from '../list';
 import { zMetadata } from '../validation';
 import { assertChannelUrl } from '../channel-url';
+import { ChannelSchema, presentChannel } from './notification-channel-objects';
+import { createChannelLookup, createChannelWaker } from '../services/notification-channels';
 
 const Subscriptions = z
   .array(z.enum([...EVENT_TYPES, ALL_EVENTS]))
@@ -47,131 +47,21 @@ const TestWebhooks = z
   })
   .strict();
 
-const DeliveryListQuery = listQuery
-  .extend({ status: z.enum(['pending', 'succeeded', 'failed']).optional() })
-  .strict();
-
-export const ChannelSchema = z.object({
-  id: z.string(),
-  object: z.literal('notification_channel'),
-  livemode: z.boolean(),
-  type: z.enum(['webhook', 'chat']),
-  config: z.object({
-    url: z.string(),
-    secret: z.string().optional().describe('Signing secret; omitted in lists'),
-  }),
-  event_subscriptions: z.array(z.string()),
-  status: z.enum(['enabled', 'disabled']),
-  description: z.string().nullable(),
-  metadata: z.record(z.string(), z.string()),
-  created_at: z.number(),
-  updated_at: z.number(),
-});
-
-const AttemptSchema = z.object({
-  attempt: z.number(),
-  outcome: z.enum(['in_progress', 'succeeded', 'failed']),
-  started_at: z.number(),
-  finished_at: z.number().nullable(),
-  response_status: z.number().nullable(),
-  latency_ms: z.number().nullable(),
-  error: z.string().nullable(),
-});
-
-export const DeliverySchema = z.object({
-  id: z.string(),
-  object: z.literal('webhook_delivery'),
-  livemode: z.boolean(),
-  channel: z.string(),
-  event: z.string(),
-  status: z.enum(['pending', 'succeeded', 'failed']),
-  attempt_count: z.number(),
-  max_attempts: z.number(),
-  next_attempt_at: z.number().nullable(),
-  last_attempt_at: z.number().nullable(),
-  created_at: z.number(),
-  attempts: z.array(AttemptSchema).optional().describe('Every attempt; present when retrieving one delivery'),
-});
-
-function presentChannel(row: ChannelRow, withSecret: boolean) {
-  return {
-    id: row.id,
-    object: 'notification_channel' as const,
-    livemode: row.livemode,
-    type: row.type,
-    config: { url: row.url, ...(withSecret && { secret: row.secret }) },
-    event_subscriptions: row.event_subscriptions,
-    status: row.status,
-    description: row.description,
-    metadata: row.metadata,
-    created_at: unix(row.created_at),
-    updated_at: unix(row.updated_at),
-  };
-}
-
-function presentDelivery(row: DeliveryRow, attempts?: AttemptRow[]) {
-  return {
-    id: row.id,
-    object: 'webhook_delivery' as const,
-    livemode: row.livemode,
-    channel: row.channel_id,
-    event: row.event_id,
-    status: row.status,
-    attempt_count: row.attempt_count,
-    max_attempts: row.max_attempts,
-    next_attempt_at: unix(row.next_attempt_at),
-    last_attempt_at: unix(row.last_attempt_at),
-    created_at: unix(row.created_at),
-    ...(attempts && {
-      attempts: attempts.map((a) => ({
-        attempt: a.attempt_number,
-        outcome: a.outcome,
-        started_at: unix(a.started_at),
-        finished_at: unix(a.finished_at),
-        response_status: a.response_status,
-        latency_ms: a.latency_ms,
-        error: a.error,
-      })),
-    }),
-  };
-}
-
 export interface ChannelRouterDeps {
   knex: Knex;
   log: Logger;
   dispatcher: WebhookDispatcher;
 }
 
-/** Notification channels (spec §4.6) with their deliveries, attempts and resends. */
+/** Notification channels (spec §4.6): create, list, retrieve, update, delete, and test events. */
 export function notificationChannelsRouter(deps: ChannelRouterDeps, docs: OperationDoc[]): Router {
   const router = Router();
   const route = createRoutes(router, docs);
   const channels = createChannelRepository(deps.knex);
-  const deliveries = createDeliveryRepository(deps.knex);
   const events = createEventRepository(deps.knex);
+  const findChannel = createChannelLookup(channels);
+  const wake = createChannelWaker(deps.dispatcher, deps.log);
   const tag = 'Notification Channels';
-
-  async function findChannel(scope: Scope, id: string): Promise<ChannelRow> {
-    const row = await channels.findById(scope, id);
-    if (row) return row;
-    if (await channels.existsInOtherMode(scope, id)) {
-      const [used, other] = scope.livemode ? ['live', 'test'] : ['test', 'live'];
-      throw new NotFoundError(
-        `No such notification channel: '${id}'; a similar object exists in ${other} mode, but a ${used} mode key was used to make this request.`,
-        'id',
-      );
-    }
-    throw new NotFoundError(`No such notification channel: '${id}'`, 'id');
-  }
-
-  /** Wakes channel workflows; if Temporal is away the relay schedule catches up within minutes. */
-  async function wake(channelIds: string[]): Promise<void> {
-    try {
-      await deps.dispatcher.wake(channelIds);
-    } catch (err) {
-      deps.log.warn({ err, channelIds }, 'could not signal channel workflows; the relay will retry');
-    }
-  }
 
   route({
     method: 'post',
@@ -321,72 +211,6 @@ export function notificationChannelsRouter(deps: ChannelRouterDeps, docs: Operat
       await deps.knex.transaction((trx) => channels.delete(scope, found.id, trx));
       await wake([found.id]);
       return { id: found.id, object: 'notification_channel' as const, deleted: true as const };
-    },
-  });
-
-  route({
-    method: 'get',
-    path: '/v1/notification-channels/:id/deliveries',
-    summary: "List a channel's deliveries, newest first",
-    tag,
-    query: DeliveryListQuery,
-    response: listOf(DeliverySchema),
-    handler: async ({ params, query, scope }) => {
-      const channel = await findChannel(scope, params.id!);
-      const page = await deliveries.listForChannel(scope, channel.id, {
-        limit: query.limit,
-        ...(query.starting_after !== undefined && { startingAfter: query.starting_after }),
-        ...(query.ending_before !== undefined && { endingBefore: query.ending_before }),
-        ...(query.status !== undefined && { status: query.status }),
-      });
-      return listResponse(
-        `/v1/notification-channels/${channel.id}/deliveries`,
-        page.data.map((d) => presentDelivery(d)),
-        page.hasMore,
-      );
-    },
-  });
-
-  async function findDelivery(scope: Scope, channelId: string, deliveryId: string): Promise<DeliveryRow> {
-    const channel = await findChannel(scope, channelId);
-    const row = await deliveries.findById(scope, deliveryId);
-    if (!row || row.channel_id !== channel.id)
-      throw new NotFoundError(`No such delivery: '${deliveryId}'`, 'delivery');
-    return row;
-  }
-
-  route({
-    method: 'get',
-    path: '/v1/notification-channels/:id/deliveries/:delivery',
-    summary: 'Retrieve a delivery with every attempt (time, status, latency, error)',
-    tag,
-    response: DeliverySchema,
-    handler: async ({ params, scope }) => {
-      const row = await findDelivery(scope, params.id!, params.delivery!);
-      return presentDelivery(row, await deliveries.attempts(scope, row.id));
-    },
-  });
-
-  route({
-    method: 'post',
-    path: '/v1/notification-channels/:id/deliveries/:delivery/resend',
-    summary: 'Attempt a finished delivery once more, now',
-    tag,
-    body: z.object({}).strict(),
-    response: DeliverySchema,
-    handler: async ({ params, scope }) => {
-      const row = await findDelivery(scope, params.id!, params.delivery!);
-      const channel = await findChannel(scope, row.channel_id);
-      if (channel.status !== 'enabled')
-        throw new ConflictError('The channel is disabled; enable it before resending', 'channel_disabled');
-      const updated = await deliveries.resend(scope, row.id);
-      if (!updated)
-        throw new ConflictError(
-          'The delivery is still pending; it will be attempted on its schedule',
-          'delivery_pending',
-        );
-      await wake([row.channel_id]);
-      return presentDelivery(updated, await deliveries.attempts(scope, row.id));
     },
   });
 
