@@ -27,6 +27,16 @@ import { pricesRouter } from './routes/prices';
 import { customersRouter } from './routes/customers';
 import { couponsRouter } from './routes/coupons';
 import { promotionCodesRouter } from './routes/promotion-codes';
+import { checkoutSessionsRouter } from './routes/checkout-sessions';
+import { paymentIntentsRouter } from './routes/payment-intents';
+import { paymentMethodsRouter } from './routes/payment-methods';
+import { paymentLinksRouter } from './routes/payment-links';
+import { createCheckoutService } from './services/checkout';
+import { createPaymentService } from './services/payments';
+import { checkoutPages } from '../web/checkout-pages';
+import type { CardAcquirer } from '../bank-adapters/card-acquirer';
+import { createHttpCardAcquirer } from '../bank-adapters/http-card-acquirer';
+import { simulatedAcquirerRouter } from '../bank-adapters/simulated-acquirer';
 
 export interface AppDeps {
   knex: Knex;
@@ -36,6 +46,13 @@ export interface AppDeps {
   dispatcher: WebhookDispatcher;
   publicBaseUrl: string;
   bodyLimitBytes: number;
+  /**
+   * The card acquirer. Unset: the simulated acquirer (test environment) is served at
+   * `/_sim/acquirer` and reached over HTTP at `{publicBaseUrl}/_sim/acquirer`.
+   */
+  acquirer?: { client: CardAcquirer; origin: string };
+  /** Latency of the simulated acquirer's answers, in ms. */
+  simulatedAcquirerLatencyMs?: number;
 }
 
 /** The HTTP API: thin routers over repositories and workflow starts (architecture, "api"). */
@@ -55,6 +72,33 @@ export function createApp(deps: AppDeps): Express {
 
   // Public part of v1, before the API-key check: device authorization needs no key (spec §4.2), and
   // the operator API checks its own credential.
+  // Card payments: the simulated acquirer speaks HTTP like a real one, even in-process.
+  let acquirer = deps.acquirer;
+  if (!acquirer) {
+    app.use('/_sim/acquirer', simulatedAcquirerRouter({ latencyMs: deps.simulatedAcquirerLatencyMs ?? 0 }));
+    acquirer = {
+      client: createHttpCardAcquirer({ baseUrl: `${deps.publicBaseUrl}/_sim/acquirer` }),
+      origin: new URL(deps.publicBaseUrl).origin,
+    };
+  }
+  const payments = createPaymentService({ knex: deps.knex, acquirer: acquirer.client });
+  const checkout = createCheckoutService({
+    knex: deps.knex,
+    acquirer: acquirer.client,
+    dispatcher: deps.dispatcher,
+    publicBaseUrl: deps.publicBaseUrl,
+  });
+  // The hosted checkout, short URLs, payment link visits and the browser SDK need no API key.
+  app.use(
+    checkoutPages({
+      knex: deps.knex,
+      log: deps.log,
+      checkout,
+      publicBaseUrl: deps.publicBaseUrl,
+      acquirerOrigin: acquirer.origin,
+    }),
+  );
+
   const publicV1 = express.Router();
   publicV1.use(
     ...bodyParsers(deps.bodyLimitBytes),
@@ -81,6 +125,15 @@ export function createApp(deps: AppDeps): Express {
   v1.use(customersRouter({ knex: deps.knex }, docs));
   v1.use(couponsRouter({ knex: deps.knex }, docs));
   v1.use(promotionCodesRouter({ knex: deps.knex }, docs));
+  v1.use(checkoutSessionsRouter({ checkout, publicBaseUrl: deps.publicBaseUrl }, docs));
+  v1.use(
+    paymentIntentsRouter(
+      { knex: deps.knex, payments, dispatcher: deps.dispatcher, publicBaseUrl: deps.publicBaseUrl },
+      docs,
+    ),
+  );
+  v1.use(paymentMethodsRouter({ knex: deps.knex, payments }, docs));
+  v1.use(paymentLinksRouter({ knex: deps.knex, checkout, publicBaseUrl: deps.publicBaseUrl }, docs));
   // Routers declare full paths (they double as OpenAPI paths), so v1 is entered, not mounted.
   app.use((req, res, next) => (req.path.startsWith('/v1/') ? v1(req, res, next) : next()));
 

@@ -30,6 +30,7 @@ async function main(): Promise<void> {
     dispatcher,
     publicBaseUrl: config.publicBaseUrl,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    simulatedAcquirerLatencyMs: config.SIMULATED_ACQUIRER_LATENCY_MS,
   });
   const server = app.listen(config.PORT, config.HOST, () => log.info({ port: config.PORT }, 'API listening'));
   const stop = () => {

@@ -22,6 +22,12 @@ export const ID_PREFIX = {
   promotionCode: 'promo',
   couponRedemption: 'rdm',
   testClock: 'clock',
+  checkoutSession: 'cs',
+  lineItem: 'li',
+  paymentIntent: 'pi',
+  paymentMethod: 'pm',
+  paymentLink: 'plink',
+  refund: 're',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as foundation from './20261121_0001_foundation';
 import * as merchantAccounts from './20261121_0100_merchant_accounts';
 import * as catalog from './20261121_0200_catalog';
+import * as checkout from './20261121_0300_checkout';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '20261121_0001_foundation': foundation,
   '20261121_0100_merchant_accounts': merchantAccounts,
   '20261121_0200_catalog': catalog,
+  '20261121_0300_checkout': checkout,
 };

@@ -4,6 +4,7 @@ import type { Knex } from '../db/knex';
 import type { Logger } from '../stack/logger';
 import { createWebhookActivities } from '../activities/webhooks';
 import { createMaintenanceActivities } from '../activities/maintenance';
+import { createCheckoutActivities } from '../activities/checkout';
 import { createWebhookDispatcher } from '../engine/webhook-dispatch';
 
 export interface WorkerDeps {
@@ -30,6 +31,7 @@ export async function createWorker(
   });
   const activities = {
     ...createMaintenanceActivities({ knex: deps.knex }),
+    ...createCheckoutActivities({ knex: deps.knex }),
     ...createWebhookActivities({
       knex: deps.knex,
       log: deps.log.child({ area: 'webhooks' }),

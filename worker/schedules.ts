@@ -19,6 +19,8 @@ export const SCHEDULES: readonly ScheduleDef[] = [
   },
   // Forgets idempotency keys older than 24 hours (decision 0003).
   { id: (q) => `maintenance/${q}`, every: '1 hour', workflowType: 'maintenance', args: [] },
+  // Expires open checkout sessions past their 24 hours (spec §3; reads also expire lazily).
+  { id: (q) => `checkout-expiry/${q}`, every: '5 minutes', workflowType: 'checkoutExpiry', args: [{}] },
 ];
 
 /**

@@ -10,6 +10,7 @@ import { createMerchantRepository } from '../../db/merchants';
 import { createApiKeyRepository } from '../../db/api-keys';
 import { createLogger } from '../../stack/logger';
 import { randomBase62 } from '../../domain/ids';
+import { freePort } from '../../stack/free-port';
 import type { Knex } from '../../db/knex';
 import { createTestDatabase, type TestDatabase } from './database';
 
@@ -45,6 +46,11 @@ export interface TestStackOptions {
   worker?: boolean;
   bodyLimitBytes?: number;
   webhookAttemptTimeoutMs?: number;
+  /**
+   * Listen on a port chosen first, so publicBaseUrl is the real address: needed by anything that
+   * follows URLs the API hands out (checkout pages, the simulated acquirer reached over HTTP).
+   */
+  realBaseUrl?: boolean;
 }
 
 /**
@@ -67,17 +73,18 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     workflowStarts: metrics.workflowStarts,
     ...(opts.schedule && { schedule: opts.schedule }),
   });
+  const port = opts.realBaseUrl ? await freePort() : 0;
   const app = createApp({
     knex,
     log,
     metrics,
     temporal: connection,
     dispatcher,
-    publicBaseUrl: 'http://localhost',
+    publicBaseUrl: opts.realBaseUrl ? `http://127.0.0.1:${port}` : 'http://localhost',
     bodyLimitBytes: opts.bodyLimitBytes ?? 256 * 1024,
   });
   const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = app.listen(port, '127.0.0.1', () => resolve(s));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -146,6 +153,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     stopWorker,
     async stop() {
       await stopWorker();
+      server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await connection.close();
       await db.drop();

@@ -1,0 +1,182 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import type { OperationDoc } from '../openapi';
+import type { CheckoutService } from '../services/checkout';
+import { presentSession } from '../services/checkout';
+import { createRoutes } from '../route';
+import { listOf, listResponse } from '../list';
+import { zBool, zInt } from '../validation';
+import {
+  findOr404,
+  pageOptions,
+  pageQuery,
+  zAmount,
+  zCurrency,
+  zId,
+  zLine,
+  zStoredMetadata,
+} from '../fields';
+import { zVatRate } from './products';
+
+const zUrl = z
+  .string()
+  .max(2048)
+  .regex(/^https?:\/\/[^\s"'<>\\]+$/, 'must be an absolute http(s) URL')
+  .refine((u) => URL.canParse(u), 'must be an absolute http(s) URL');
+const zQuantity = zInt().pipe(z.number().min(1).max(999));
+
+export const ItemInput = z.union([
+  z.object({ product: zId, variant: zId.optional(), quantity: zQuantity.default(1) }).strict(),
+  z.object({ price: zId, quantity: zQuantity.default(1) }).strict(),
+  z
+    .object({
+      description: zLine(500).min(1),
+      unit_amount: zAmount(),
+      vat_rate: zVatRate.default(24),
+      quantity: zQuantity.default(1),
+    })
+    .strict(),
+]);
+
+export const FormFieldSchema = z
+  .object({
+    name: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/, 'must be an identifier'),
+    type: z.enum(['text', 'email', 'tel', 'number', 'date', 'url']),
+    required: zBool(),
+  })
+  .strict();
+
+/** The session template shared by checkout sessions and payment links. */
+export const SessionTemplate = z.object({
+  amount: zAmount().optional(),
+  currency: zCurrency.optional(),
+  items: z.array(ItemInput).min(1).max(100).optional(),
+  product: zId.optional(),
+  success_url: zUrl.nullable().optional().describe('`{CHECKOUT_SESSION_ID}` is replaced with the session id'),
+  cancel_url: zUrl.nullable().optional(),
+  save_payment_method: zBool().default(false),
+  locale: z.enum(['is', 'en']).nullable().optional(),
+  form_fields: z
+    .array(FormFieldSchema)
+    .max(20)
+    .nullable()
+    .optional()
+    .describe('null: name and email; []: skip the customer-info step; other names become custom_fields'),
+  allow_custom_amount: zBool().default(false),
+  minimum_amount: zAmount().nullable().optional(),
+  metadata: zStoredMetadata.nullable().optional(),
+});
+
+const CreateSession = SessionTemplate.extend({
+  mode: z.enum(['payment', 'setup']).default('payment').describe('setup: save a card, charge nothing'),
+  customer: zId.nullable().optional(),
+  customer_email: zLine(255).nullable().optional(),
+  customer_name: zLine(255).nullable().optional(),
+  customer_phone: zLine(50).nullable().optional(),
+  promotion_code: z.string().min(1).max(64).optional().describe('A promotion code as the customer types it'),
+}).strict();
+
+const LineItemSchema = z.object({
+  id: z.string(),
+  product_id: z.string().nullable(),
+  variant_id: z.string().nullable(),
+  description: z.string(),
+  quantity: z.number().int(),
+  unit_amount: z.number().int(),
+  vat_rate: z.union([z.literal(0), z.literal(11), z.literal(24)]),
+});
+
+/** Spec §2.1, field by field; `.strict()` in tests proves no field is missing or extra. */
+export const CheckoutSessionSchema = z.object({
+  id: z.string().regex(/^cs_/),
+  object: z.literal('checkout.session'),
+  livemode: z.boolean(),
+  amount: z.number().int(),
+  amount_subtotal: z.number().int(),
+  discount_amount: z.number().int(),
+  promotion_code_id: z.string().nullable(),
+  currency: z.literal('ISK'),
+  status: z.enum(['open', 'complete', 'expired']),
+  url: z.string(),
+  short_url: z.string(),
+  success_url: z.string().nullable(),
+  cancel_url: z.string().nullable(),
+  save_payment_method: z.boolean(),
+  customer: z.string().nullable(),
+  product: z.string().nullable(),
+  subscription: z.string().nullable(),
+  payment_intent: z.string().nullable(),
+  payment_method: z.string().nullable(),
+  customer_email: z.string().nullable(),
+  customer_name: z.string().nullable(),
+  customer_phone: z.string().nullable(),
+  payment_status: z.enum(['paid', 'awaiting_claim', 'unpaid', 'no_payment_required']),
+  locale: z.enum(['is', 'en']).nullable(),
+  items: z.array(LineItemSchema),
+  form_fields: z.array(z.object({ name: z.string(), type: z.string(), required: z.boolean() })).nullable(),
+  custom_fields: z.record(z.string(), z.string()).nullable(),
+  allow_custom_amount: z.boolean(),
+  minimum_amount: z.number().int().nullable(),
+  expires_at: z.number(),
+  created_at: z.number(),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+});
+
+/** Checkout sessions (spec §2.1, §3, §4.5), with and without the trailing slash. */
+export function checkoutSessionsRouter(
+  deps: { checkout: CheckoutService; publicBaseUrl: string },
+  docs: OperationDoc[],
+): Router {
+  const router = Router();
+  const route = createRoutes(router, docs);
+  const tag = 'Checkout Sessions';
+  const { sessions } = deps.checkout;
+  const present = (row: Parameters<typeof presentSession>[0]) => presentSession(row, deps.publicBaseUrl);
+
+  for (const path of ['/v1/checkout/sessions/', '/v1/checkout/sessions']) {
+    route({
+      method: 'post',
+      path,
+      summary: 'Create a checkout session; send the customer to its url',
+      tag,
+      body: CreateSession,
+      response: CheckoutSessionSchema,
+      handler: async ({ body, scope }) => {
+        const { currency: _currency, ...input } = body;
+        return present(await deps.checkout.create(scope, input));
+      },
+    });
+    route({
+      method: 'get',
+      path,
+      summary: 'List checkout sessions, newest first',
+      tag,
+      query: pageQuery,
+      response: listOf(CheckoutSessionSchema),
+      handler: async ({ query, scope }) => {
+        const page = await sessions.list(scope, pageOptions(query));
+        return listResponse('/v1/checkout/sessions', page.data.map(present), page.hasMore);
+      },
+    });
+  }
+  for (const path of ['/v1/checkout/sessions/:id', '/v1/checkout/sessions/:id/']) {
+    route({
+      method: 'get',
+      path,
+      summary: 'Retrieve a checkout session, including custom_fields',
+      tag,
+      response: CheckoutSessionSchema,
+      handler: async ({ params, scope }) =>
+        present(
+          await findOr404(
+            'checkout session',
+            scope,
+            params.id!,
+            () => sessions.findById(scope, params.id!),
+            () => sessions.existsInOtherMode(scope, params.id!),
+          ),
+        ),
+    });
+  }
+  return router;
+}

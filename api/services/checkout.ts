@@ -1,0 +1,585 @@
+import type { Knex } from '../../db/knex';
+import type { Scope } from '../../domain/scope';
+import type { VatRate } from '../../domain/vat';
+import type { FormField, Locale } from '../../domain/checkout';
+import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
+import type { CardAcquirer, Wallet } from '../../bank-adapters/card-acquirer';
+import {
+  createCheckoutSessionRepository,
+  type CheckoutSessionRow,
+  type LineItem,
+  type NewSession,
+} from '../../db/checkout-sessions';
+import { createProductRepository } from '../../db/products';
+import { createPriceRepository } from '../../db/prices';
+import { createVariantRepository } from '../../db/product-variants';
+import { createCustomerRepository } from '../../db/customers';
+import { createEventRepository } from '../../db/events';
+import { createRedemptionService, type Pricing } from '../../db/coupon-redemptions';
+import { newId, ID_PREFIX } from '../../domain/ids';
+import { effectiveFormFields, isKnownField, successRedirect } from '../../domain/checkout';
+import { ApiError, InvalidRequestError } from '../../domain/errors';
+import { unix } from '../list';
+import { missingReference } from '../fields';
+import { createPaymentService, DECLINE_MESSAGES, type AttemptOutcome } from './payments';
+
+export type ItemInput =
+  | { product: string; variant?: string | undefined; quantity: number }
+  | { price: string; quantity: number }
+  | { description: string; unit_amount: number; vat_rate: VatRate; quantity: number };
+
+export interface SessionInput {
+  mode: 'payment' | 'setup';
+  amount?: number | undefined;
+  items?: ItemInput[] | undefined;
+  product?: string | undefined;
+  success_url?: string | null | undefined;
+  cancel_url?: string | null | undefined;
+  customer?: string | null | undefined;
+  customer_email?: string | null | undefined;
+  customer_name?: string | null | undefined;
+  customer_phone?: string | null | undefined;
+  save_payment_method: boolean;
+  locale?: Locale | null | undefined;
+  form_fields?: FormField[] | null | undefined;
+  allow_custom_amount: boolean;
+  minimum_amount?: number | null | undefined;
+  promotion_code?: string | undefined;
+  metadata?: Record<string, string> | null | undefined;
+  paymentLinkId?: string | null;
+}
+
+/** The checkout session object of spec §2.1, every field present. */
+export function presentSession(row: CheckoutSessionRow, baseUrl: string) {
+  return {
+    id: row.id,
+    object: 'checkout.session' as const,
+    livemode: row.livemode,
+    amount: row.amount,
+    amount_subtotal: row.amount_subtotal,
+    discount_amount: row.discount_amount,
+    promotion_code_id: row.promotion_code_id,
+    currency: row.currency,
+    status: row.status,
+    url: `${baseUrl}/checkout/${row.id}`,
+    short_url: `${baseUrl}/s/${row.short_code}`,
+    success_url: row.success_url,
+    cancel_url: row.cancel_url,
+    save_payment_method: row.save_payment_method,
+    customer: row.customer_id,
+    product: row.product_id,
+    subscription: row.subscription_id,
+    payment_intent: row.payment_intent_id,
+    payment_method: row.payment_method_id,
+    customer_email: row.customer_email,
+    customer_name: row.customer_name,
+    customer_phone: row.customer_phone,
+    payment_status: row.payment_status,
+    locale: row.locale,
+    items: row.items,
+    form_fields: row.form_fields,
+    custom_fields: row.custom_fields,
+    allow_custom_amount: row.allow_custom_amount,
+    minimum_amount: row.minimum_amount,
+    expires_at: unix(row.expires_at),
+    created_at: unix(row.created_at),
+    metadata: row.metadata,
+  };
+}
+
+/** What the buyer submitted on the checkout page. */
+export interface PayInput {
+  fields: Record<string, string>;
+  customAmount?: string | undefined;
+  card?: { number: string; exp_month: number; exp_year: number; cvc: string } | undefined;
+  wallet?: Wallet | undefined;
+  /** Where the buyer comes back after a 3-D Secure challenge. */
+  returnUrl: string;
+}
+
+export type PayOutcome =
+  | { kind: 'complete'; session: CheckoutSessionRow }
+  | { kind: 'closed'; session: CheckoutSessionRow }
+  | { kind: 'invalid'; errors: Record<string, string> }
+  | { kind: 'declined'; message: string; session: CheckoutSessionRow }
+  | { kind: 'action'; url: string };
+
+const bad = (message: string, param: string) =>
+  new InvalidRequestError(message, { code: 'parameter_invalid', param });
+
+export function createCheckoutService(deps: {
+  knex: Knex;
+  acquirer: CardAcquirer;
+  dispatcher: WebhookDispatcher;
+  publicBaseUrl: string;
+}) {
+  const sessions = createCheckoutSessionRepository(deps.knex);
+  const products = createProductRepository(deps.knex);
+  const prices = createPriceRepository(deps.knex);
+  const variants = createVariantRepository(deps.knex);
+  const customers = createCustomerRepository(deps.knex);
+  const events = createEventRepository(deps.knex);
+  const redemption = createRedemptionService(deps.knex);
+  const payments = createPaymentService({ knex: deps.knex, acquirer: deps.acquirer });
+
+  async function resolveItems(scope: Scope, items: ItemInput[]): Promise<LineItem[]> {
+    const out: LineItem[] = [];
+    for (const [i, item] of items.entries()) {
+      const param = `items.${i}`;
+      if ('description' in item) {
+        out.push({
+          id: newId(ID_PREFIX.lineItem),
+          product_id: null,
+          variant_id: null,
+          description: item.description,
+          quantity: item.quantity,
+          unit_amount: item.unit_amount,
+          vat_rate: item.vat_rate,
+        });
+        continue;
+      }
+      let productId: string;
+      let variantId: string | null = null;
+      let priceId: string | null;
+      if ('price' in item) {
+        const price = await prices.findById(scope, item.price);
+        if (!price || !price.active) throw missingReference('price', item.price, `${param}.price`);
+        productId = price.product_id;
+        variantId = price.variant_id;
+        priceId = price.id;
+      } else {
+        productId = item.product;
+        if (item.variant !== undefined) {
+          const variant = await variants.findById(scope, item.product, item.variant);
+          if (!variant || !variant.active)
+            throw missingReference('variant', item.variant, `${param}.variant`);
+          variantId = variant.id;
+          priceId = variant.price_id;
+        } else priceId = null;
+      }
+      const product = await products.findById(scope, productId);
+      if (!product || !product.active) throw missingReference('product', productId, `${param}.product`);
+      priceId ??= product.default_price_id;
+      const price = priceId ? await prices.findById(scope, priceId) : undefined;
+      if (!price) throw bad(`Product '${product.id}' has no default price`, `${param}.product`);
+      if (price.type !== 'one_time')
+        throw bad('Recurring prices are sold through subscriptions, not one-off checkout', `${param}`);
+      const variant = variantId ? await variants.findById(scope, product.id, variantId) : undefined;
+      out.push({
+        id: newId(ID_PREFIX.lineItem),
+        product_id: product.id,
+        variant_id: variantId,
+        description: variant ? `${product.name} — ${variant.name}` : product.name,
+        quantity: item.quantity,
+        unit_amount: price.unit_amount,
+        vat_rate: product.vat_rate,
+      });
+    }
+    return out;
+  }
+
+  const linesOf = (items: LineItem[]) =>
+    items.map((l) => ({
+      productId: l.product_id,
+      quantity: l.quantity,
+      unitAmount: l.unit_amount,
+      vatRate: l.vat_rate,
+    }));
+
+  async function promotionId(
+    scope: Scope,
+    code: string,
+    trx: Knex.Transaction | Knex = deps.knex,
+  ): Promise<string | undefined> {
+    const row = await trx('promotion_codes')
+      .where({ merchant_id: scope.merchantId, livemode: scope.livemode, active: true })
+      .whereRaw('lower(code) = lower(?)', [code])
+      .first<{ id: string } | undefined>('id');
+    return row?.id;
+  }
+
+  /** Prices a session's amount or items with a promotion code (checked, not yet counted). */
+  async function priceWithCode(
+    scope: Scope,
+    s: Pick<CheckoutSessionRow, 'items' | 'amount_subtotal' | 'customer_id'>,
+    code: string,
+    trx: Knex.Transaction | Knex = deps.knex,
+  ): Promise<{ pricing: Pricing; promotionCodeId: string }> {
+    const pricing = await redemption.preview(
+      scope,
+      {
+        target: { code },
+        customerId: s.customer_id,
+        ...(s.items.length > 0 ? { lines: linesOf(s.items) } : { amount: s.amount_subtotal }),
+        idempotencyKey: 'preview',
+      },
+      trx,
+    );
+    return { pricing, promotionCodeId: (await promotionId(scope, code, trx))! };
+  }
+
+  async function create(scope: Scope, input: SessionInput): Promise<CheckoutSessionRow> {
+    const sources = [
+      input.amount !== undefined,
+      input.items !== undefined,
+      input.product !== undefined,
+    ].filter(Boolean);
+    if (input.mode === 'setup') {
+      if (sources.length > 0 || input.allow_custom_amount)
+        throw bad(
+          'A setup checkout saves a card and charges nothing: send no amount, items or product',
+          'mode',
+        );
+    } else if (sources.length !== 1 && !(input.allow_custom_amount && sources.length === 0)) {
+      throw new InvalidRequestError('Send exactly one of amount, items or product', {
+        code: sources.length === 0 ? 'parameter_missing' : 'parameter_invalid',
+        param: 'amount',
+      });
+    }
+    if (input.allow_custom_amount && (input.items !== undefined || input.product !== undefined))
+      throw bad(
+        'allow_custom_amount works with a plain amount, not with items or product',
+        'allow_custom_amount',
+      );
+    if (input.minimum_amount != null && !input.allow_custom_amount)
+      throw bad('minimum_amount needs allow_custom_amount', 'minimum_amount');
+    if (input.allow_custom_amount && input.promotion_code !== undefined)
+      throw bad('A promotion code cannot discount a pay-what-you-want amount', 'promotion_code');
+
+    let customer = null;
+    if (input.customer) {
+      customer = await customers.findById(scope, input.customer);
+      if (!customer) throw missingReference('customer', input.customer, 'customer');
+    }
+    const items = input.items
+      ? await resolveItems(scope, input.items)
+      : input.product
+        ? await resolveItems(scope, [{ product: input.product, quantity: 1 }])
+        : [];
+    const subtotal =
+      items.length > 0
+        ? items.reduce((a, l) => a + l.unit_amount * l.quantity, 0)
+        : input.mode === 'setup'
+          ? 0
+          : (input.amount ?? input.minimum_amount ?? 0);
+    if (input.allow_custom_amount && input.minimum_amount != null && subtotal < input.minimum_amount)
+      throw bad('amount must be at least minimum_amount', 'amount');
+
+    let priced = {
+      amount: subtotal,
+      amount_subtotal: subtotal,
+      discount_amount: 0,
+      promotion_code_id: null as string | null,
+    };
+    if (input.promotion_code !== undefined) {
+      const { pricing, promotionCodeId } = await priceWithCode(
+        scope,
+        { items, amount_subtotal: subtotal, customer_id: customer?.id ?? null },
+        input.promotion_code,
+      );
+      priced = {
+        amount: pricing.amount,
+        amount_subtotal: pricing.amountSubtotal,
+        discount_amount: pricing.discountAmount,
+        promotion_code_id: promotionCodeId,
+      };
+    }
+    const session: NewSession = {
+      mode: input.mode,
+      ...priced,
+      success_url: input.success_url ?? null,
+      cancel_url: input.cancel_url ?? null,
+      save_payment_method: input.mode === 'setup' ? true : input.save_payment_method,
+      customer_id: customer?.id ?? null,
+      product_id: input.product ?? null,
+      customer_email: input.customer_email ?? customer?.email ?? null,
+      customer_name: input.customer_name ?? customer?.name ?? null,
+      customer_phone: input.customer_phone ?? customer?.phone ?? null,
+      locale: input.locale ?? null,
+      items,
+      form_fields: input.form_fields ?? null,
+      allow_custom_amount: input.allow_custom_amount,
+      minimum_amount: input.minimum_amount ?? null,
+      payment_link_id: input.paymentLinkId ?? null,
+      metadata: input.metadata ?? null,
+    };
+    return sessions.create(scope, session);
+  }
+
+  /** Applies (or with '' removes) a promotion code on an open session, from the checkout page. */
+  async function applyCode(sessionId: string, code: string): Promise<CheckoutSessionRow | undefined> {
+    // Under the session's lock, like paying: a code never changes a session being paid or paid.
+    return deps.knex.transaction(async (trx) => {
+      const session = await sessions.lockPublic(sessionId, trx);
+      if (!session || session.status !== 'open' || session.allow_custom_amount || session.mode === 'setup')
+        return session;
+      const scope = { merchantId: session.merchant_id, livemode: session.livemode };
+      if (code === '')
+        return sessions.update(
+          session.id,
+          { amount: session.amount_subtotal, discount_amount: 0, promotion_code_id: null },
+          trx,
+        );
+      const { pricing, promotionCodeId } = await priceWithCode(scope, session, code, trx);
+      return sessions.update(
+        session.id,
+        {
+          amount: pricing.amount,
+          amount_subtotal: pricing.amountSubtotal,
+          discount_amount: pricing.discountAmount,
+          promotion_code_id: promotionCodeId,
+        },
+        trx,
+      );
+    });
+  }
+
+  /** Checks the buyer's answers against the session's form fields. */
+  function readFields(session: CheckoutSessionRow, input: PayInput) {
+    const errors: Record<string, string> = {};
+    const custom: Record<string, string> = {};
+    const known: Record<string, string> = {};
+    for (const f of effectiveFormFields(session.form_fields)) {
+      const value = (input.fields[f.name] ?? '').trim().slice(0, 500);
+      if (f.required && value === '') errors[f.name] = 'required';
+      else if (f.type === 'email' && value !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value))
+        errors[f.name] = 'email';
+      if (isKnownField(f.name)) known[f.name] = value;
+      else if (value !== '') custom[f.name] = value;
+    }
+    let amount = session.amount;
+    if (session.allow_custom_amount) {
+      const raw = (input.customAmount ?? '').replace(/[\s.,]/g, '');
+      const n = /^\d{1,12}$/.test(raw) ? Number(raw) : NaN;
+      if (!Number.isSafeInteger(n) || n < Math.max(1, session.minimum_amount ?? 0))
+        errors.custom_amount = 'minimum';
+      else amount = n;
+    }
+    const hasCustomFields = effectiveFormFields(session.form_fields).some((f) => !isKnownField(f.name));
+    return { errors, custom: hasCustomFields ? custom : null, known, amount };
+  }
+
+  /** Everything that may be refused only at completion: the promotion code, stock, the link's limit. */
+  async function claimCompletion(
+    scope: Scope,
+    s: CheckoutSessionRow,
+    trx: Knex.Transaction,
+  ): Promise<string | null> {
+    try {
+      await trx.transaction(async (t) => {
+        if (s.promotion_code_id) {
+          await redemption.redeem(
+            scope,
+            {
+              target: { promotionCodeId: s.promotion_code_id },
+              customerId: s.customer_id,
+              ...(s.items.length > 0 ? { lines: linesOf(s.items) } : { amount: s.amount_subtotal }),
+              idempotencyKey: s.id,
+            },
+            t,
+          );
+        }
+        for (const item of s.items) {
+          if (item.variant_id && !(await variants.takeStock(scope, item.variant_id, item.quantity, t)))
+            throw new InvalidRequestError(`${item.description} is sold out`, { code: 'out_of_stock' });
+        }
+        if (s.payment_link_id) {
+          const rows = await t('payment_links')
+            .where({ id: s.payment_link_id, active: true })
+            .andWhere((q) =>
+              q
+                .whereNull('completed_sessions_limit')
+                .orWhereRaw('completed_sessions_count < completed_sessions_limit'),
+            )
+            .increment('completed_sessions_count', 1)
+            .returning('id');
+          if (rows.length !== 1)
+            throw new InvalidRequestError('This payment link is no longer available', {
+              code: 'payment_link_inactive',
+            });
+        }
+      });
+      return null;
+    } catch (err) {
+      if (err instanceof ApiError) return err.message;
+      throw err;
+    }
+  }
+
+  async function complete(
+    scope: Scope,
+    s: CheckoutSessionRow,
+    paymentStatus: 'paid' | 'no_payment_required',
+    paymentMethodId: string | null,
+    paymentIntentId: string | null,
+    trx: Knex.Transaction,
+    wake: string[],
+  ): Promise<CheckoutSessionRow> {
+    let customerId = s.customer_id;
+    let savedId: string | null = null;
+    if (s.save_payment_method && paymentMethodId) {
+      if (!customerId) {
+        const created = await customers.create(
+          scope,
+          { name: s.customer_name, email: s.customer_email, phone: s.customer_phone },
+          trx,
+        );
+        customerId = created.id;
+      }
+      await payments.methods.attach(scope, paymentMethodId, customerId, trx);
+      await trx('customers')
+        .where({ id: customerId })
+        .whereNull('default_payment_method_id')
+        .update({ default_payment_method_id: paymentMethodId });
+      savedId = paymentMethodId;
+    }
+    if (paymentIntentId && customerId)
+      await payments.intents.update(paymentIntentId, { customer_id: customerId }, trx);
+    const done = await sessions.update(
+      s.id,
+      {
+        status: 'complete',
+        payment_status: paymentStatus,
+        completed_at: new Date(),
+        customer_id: customerId,
+        payment_method_id: savedId,
+        payment_intent_id: paymentIntentId,
+      },
+      trx,
+    );
+    const recorded = await events.record(
+      scope,
+      { type: 'checkout.session.completed', data: presentSession(done, deps.publicBaseUrl) },
+      trx,
+    );
+    wake.push(...recorded.channelIds);
+    return done;
+  }
+
+  /** After an authorization: claims, capture, completion; a refused claim voids the hold. */
+  async function finish(
+    scope: Scope,
+    s: CheckoutSessionRow,
+    outcome: AttemptOutcome,
+    trx: Knex.Transaction,
+    wake: string[],
+  ): Promise<PayOutcome> {
+    if (outcome.kind === 'requires_action') return { kind: 'action', url: outcome.url };
+    if (outcome.kind === 'declined') return { kind: 'declined', message: outcome.error.message, session: s };
+    const refused = await claimCompletion(scope, s, trx);
+    if (refused) {
+      await payments.release(scope, outcome.intent, refused, trx);
+      return { kind: 'declined', message: refused, session: s };
+    }
+    const captured = await payments.capture(scope, outcome.intent, outcome.intent.amount, trx, wake);
+    const done = await complete(scope, s, 'paid', captured.payment_method_id, captured.id, trx, wake);
+    return { kind: 'complete', session: done };
+  }
+
+  async function afterCommit(wake: string[]) {
+    await deps.dispatcher.wake(wake);
+  }
+
+  return {
+    sessions,
+    create,
+    applyCode,
+
+    /**
+     * The buyer pays. The session row is locked for the whole attempt, so a double-clicked pay
+     * button or a second tab waits and then finds the session complete: it is paid once.
+     */
+    async pay(sessionId: string, input: PayInput): Promise<PayOutcome> {
+      const wake: string[] = [];
+      const result = await deps.knex.transaction(async (trx): Promise<PayOutcome> => {
+        const s = await sessions.lockPublic(sessionId, trx);
+        if (!s || s.status !== 'open') return { kind: 'closed', session: s! };
+        const scope = { merchantId: s.merchant_id, livemode: s.livemode };
+        const read = readFields(s, input);
+        if (Object.keys(read.errors).length > 0) return { kind: 'invalid', errors: read.errors };
+        let session = await sessions.update(
+          s.id,
+          {
+            custom_fields: read.custom,
+            ...(read.known.name !== undefined && { customer_name: read.known.name || s.customer_name }),
+            ...(read.known.email !== undefined && { customer_email: read.known.email || s.customer_email }),
+            ...(read.known.phone !== undefined && { customer_phone: read.known.phone || s.customer_phone }),
+            ...(s.allow_custom_amount && { amount: read.amount, amount_subtotal: read.amount }),
+          },
+          trx,
+        );
+        const needsCard = session.amount > 0 || session.save_payment_method;
+        let pmId: string | null = null;
+        if (needsCard) {
+          const card = input.wallet
+            ? {
+                number: '4242424242424242',
+                exp_month: 12,
+                exp_year: new Date().getUTCFullYear() + 3,
+                cvc: '123',
+                wallet: input.wallet,
+              }
+            : input.card;
+          if (!card) return { kind: 'invalid', errors: { card: 'required' } };
+          try {
+            pmId = (await payments.tokenizeCard(scope, card, null, trx)).id;
+          } catch (err) {
+            if (err instanceof ApiError) return { kind: 'declined', message: err.message, session };
+            throw err;
+          }
+        }
+        if (session.amount === 0) {
+          const refused = await claimCompletion(scope, session, trx);
+          if (refused) return { kind: 'declined', message: refused, session };
+          return {
+            kind: 'complete',
+            session: await complete(scope, session, 'no_payment_required', pmId, null, trx, wake),
+          };
+        }
+        let intent = await payments.intents.findBySession(scope, session.id, trx);
+        if (intent && intent.amount !== session.amount)
+          intent = await payments.intents.update(intent.id, { amount: session.amount }, trx);
+        intent ??= await payments.intents.create(
+          scope,
+          {
+            amount: session.amount,
+            captureMethod: 'automatic',
+            customerId: session.customer_id,
+            checkoutSessionId: session.id,
+            description: session.items.map((i) => i.description).join(', ') || null,
+          },
+          trx,
+        );
+        session = await sessions.update(session.id, { payment_intent_id: intent.id }, trx);
+        const pm = (await payments.methods.findById(scope, pmId!, trx))!;
+        const outcome = await payments.attempt(scope, intent, pm, input.returnUrl, trx, wake);
+        return finish(scope, session, outcome, trx, wake);
+      });
+      await afterCommit(wake);
+      return result;
+    },
+
+    /** The buyer is back from a 3-D Secure challenge. */
+    async resume(sessionId: string): Promise<PayOutcome> {
+      const wake: string[] = [];
+      const result = await deps.knex.transaction(async (trx): Promise<PayOutcome> => {
+        const s = await sessions.lockPublic(sessionId, trx);
+        if (!s || s.status !== 'open' || !s.payment_intent_id) return { kind: 'closed', session: s! };
+        const scope = { merchantId: s.merchant_id, livemode: s.livemode };
+        const intent = (await payments.intents.lock(scope, s.payment_intent_id, trx))!;
+        const outcome = await payments.resume(scope, intent, trx, wake);
+        if (!outcome) return { kind: 'declined', message: DECLINE_MESSAGES.generic_decline!, session: s };
+        return finish(scope, s, outcome, trx, wake);
+      });
+      await afterCommit(wake);
+      return result;
+    },
+
+    /** Where the buyer goes after paying: success_url with the id substituted, or our own page. */
+    successUrl(s: CheckoutSessionRow): string {
+      return s.success_url ? successRedirect(s.success_url, s.id) : `${deps.publicBaseUrl}/checkout/${s.id}`;
+    },
+  };
+}
+
+export type CheckoutService = ReturnType<typeof createCheckoutService>;

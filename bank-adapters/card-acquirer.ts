@@ -1,0 +1,133 @@
+/**
+ * The card acquirer capability: tokenize a card, authorize, capture, void and refund. A real
+ * acquirer's adapter implements this; so does the HTTP client of the simulated acquirer used in
+ * test mode. Request and response shapes keep the wire names (snake_case), as stripe-node's do.
+ */
+
+export type CardBrand = 'visa' | 'mastercard' | 'unknown';
+export type Wallet = 'apple_pay' | 'google_pay';
+
+export interface TokenizeRequest {
+  number: string;
+  exp_month: number;
+  exp_year: number;
+  cvc: string;
+  /** Set when the card came from a mobile wallet (a wallet-tokenized card payment). */
+  wallet?: Wallet | null;
+}
+
+export interface CardToken {
+  token: string;
+  brand: CardBrand;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  wallet: Wallet | null;
+}
+
+export interface AuthorizeRequest {
+  token: string;
+  amount: number;
+  currency: 'ISK';
+  merchant: string;
+  /** Where the cardholder returns after a 3-D Secure challenge. */
+  return_url: string;
+  idempotency_key: string;
+}
+
+export type AuthorizationStatus = 'authorized' | 'requires_action' | 'declined' | 'voided' | 'captured';
+
+export interface Authorization {
+  id: string;
+  status: AuthorizationStatus;
+  amount: number;
+  amount_captured: number;
+  amount_refunded: number;
+  /** The 3-D Secure challenge page, when status is requires_action. */
+  action_url: string | null;
+  decline_code: DeclineCode | null;
+}
+
+export type DeclineCode =
+  'generic_decline' | 'insufficient_funds' | 'expired_card' | 'incorrect_cvc' | 'authentication_failed';
+
+export interface CaptureRequest {
+  authorization: string;
+  amount: number;
+  idempotency_key: string;
+}
+
+export interface RefundRequest {
+  authorization: string;
+  amount: number;
+  idempotency_key: string;
+}
+
+export interface AcquirerRefund {
+  id: string;
+  authorization: string;
+  amount: number;
+}
+
+/** What every acquirer adapter offers (architecture, "bank-adapters"). */
+export interface CardAcquirer {
+  /** Exchanges card details for a token; the number goes no further than the acquirer. */
+  tokenize(req: TokenizeRequest): Promise<CardToken>;
+  /** Places a hold; a declined card answers status `declined`, not an error. */
+  authorize(req: AuthorizeRequest): Promise<Authorization>;
+  /** The authorization's current state (after a 3-D Secure challenge). */
+  retrieve(authorization: string): Promise<Authorization>;
+  capture(req: CaptureRequest): Promise<Authorization>;
+  void(authorization: string, idempotencyKey: string): Promise<Authorization>;
+  refund(req: RefundRequest): Promise<AcquirerRefund>;
+}
+
+/** Base of acquirer failures; `retryable` tells the request function whether to try again. */
+export class AcquirerError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly retryable: boolean,
+    readonly status: number | null,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+/** The card was refused while tokenizing (bad number, expired, wrong CVC). Not retryable. */
+export class AcquirerCardError extends AcquirerError {}
+/** Our request was wrong (4xx). Not retryable. */
+export class AcquirerInvalidRequestError extends AcquirerError {}
+/** The acquirer failed or was unreachable (5xx, timeout, connection). Retryable with the same key. */
+export class AcquirerUnavailableError extends AcquirerError {}
+/** A request with the same idempotency key is still running (409). Retryable. */
+export class AcquirerConflictError extends AcquirerError {}
+
+/** The raw outcome of one HTTP exchange, before classification. */
+export interface RawAcquirerResponse {
+  status: number | null;
+  body?: unknown;
+  /** A network-level failure (refused, reset, timeout). */
+  networkError?: string;
+}
+
+/** Maps a failed exchange to one error class with its retry classification (table-tested). */
+export function toAcquirerError(raw: RawAcquirerResponse): AcquirerError {
+  const err = (raw.body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+  const code = typeof err?.code === 'string' ? err.code : 'unknown';
+  const message = typeof err?.message === 'string' ? err.message : `acquirer answered ${raw.status}`;
+  if (raw.status === null)
+    return new AcquirerUnavailableError(raw.networkError ?? 'network error', 'network_error', true, null);
+  if (raw.status === 402) return new AcquirerCardError(message, code, false, 402);
+  if (raw.status === 409) return new AcquirerConflictError(message, code, true, 409);
+  if (raw.status === 429) return new AcquirerUnavailableError(message, code, true, 429);
+  if (raw.status >= 500) return new AcquirerUnavailableError(message, code, true, raw.status);
+  return new AcquirerInvalidRequestError(message, code, false, raw.status);
+}
+
+/** The brand of a card number by its leading digits (the two networks the spec names). */
+export function cardBrand(number: string): CardBrand {
+  if (/^4/.test(number)) return 'visa';
+  if (/^(5[1-5]|2[2-7])/.test(number)) return 'mastercard';
+  return 'unknown';
+}

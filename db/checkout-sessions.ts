@@ -1,0 +1,169 @@
+import type { Db } from './knex';
+import type { Scope } from '../domain/scope';
+import type { FormField, Locale } from '../domain/checkout';
+import type { VatRate } from '../domain/vat';
+import { newId, ID_PREFIX, randomBase62 } from '../domain/ids';
+import { SESSION_LIFETIME_MS } from '../domain/checkout';
+import { pageByCreated } from './pagination';
+import { existsInOtherMode, type PageOptions } from './tenant';
+
+export interface LineItem {
+  id: string;
+  product_id: string | null;
+  variant_id: string | null;
+  description: string;
+  quantity: number;
+  unit_amount: number;
+  vat_rate: VatRate;
+}
+
+export interface CheckoutSessionRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  mode: 'payment' | 'setup';
+  status: 'open' | 'complete' | 'expired';
+  payment_status: 'paid' | 'awaiting_claim' | 'unpaid' | 'no_payment_required';
+  amount: number;
+  amount_subtotal: number;
+  discount_amount: number;
+  promotion_code_id: string | null;
+  currency: 'ISK';
+  short_code: string;
+  success_url: string | null;
+  cancel_url: string | null;
+  save_payment_method: boolean;
+  customer_id: string | null;
+  product_id: string | null;
+  subscription_id: string | null;
+  payment_intent_id: string | null;
+  payment_method_id: string | null;
+  customer_email: string | null;
+  customer_name: string | null;
+  customer_phone: string | null;
+  locale: Locale | null;
+  items: LineItem[];
+  form_fields: FormField[] | null;
+  custom_fields: Record<string, string> | null;
+  allow_custom_amount: boolean;
+  minimum_amount: number | null;
+  payment_link_id: string | null;
+  metadata: Record<string, string> | null;
+  expires_at: Date;
+  completed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type NewSession = Omit<
+  CheckoutSessionRow,
+  | 'id'
+  | 'merchant_id'
+  | 'livemode'
+  | 'status'
+  | 'payment_status'
+  | 'currency'
+  | 'short_code'
+  | 'subscription_id'
+  | 'payment_intent_id'
+  | 'payment_method_id'
+  | 'custom_fields'
+  | 'expires_at'
+  | 'completed_at'
+  | 'created_at'
+  | 'updated_at'
+>;
+
+const JSON_COLUMNS = ['items', 'form_fields', 'custom_fields', 'metadata'] as const;
+
+/** jsonb columns written as JSON text (an array would otherwise become a PostgreSQL array). */
+function jsonColumns<T extends Partial<Record<(typeof JSON_COLUMNS)[number], unknown>>>(row: T): T {
+  const out: Record<string, unknown> = { ...row };
+  for (const c of JSON_COLUMNS) if (out[c] !== undefined && out[c] !== null) out[c] = JSON.stringify(out[c]);
+  return out as T;
+}
+
+export function createCheckoutSessionRepository(db: Db) {
+  const scoped = (scope: Scope, trx: Db) =>
+    trx<CheckoutSessionRow>('checkout_sessions').where({
+      merchant_id: scope.merchantId,
+      livemode: scope.livemode,
+    });
+
+  return {
+    async create(scope: Scope, input: NewSession, trx: Db = db): Promise<CheckoutSessionRow> {
+      const now = new Date();
+      const [row] = await trx<CheckoutSessionRow>('checkout_sessions')
+        .insert(
+          jsonColumns({
+            ...input,
+            id: newId(ID_PREFIX.checkoutSession),
+            merchant_id: scope.merchantId,
+            livemode: scope.livemode,
+            short_code: randomBase62(10),
+            created_at: now,
+            updated_at: now,
+            expires_at: new Date(now.getTime() + SESSION_LIFETIME_MS),
+          }),
+        )
+        .returning('*');
+      return row!;
+    },
+
+    /** Moves an open session past its expiry to `expired` (the lazy half of expiry). */
+    async expireIfDue(id: string, trx: Db = db): Promise<void> {
+      await trx('checkout_sessions')
+        .where({ id, status: 'open' })
+        .where('expires_at', '<=', trx.fn.now())
+        .update({ status: 'expired', updated_at: trx.fn.now() });
+    },
+
+    async findById(scope: Scope, id: string, trx: Db = db): Promise<CheckoutSessionRow | undefined> {
+      await this.expireIfDue(id, trx);
+      return scoped(scope, trx).where({ id }).first();
+    },
+
+    /** By id alone, for the public checkout page (the id in the URL is the capability). */
+    async findPublic(id: string, trx: Db = db): Promise<CheckoutSessionRow | undefined> {
+      await this.expireIfDue(id, trx);
+      return trx<CheckoutSessionRow>('checkout_sessions').where({ id }).first();
+    },
+
+    /** The session locked for a payment attempt: a second attempt waits, then sees the outcome. */
+    async lockPublic(id: string, trx: Db): Promise<CheckoutSessionRow | undefined> {
+      await this.expireIfDue(id, trx);
+      return trx<CheckoutSessionRow>('checkout_sessions').where({ id }).forUpdate().first();
+    },
+
+    async findByShortCode(code: string, trx: Db = db): Promise<CheckoutSessionRow | undefined> {
+      return trx<CheckoutSessionRow>('checkout_sessions').where({ short_code: code }).first();
+    },
+
+    existsInOtherMode: (scope: Scope, id: string, trx: Db = db) =>
+      existsInOtherMode(trx, 'checkout_sessions', scope, id),
+
+    async list(scope: Scope, opts: PageOptions, trx: Db = db) {
+      return pageByCreated<CheckoutSessionRow>(scoped(scope, trx), 'checkout_sessions', scope, opts);
+    },
+
+    async update(id: string, patch: Partial<CheckoutSessionRow>, trx: Db = db): Promise<CheckoutSessionRow> {
+      const [row] = await trx<CheckoutSessionRow>('checkout_sessions')
+        .where({ id })
+        .update(jsonColumns({ ...patch, updated_at: new Date() }))
+        .returning('*');
+      return row!;
+    },
+
+    /** The periodic sweep: every open session past its expiry becomes `expired`, in one statement. */
+    async expireDue(now: Date = new Date(), trx: Db = db): Promise<number> {
+      const rows = await trx('checkout_sessions')
+        .where({ status: 'open' })
+        .where('expires_at', '<=', now)
+        .update({ status: 'expired', updated_at: now })
+        .returning('id');
+      return rows.length;
+    },
+  };
+}
+
+export type CheckoutSessionRepository = ReturnType<typeof createCheckoutSessionRepository>;

@@ -1,0 +1,165 @@
+import type { Db } from './knex';
+import type { Scope } from '../domain/scope';
+import type { PaymentChannel } from '../domain/fees';
+import { newId, ID_PREFIX } from '../domain/ids';
+import { pageByCreated } from './pagination';
+import { existsInOtherMode, type PageOptions } from './tenant';
+
+export type PaymentIntentStatus =
+  | 'requires_payment_method'
+  | 'requires_action'
+  | 'requires_capture'
+  | 'processing'
+  | 'succeeded'
+  | 'canceled';
+
+export interface PaymentError {
+  code: string;
+  decline_code: string | null;
+  message: string;
+}
+
+export interface PaymentIntentRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  amount: number;
+  currency: 'ISK';
+  status: PaymentIntentStatus;
+  capture_method: 'automatic' | 'manual';
+  channel: PaymentChannel;
+  customer_id: string | null;
+  payment_method_id: string | null;
+  checkout_session_id: string | null;
+  description: string | null;
+  attempt_count: number;
+  acquirer_authorization: string | null;
+  next_action_url: string | null;
+  return_url: string | null;
+  last_payment_error: PaymentError | null;
+  amount_captured: number;
+  amount_refunded: number;
+  fee_amount: number | null;
+  captured_at: Date | null;
+  canceled_at: Date | null;
+  cancellation_reason: string | null;
+  metadata: Record<string, string>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface RefundRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  payment_intent_id: string;
+  amount: number;
+  currency: 'ISK';
+  status: 'succeeded' | 'failed';
+  reason: 'duplicate' | 'fraudulent' | 'requested_by_customer' | null;
+  idempotency_key: string;
+  acquirer_reference: string | null;
+  metadata: Record<string, string>;
+  created_at: Date;
+}
+
+export interface NewPaymentIntent {
+  amount: number;
+  captureMethod: 'automatic' | 'manual';
+  channel?: PaymentChannel;
+  customerId?: string | null;
+  paymentMethodId?: string | null;
+  checkoutSessionId?: string | null;
+  description?: string | null;
+  metadata?: Record<string, string>;
+}
+
+export function createPaymentIntentRepository(db: Db) {
+  const scoped = (scope: Scope, trx: Db) =>
+    trx<PaymentIntentRow>('payment_intents').where({
+      merchant_id: scope.merchantId,
+      livemode: scope.livemode,
+    });
+
+  return {
+    async create(scope: Scope, input: NewPaymentIntent, trx: Db = db): Promise<PaymentIntentRow> {
+      const [row] = await trx<PaymentIntentRow>('payment_intents')
+        .insert({
+          id: newId(ID_PREFIX.paymentIntent),
+          merchant_id: scope.merchantId,
+          livemode: scope.livemode,
+          amount: input.amount,
+          status: 'requires_payment_method',
+          capture_method: input.captureMethod,
+          channel: input.channel ?? 'online',
+          customer_id: input.customerId ?? null,
+          payment_method_id: input.paymentMethodId ?? null,
+          checkout_session_id: input.checkoutSessionId ?? null,
+          description: input.description ?? null,
+          metadata: input.metadata ?? {},
+        })
+        .returning('*');
+      return row!;
+    },
+
+    async findById(scope: Scope, id: string, trx: Db = db): Promise<PaymentIntentRow | undefined> {
+      return scoped(scope, trx).where({ id }).first();
+    },
+
+    /** The intent locked for a state change: concurrent confirms, captures and refunds queue here. */
+    async lock(scope: Scope, id: string, trx: Db): Promise<PaymentIntentRow | undefined> {
+      return scoped(scope, trx).where({ id }).forUpdate().first();
+    },
+
+    async findBySession(scope: Scope, sessionId: string, trx: Db = db) {
+      return scoped(scope, trx).where({ checkout_session_id: sessionId }).forUpdate().first();
+    },
+
+    existsInOtherMode: (scope: Scope, id: string, trx: Db = db) =>
+      existsInOtherMode(trx, 'payment_intents', scope, id),
+
+    async list(scope: Scope, opts: PageOptions & { customerId?: string }, trx: Db = db) {
+      const q = scoped(scope, trx);
+      if (opts.customerId !== undefined) q.where({ customer_id: opts.customerId });
+      return pageByCreated<PaymentIntentRow>(q, 'payment_intents', scope, opts);
+    },
+
+    async update(id: string, patch: Partial<PaymentIntentRow>, trx: Db): Promise<PaymentIntentRow> {
+      const values: Record<string, unknown> = { ...patch, updated_at: new Date() };
+      if (patch.last_payment_error) values.last_payment_error = JSON.stringify(patch.last_payment_error);
+      const [row] = await trx<PaymentIntentRow>('payment_intents')
+        .where({ id })
+        .update(values)
+        .returning('*');
+      return row!;
+    },
+
+    async findRefundByKey(paymentIntentId: string, key: string, trx: Db): Promise<RefundRow | undefined> {
+      return trx<RefundRow>('refunds')
+        .where({ payment_intent_id: paymentIntentId, idempotency_key: key })
+        .first();
+    },
+
+    async insertRefund(
+      row: Omit<RefundRow, 'created_at' | 'currency' | 'metadata'>,
+      trx: Db,
+    ): Promise<RefundRow> {
+      const [inserted] = await trx<RefundRow>('refunds').insert(row).returning('*');
+      return inserted!;
+    },
+
+    async findRefund(scope: Scope, id: string, trx: Db = db): Promise<RefundRow | undefined> {
+      return trx<RefundRow>('refunds')
+        .where({ id, merchant_id: scope.merchantId, livemode: scope.livemode })
+        .first();
+    },
+
+    async listRefunds(scope: Scope, opts: PageOptions & { paymentIntentId?: string }, trx: Db = db) {
+      const q = trx<RefundRow>('refunds').where({ merchant_id: scope.merchantId, livemode: scope.livemode });
+      if (opts.paymentIntentId !== undefined) q.where({ payment_intent_id: opts.paymentIntentId });
+      return pageByCreated<RefundRow>(q, 'refunds', scope, opts);
+    },
+  };
+}
+
+export type PaymentIntentRepository = ReturnType<typeof createPaymentIntentRepository>;
