@@ -8,6 +8,7 @@ import { startTemporalDevServer, type TemporalDevServer } from './temporal-serve
 import { ensureDemoMerchant } from './seed-demo';
 import { createKnex } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
+import { startSimulatedBank } from '../bank-adapters/simulated-bank/claims-bank';
 
 /**
  * `npm start`: the whole service on one machine. PostgreSQL (embedded unless DATABASE_URL is set)
@@ -71,7 +72,20 @@ async function main(): Promise<void> {
     const demo = await ensureDemoMerchant(knex, config.dataDir);
     await knex.destroy();
 
-    const env = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress };
+    // The test environment's bank: IOBWS claims API and payer online bank (SIMULATED_BANK_PORT, 0 = any).
+    const bank = await startSimulatedBank({
+      dataDir: path.join(config.dataDir, 'simulated-bank'),
+      port: Number(process.env.SIMULATED_BANK_PORT ?? 3010),
+      log: log.child({ part: 'simulated-bank' }),
+    });
+    stops.push(() => bank.stop());
+
+    const env = {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: temporalAddress,
+      SIMULATED_BANK_URL: bank.url,
+    };
     for (const [name, entry] of [
       ['worker', 'worker/main.ts'],
       ['api', 'api/main.ts'],
@@ -98,6 +112,7 @@ async function main(): Promise<void> {
       `  Test API key   ${demo.testKey}   (also in ${path.join(config.dataDir, 'demo.env')})`,
       `  Dashboard      ${config.publicBaseUrl}/dashboard  (sign in as ${demo.dashboardEmail} / ${demo.dashboardPassword})`,
       `  Operators      npm run operator:create -- --email you@example.is`,
+      `  Simulated bank ${bank.payerUrl}  (payer online bank; IOBWS claims API at ${bank.url}/v1)`,
       '',
       `  curl -H "Authorization: Bearer ${demo.testKey}" ${config.publicBaseUrl}/v1/events`,
       '',

@@ -1,0 +1,183 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from '../../stack/logger';
+import { ClaimsLedger, type LedgerSnapshot } from './claims-ledger';
+import { createClaimsRouter, type OAuthClient } from './claims-service';
+import { createPayerRouter } from './payer-page';
+
+/**
+ * The simulated bank's claims side as one HTTP(S) server: the IOBWS claims API under `/v1`, its
+ * OAuth2 token endpoint at `/oauth2/token`, and the payer online bank at `/bank`. State is kept
+ * in memory and, with `dataDir`, written to `claims-ledger.json` there (decision 0074).
+ */
+
+/** The client `npm start` and the test stack use unless told otherwise (public test credentials). */
+export const SIMULATED_BANK_CLIENT: Required<OAuthClient> = {
+  clientId: 'skil-test',
+  clientSecret: 'simulated-bank-test-secret',
+};
+
+export interface SimulatedBankOptions {
+  log: Logger;
+  /** Directory for the ledger file; omitted: memory only (tests). */
+  dataDir?: string;
+  /** 0 or omitted: a free port. */
+  port?: number;
+  host?: string;
+  clients?: OAuthClient[];
+  /** HTTPS, and with `requestCert` mutual TLS: only clients with a certificate signed by `ca` connect. */
+  tls?: { cert: string | Buffer; key: string | Buffer; ca?: string | Buffer; requestCert?: boolean };
+  now?: () => Date;
+  statutoryDefaultRate?: number;
+  tokenTtlSeconds?: number;
+  /** Sees every `/v1` request and its answer (tests validate them against the OpenAPI document). */
+  observe?: (exchange: ObservedExchange) => void;
+}
+
+export interface ObservedExchange {
+  method: string;
+  path: string;
+  query: Record<string, unknown>;
+  requestHeaders: Record<string, string | string[] | undefined>;
+  requestBody: unknown;
+  status: number;
+  responseHeaders: Record<string, unknown>;
+  responseBody: unknown;
+}
+
+export interface SimulatedBank {
+  /** Base URL of the claims API (`/v1/…` below it). */
+  url: string;
+  /** The payer online bank. */
+  payerUrl: string;
+  ledger: ClaimsLedger;
+  stop(): Promise<void>;
+}
+
+const LEDGER_FILE = 'claims-ledger.json';
+
+/** Starts the simulated bank's claims service. */
+export async function startSimulatedBank(opts: SimulatedBankOptions): Promise<SimulatedBank> {
+  const ledger = new ClaimsLedger({
+    ...(opts.now && { now: opts.now }),
+    ...(opts.statutoryDefaultRate !== undefined && { statutoryDefaultRate: opts.statutoryDefaultRate }),
+  });
+
+  let persist: () => Promise<void> = () => Promise.resolve();
+  if (opts.dataDir) {
+    const dir = opts.dataDir;
+    await mkdir(dir, { recursive: true });
+    const file = path.join(dir, LEDGER_FILE);
+    const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return null;
+      throw err;
+    });
+    if (text) ledger.load(JSON.parse(text) as LedgerSnapshot);
+    let timer: NodeJS.Timeout | null = null;
+    // Writes run one after another (a stop during a debounced write must not race its rename).
+    let chain: Promise<void> = Promise.resolve();
+    persist = () => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      chain = chain
+        .catch(() => undefined)
+        .then(async () => {
+          await writeFile(`${file}.tmp`, JSON.stringify(ledger.snapshot()));
+          await rename(`${file}.tmp`, file);
+        });
+      return chain;
+    };
+    // Coalesce bursts (a batch of thousands) into one write.
+    ledger.onChange = () => {
+      timer ??= setTimeout(() => {
+        persist().catch((err: unknown) =>
+          opts.log.error({ err }, 'simulated bank: could not save the ledger'),
+        );
+      }, 250);
+    };
+  }
+
+  const app = express();
+  app.disable('x-powered-by');
+  if (opts.observe) {
+    const observe = opts.observe;
+    app.use('/v1', (req: Request, res: Response, next: NextFunction) => {
+      let responseBody: unknown;
+      const json = res.json.bind(res);
+      res.json = (body: unknown) => {
+        responseBody = body;
+        return json(body);
+      };
+      res.on('finish', () =>
+        observe({
+          method: req.method,
+          path: req.originalUrl.split('?')[0]!,
+          query: { ...(req.query as Record<string, unknown>) },
+          requestHeaders: req.headers,
+          requestBody: req.body as unknown,
+          status: res.statusCode,
+          responseHeaders: res.getHeaders(),
+          responseBody,
+        }),
+      );
+      next();
+    });
+  }
+  app.use(
+    createClaimsRouter({
+      ledger,
+      clients: opts.clients ?? [SIMULATED_BANK_CLIENT],
+      ...(opts.tokenTtlSeconds !== undefined && { tokenTtlSeconds: opts.tokenTtlSeconds }),
+    }),
+  );
+  app.use('/bank', createPayerRouter(ledger));
+  // Malformed JSON is the client's fault (FORMAT_ERROR); anything else is ours, without details.
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const status = (err as { status?: number }).status;
+    if (status && status >= 400 && status < 500)
+      return void res.status(400).json({
+        type: 'urn:iobws:error:FORMAT_ERROR',
+        code: 'FORMAT_ERROR',
+        title: 'FORMAT_ERROR',
+        detail: 'the request body could not be read',
+      });
+    opts.log.error({ err }, 'simulated bank: request failed');
+    res.status(500).end();
+  });
+
+  const server = opts.tls
+    ? https.createServer(
+        {
+          cert: opts.tls.cert,
+          key: opts.tls.key,
+          ...(opts.tls.ca && { ca: opts.tls.ca }),
+          requestCert: opts.tls.requestCert ?? false,
+          rejectUnauthorized: opts.tls.requestCert ?? false,
+        },
+        app,
+      )
+    : http.createServer(app);
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `${opts.tls ? 'https' : 'http'}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  opts.log.info({ url }, 'simulated bank listening');
+
+  return {
+    url,
+    payerUrl: `${url}/bank`,
+    ledger,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await persist();
+    },
+  };
+}
