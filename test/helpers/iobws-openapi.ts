@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 
 /**
  * Validates simulated-bank traffic against the standard's own OpenAPI 3.0.1 document
- * (`../shared/spec/iobws/IOBWS-Claims3.1.yaml`) with ajv (decision 0077). OpenAPI 3.0 schemas are
+ * (a copy of `../shared/spec/iobws/IOBWS-Claims3.1.yaml` in `test/fixtures/iobws/`, so a clone anywhere can run the tests) with ajv (decision 0077). OpenAPI 3.0 schemas are
  * JSON Schema with a few extras; the conversion is small and stated here:
  * - `discriminator` + `mapping` over `oneOf` (batchInitiation) becomes an if/then per mapping
  *   entry: both branches declare `actionType` with the same two-value enum and neither requires
@@ -15,7 +15,7 @@ import { parse } from 'yaml';
  * - `format: url` is a URI reference and the document's `format: '[0-9]{4}'` is read as that pattern.
  */
 
-export const IOBWS_CLAIMS_YAML = path.resolve(__dirname, '../../../shared/spec/iobws/IOBWS-Claims3.1.yaml');
+export const IOBWS_CLAIMS_YAML = path.resolve(__dirname, '../fixtures/iobws/IOBWS-Claims3.1.yaml');
 
 type Json = Record<string, any>;
 
