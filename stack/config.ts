@@ -18,6 +18,8 @@ const ConfigSchema = z.object({
   /** Where clients reach the API; used in documentation links and URLs the API hands out. */
   PUBLIC_BASE_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Port of the simulated bank (test environment's claims API and payer online bank); 0 picks a free one. */
+  SIMULATED_BANK_PORT: z.coerce.number().int().min(0).max(65535).default(3010),
   /** Added latency of the simulated card acquirer's answers (test environment), in ms. */
   SIMULATED_ACQUIRER_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   /** Largest request body accepted, in bytes. */

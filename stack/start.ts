@@ -75,7 +75,7 @@ async function main(): Promise<void> {
     // The test environment's bank: IOBWS claims API and payer online bank (SIMULATED_BANK_PORT, 0 = any).
     const bank = await startSimulatedBank({
       dataDir: path.join(config.dataDir, 'simulated-bank'),
-      port: Number(process.env.SIMULATED_BANK_PORT ?? 3010),
+      port: config.SIMULATED_BANK_PORT,
       log: log.child({ part: 'simulated-bank' }),
     });
     stops.push(() => bank.stop());
