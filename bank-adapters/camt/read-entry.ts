@@ -1,0 +1,176 @@
+import type {
+  CamtBankTransactionCode,
+  CamtBatch,
+  CamtEntry,
+  CamtEntryDetails,
+  CamtParty,
+  CamtRefs,
+  CamtStructuredRemittance,
+  CamtTxDtls,
+} from './camt-types';
+import { CamtError } from './errors';
+import {
+  defined,
+  readAccount,
+  readAmount,
+  readCdtDbtInd,
+  readCount,
+  readDate,
+  readOptionalAmount,
+  readOptionalCdtDbtInd,
+} from './read-common';
+import { all, child, text } from './xml-values';
+
+const REF_NAMES = [
+  'MsgId',
+  'AcctSvcrRef',
+  'PmtInfId',
+  'InstrId',
+  'EndToEndId',
+  'TxId',
+  'MndtId',
+  'ChqNb',
+  'ClrSysRef',
+  'UETR',
+] as const;
+
+/** Reads one parsed `<Ntry>` (ReportEntry2 … ReportEntry10) into a version-independent entry. */
+export function readEntry(node: unknown, index: number, where: string): CamtEntry {
+  const here = `${where} Ntry[${index}]`;
+  const Sts = readStatus(child(node, 'Sts'), here);
+  const rvsl = text(node, 'RvslInd');
+  return defined({
+    index,
+    NtryRef: text(node, 'NtryRef'),
+    Amt: readAmount(child(node, 'Amt'), here),
+    CdtDbtInd: readCdtDbtInd(node, here),
+    RvslInd: rvsl === 'true' || rvsl === '1',
+    Sts,
+    booked: Sts === 'BOOK',
+    BookgDt: readDate(child(node, 'BookgDt')),
+    ValDt: readDate(child(node, 'ValDt')),
+    AcctSvcrRef: text(node, 'AcctSvcrRef'),
+    BkTxCd: readBankTransactionCode(child(node, 'BkTxCd')),
+    AddtlNtryInf: text(node, 'AddtlNtryInf'),
+    NtryDtls: all(node, 'NtryDtls').map((d) => readDetails(d, here)),
+  });
+}
+
+/** `<Sts>BOOK</Sts>` up to .001.07, `<Sts><Cd>BOOK</Cd></Sts>` (or `Prtry`) from .001.08. */
+function readStatus(node: unknown, where: string): string {
+  const status = typeof node === 'string' ? text(node) : (text(node, 'Cd') ?? text(node, 'Prtry'));
+  if (status === undefined || status === '') throw new CamtError('malformed', 'entry without Sts', where);
+  return status;
+}
+
+function readBankTransactionCode(node: unknown): CamtBankTransactionCode | undefined {
+  if (node === undefined) return undefined;
+  const domain = child(node, 'Domn');
+  const family = child(domain, 'Fmly');
+  const proprietary = child(node, 'Prtry');
+  return defined({
+    Domn:
+      domain === undefined
+        ? undefined
+        : defined({
+            Cd: text(domain, 'Cd') ?? '',
+            Fmly:
+              family === undefined
+                ? undefined
+                : { Cd: text(family, 'Cd') ?? '', SubFmlyCd: text(family, 'SubFmlyCd') ?? '' },
+          }),
+    Prtry:
+      proprietary === undefined
+        ? undefined
+        : defined({ Cd: text(proprietary, 'Cd') ?? '', Issr: text(proprietary, 'Issr') }),
+  });
+}
+
+function readDetails(node: unknown, where: string): CamtEntryDetails {
+  const batch = child(node, 'Btch');
+  return defined({
+    Btch: batch === undefined ? undefined : readBatch(batch, where),
+    TxDtls: all(node, 'TxDtls').map((t, i) => readTransaction(t, `${where} TxDtls[${i}]`)),
+  });
+}
+
+function readBatch(node: unknown, where: string): CamtBatch {
+  return defined({
+    MsgId: text(node, 'MsgId'),
+    PmtInfId: text(node, 'PmtInfId'),
+    NbOfTxs: readCount(node, 'NbOfTxs', where),
+    TtlAmt: readOptionalAmount(node, 'TtlAmt', `${where} Btch`),
+    CdtDbtInd: readOptionalCdtDbtInd(node, `${where} Btch`),
+  });
+}
+
+function readTransaction(node: unknown, where: string): CamtTxDtls {
+  const refs = child(node, 'Refs');
+  const Refs: CamtRefs = {};
+  for (const name of REF_NAMES) {
+    const value = text(refs, name);
+    if (value !== undefined) Refs[name] = value;
+  }
+  const remittance = child(node, 'RmtInf');
+  const parties = child(node, 'RltdPties');
+  return defined({
+    Refs,
+    Amt: readTransactionAmount(node, where),
+    CdtDbtInd: readOptionalCdtDbtInd(node, where),
+    RmtInf: {
+      Ustrd: all(remittance, 'Ustrd')
+        .map((u) => text(u))
+        .filter((u): u is string => u !== undefined),
+      Strd: all(remittance, 'Strd').map((s) => readStructured(s, where)),
+    },
+    RltdPties: defined({
+      Dbtr: readParty(child(parties, 'Dbtr')),
+      DbtrAcct: readAccount(child(parties, 'DbtrAcct')),
+      Cdtr: readParty(child(parties, 'Cdtr')),
+      CdtrAcct: readAccount(child(parties, 'CdtrAcct')),
+    }),
+    AddtlTxInf: text(node, 'AddtlTxInf'),
+  });
+}
+
+/** v04+ have `TxDtls/Amt`; v02 only `AmtDtls/TxAmt/Amt` or `AmtDtls/InstdAmt/Amt`. */
+function readTransactionAmount(node: unknown, where: string): CamtTxDtls['Amt'] {
+  const own = child(node, 'Amt');
+  if (own !== undefined) return readAmount(own, where);
+  const details = child(node, 'AmtDtls');
+  const fromDetails = child(child(details, 'TxAmt'), 'Amt') ?? child(child(details, 'InstdAmt'), 'Amt');
+  return fromDetails === undefined ? undefined : readAmount(fromDetails, where);
+}
+
+function readStructured(node: unknown, where: string): CamtStructuredRemittance {
+  const reference = child(node, 'CdtrRefInf');
+  const referenceType = child(child(reference, 'Tp'), 'CdOrPrtry');
+  const amounts = child(node, 'RfrdDocAmt');
+  return defined({
+    CdtrRefInf:
+      reference === undefined
+        ? undefined
+        : defined({
+            Tp: text(referenceType, 'Cd') ?? text(referenceType, 'Prtry'),
+            Issr: text(reference, 'Tp', 'Issr'),
+            Ref: text(reference, 'Ref'),
+          }),
+    RfrdDocNb: text(node, 'RfrdDocInf', 'Nb'),
+    RmtdAmt: readOptionalAmount(amounts, 'RmtdAmt', where),
+    CdtNoteAmt: readOptionalAmount(amounts, 'CdtNoteAmt', where),
+    AddtlRmtInf: all(node, 'AddtlRmtInf')
+      .map((a) => text(a))
+      .filter((a): a is string => a !== undefined),
+  });
+}
+
+function readParty(node: unknown): CamtParty | undefined {
+  if (node === undefined) return undefined;
+  // v08 wraps the party in Pty; earlier versions put Nm and Id directly under Dbtr/Cdtr.
+  const party = child(node, 'Pty') ?? node;
+  const id = child(party, 'Id');
+  return defined({
+    Nm: text(party, 'Nm'),
+    Id: text(id, 'PrvtId', 'Othr', 'Id') ?? text(id, 'OrgId', 'Othr', 'Id'),
+  });
+}
