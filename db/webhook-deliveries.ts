@@ -59,21 +59,27 @@ export function createDeliveryRepository(db: Db) {
       limit: number,
       trx: Db = db,
     ): Promise<{ due: { id: string; attemptNumber: number }[]; nextDueAt: Date | null }> {
-      const due = await scoped(scope, trx)
-        .where({ channel_id: channelId, status: 'pending' })
-        .where('next_attempt_at', '<=', trx.fn.now())
-        .orderBy([{ column: 'next_attempt_at' }, { column: 'id' }])
-        .limit(limit)
-        .select('id', 'attempt_count');
-      const next = await scoped(scope, trx)
-        .where({ channel_id: channelId, status: 'pending' })
-        .where('next_attempt_at', '>', trx.fn.now())
-        .min<{ min: Date | null }>('next_attempt_at as min')
-        .first();
-      return {
-        due: due.map((d) => ({ id: d.id, attemptNumber: d.attempt_count + 1 })),
-        nextDueAt: next?.min ?? null,
+      // Both reads see one now(): PostgreSQL fixes it per transaction. With two different instants a
+      // delivery falling due between them would be neither due nor upcoming, and the channel would
+      // sleep until the relay noticed it.
+      const read = async (q: Db) => {
+        const due = await scoped(scope, q)
+          .where({ channel_id: channelId, status: 'pending' })
+          .where('next_attempt_at', '<=', q.fn.now())
+          .orderBy([{ column: 'next_attempt_at' }, { column: 'id' }])
+          .limit(limit)
+          .select('id', 'attempt_count');
+        const next = await scoped(scope, q)
+          .where({ channel_id: channelId, status: 'pending' })
+          .where('next_attempt_at', '>', q.fn.now())
+          .min<{ min: Date | null }>('next_attempt_at as min')
+          .first();
+        return {
+          due: due.map((d) => ({ id: d.id, attemptNumber: d.attempt_count + 1 })),
+          nextDueAt: next?.min ?? null,
+        };
       };
+      return trx.isTransaction ? read(trx) : trx.transaction(read);
     },
 
     async findById(scope: Scope, id: string, trx: Db = db): Promise<DeliveryRow | undefined> {
