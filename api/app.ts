@@ -37,6 +37,13 @@ import { checkoutPages } from '../web/checkout-pages';
 import type { CardAcquirer } from '../bank-adapters/card-acquirer';
 import { createHttpCardAcquirer } from '../bank-adapters/http-card-acquirer';
 import { simulatedAcquirerRouter } from '../bank-adapters/simulated-acquirer';
+import { Client } from '@temporalio/client';
+import { createSubscriptionEngine } from '../engine/subscription-engine';
+import { createSubscriptionService } from './services/subscriptions';
+import { subscriptionsRouter } from './routes/subscriptions';
+import { testClocksRouter } from './routes/test-clocks';
+import { billingPortalRouter } from './routes/billing-portal';
+import { portalPages } from '../web/portal-pages';
 
 export interface AppDeps {
   knex: Knex;
@@ -53,6 +60,9 @@ export interface AppDeps {
   acquirer?: { client: CardAcquirer; origin: string };
   /** Latency of the simulated acquirer's answers, in ms. */
   simulatedAcquirerLatencyMs?: number;
+  /** Task queue and namespace of the workflows the API starts; default TEMPORAL_TASK_QUEUE / _NAMESPACE. */
+  taskQueue?: string;
+  temporalNamespace?: string;
 }
 
 /** The HTTP API: thin routers over repositories and workflow starts (architecture, "api"). */
@@ -133,6 +143,33 @@ export function createApp(deps: AppDeps): Express {
     ),
   );
   v1.use(paymentMethodsRouter({ knex: deps.knex, payments }, docs));
+  const subscriptionEngine = deps.temporal
+    ? createSubscriptionEngine({
+        client: new Client({
+          connection: deps.temporal,
+          namespace: deps.temporalNamespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default',
+        }),
+        knex: deps.knex,
+        taskQueue: deps.taskQueue ?? process.env.TEMPORAL_TASK_QUEUE ?? 'skil',
+      })
+    : null;
+  const subscriptionService = createSubscriptionService({
+    knex: deps.knex,
+    engine: subscriptionEngine,
+    wakeChannels: (ids) => deps.dispatcher.wake(ids),
+  });
+  v1.use(subscriptionsRouter({ knex: deps.knex, subscriptions: subscriptionService }, docs));
+  v1.use(testClocksRouter({ knex: deps.knex, engine: subscriptionEngine }, docs));
+  v1.use(billingPortalRouter({ knex: deps.knex, publicBaseUrl: deps.publicBaseUrl }, docs));
+  // The customer portal's pages need no API key; the session's single-use link opens them.
+  app.use(
+    portalPages({
+      knex: deps.knex,
+      log: deps.log,
+      acquirer: acquirer.client,
+      subscriptions: subscriptionService,
+    }),
+  );
   v1.use(paymentLinksRouter({ knex: deps.knex, checkout, publicBaseUrl: deps.publicBaseUrl }, docs));
   // Routers declare full paths (they double as OpenAPI paths), so v1 is entered, not mounted.
   app.use((req, res, next) => (req.path.startsWith('/v1/') ? v1(req, res, next) : next()));

@@ -28,6 +28,9 @@ export const ID_PREFIX = {
   paymentMethod: 'pm',
   paymentLink: 'plink',
   refund: 're',
+  subscription: 'sub',
+  renewal: 'rnw',
+  billingPortalSession: 'bps',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];

@@ -3,6 +3,7 @@ import * as foundation from './20261121_0001_foundation';
 import * as merchantAccounts from './20261121_0100_merchant_accounts';
 import * as catalog from './20261121_0200_catalog';
 import * as checkout from './20261121_0300_checkout';
+import * as subscriptions from './20261121_0400_subscriptions';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '20261121_0100_merchant_accounts': merchantAccounts,
   '20261121_0200_catalog': catalog,
   '20261121_0300_checkout': checkout,
+  '20261121_0400_subscriptions': subscriptions,
 };

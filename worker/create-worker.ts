@@ -6,6 +6,12 @@ import { createWebhookActivities } from '../activities/webhooks';
 import { createMaintenanceActivities } from '../activities/maintenance';
 import { createCheckoutActivities } from '../activities/checkout';
 import { createWebhookDispatcher } from '../engine/webhook-dispatch';
+import { createBillingActivities } from '../activities/billing';
+import { createSubscriptionActivities } from '../activities/subscriptions';
+import { createTestClockActivities } from '../activities/test-clocks';
+import { createSubscriptionEngine } from '../engine/subscription-engine';
+import { createInProcessAcquirer } from '../bank-adapters/in-process-acquirer';
+import type { CardAcquirer } from '../bank-adapters/card-acquirer';
 
 export interface WorkerDeps {
   knex: Knex;
@@ -17,6 +23,13 @@ export interface WorkerDeps {
   /** A prebuilt workflow bundle (tests build it once per run); otherwise the worker bundles workflows/. */
   workflowBundlePath?: string;
   webhookAttemptTimeoutMs?: number;
+  /**
+   * The card acquirer renewals are charged through. Unset: the simulated acquirer in this process
+   * (test environment), with SIMULATED_ACQUIRER_LATENCY_MS of latency (decision 0041).
+   */
+  acquirer?: CardAcquirer;
+  /** Card authorizations in flight at once per billing page. */
+  chargeConcurrency?: number;
 }
 
 /** The one place that assembles activities and creates the Temporal worker. */
@@ -29,7 +42,26 @@ export async function createWorker(
     knex: deps.knex,
     taskQueue: deps.taskQueue,
   });
+  const wakeChannels = (ids: string[]) => dispatcher.wake(ids);
+  const engine = createSubscriptionEngine({
+    client: deps.client,
+    knex: deps.knex,
+    taskQueue: deps.taskQueue,
+  });
+  const acquirer =
+    deps.acquirer ??
+    createInProcessAcquirer({ latencyMs: Number(process.env.SIMULATED_ACQUIRER_LATENCY_MS ?? 0) || 0 });
   const activities = {
+    ...createBillingActivities({
+      knex: deps.knex,
+      log: deps.log.child({ area: 'billing' }),
+      acquirer,
+      wakeChannels,
+      notifyLifecycle: (refs) => engine.notify(refs),
+      ...(deps.chargeConcurrency !== undefined && { chargeConcurrency: deps.chargeConcurrency }),
+    }),
+    ...createSubscriptionActivities({ knex: deps.knex, wakeChannels }),
+    ...createTestClockActivities({ knex: deps.knex, client: deps.client }),
     ...createMaintenanceActivities({ knex: deps.knex }),
     ...createCheckoutActivities({ knex: deps.knex }),
     ...createWebhookActivities({

@@ -21,6 +21,19 @@ export const SCHEDULES: readonly ScheduleDef[] = [
   { id: (q) => `maintenance/${q}`, every: '1 hour', workflowType: 'maintenance', args: [] },
   // Expires open checkout sessions past their 24 hours (spec §3; reads also expire lazily).
   { id: (q) => `checkout-expiry/${q}`, every: '5 minutes', workflowType: 'checkoutExpiry', args: [{}] },
+  // Renews the subscriptions due, per environment (architecture, billing run; decision 0042).
+  {
+    id: (q) => `billing-run/live/${q}`,
+    every: '15 minutes',
+    workflowType: 'billingRun',
+    args: [{ livemode: true }],
+  },
+  {
+    id: (q) => `billing-run/test/${q}`,
+    every: '15 minutes',
+    workflowType: 'billingRun',
+    args: [{ livemode: false }],
+  },
 ];
 
 /**

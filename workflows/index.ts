@@ -2,3 +2,12 @@ export { webhookChannel, deliveriesDueSignal, type WebhookChannelInput } from '.
 export { webhookRelay, type WebhookRelayInput } from './webhook-relay';
 export { maintenance } from './maintenance';
 export { checkoutExpiry } from './checkout-expiry';
+export { billingRun, type BillingRunInput } from './billing-run';
+export {
+  subscriptionLifecycle,
+  subscriptionChangedSignal,
+  lifecycleQuery,
+  type SubscriptionWorkflowInput,
+} from './subscription';
+export { testClockAdvance, type TestClockInput } from './test-clock';
+export { clockTickUpdate } from './time';

@@ -1,0 +1,205 @@
+import { sqlArgs } from '../db/event-batch';
+import type { Knex } from '../db/knex';
+import type { Scope } from '../domain/scope';
+import type { LifecycleState } from '../domain/subscription-lifecycle';
+import { createSubscriptionRepository, subscriptionObject, type SubscriptionRow } from '../db/subscriptions';
+import { recordEvents, type BatchEvent } from '../db/event-batch';
+
+export interface SubscriptionActivityDeps {
+  knex: Knex;
+  wakeChannels: (channelIds: string[]) => Promise<void>;
+}
+
+export interface SubscriptionRef {
+  merchantId: string;
+  livemode: boolean;
+  subscriptionId: string;
+}
+
+/**
+ * The lifecycle steps of one subscription that are not charges. Each locks the row, checks that
+ * the step is still due (a retried activity finds it done and does nothing) and writes its event in
+ * the same transaction.
+ */
+export function createSubscriptionActivities(deps: Pick<SubscriptionActivityDeps, 'knex' | 'wakeChannels'>) {
+  const subscriptions = createSubscriptionRepository(deps.knex);
+
+  async function step(
+    ref: SubscriptionRef,
+    change: (
+      row: SubscriptionRow,
+      trx: Knex.Transaction,
+    ) =>
+      | Promise<{ patch: Partial<SubscriptionRow>; event: string | null; result: string } | null>
+      | { patch: Partial<SubscriptionRow>; event: string | null; result: string }
+      | null,
+  ): Promise<string> {
+    const scope: Scope = { merchantId: ref.merchantId, livemode: ref.livemode };
+    const done = await deps.knex.transaction(async (trx) => {
+      const row = await subscriptions.lock(scope, ref.subscriptionId, trx);
+      if (!row) return { result: 'missing', channels: [] as string[] };
+      const decided = await change(row, trx);
+      if (decided === null) return { result: 'skipped', channels: [] as string[] };
+      const updated =
+        Object.keys(decided.patch).length > 0
+          ? await subscriptions.update(scope, row.id, decided.patch, trx)
+          : row;
+      const events: BatchEvent[] =
+        decided.event === null ? [] : [{ ...scope, type: decided.event, data: subscriptionObject(updated) }];
+      return { result: decided.result, channels: await recordEvents(trx, events) };
+    });
+    if (done.channels.length > 0) await deps.wakeChannels(done.channels);
+    return done.result;
+  }
+
+  return {
+    /** The subscription's lifecycle state, read fresh. */
+    async loadLifecycle(ref: SubscriptionRef): Promise<LifecycleState | null> {
+      const row = await subscriptions.findById(
+        { merchantId: ref.merchantId, livemode: ref.livemode },
+        ref.subscriptionId,
+      );
+      if (!row) return null;
+      const latest = await deps
+        .knex('renewals')
+        .where({ subscription_id: row.id })
+        .orderBy('period_index', 'desc')
+        .first<{ status: string; attempt_count: number } | undefined>('status', 'attempt_count');
+      const pm = row.payment_method_id
+        ? await deps
+            .knex('payment_methods')
+            .where({ id: row.payment_method_id })
+            .whereNull('detached_at')
+            .first<{ id: string } | undefined>('id')
+        : undefined;
+      return {
+        status: row.status,
+        createdAt: row.created_at.getTime(),
+        trialEnd: row.trial_end?.getTime() ?? null,
+        trialEnded: row.trial_ended_at !== null,
+        paused: row.paused,
+        hasPaymentMethod: pm !== undefined,
+        retryRequested: row.payment_retry_requested,
+        cancelAtPeriodEnd: row.cancel_at_period_end,
+        currentPeriodEnd: row.current_period_end.getTime(),
+        paymentFailedAt: row.payment_failed_at?.getTime() ?? null,
+        attempts: latest === undefined ? 0 : latest.attempt_count,
+        retryDays: row.dunning_retry_days,
+        endState: row.dunning_end_state,
+      };
+    },
+
+    /**
+     * Ends the trial once: emits subscription.trial_ended, then, without a payment method, cancels
+     * or pauses as configured. Answers what the workflow does next.
+     */
+    async endTrial(ref: SubscriptionRef & { at: number }): Promise<string> {
+      const at = new Date(ref.at);
+      const first = await step(ref, (row) => {
+        if (row.status !== 'trialing' || row.trial_ended_at !== null) return null;
+        return { patch: { trial_ended_at: at }, event: 'subscription.trial_ended', result: 'ended' };
+      });
+      if (first === 'missing') return 'missing';
+      return step(ref, async (row, trx) => {
+        if (row.status !== 'trialing') return null;
+        const pm = row.payment_method_id
+          ? await trx('payment_methods')
+              .where({ id: row.payment_method_id })
+              .whereNull('detached_at')
+              .first<{ id: string } | undefined>('id')
+          : undefined;
+        if (pm !== undefined) return { patch: {}, event: null, result: 'charge' };
+        if (row.missing_payment_method === 'pause')
+          return {
+            patch: { status: 'unpaid', paused: true },
+            event: 'subscription.updated',
+            result: 'paused',
+          };
+        return {
+          patch: {
+            status: 'canceled',
+            canceled_at: at,
+            ended_at: at,
+            cancellation_reason: 'trial_missing_payment_method',
+          },
+          event: 'subscription.canceled',
+          result: 'canceled',
+        };
+      });
+    },
+
+    /** After the last failed retry: the configured end state, once. */
+    async finishDunning(ref: SubscriptionRef & { at: number }): Promise<string> {
+      const at = new Date(ref.at);
+      return step(ref, (row) => {
+        if (row.status !== 'past_due' || row.payment_failed_at === null) return null;
+        if (row.dunning_end_state === 'canceled')
+          return {
+            patch: {
+              status: 'canceled',
+              canceled_at: at,
+              ended_at: at,
+              payment_failed_at: null,
+              cancellation_reason: 'payment_failed',
+            },
+            event: 'subscription.canceled',
+            result: 'canceled',
+          };
+        return {
+          patch: { status: row.dunning_end_state, payment_failed_at: null },
+          event: 'subscription.updated',
+          result: row.dunning_end_state,
+        };
+      });
+    },
+
+    /** Cancels a subscription flagged cancel_at_period_end once its period has ended. */
+    async cancelAtPeriodEnd(ref: SubscriptionRef & { at: number }): Promise<string> {
+      const at = new Date(ref.at);
+      return step(ref, (row) => {
+        if (
+          !row.cancel_at_period_end ||
+          row.status === 'canceled' ||
+          row.current_period_end.getTime() > ref.at
+        )
+          return null;
+        return {
+          patch: { status: 'canceled', canceled_at: at, ended_at: row.current_period_end },
+          event: 'subscription.canceled',
+          result: 'canceled',
+        };
+      });
+    },
+
+    /** A first payment that never succeeded: incomplete_expired after 23 hours. */
+    async expireIncomplete(ref: SubscriptionRef & { at: number }): Promise<string> {
+      return step(ref, (row) => {
+        if (row.status !== 'incomplete') return null;
+        return {
+          patch: { status: 'incomplete_expired', ended_at: new Date(ref.at) },
+          event: 'subscription.updated',
+          result: 'expired',
+        };
+      });
+    },
+
+    /** Records when a clock-bound workflow wants to be woken (the clock reads it while advancing). */
+    async registerClockWait(input: {
+      workflowId: string;
+      testClockId: string;
+      dueAt: number;
+    }): Promise<void> {
+      await deps.knex.raw(
+        `insert into test_clock_waits (workflow_id, test_clock_id, due_at) values (?, ?, ?)
+         on conflict (workflow_id) do update set due_at = excluded.due_at, test_clock_id = excluded.test_clock_id`,
+        sqlArgs(...[input.workflowId, input.testClockId, new Date(input.dueAt)]),
+      );
+    },
+
+    async clearClockWait(input: { workflowId: string }): Promise<void> {
+      await deps.knex('test_clock_waits').where({ workflow_id: input.workflowId }).delete();
+    },
+  };
+}
+
+export type SubscriptionActivities = ReturnType<typeof createSubscriptionActivities>;

@@ -1,0 +1,218 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import type { Knex } from '../../db/knex';
+import type { OperationDoc } from '../openapi';
+import type { SubscriptionService } from '../services/subscriptions';
+import { createSubscriptionRepository, subscriptionObject } from '../../db/subscriptions';
+import { SUBSCRIPTION_STATUSES } from '../../domain/subscription';
+import { createRoutes } from '../route';
+import { listOf, listResponse } from '../list';
+import { findOr404, pageOptions, pageQuery, zId, zLine, zStoredMetadata, zUnixTime } from '../fields';
+import { zInt } from '../validation';
+
+const zRetryDays = z
+  .array(zInt().pipe(z.number().min(1).max(60)))
+  .min(1)
+  .max(10)
+  .refine((d) => d.every((v, i) => i === 0 || v > d[i - 1]!), 'must be increasing day offsets');
+
+const CreateSubscription = z
+  .object({
+    customer: zId,
+    price: zId,
+    quantity: zInt().pipe(z.number().min(1).max(10_000)).default(1),
+    default_payment_method: zId.optional().describe("Default: the customer's default payment method"),
+    trial_end: zUnixTime().optional(),
+    trial_period_days: zInt().pipe(z.number().min(1).max(730)).optional(),
+    trial_settings: z
+      .object({ end_behavior: z.object({ missing_payment_method: z.enum(['cancel', 'pause']) }).strict() })
+      .strict()
+      .optional(),
+    coupon: zId.optional(),
+    dunning: z
+      .object({
+        retry_days: zRetryDays.optional(),
+        end_state: z.enum(['canceled', 'unpaid', 'past_due']).optional(),
+      })
+      .strict()
+      .optional()
+      .describe('Retries after a failed renewal: day offsets from the first failure (default 1, 3, 7, 14)'),
+    metadata: zStoredMetadata.optional(),
+  })
+  .strict();
+
+const UpdateSubscription = z
+  .object({
+    price: zId
+      .optional()
+      .describe('Takes effect at the next period, unless proration_behavior is create_prorations'),
+    proration_behavior: z
+      .enum(['none', 'create_prorations'])
+      .default('none')
+      .describe(
+        'create_prorations: the price changes now; the difference to the day is added to the next renewal',
+      ),
+    quantity: zInt().pipe(z.number().min(1).max(10_000)).optional(),
+    default_payment_method: zId.optional().describe('A past-due subscription retries at once'),
+    cancel_at_period_end: z.boolean().optional(),
+    cancellation_reason: zLine(500).nullable().optional(),
+    coupon: zId.nullable().optional(),
+    metadata: zStoredMetadata.optional(),
+  })
+  .strict();
+
+const CancelSubscription = z.object({ cancellation_reason: zLine(500).optional() }).strict();
+
+const ListQuery = pageQuery
+  .extend({
+    customer: zId.optional(),
+    status: z.enum(SUBSCRIPTION_STATUSES).optional(),
+    price: zId.optional(),
+  })
+  .strict();
+
+export const SubscriptionSchema = z.object({
+  id: z.string(),
+  object: z.literal('subscription'),
+  livemode: z.boolean(),
+  customer: z.string(),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  price: z.string(),
+  quantity: z.number(),
+  default_payment_method: z.string().nullable(),
+  billing_cycle_anchor: z.number(),
+  current_period_start: z.number(),
+  current_period_end: z.number(),
+  trial_start: z.number().nullable(),
+  trial_end: z.number().nullable(),
+  trial_settings: z.object({
+    end_behavior: z.object({ missing_payment_method: z.enum(['cancel', 'pause']) }),
+  }),
+  paused: z.boolean(),
+  cancel_at_period_end: z.boolean(),
+  canceled_at: z.number().nullable(),
+  ended_at: z.number().nullable(),
+  cancellation_details: z.object({ reason: z.string().nullable() }),
+  pending_update: z.object({ price: z.string() }).nullable(),
+  proration_amount: z.number().describe('Owed (or credited, negative) on the next renewal'),
+  discount: z.object({ coupon: z.string(), start: z.number().nullable() }).nullable(),
+  dunning: z.object({
+    retry_days: z.array(z.number()),
+    end_state: z.enum(['canceled', 'unpaid', 'past_due']),
+    payment_failed_at: z.number().nullable(),
+  }),
+  test_clock: z.string().nullable(),
+  metadata: z.record(z.string(), z.string()),
+  created_at: z.number(),
+});
+
+/** Subscriptions (decision 0040): create, retrieve, list, update, cancel. */
+export function subscriptionsRouter(
+  deps: { knex: Knex; subscriptions: SubscriptionService },
+  docs: OperationDoc[],
+): Router {
+  const router = Router();
+  const route = createRoutes(router, docs);
+  const repo = createSubscriptionRepository(deps.knex);
+  const tag = 'Subscriptions';
+  const find = (scope: Parameters<typeof repo.findById>[0], id: string) =>
+    findOr404(
+      'subscription',
+      scope,
+      id,
+      () => repo.findById(scope, id),
+      () => repo.existsInOtherMode(scope, id),
+    );
+
+  route({
+    method: 'post',
+    path: '/v1/subscriptions',
+    summary: 'Create a subscription: the first period is charged, or a trial begins',
+    tag,
+    body: CreateSubscription,
+    response: SubscriptionSchema,
+    handler: async ({ body, scope }) =>
+      subscriptionObject(
+        await deps.subscriptions.create(scope, {
+          customer: body.customer,
+          price: body.price,
+          quantity: body.quantity,
+          missingPaymentMethod: body.trial_settings?.end_behavior.missing_payment_method ?? 'cancel',
+          ...(body.default_payment_method !== undefined && { paymentMethod: body.default_payment_method }),
+          ...(body.trial_end !== undefined && { trialEnd: body.trial_end }),
+          ...(body.trial_period_days !== undefined && { trialPeriodDays: body.trial_period_days }),
+          ...(body.coupon !== undefined && { coupon: body.coupon }),
+          ...(body.dunning?.retry_days !== undefined && { retryDays: body.dunning.retry_days }),
+          ...(body.dunning?.end_state !== undefined && { endState: body.dunning.end_state }),
+          ...(body.metadata !== undefined && { metadata: body.metadata }),
+        }),
+      ),
+  });
+
+  route({
+    method: 'get',
+    path: '/v1/subscriptions',
+    summary: 'List subscriptions, newest first; filter by customer, status or price',
+    tag,
+    query: ListQuery,
+    response: listOf(SubscriptionSchema),
+    handler: async ({ query, scope }) => {
+      const page = await repo.list(scope, {
+        ...pageOptions(query),
+        ...(query.customer !== undefined && { customerId: query.customer }),
+        ...(query.status !== undefined && { status: query.status }),
+        ...(query.price !== undefined && { priceId: query.price }),
+      });
+      return listResponse('/v1/subscriptions', page.data.map(subscriptionObject), page.hasMore);
+    },
+  });
+
+  route({
+    method: 'get',
+    path: '/v1/subscriptions/:id',
+    summary: 'Retrieve a subscription',
+    tag,
+    response: SubscriptionSchema,
+    handler: async ({ params, scope }) => subscriptionObject(await find(scope, params.id!)),
+  });
+
+  route({
+    method: 'post',
+    path: '/v1/subscriptions/:id',
+    summary: 'Update a subscription: price (next period), quantity, card, cancel at period end, coupon',
+    tag,
+    body: UpdateSubscription,
+    response: SubscriptionSchema,
+    handler: async ({ params, body, scope }) => {
+      const found = await find(scope, params.id!);
+      return subscriptionObject(
+        await deps.subscriptions.update(scope, found.id, {
+          ...(body.price !== undefined && { price: body.price, prorationBehavior: body.proration_behavior }),
+          ...(body.quantity !== undefined && { quantity: body.quantity }),
+          ...(body.default_payment_method !== undefined && { paymentMethod: body.default_payment_method }),
+          ...(body.cancel_at_period_end !== undefined && { cancelAtPeriodEnd: body.cancel_at_period_end }),
+          ...(body.cancellation_reason !== undefined && { cancellationReason: body.cancellation_reason }),
+          ...(body.coupon !== undefined && { coupon: body.coupon }),
+          ...(body.metadata !== undefined && { metadata: body.metadata }),
+        }),
+      );
+    },
+  });
+
+  route({
+    method: 'delete',
+    path: '/v1/subscriptions/:id',
+    summary: 'Cancel a subscription now',
+    tag,
+    body: CancelSubscription,
+    response: SubscriptionSchema,
+    handler: async ({ params, body, scope }) => {
+      const found = await find(scope, params.id!);
+      return subscriptionObject(
+        await deps.subscriptions.cancel(scope, found.id, body?.cancellation_reason ?? null),
+      );
+    },
+  });
+
+  return router;
+}

@@ -1,0 +1,120 @@
+import { randomBase62 } from '../domain/ids';
+import {
+  AcquirerCardError,
+  AcquirerInvalidRequestError,
+  AcquirerUnavailableError,
+  cardBrand,
+  type AcquirerRefund,
+  type Authorization,
+  type AuthorizeRequest,
+  type CaptureRequest,
+  type CardAcquirer,
+  type CardToken,
+  type DeclineCode,
+  type RefundRequest,
+  type TokenizeRequest,
+} from './card-acquirer';
+import { TEST_CARDS } from './simulated-acquirer';
+
+const DECLINES: readonly string[] = [
+  'generic_decline',
+  'insufficient_funds',
+  'expired_card',
+  'incorrect_cvc',
+];
+
+/**
+ * The simulated acquirer's behaviour as a `CardAcquirer` in the caller's process, for the worker's
+ * batch renewals: the tokens are the HTTP simulator's (`tok_{behaviour}_…`, stateless), so cards
+ * saved through the API charge the same way here, without an HTTP hop per renewal. Idempotency keys
+ * replay within the process, like the HTTP simulator's within its own (decision 0041).
+ */
+export function createInProcessAcquirer(opts: { latencyMs?: number } = {}): CardAcquirer {
+  const auths = new Map<string, Authorization>();
+  const byKey = new Map<string, Authorization>();
+  const failedOnce = new Set<string>();
+  const latency = opts.latencyMs ?? 0;
+  const wait = () => (latency > 0 ? new Promise((r) => setTimeout(r, latency)) : Promise.resolve());
+  const copy = (a: Authorization): Authorization => ({ ...a });
+  const find = (id: string) => {
+    const a = auths.get(id);
+    if (!a) throw new AcquirerInvalidRequestError('No such authorization', 'resource_missing', false, 404);
+    return a;
+  };
+
+  return {
+    async tokenize(req: TokenizeRequest): Promise<CardToken> {
+      await wait();
+      const number = req.number.replace(/\s/g, '');
+      if (!/^\d{12,19}$/.test(number))
+        throw new AcquirerCardError('The card number is incorrect', 'incorrect_number', false, 402);
+      const behaviour = TEST_CARDS[number] ?? 'success';
+      return {
+        token: `tok_${behaviour}_${randomBase62(20)}`,
+        brand: cardBrand(number),
+        last4: number.slice(-4),
+        exp_month: req.exp_month,
+        exp_year: req.exp_year,
+        wallet: req.wallet ?? null,
+      };
+    },
+
+    async authorize(req: AuthorizeRequest): Promise<Authorization> {
+      await wait();
+      const replay = byKey.get(req.idempotency_key);
+      if (replay) return copy(replay);
+      const behaviour = /^tok_([a-z_]+)_[0-9A-Za-z]{20}$/.exec(req.token)?.[1];
+      if (!behaviour || !Number.isSafeInteger(req.amount) || req.amount <= 0)
+        throw new AcquirerInvalidRequestError('token and amount', 'invalid_request', false, 400);
+      if (behaviour === 'processing_error' && !failedOnce.has(req.idempotency_key)) {
+        failedOnce.add(req.idempotency_key);
+        throw new AcquirerUnavailableError('A processing error occurred', 'processing_error', true, 500);
+      }
+      const decline = DECLINES.includes(behaviour) ? (behaviour as DeclineCode) : null;
+      const auth: Authorization = {
+        id: `auth_${randomBase62(20)}`,
+        status: decline ? 'declined' : behaviour === 'three_d_secure' ? 'requires_action' : 'authorized',
+        amount: req.amount,
+        amount_captured: 0,
+        amount_refunded: 0,
+        action_url: null,
+        decline_code: decline,
+      };
+      auths.set(auth.id, auth);
+      byKey.set(req.idempotency_key, auth);
+      return copy(auth);
+    },
+
+    async retrieve(authorization: string): Promise<Authorization> {
+      await wait();
+      return copy(find(authorization));
+    },
+
+    async capture(req: CaptureRequest): Promise<Authorization> {
+      await wait();
+      const auth = find(req.authorization);
+      if (auth.status === 'captured') return copy(auth);
+      if (auth.status !== 'authorized' || req.amount <= 0 || req.amount > auth.amount)
+        throw new AcquirerInvalidRequestError(`status ${auth.status}`, 'not_capturable', false, 400);
+      auth.status = 'captured';
+      auth.amount_captured = req.amount;
+      return copy(auth);
+    },
+
+    async void(authorization: string): Promise<Authorization> {
+      await wait();
+      const auth = find(authorization);
+      if (auth.status === 'authorized' || auth.status === 'requires_action') auth.status = 'voided';
+      return copy(auth);
+    },
+
+    async refund(req: RefundRequest): Promise<AcquirerRefund> {
+      await wait();
+      const auth = find(req.authorization);
+      if (req.amount <= 0 || auth.amount_refunded + req.amount > auth.amount_captured)
+        throw new AcquirerInvalidRequestError('refund exceeds capture', 'amount_too_large', false, 400);
+      auth.amount_refunded += req.amount;
+      return { id: `re_${randomBase62(20)}`, authorization: auth.id, amount: req.amount };
+    },
+  };
+}

@@ -1,0 +1,248 @@
+import os from 'node:os';
+import { readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { withStack } from './harness';
+import { startReceiver } from '../test/helpers/receiver';
+import { killHard, spawnWorker } from '../test/helpers/worker-process';
+import { seedSubscriptions, withWorkflowApi } from '../test/helpers/subscriptions';
+import { newId, ID_PREFIX } from '../domain/ids';
+import { sqlArgs } from '../db/event-batch';
+import type { Knex } from '../db/knex';
+
+/**
+ * Renewal day: N monthly subscriptions on one test clock, all due at the same instant; the clock is
+ * advanced once through the API and the real worker process (simulated acquirer in-process, at the
+ * given latency) renews them all: charge, renewal row, payment intent, events, deliveries. Then a
+ * baseline writes the same rows with a plain batched INSERT script, no charging, no Temporal.
+ * Run: npx tsx bench/renewal-day.ts [n=100000] [latencies=0,50]
+ */
+const T0 = Date.UTC(2027, 0, 1, 0, 0, 0);
+
+function peakRssMb(child: ChildProcess): number {
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+async function count(knex: Knex, sql: string, merchantId: string): Promise<number> {
+  return Number((await knex.raw<{ rows: { n: string }[] }>(sql, [merchantId])).rows[0]!.n);
+}
+
+async function main(): Promise<void> {
+  const n = Number(process.argv[2] ?? 100_000);
+  const latencies = (process.argv[3] ?? '0,50').split(',').map(Number);
+  await withStack({ worker: false }, async (base) => {
+    const stack = await withWorkflowApi(base);
+    const receiver = await startReceiver();
+    const results: Record<string, unknown>[] = [];
+    try {
+      for (const latency of latencies) {
+        process.env.SIMULATED_ACQUIRER_LATENCY_MS = String(latency);
+        const worker = await spawnWorker(stack);
+        // The worker logs each page's phases; summed, they are the profile of the run.
+        const profile = { pages: 0, createMs: 0, chargeMs: 0, finishMs: 0, notifyMs: 0 };
+        let buffered = '';
+        worker.stdout?.on('data', (chunk: Buffer) => {
+          buffered += chunk.toString();
+          const lines = buffered.split('\n');
+          buffered = lines.pop() ?? '';
+          for (const line of lines) {
+            if (!line.includes('"msg":"billing page"')) continue;
+            const p = JSON.parse(line) as Record<string, number>;
+            profile.pages += 1;
+            profile.createMs += p.createMs ?? 0;
+            profile.chargeMs += p.chargeMs ?? 0;
+            profile.finishMs += p.finishMs ?? 0;
+            profile.notifyMs += p.notifyMs ?? 0;
+          }
+        });
+        const m = await stack.merchant();
+        await stack.api(m.testKey, '/v1/notification-channels', {
+          method: 'POST',
+          json: {
+            type: 'webhook',
+            config: { url: receiver.url },
+            event_subscriptions: ['subscription.renewed', 'payment_intent.captured'],
+          },
+        });
+        const clock = await stack.api(m.testKey, '/v1/test_helpers/test_clocks', {
+          method: 'POST',
+          json: { frozen_time: T0 / 1000 },
+        });
+        const seedStart = performance.now();
+        await seedSubscriptions(stack.knex, {
+          merchantId: m.id,
+          n,
+          anchor: new Date(T0),
+          testClockId: clock.body.id,
+        });
+        const seedSeconds = (performance.now() - seedStart) / 1000;
+        await stack.knex.raw('analyze subscriptions');
+        const start = Date.now();
+        const adv = await stack.api(m.testKey, `/v1/test_helpers/test_clocks/${clock.body.id}/advance`, {
+          method: 'POST',
+          json: { frozen_time: (T0 + 32 * 86_400_000) / 1000 },
+        });
+        if (adv.status !== 200) throw new Error(adv.text);
+        for (;;) {
+          const c = await stack.api(m.testKey, `/v1/test_helpers/test_clocks/${clock.body.id}`);
+          if (c.body.status === 'ready') break;
+          await new Promise((r) => setTimeout(r, 250));
+        }
+        const seconds = (Date.now() - start) / 1000;
+        const last = (
+          await stack.knex('renewals').where({ merchant_id: m.id }).max<{ max: Date }[]>('updated_at as max')
+        )[0]!.max;
+        const renewed = await count(
+          stack.knex,
+          `select count(*) as n from renewals where merchant_id = ? and status = 'paid'`,
+          m.id,
+        );
+        const deliveries = await count(
+          stack.knex,
+          'select count(*) as n from webhook_deliveries where merchant_id = ?',
+          m.id,
+        );
+        const events = await count(
+          stack.knex,
+          'select count(*) as n from events where merchant_id = ?',
+          m.id,
+        );
+        results.push({
+          bench: 'renewal-day',
+          n,
+          acquirer_latency_ms: latency,
+          renewed,
+          events,
+          deliveries,
+          seconds: Number(seconds.toFixed(1)),
+          seconds_to_last_renewal: Number(((last.getTime() - start) / 1000).toFixed(1)),
+          renewals_per_s: Math.round(renewed / seconds),
+          worker_peak_rss_mb: peakRssMb(worker),
+          seed_seconds: Number(seedSeconds.toFixed(1)),
+          page_phase_seconds: {
+            pages: profile.pages,
+            create: Math.round(profile.createMs / 1000),
+            charge: Math.round(profile.chargeMs / 1000),
+            finish: Math.round(profile.finishMs / 1000),
+            notify: Math.round(profile.notifyMs / 1000),
+          },
+        });
+        console.log(JSON.stringify(results.at(-1)));
+        await killHard(worker);
+      }
+
+      // Baseline: the same rows (renewal, payment intent, two events, their deliveries) by plain
+      // batched INSERTs of 1,000 rows, for subscriptions seeded the same way.
+      const m = await stack.merchant();
+      await stack.api(m.testKey, '/v1/notification-channels', {
+        method: 'POST',
+        json: {
+          type: 'webhook',
+          config: { url: receiver.url },
+          event_subscriptions: ['subscription.renewed', 'payment_intent.captured'],
+        },
+      });
+      const channel = await stack
+        .knex('notification_channels')
+        .where({ merchant_id: m.id })
+        .first<{ id: string }>('id');
+      await seedSubscriptions(stack.knex, { merchantId: m.id, n, anchor: new Date(T0) });
+      const subs = await stack
+        .knex('subscriptions')
+        .where({ merchant_id: m.id })
+        .select<{ id: string; customer_id: string; payment_method_id: string }[]>(
+          'id',
+          'customer_id',
+          'payment_method_id',
+        );
+      const start = performance.now();
+      for (let i = 0; i < subs.length; i += 1000) {
+        const page = subs.slice(i, i + 1000);
+        const pis = page.map(() => newId(ID_PREFIX.paymentIntent));
+        const evs = page.flatMap(() => [newId(ID_PREFIX.event), newId(ID_PREFIX.event)]);
+        await stack.knex.transaction(async (trx) => {
+          await trx('payment_intents').insert(
+            page.map((s, j) => ({
+              id: pis[j],
+              merchant_id: m.id,
+              livemode: false,
+              amount: 2990,
+              status: 'succeeded',
+              customer_id: s.customer_id,
+              payment_method_id: s.payment_method_id,
+              subscription_id: s.id,
+              amount_captured: 2990,
+              fee_amount: 45,
+              captured_at: new Date(),
+            })),
+          );
+          await trx('renewals').insert(
+            page.map((s, j) => ({
+              id: newId(ID_PREFIX.renewal),
+              merchant_id: m.id,
+              livemode: false,
+              subscription_id: s.id,
+              period_index: 1,
+              period_start: new Date(T0 + 31 * 86_400_000),
+              period_end: new Date(T0 + 59 * 86_400_000),
+              price_id: 'x',
+              quantity: 1,
+              amount_subtotal: 2990,
+              discount_amount: 0,
+              amount: 2990,
+              vat_rate: 24,
+              vat_amount: 579,
+              status: 'paid',
+              payment_intent_id: pis[j],
+            })),
+          );
+          await trx('events').insert(
+            page.flatMap((s, j) => [
+              {
+                id: evs[2 * j],
+                merchant_id: m.id,
+                livemode: false,
+                type: 'subscription.renewed',
+                data: { id: s.id },
+              },
+              {
+                id: evs[2 * j + 1],
+                merchant_id: m.id,
+                livemode: false,
+                type: 'payment_intent.captured',
+                data: { id: pis[j] },
+              },
+            ]),
+          );
+          await trx.raw(
+            `insert into webhook_deliveries (id, merchant_id, livemode, channel_id, event_id, status, max_attempts,
+               next_attempt_at)
+             select 'whd_' || substr(md5(e), 1, 24), ?, false, ?, e, 'pending', 5, now() from unnest(?::text[]) e`,
+            sqlArgs(m.id, channel.id, evs),
+          );
+        });
+      }
+      const baselineSeconds = (performance.now() - start) / 1000;
+      const baselinePerS = Math.round(n / baselineSeconds);
+      const baseline = {
+        bench: 'renewal-day-baseline',
+        n,
+        seconds: Number(baselineSeconds.toFixed(1)),
+        rows_per_s: baselinePerS,
+        ratios: results.map((r) => Number(((r.renewals_per_s as number) / baselinePerS).toFixed(2))),
+        cpus: os.cpus().length,
+        load: os.loadavg().map((l) => l.toFixed(1)),
+      };
+      console.log(JSON.stringify(baseline));
+    } finally {
+      await receiver.close();
+      await stack.close();
+    }
+  });
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,135 @@
+import type { Db } from './knex';
+import type { Scope } from '../domain/scope';
+import type { DunningEndState, SubscriptionStatus } from '../domain/subscription';
+import { pageByCreated } from './pagination';
+import { existsInOtherMode, type PageOptions } from './tenant';
+
+export interface SubscriptionRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  customer_id: string;
+  price_id: string;
+  quantity: number;
+  status: SubscriptionStatus;
+  payment_method_id: string | null;
+  test_clock_id: string | null;
+  billing_cycle_anchor: Date;
+  current_period_index: number;
+  current_period_start: Date;
+  current_period_end: Date;
+  trial_start: Date | null;
+  trial_end: Date | null;
+  trial_ended_at: Date | null;
+  payment_retry_requested: boolean;
+  missing_payment_method: 'cancel' | 'pause';
+  paused: boolean;
+  cancel_at_period_end: boolean;
+  cancellation_reason: string | null;
+  canceled_at: Date | null;
+  ended_at: Date | null;
+  pending_price_id: string | null;
+  proration_amount: number;
+  coupon_id: string | null;
+  discount_period_index: number | null;
+  discount_start: Date | null;
+  dunning_retry_days: number[];
+  dunning_end_state: DunningEndState;
+  payment_failed_at: Date | null;
+  metadata: Record<string, string>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type NewSubscription = Omit<SubscriptionRow, 'merchant_id' | 'livemode' | 'created_at' | 'updated_at'>;
+
+export function createSubscriptionRepository(db: Db) {
+  const scoped = (scope: Scope, trx: Db) =>
+    trx<SubscriptionRow>('subscriptions').where({ merchant_id: scope.merchantId, livemode: scope.livemode });
+
+  return {
+    async create(scope: Scope, input: NewSubscription, trx: Db = db): Promise<SubscriptionRow> {
+      const [row] = await trx<SubscriptionRow>('subscriptions')
+        .insert({ ...input, merchant_id: scope.merchantId, livemode: scope.livemode })
+        .returning('*');
+      return row!;
+    },
+
+    async findById(scope: Scope, id: string, trx: Db = db): Promise<SubscriptionRow | undefined> {
+      return scoped(scope, trx).where({ id }).first();
+    },
+
+    /** The row locked for a change: API updates, workflow steps and batch finishes queue here. */
+    async lock(scope: Scope, id: string, trx: Db): Promise<SubscriptionRow | undefined> {
+      return scoped(scope, trx).where({ id }).forUpdate().first();
+    },
+
+    existsInOtherMode: (scope: Scope, id: string, trx: Db = db) =>
+      existsInOtherMode(trx, 'subscriptions', scope, id),
+
+    async list(
+      scope: Scope,
+      opts: PageOptions & { customerId?: string; status?: SubscriptionStatus; priceId?: string },
+      trx: Db = db,
+    ): Promise<{ data: SubscriptionRow[]; hasMore: boolean }> {
+      const q = scoped(scope, trx);
+      if (opts.customerId !== undefined) q.where({ customer_id: opts.customerId });
+      if (opts.status !== undefined) q.where({ status: opts.status });
+      if (opts.priceId !== undefined) q.where({ price_id: opts.priceId });
+      return pageByCreated<SubscriptionRow>(q, 'subscriptions', scope, opts);
+    },
+
+    async update(
+      scope: Scope,
+      id: string,
+      patch: Partial<Omit<SubscriptionRow, 'id' | 'merchant_id' | 'livemode'>>,
+      trx: Db = db,
+    ): Promise<SubscriptionRow> {
+      const [row] = await scoped(scope, trx)
+        .where({ id })
+        .update({ ...patch, updated_at: trx.fn.now() })
+        .returning('*');
+      return row!;
+    },
+  };
+}
+
+export type SubscriptionRepository = ReturnType<typeof createSubscriptionRepository>;
+
+const unixOf = (d: Date | null) => (d === null ? null : Math.floor(d.getTime() / 1000));
+
+/** The subscription object of the API and of `subscription.*` event data (id first, spec §6.2). */
+export function subscriptionObject(row: SubscriptionRow) {
+  return {
+    id: row.id,
+    object: 'subscription' as const,
+    livemode: row.livemode,
+    customer: row.customer_id,
+    status: row.status,
+    price: row.price_id,
+    quantity: row.quantity,
+    default_payment_method: row.payment_method_id,
+    billing_cycle_anchor: unixOf(row.billing_cycle_anchor)!,
+    current_period_start: unixOf(row.current_period_start)!,
+    current_period_end: unixOf(row.current_period_end)!,
+    trial_start: unixOf(row.trial_start),
+    trial_end: unixOf(row.trial_end),
+    trial_settings: { end_behavior: { missing_payment_method: row.missing_payment_method } },
+    paused: row.paused,
+    cancel_at_period_end: row.cancel_at_period_end,
+    canceled_at: unixOf(row.canceled_at),
+    ended_at: unixOf(row.ended_at),
+    cancellation_details: { reason: row.cancellation_reason },
+    pending_update: row.pending_price_id === null ? null : { price: row.pending_price_id },
+    proration_amount: Number(row.proration_amount),
+    discount: row.coupon_id === null ? null : { coupon: row.coupon_id, start: unixOf(row.discount_start) },
+    dunning: {
+      retry_days: row.dunning_retry_days,
+      end_state: row.dunning_end_state,
+      payment_failed_at: unixOf(row.payment_failed_at),
+    },
+    test_clock: row.test_clock_id,
+    metadata: row.metadata,
+    created_at: unixOf(row.created_at)!,
+  };
+}

@@ -1,0 +1,77 @@
+import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { createBillingActivities } from '../activities/billing';
+
+type BillingActivities = ReturnType<typeof createBillingActivities>;
+
+// A page is charged in one activity: create renewals, charge with bounded concurrency, finish. Every
+// step is idempotent on (subscription, period_start), so a retry after a crash charges nothing
+// twice; heartbeats reveal a dead worker within 10 s. Bad requests to the acquirer are not retried.
+const { renewDuePage } = proxyActivities<BillingActivities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: {
+    initialInterval: '1 second',
+    maximumInterval: '30 seconds',
+    nonRetryableErrorTypes: ['AcquirerInvalidRequestError', 'AcquirerCardError'],
+  },
+});
+
+export interface BillingRunInput {
+  livemode: boolean;
+  /** Epoch ms the run bills up to; unset: the workflow's start time (scheduled runs). */
+  asOf?: number;
+  /** Only the subscriptions bound to this test clock; null or unset: those bound to none. */
+  testClockId?: string | null;
+  pageSize?: number;
+  /** Pages charged at once, each over its own hash partition of the due subscriptions. */
+  lanes?: number;
+  /** Totals carried over continue-as-new. */
+  totals?: BillingRunTotals;
+}
+
+export interface BillingRunTotals {
+  pages: number;
+  processed: number;
+  paid: number;
+  failed: number;
+}
+
+const ROUNDS_PER_RUN = 200;
+
+/**
+ * A billing run (`billing-run/{env}/{window}`): pages through the subscriptions due by `asOf` and
+ * charges each page in one activity. Renewed subscriptions stop being due, so each lane simply asks
+ * again until a page comes back short.
+ */
+export async function billingRun(input: BillingRunInput): Promise<BillingRunTotals> {
+  const asOf = input.asOf ?? Date.now();
+  const lanes = input.lanes ?? 2;
+  const limit = input.pageSize ?? 500;
+  const totals: BillingRunTotals = input.totals ?? { pages: 0, processed: 0, paid: 0, failed: 0 };
+  let open = Array.from({ length: lanes }, (_, lane) => lane);
+  for (let round = 0; open.length > 0; round++) {
+    if (round >= ROUNDS_PER_RUN || workflowInfo().continueAsNewSuggested) {
+      return continueAsNew<typeof billingRun>({ ...input, asOf, totals });
+    }
+    const results = await Promise.all(
+      open.map((lane) =>
+        renewDuePage({
+          livemode: input.livemode,
+          asOf,
+          testClockId: input.testClockId ?? null,
+          lane,
+          lanes,
+          limit,
+        }),
+      ),
+    );
+    open = open.filter((_, i) => results[i]!.more);
+    for (const r of results) {
+      totals.pages += 1;
+      totals.processed += r.processed;
+      totals.paid += r.paid;
+      totals.failed += r.failed;
+    }
+  }
+  return totals;
+}
