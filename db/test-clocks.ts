@@ -35,6 +35,7 @@ export function createTestClockRepository(db: Db) {
     async findById(scope: Scope, id: string, trx: Db = db): Promise<TestClockRow | undefined> {
       return trx<TestClockRow>('test_clocks')
         .where({ id, merchant_id: scope.merchantId, livemode: scope.livemode })
+        .whereNull('deleted_at')
         .first();
     },
   };

@@ -143,6 +143,14 @@ describe('customers', () => {
       { frozenTime: new Date() },
     );
     expectParam(await post('/v1/customers', { test_clock: foreign.id }), 'test_clock');
+
+    // A deleted clock can no longer take customers.
+    const doomed = await clocks.create(
+      { merchantId: merchant.id, livemode: false },
+      { frozenTime: new Date() },
+    );
+    expect((await api(`/v1/test_helpers/test_clocks/${doomed.id}`, { method: 'DELETE' })).status).toBe(200);
+    expectParam(await post('/v1/customers', { test_clock: doomed.id }), 'test_clock');
   });
 
   test('tenancy: a live customer is a 404 with a hint to the test key', async () => {
@@ -156,13 +164,15 @@ describe('customers', () => {
 
 describe('coupons', () => {
   test('percent and amount coupons with each duration round-trip', async () => {
+    // One timestamp for request and expectation: two calls to inDays can straddle a second.
+    const redeemBy = inDays(30);
     const pct = await post('/v1/coupons', {
       name: 'Sumar',
       percent_off: 12.5,
       duration: 'repeating',
       duration_in_months: 3,
       max_redemptions: 100,
-      redeem_by: inDays(30),
+      redeem_by: redeemBy,
       metadata: { campaign: 'summer' },
     });
     expect(pct.status).toBe(200);
@@ -178,7 +188,7 @@ describe('coupons', () => {
       duration_in_periods: null,
       max_redemptions: 100,
       times_redeemed: 0,
-      redeem_by: inDays(30),
+      redeem_by: redeemBy,
       applies_to: null,
       valid: true,
       metadata: { campaign: 'summer' },
@@ -284,11 +294,12 @@ describe('promotion codes', () => {
   });
 
   test('create with every restriction, retrieve, list, find by code in any case', async () => {
+    const expiresAt = inDays(10);
     const created = await post('/v1/promotion-codes', {
       coupon: coupon.id,
       code: 'Vor2026',
       customer: customer.id,
-      expires_at: inDays(10),
+      expires_at: expiresAt,
       max_redemptions: 5,
       restrictions: { first_time_transaction: true, minimum_amount: 5000, minimum_amount_currency: 'ISK' },
       metadata: { channel: 'newsletter' },
@@ -302,7 +313,7 @@ describe('promotion codes', () => {
       coupon: coupon.id,
       active: true,
       customer: customer.id,
-      expires_at: inDays(10),
+      expires_at: expiresAt,
       max_redemptions: 5,
       times_redeemed: 0,
       restrictions: { first_time_transaction: true, minimum_amount: 5000, minimum_amount_currency: 'ISK' },

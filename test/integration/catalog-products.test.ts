@@ -406,13 +406,16 @@ describe('pagination', () => {
     const expected = (await call('/v1/products?limit=100')).body.data.map((p: any) => p.id);
     expect([...expected].sort()).toEqual([...ids].sort());
 
-    const seen: string[] = [];
-    let cursor: string | undefined;
+    // The first page is the newest rows at the time it is read; paging on from a cursor must then be
+    // unaffected by rows that arrive meanwhile.
+    const first = await call('/v1/products?limit=5');
+    const seen: string[] = first.body.data.map((p: any) => p.id);
+    let cursor: string | undefined = seen.at(-1);
     let inserted = 0;
     for (;;) {
-      // Concurrent writers: new products arrive while each page is read.
+      // Concurrent writers: new products arrive while each later page is read.
       const [page] = await Promise.all([
-        call(`/v1/products?limit=5${cursor ? `&starting_after=${cursor}` : ''}`),
+        call(`/v1/products?limit=5&starting_after=${cursor}`),
         ...[1, 2].map(() => call('/v1/products', { method: 'POST', json: { name: `new ${inserted++}` } })),
       ]);
       seen.push(...page.body.data.map((p: any) => p.id));
