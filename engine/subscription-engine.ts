@@ -1,5 +1,5 @@
 import { sqlArgs } from '../db/event-batch';
-import { WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { Knex } from '../db/knex';
 
 /** Workflow id of a subscription's lifecycle (architecture, "Workflows"). */
@@ -78,12 +78,26 @@ export function createSubscriptionEngine(deps: { client: Client; knex: Knex; tas
       from: number;
       to: number;
     }): Promise<void> {
-      await deps.client.workflow.start('testClockAdvance', {
-        workflowId: testClockWorkflowId(input.testClockId),
-        taskQueue: deps.taskQueue,
-        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-        args: [input],
-      });
+      const workflowId = testClockWorkflowId(input.testClockId);
+      const start = () =>
+        deps.client.workflow.start('testClockAdvance', {
+          workflowId,
+          taskQueue: deps.taskQueue,
+          workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+          args: [input],
+        });
+      try {
+        await start();
+      } catch (err) {
+        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+        // The previous advance marks the clock ready as its last step, so a new advance can arrive
+        // while that run is still closing: wait for it to close, then start this one.
+        await deps.client.workflow
+          .getHandle(workflowId)
+          .result()
+          .catch(() => undefined);
+        await start();
+      }
     },
   };
 }

@@ -5,7 +5,12 @@ import type { Scope } from '../../domain/scope';
 import type { OperationDoc } from '../openapi';
 import type { SubscriptionEngine } from '../../engine/subscription-engine';
 import { newId, ID_PREFIX } from '../../domain/ids';
-import { ConflictError, InvalidRequestError, NotFoundError } from '../../domain/errors';
+import {
+  ConflictError,
+  InvalidRequestError,
+  NotFoundError,
+  ServiceUnavailableError,
+} from '../../domain/errors';
 import { createRoutes } from '../route';
 import { listOf, listResponse, unix } from '../list';
 import { pageOptions, pageQuery, zLine, zUnixTime } from '../fields';
@@ -172,12 +177,24 @@ export function testClocksRouter(
         .update({ status: 'advancing', advancing_to: to })
         .returning('*');
       if (!row) throw new ConflictError('The test clock is already advancing', 'test_clock_advancing');
-      await deps.engine.advanceClock({
-        merchantId: scope.merchantId,
-        testClockId: row.id,
-        from: found.frozen_time.getTime(),
-        to: to.getTime(),
-      });
+      try {
+        await deps.engine.advanceClock({
+          merchantId: scope.merchantId,
+          testClockId: row.id,
+          from: found.frozen_time.getTime(),
+          to: to.getTime(),
+        });
+      } catch (err) {
+        // Nothing was started: put the clock back, so it is not left 'advancing' for ever.
+        await deps
+          .knex('test_clocks')
+          .where({ id: row.id, status: 'advancing' })
+          .update({ status: 'ready', advancing_to: null });
+        throw new ServiceUnavailableError(
+          `The clock could not be advanced now; try again (${err instanceof Error ? err.message : String(err)})`,
+          'workflow_engine_unavailable',
+        );
+      }
       return present(row);
     },
   });
