@@ -92,11 +92,22 @@ export function createApp(deps: AppDeps): Express {
     };
   }
   const payments = createPaymentService({ knex: deps.knex, acquirer: acquirer.client });
+  const subscriptionEngine = deps.temporal
+    ? createSubscriptionEngine({
+        client: new Client({
+          connection: deps.temporal,
+          namespace: deps.temporalNamespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default',
+        }),
+        knex: deps.knex,
+        taskQueue: deps.taskQueue ?? process.env.TEMPORAL_TASK_QUEUE ?? 'skil',
+      })
+    : null;
   const checkout = createCheckoutService({
     knex: deps.knex,
     acquirer: acquirer.client,
     dispatcher: deps.dispatcher,
     publicBaseUrl: deps.publicBaseUrl,
+    engine: subscriptionEngine,
   });
   // The hosted checkout, short URLs, payment link visits and the browser SDK need no API key.
   app.use(
@@ -143,16 +154,6 @@ export function createApp(deps: AppDeps): Express {
     ),
   );
   v1.use(paymentMethodsRouter({ knex: deps.knex, payments }, docs));
-  const subscriptionEngine = deps.temporal
-    ? createSubscriptionEngine({
-        client: new Client({
-          connection: deps.temporal,
-          namespace: deps.temporalNamespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default',
-        }),
-        knex: deps.knex,
-        taskQueue: deps.taskQueue ?? process.env.TEMPORAL_TASK_QUEUE ?? 'skil',
-      })
-    : null;
   const subscriptionService = createSubscriptionService({
     knex: deps.knex,
     engine: subscriptionEngine,

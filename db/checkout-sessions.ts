@@ -17,11 +17,20 @@ export interface LineItem {
   vat_rate: VatRate;
 }
 
+export interface SubscriptionData {
+  price: string;
+  quantity: number;
+  trial_period_days: number | null;
+  /** ISO instant. */
+  trial_end: string | null;
+  metadata: Record<string, string>;
+}
+
 export interface CheckoutSessionRow {
   id: string;
   merchant_id: string;
   livemode: boolean;
-  mode: 'payment' | 'setup';
+  mode: 'payment' | 'setup' | 'subscription';
   status: 'open' | 'complete' | 'expired';
   payment_status: 'paid' | 'awaiting_claim' | 'unpaid' | 'no_payment_required';
   amount: number;
@@ -49,6 +58,8 @@ export interface CheckoutSessionRow {
   minimum_amount: number | null;
   payment_link_id: string | null;
   metadata: Record<string, string> | null;
+  /** What a `subscription` session subscribes to; null in other modes (decision 0050). */
+  subscription_data: SubscriptionData | null;
   expires_at: Date;
   completed_at: Date | null;
   created_at: Date;
@@ -74,7 +85,7 @@ export type NewSession = Omit<
   | 'updated_at'
 >;
 
-const JSON_COLUMNS = ['items', 'form_fields', 'custom_fields', 'metadata'] as const;
+const JSON_COLUMNS = ['items', 'form_fields', 'custom_fields', 'metadata', 'subscription_data'] as const;
 
 /** jsonb columns written as JSON text (an array would otherwise become a PostgreSQL array). */
 function jsonColumns<T extends Partial<Record<(typeof JSON_COLUMNS)[number], unknown>>>(row: T): T {

@@ -4,6 +4,7 @@ import * as merchantAccounts from './20261121_0100_merchant_accounts';
 import * as catalog from './20261121_0200_catalog';
 import * as checkout from './20261121_0300_checkout';
 import * as subscriptions from './20261121_0400_subscriptions';
+import * as subscriptionCheckout from './20261121_0500_subscription_checkout';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '20261121_0200_catalog': catalog,
   '20261121_0300_checkout': checkout,
   '20261121_0400_subscriptions': subscriptions,
+  '20261121_0500_subscription_checkout': subscriptionCheckout,
 };

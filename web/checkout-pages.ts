@@ -355,7 +355,13 @@ export function checkoutPages(deps: CheckoutWebDeps): RequestHandler {
             : ''
         }
         <button type="submit" class="skil-pay" id="pay" name="action" value="pay">
-          ${s.mode === 'setup' ? t.saveCard : s.allow_custom_amount ? t.pay : t.payAmount(money(s.amount))}
+          ${
+            s.mode === 'setup' || (s.mode === 'subscription' && s.amount === 0)
+              ? t.saveCard
+              : s.allow_custom_amount
+                ? t.pay
+                : t.payAmount(money(s.amount))
+          }
         </button>
         ${
           !s.livemode && s.mode === 'payment'

@@ -68,7 +68,23 @@ export const SessionTemplate = z.object({
 });
 
 const CreateSession = SessionTemplate.extend({
-  mode: z.enum(['payment', 'setup']).default('payment').describe('setup: save a card, charge nothing'),
+  mode: z
+    .enum(['payment', 'setup', 'subscription'])
+    .default('payment')
+    .describe(
+      'setup: save a card, charge nothing; subscription: sign up to the recurring price of the one item',
+    ),
+  subscription_data: z
+    .object({
+      trial_period_days: zInt().pipe(z.number().min(1).max(730)).optional(),
+      trial_end: zInt().pipe(z.number().min(1)).optional().describe('Unix seconds'),
+      metadata: zStoredMetadata.optional(),
+    })
+    .strict()
+    .optional()
+    .describe(
+      'mode subscription: a trial (amount 0, the code discounts the first charge after it) and metadata',
+    ),
   customer: zId.nullable().optional(),
   customer_email: zLine(255).nullable().optional(),
   customer_name: zLine(255).nullable().optional(),

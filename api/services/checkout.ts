@@ -4,12 +4,22 @@ import type { VatRate } from '../../domain/vat';
 import type { FormField, Locale } from '../../domain/checkout';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
 import type { CardAcquirer, Wallet } from '../../bank-adapters/card-acquirer';
+import type { SubscriptionEngine } from '../../engine/subscription-engine';
 import {
   createCheckoutSessionRepository,
   type CheckoutSessionRow,
   type LineItem,
   type NewSession,
+  type SubscriptionData,
 } from '../../db/checkout-sessions';
+import {
+  createSubscriptionRepository,
+  subscriptionObject,
+  type SubscriptionRow,
+} from '../../db/subscriptions';
+import { periodAt } from '../../domain/billing-calendar';
+import { DEFAULT_RETRY_DAYS } from '../../domain/subscription';
+import { vatOf } from '../../domain/vat';
 import { createProductRepository } from '../../db/products';
 import { createPriceRepository } from '../../db/prices';
 import { createVariantRepository } from '../../db/product-variants';
@@ -17,8 +27,13 @@ import { createCustomerRepository } from '../../db/customers';
 import { createEventRepository } from '../../db/events';
 import { createRedemptionService, type Pricing } from '../../db/coupon-redemptions';
 import { newId, ID_PREFIX } from '../../domain/ids';
-import { effectiveFormFields, isKnownField, successRedirect } from '../../domain/checkout';
-import { ApiError, InvalidRequestError } from '../../domain/errors';
+import {
+  effectiveFormFields,
+  isKnownField,
+  SESSION_LIFETIME_MS,
+  successRedirect,
+} from '../../domain/checkout';
+import { ApiError, InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
 import { unix } from '../list';
 import { missingReference } from '../fields';
 import { createPaymentService, DECLINE_MESSAGES, type AttemptOutcome } from './payments';
@@ -28,8 +43,17 @@ export type ItemInput =
   | { price: string; quantity: number }
   | { description: string; unit_amount: number; vat_rate: VatRate; quantity: number };
 
+/** Stripe's `subscription_data`: the trial and metadata of the subscription a session creates. */
+export interface SubscriptionDataInput {
+  trial_period_days?: number | undefined;
+  /** Epoch seconds. */
+  trial_end?: number | undefined;
+  metadata?: Record<string, string> | undefined;
+}
+
 export interface SessionInput {
-  mode: 'payment' | 'setup';
+  mode: 'payment' | 'setup' | 'subscription';
+  subscription_data?: SubscriptionDataInput | undefined;
   amount?: number | undefined;
   items?: ItemInput[] | undefined;
   product?: string | undefined;
@@ -112,6 +136,8 @@ export function createCheckoutService(deps: {
   acquirer: CardAcquirer;
   dispatcher: WebhookDispatcher;
   publicBaseUrl: string;
+  /** Starts the lifecycle of a trial subscription created at completion; null without Temporal. */
+  engine?: SubscriptionEngine | null;
 }) {
   const sessions = createCheckoutSessionRepository(deps.knex);
   const products = createProductRepository(deps.knex);
@@ -121,12 +147,19 @@ export function createCheckoutService(deps: {
   const events = createEventRepository(deps.knex);
   const redemption = createRedemptionService(deps.knex);
   const payments = createPaymentService({ knex: deps.knex, acquirer: deps.acquirer });
+  const subscriptions = createSubscriptionRepository(deps.knex);
 
-  async function resolveItems(scope: Scope, items: ItemInput[]): Promise<LineItem[]> {
+  async function resolveItems(
+    scope: Scope,
+    items: ItemInput[],
+    recurring = false,
+  ): Promise<{ lines: LineItem[]; priceIds: (string | null)[] }> {
     const out: LineItem[] = [];
+    const priceIds: (string | null)[] = [];
     for (const [i, item] of items.entries()) {
       const param = `items.${i}`;
       if ('description' in item) {
+        if (recurring) throw bad('A subscription checkout needs a recurring price', param);
         out.push({
           id: newId(ID_PREFIX.lineItem),
           product_id: null,
@@ -136,6 +169,7 @@ export function createCheckoutService(deps: {
           unit_amount: item.unit_amount,
           vat_rate: item.vat_rate,
         });
+        priceIds.push(null);
         continue;
       }
       let productId: string;
@@ -162,8 +196,11 @@ export function createCheckoutService(deps: {
       priceId ??= product.default_price_id;
       const price = priceId ? await prices.findById(scope, priceId) : undefined;
       if (!price) throw bad(`Product '${product.id}' has no default price`, `${param}.product`);
-      if (price.type !== 'one_time')
+      if (recurring && price.type !== 'recurring')
+        throw bad('A subscription checkout needs a recurring price', param);
+      if (!recurring && price.type !== 'one_time')
         throw bad('Recurring prices are sold through subscriptions, not one-off checkout', `${param}`);
+      priceIds.push(price.id);
       const variant = variantId ? await variants.findById(scope, product.id, variantId) : undefined;
       out.push({
         id: newId(ID_PREFIX.lineItem),
@@ -175,7 +212,7 @@ export function createCheckoutService(deps: {
         vat_rate: product.vat_rate,
       });
     }
-    return out;
+    return { lines: out, priceIds };
   }
 
   const linesOf = (items: LineItem[]) =>
@@ -218,13 +255,75 @@ export function createCheckoutService(deps: {
     return { pricing, promotionCodeId: (await promotionId(scope, code, trx))! };
   }
 
+  const isTrial = (d: SubscriptionData) => d.trial_end !== null || d.trial_period_days !== null;
+
+  /** The customer's time: its test clock's, or now. */
+  async function customerNow(customerId: string, trx: Knex): Promise<{ now: Date; clockId: string | null }> {
+    const row = await trx('customers')
+      .leftJoin('test_clocks', 'test_clocks.id', 'customers.test_clock_id')
+      .where('customers.id', customerId)
+      .first<{ test_clock_id: string | null; frozen_time: Date | null }>(
+        'customers.test_clock_id',
+        'test_clocks.frozen_time',
+      );
+    return { now: row?.frozen_time ?? new Date(), clockId: row?.test_clock_id ?? null };
+  }
+
+  /** Checks and stores what a subscription session will subscribe to (decision 0050). */
+  async function subscriptionDataOf(
+    input: SubscriptionDataInput | undefined,
+    line: LineItem,
+    priceId: string,
+    customer: { id: string } | null,
+  ): Promise<SubscriptionData> {
+    const days = input?.trial_period_days ?? null;
+    const end = input?.trial_end ?? null;
+    if (days !== null && end !== null)
+      throw bad('Send trial_end or trial_period_days, not both', 'subscription_data.trial_end');
+    if (end !== null) {
+      // The trial must outlive the open session, so a buyer paying late never lands after its end.
+      const now = customer ? (await customerNow(customer.id, deps.knex)).now : new Date();
+      if (end * 1000 <= now.getTime() + SESSION_LIFETIME_MS)
+        throw bad('trial_end must be more than 24 hours away', 'subscription_data.trial_end');
+    }
+    return {
+      price: priceId,
+      quantity: line.quantity,
+      trial_period_days: days,
+      trial_end: end === null ? null : new Date(end * 1000).toISOString(),
+      metadata: input?.metadata ?? {},
+    };
+  }
+
   async function create(scope: Scope, input: SessionInput): Promise<CheckoutSessionRow> {
     const sources = [
       input.amount !== undefined,
       input.items !== undefined,
       input.product !== undefined,
     ].filter(Boolean);
-    if (input.mode === 'setup') {
+    if (input.mode !== 'subscription' && input.subscription_data !== undefined)
+      throw bad('subscription_data needs mode subscription', 'subscription_data');
+    if (input.mode === 'subscription') {
+      if (input.allow_custom_amount)
+        throw bad(
+          'A subscription checkout charges its recurring price, not a custom amount',
+          'allow_custom_amount',
+        );
+      if (input.amount !== undefined)
+        throw bad('A subscription checkout charges its recurring price: send items or product', 'amount');
+      if (sources.length !== 1)
+        throw new InvalidRequestError('Send exactly one of items or product', {
+          code: sources.length === 0 ? 'parameter_missing' : 'parameter_invalid',
+          param: 'items',
+        });
+      if (input.items !== undefined && input.items.length !== 1)
+        throw bad('A subscription checkout has exactly one item, its recurring price', 'items');
+      if (!deps.engine)
+        throw new ServiceUnavailableError(
+          'Subscription checkout needs the workflow engine, which is not connected',
+          'workflow_engine_unavailable',
+        );
+    } else if (input.mode === 'setup') {
       if (sources.length > 0 || input.allow_custom_amount)
         throw bad(
           'A setup checkout saves a card and charges nothing: send no amount, items or product',
@@ -251,11 +350,16 @@ export function createCheckoutService(deps: {
       customer = await customers.findById(scope, input.customer);
       if (!customer) throw missingReference('customer', input.customer, 'customer');
     }
-    const items = input.items
-      ? await resolveItems(scope, input.items)
+    const recurring = input.mode === 'subscription';
+    const resolved = input.items
+      ? await resolveItems(scope, input.items, recurring)
       : input.product
-        ? await resolveItems(scope, [{ product: input.product, quantity: 1 }])
-        : [];
+        ? await resolveItems(scope, [{ product: input.product, quantity: 1 }], recurring)
+        : { lines: [], priceIds: [] };
+    const items = resolved.lines;
+    const subscriptionData = recurring
+      ? await subscriptionDataOf(input.subscription_data, items[0]!, resolved.priceIds[0]!, customer)
+      : null;
     const subtotal =
       items.length > 0
         ? items.reduce((a, l) => a + l.unit_amount * l.quantity, 0)
@@ -284,12 +388,16 @@ export function createCheckoutService(deps: {
         promotion_code_id: promotionCodeId,
       };
     }
+    // A trial charges nothing now; the code's coupon discounts the first charge after it (spec §2.1).
+    if (subscriptionData && isTrial(subscriptionData))
+      priced = { ...priced, amount: 0, amount_subtotal: 0, discount_amount: 0 };
     const session: NewSession = {
       mode: input.mode,
       ...priced,
+      subscription_data: subscriptionData,
       success_url: input.success_url ?? null,
       cancel_url: input.cancel_url ?? null,
-      save_payment_method: input.mode === 'setup' ? true : input.save_payment_method,
+      save_payment_method: input.mode === 'payment' ? input.save_payment_method : true,
       customer_id: customer?.id ?? null,
       product_id: input.product ?? null,
       customer_email: input.customer_email ?? customer?.email ?? null,
@@ -321,6 +429,8 @@ export function createCheckoutService(deps: {
           trx,
         );
       const { pricing, promotionCodeId } = await priceWithCode(scope, session, code, trx);
+      if (session.subscription_data && isTrial(session.subscription_data))
+        return sessions.update(session.id, { promotion_code_id: promotionCodeId }, trx);
       return sessions.update(
         session.id,
         {
@@ -406,6 +516,155 @@ export function createCheckoutService(deps: {
     }
   }
 
+  /**
+   * The subscription a completed `subscription` session creates, in the completion's transaction
+   * (decision 0050). A trial starts `trialing` and its lifecycle workflow (started after commit)
+   * ends it. Without a trial the checkout's payment IS period 0: the subscription starts `active`
+   * in period 0, anchored now, with a paid renewal for period 0 holding the checkout's payment
+   * intent, so neither the lifecycle nor a billing run charges period 0 again.
+   */
+  async function subscribe(
+    scope: Scope,
+    s: CheckoutSessionRow,
+    customerId: string,
+    paymentMethodId: string,
+    paymentIntentId: string | null,
+    trx: Knex.Transaction,
+    wake: string[],
+  ): Promise<SubscriptionRow> {
+    const data = s.subscription_data!;
+    const { now, clockId } = await customerNow(customerId, trx);
+    const price = await trx('prices')
+      .where({ id: data.price })
+      .first<{ recurring_interval: 'week' | 'month' | 'year'; recurring_interval_count: number }>(
+        'recurring_interval',
+        'recurring_interval_count',
+      );
+    const couponId = s.promotion_code_id
+      ? (
+          await trx('promotion_codes')
+            .where({ id: s.promotion_code_id })
+            .first<{ coupon_id: string }>('coupon_id')
+        ).coupon_id
+      : null;
+    const trialEnd =
+      data.trial_end !== null
+        ? new Date(data.trial_end)
+        : data.trial_period_days !== null
+          ? new Date(now.getTime() + data.trial_period_days * 86_400_000)
+          : null;
+    const period = periodAt(
+      now,
+      { interval: price.recurring_interval, intervalCount: price.recurring_interval_count },
+      0,
+    );
+    const sub = await subscriptions.create(
+      scope,
+      {
+        id: newId(ID_PREFIX.subscription),
+        customer_id: customerId,
+        price_id: data.price,
+        quantity: data.quantity,
+        payment_method_id: paymentMethodId,
+        test_clock_id: clockId,
+        ...(trialEnd
+          ? {
+              status: 'trialing' as const,
+              billing_cycle_anchor: trialEnd,
+              current_period_index: -1,
+              current_period_start: now,
+              current_period_end: trialEnd,
+              trial_start: now,
+              trial_end: trialEnd,
+            }
+          : {
+              status: 'active' as const,
+              billing_cycle_anchor: now,
+              current_period_index: 0,
+              current_period_start: period.start,
+              current_period_end: period.end,
+              trial_start: null,
+              trial_end: null,
+            }),
+        trial_ended_at: null,
+        payment_retry_requested: false,
+        missing_payment_method: 'cancel',
+        paused: false,
+        cancel_at_period_end: false,
+        cancellation_reason: null,
+        canceled_at: null,
+        ended_at: null,
+        pending_price_id: null,
+        proration_amount: 0,
+        // The coupon counts its duration from period 0, the first charge (decision 0046).
+        coupon_id: couponId,
+        discount_period_index: couponId ? 0 : null,
+        discount_start: couponId ? now : null,
+        dunning_retry_days: [...DEFAULT_RETRY_DAYS],
+        dunning_end_state: 'canceled',
+        payment_failed_at: null,
+        metadata: data.metadata,
+      },
+      trx,
+    );
+    const types: { type: string; data: Record<string, unknown> }[] = [
+      { type: 'subscription.created', data: subscriptionObject(sub) },
+    ];
+    if (!trialEnd) {
+      const line = s.items[0]!;
+      const renewal = {
+        id: newId(ID_PREFIX.renewal),
+        merchant_id: scope.merchantId,
+        livemode: scope.livemode,
+        subscription_id: sub.id,
+        period_index: 0,
+        period_start: period.start,
+        period_end: period.end,
+        price_id: data.price,
+        quantity: data.quantity,
+        amount_subtotal: s.amount_subtotal,
+        discount_amount: s.discount_amount,
+        amount: s.amount,
+        vat_rate: line.vat_rate,
+        vat_amount: vatOf(s.amount, line.vat_rate),
+        proration_amount: 0,
+        coupon_id: couponId,
+        status: 'paid',
+        attempt_count: 1,
+        payment_intent_id: paymentIntentId,
+        paid_at: now,
+      };
+      // The unique (subscription, period_start) key holds period 0 against any second charge.
+      await trx('renewals').insert(renewal);
+      if (paymentIntentId)
+        await trx('payment_intents').where({ id: paymentIntentId }).update({ subscription_id: sub.id });
+      types.push({
+        type: 'subscription.activated',
+        data: {
+          ...subscriptionObject(sub),
+          latest_renewal: {
+            id: renewal.id,
+            object: 'renewal' as const,
+            period_start: Math.floor(period.start.getTime() / 1000),
+            period_end: Math.floor(period.end.getTime() / 1000),
+            price: data.price,
+            amount_subtotal: renewal.amount_subtotal,
+            discount_amount: renewal.discount_amount,
+            amount: renewal.amount,
+            vat_amount: renewal.vat_amount,
+            proration_amount: 0,
+            currency: 'ISK' as const,
+            status: 'paid' as const,
+            attempt_count: 1,
+            payment_intent: paymentIntentId,
+          },
+        },
+      });
+    }
+    for (const e of types) wake.push(...(await events.record(scope, e, trx)).channelIds);
+    return sub;
+  }
+
   async function complete(
     scope: Scope,
     s: CheckoutSessionRow,
@@ -414,6 +673,7 @@ export function createCheckoutService(deps: {
     paymentIntentId: string | null,
     trx: Knex.Transaction,
     wake: string[],
+    started: SubscriptionRow[],
   ): Promise<CheckoutSessionRow> {
     let customerId = s.customer_id;
     let savedId: string | null = null;
@@ -435,6 +695,12 @@ export function createCheckoutService(deps: {
     }
     if (paymentIntentId && customerId)
       await payments.intents.update(paymentIntentId, { customer_id: customerId }, trx);
+    let subscriptionId: string | null = null;
+    if (s.mode === 'subscription') {
+      const sub = await subscribe(scope, s, customerId!, savedId!, paymentIntentId, trx, wake);
+      subscriptionId = sub.id;
+      if (sub.status === 'trialing') started.push(sub);
+    }
     const done = await sessions.update(
       s.id,
       {
@@ -444,6 +710,7 @@ export function createCheckoutService(deps: {
         customer_id: customerId,
         payment_method_id: savedId,
         payment_intent_id: paymentIntentId,
+        subscription_id: subscriptionId,
       },
       trx,
     );
@@ -463,6 +730,7 @@ export function createCheckoutService(deps: {
     outcome: AttemptOutcome,
     trx: Knex.Transaction,
     wake: string[],
+    started: SubscriptionRow[],
   ): Promise<PayOutcome> {
     if (outcome.kind === 'requires_action') return { kind: 'action', url: outcome.url };
     if (outcome.kind === 'declined') return { kind: 'declined', message: outcome.error.message, session: s };
@@ -472,12 +740,31 @@ export function createCheckoutService(deps: {
       return { kind: 'declined', message: refused, session: s };
     }
     const captured = await payments.capture(scope, outcome.intent, outcome.intent.amount, trx, wake);
-    const done = await complete(scope, s, 'paid', captured.payment_method_id, captured.id, trx, wake);
+    const done = await complete(
+      scope,
+      s,
+      'paid',
+      captured.payment_method_id,
+      captured.id,
+      trx,
+      wake,
+      started,
+    );
     return { kind: 'complete', session: done };
   }
 
-  async function afterCommit(wake: string[]) {
+  async function afterCommit(wake: string[], started: SubscriptionRow[] = []) {
     await deps.dispatcher.wake(wake);
+    // A trial's lifecycle sleeps until trial_end, then ends it and takes the first charge.
+    if (started.length > 0)
+      await deps.engine!.notify(
+        started.map((r) => ({
+          merchantId: r.merchant_id,
+          livemode: r.livemode,
+          subscriptionId: r.id,
+          testClockId: r.test_clock_id,
+        })),
+      );
   }
 
   return {
@@ -491,6 +778,7 @@ export function createCheckoutService(deps: {
      */
     async pay(sessionId: string, input: PayInput): Promise<PayOutcome> {
       const wake: string[] = [];
+      const started: SubscriptionRow[] = [];
       const result = await deps.knex.transaction(async (trx): Promise<PayOutcome> => {
         const s = await sessions.lockPublic(sessionId, trx);
         if (!s || s.status !== 'open') return { kind: 'closed', session: s! };
@@ -533,7 +821,7 @@ export function createCheckoutService(deps: {
           if (refused) return { kind: 'declined', message: refused, session };
           return {
             kind: 'complete',
-            session: await complete(scope, session, 'no_payment_required', pmId, null, trx, wake),
+            session: await complete(scope, session, 'no_payment_required', pmId, null, trx, wake, started),
           };
         }
         let intent = await payments.intents.findBySession(scope, session.id, trx);
@@ -553,15 +841,16 @@ export function createCheckoutService(deps: {
         session = await sessions.update(session.id, { payment_intent_id: intent.id }, trx);
         const pm = (await payments.methods.findById(scope, pmId!, trx))!;
         const outcome = await payments.attempt(scope, intent, pm, input.returnUrl, trx, wake);
-        return finish(scope, session, outcome, trx, wake);
+        return finish(scope, session, outcome, trx, wake, started);
       });
-      await afterCommit(wake);
+      await afterCommit(wake, started);
       return result;
     },
 
     /** The buyer is back from a 3-D Secure challenge. */
     async resume(sessionId: string): Promise<PayOutcome> {
       const wake: string[] = [];
+      const started: SubscriptionRow[] = [];
       const result = await deps.knex.transaction(async (trx): Promise<PayOutcome> => {
         const s = await sessions.lockPublic(sessionId, trx);
         if (!s || s.status !== 'open' || !s.payment_intent_id) return { kind: 'closed', session: s! };
@@ -569,9 +858,9 @@ export function createCheckoutService(deps: {
         const intent = (await payments.intents.lock(scope, s.payment_intent_id, trx))!;
         const outcome = await payments.resume(scope, intent, trx, wake);
         if (!outcome) return { kind: 'declined', message: DECLINE_MESSAGES.generic_decline!, session: s };
-        return finish(scope, s, outcome, trx, wake);
+        return finish(scope, s, outcome, trx, wake, started);
       });
-      await afterCommit(wake);
+      await afterCommit(wake, started);
       return result;
     },
 

@@ -4,7 +4,7 @@ import type { SubscriptionEngine } from '../../engine/subscription-engine';
 import type { DunningEndState } from '../../domain/subscription';
 import { DEFAULT_RETRY_DAYS, isEnded } from '../../domain/subscription';
 import { newId, ID_PREFIX } from '../../domain/ids';
-import { InvalidRequestError, NotFoundError } from '../../domain/errors';
+import { InvalidRequestError, NotFoundError, ServiceUnavailableError } from '../../domain/errors';
 import {
   createSubscriptionRepository,
   subscriptionObject,
@@ -54,7 +54,11 @@ export function createSubscriptionService(deps: {
   const subscriptions = createSubscriptionRepository(deps.knex);
 
   async function notify(row: SubscriptionRow) {
-    if (!deps.engine) throw new Error('subscriptions need the Temporal connection');
+    if (!deps.engine)
+      throw new ServiceUnavailableError(
+        'Subscriptions need the workflow engine, which is not connected',
+        'workflow_engine_unavailable',
+      );
     await deps.engine.notify([
       {
         merchantId: row.merchant_id,
