@@ -31,6 +31,8 @@ import { checkoutSessionsRouter } from './routes/checkout-sessions';
 import { paymentIntentsRouter } from './routes/payment-intents';
 import { paymentMethodsRouter } from './routes/payment-methods';
 import { paymentLinksRouter } from './routes/payment-links';
+import { claimsRouter } from './routes/claims';
+import type { ClaimsApi } from '../bank-adapters/claims-api';
 import { createCheckoutService } from './services/checkout';
 import { createPaymentService } from './services/payments';
 import { checkoutPages } from '../web/checkout-pages';
@@ -63,6 +65,8 @@ export interface AppDeps {
   /** Task queue and namespace of the workflows the API starts; default TEMPORAL_TASK_QUEUE / _NAMESPACE. */
   taskQueue?: string;
   temporalNamespace?: string;
+  /** The bank's claims service (cancel and amend of issued claims); unset: those answer 503. */
+  claimsApi?: ClaimsApi | undefined;
 }
 
 /** The HTTP API: thin routers over repositories and workflow starts (architecture, "api"). */
@@ -171,6 +175,7 @@ export function createApp(deps: AppDeps): Express {
       subscriptions: subscriptionService,
     }),
   );
+  v1.use(claimsRouter({ knex: deps.knex, claimsApi: deps.claimsApi }, docs));
   v1.use(paymentLinksRouter({ knex: deps.knex, checkout, publicBaseUrl: deps.publicBaseUrl }, docs));
   // Routers declare full paths (they double as OpenAPI paths), so v1 is entered, not mounted.
   app.use((req, res, next) => (req.path.startsWith('/v1/') ? v1(req, res, next) : next()));

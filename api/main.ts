@@ -5,6 +5,7 @@ import { connectTemporal } from '../engine/temporal-client';
 import { createWebhookDispatcher } from '../engine/webhook-dispatch';
 import { createMetrics } from './metrics';
 import { createApp } from './app';
+import { claimsApiFromConfig } from '../bank-adapters/claims-bank-from-config';
 
 /** Runs the HTTP API; needs DATABASE_URL and TEMPORAL_ADDRESS (npm start sets both). */
 async function main(): Promise<void> {
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
     publicBaseUrl: config.publicBaseUrl,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     simulatedAcquirerLatencyMs: config.SIMULATED_ACQUIRER_LATENCY_MS,
+    claimsApi: claimsApiFromConfig(config),
   });
   const server = app.listen(config.PORT, config.HOST, () => log.info({ port: config.PORT }, 'API listening'));
   const stop = () => {

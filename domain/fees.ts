@@ -12,3 +12,13 @@ export function cardFee(amount: number, channel: PaymentChannel): number {
     throw new RangeError('amount must be a whole ISK amount ≥ 0');
   return new Decimal(amount).mul(CARD_FEE_RATE[channel]).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
 }
+
+/** The claim fee (krafa): 0.8 % of the claim, at least 25 and at most 250 ISK, rounded half up. */
+export const CLAIM_FEE = { rate: '0.008', min: 25, max: 250 } as const;
+
+export function claimFee(amount: number): number {
+  if (!Number.isSafeInteger(amount) || amount < 0)
+    throw new RangeError('amount must be a whole ISK amount ≥ 0');
+  const fee = new Decimal(amount).mul(CLAIM_FEE.rate).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
+  return Math.min(CLAIM_FEE.max, Math.max(CLAIM_FEE.min, fee));
+}

@@ -31,6 +31,7 @@ export const ID_PREFIX = {
   subscription: 'sub',
   renewal: 'rnw',
   billingPortalSession: 'bps',
+  claim: 'clm',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];

@@ -5,6 +5,7 @@ import * as catalog from './20261121_0200_catalog';
 import * as checkout from './20261121_0300_checkout';
 import * as subscriptions from './20261121_0400_subscriptions';
 import * as subscriptionCheckout from './20261121_0500_subscription_checkout';
+import * as claims from './20261121_0600_claims';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '20261121_0300_checkout': checkout,
   '20261121_0400_subscriptions': subscriptions,
   '20261121_0500_subscription_checkout': subscriptionCheckout,
+  '20261121_0600_claims': claims,
 };

@@ -20,6 +20,8 @@ const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Port of the simulated bank (test environment's claims API and payer online bank); 0 picks a free one. */
   SIMULATED_BANK_PORT: z.coerce.number().int().min(0).max(65535).default(3010),
+  /** Base URL of the bank's IOBWS claims API (npm start sets the simulated bank's); unset: no claims bank. */
+  SIMULATED_BANK_URL: z.string().url().optional(),
   /** Added latency of the simulated card acquirer's answers (test environment), in ms. */
   SIMULATED_ACQUIRER_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   /** Largest request body accepted, in bytes. */

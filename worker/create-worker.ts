@@ -12,6 +12,8 @@ import { createTestClockActivities } from '../activities/test-clocks';
 import { createSubscriptionEngine } from '../engine/subscription-engine';
 import { createInProcessAcquirer } from '../bank-adapters/in-process-acquirer';
 import type { CardAcquirer } from '../bank-adapters/card-acquirer';
+import type { ClaimsApi } from '../bank-adapters/claims-api';
+import { createClaimActivities } from '../activities/claims';
 
 export interface WorkerDeps {
   knex: Knex;
@@ -30,6 +32,8 @@ export interface WorkerDeps {
   acquirer?: CardAcquirer;
   /** Card authorizations in flight at once per billing page. */
   chargeConcurrency?: number;
+  /** The bank's claims service (claim batches and payment sync); unset: those activities fail. */
+  claimsApi?: ClaimsApi | undefined;
 }
 
 /** The one place that assembles activities and creates the Temporal worker. */
@@ -64,6 +68,12 @@ export async function createWorker(
     ...createTestClockActivities({ knex: deps.knex, client: deps.client }),
     ...createMaintenanceActivities({ knex: deps.knex }),
     ...createCheckoutActivities({ knex: deps.knex }),
+    ...createClaimActivities({
+      knex: deps.knex,
+      log: deps.log.child({ area: 'claims' }),
+      claimsApi: deps.claimsApi,
+      wakeChannels,
+    }),
     ...createWebhookActivities({
       knex: deps.knex,
       log: deps.log.child({ area: 'webhooks' }),

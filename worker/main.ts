@@ -4,6 +4,7 @@ import { createKnex } from '../db/knex';
 import { connectTemporal } from '../engine/temporal-client';
 import { createWorker } from './create-worker';
 import { ensureSchedules } from './schedules';
+import { claimsApiFromConfig } from '../bank-adapters/claims-bank-from-config';
 
 /** Runs the Temporal worker; needs DATABASE_URL and TEMPORAL_ADDRESS (npm start sets both). */
 async function main(): Promise<void> {
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
     address: config.TEMPORAL_ADDRESS,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
+    claimsApi: claimsApiFromConfig(config),
     ...(process.env.WORKFLOW_BUNDLE_PATH && { workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH }),
   });
   await ensureSchedules(client, config.TEMPORAL_TASK_QUEUE);

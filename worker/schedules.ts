@@ -34,6 +34,25 @@ export const SCHEDULES: readonly ScheduleDef[] = [
     workflowType: 'billingRun',
     args: [{ livemode: false }],
   },
+  // Issues pending claims at the bank in batches, and reads their payments (decisions 0061, 0062).
+  {
+    id: (q) => `claim-batch/test/${q}`,
+    every: '1 minute',
+    workflowType: 'claimBatch',
+    args: [{ livemode: false }],
+  },
+  {
+    id: (q) => `claim-batch/live/${q}`,
+    every: '1 minute',
+    workflowType: 'claimBatch',
+    args: [{ livemode: true }],
+  },
+  {
+    id: (q) => `claim-payments-sync/${q}`,
+    every: '5 minutes',
+    workflowType: 'claimPaymentsSync',
+    args: [{}],
+  },
 ];
 
 /**

@@ -11,3 +11,5 @@ export {
 } from './subscription';
 export { testClockAdvance, type TestClockInput } from './test-clock';
 export { clockTickUpdate } from './time';
+export { claimBatch, type ClaimBatchInput } from './claim-batch';
+export { claimPaymentsSync } from './claim-sync';

@@ -13,6 +13,7 @@ import { randomBase62 } from '../../domain/ids';
 import { freePort } from '../../stack/free-port';
 import type { Knex } from '../../db/knex';
 import { createTestDatabase, type TestDatabase } from './database';
+import { startValidatedBank, type ValidatedBank } from './simulated-bank';
 
 export interface TestMerchant {
   id: string;
@@ -26,6 +27,8 @@ export interface TestStack {
   db: TestDatabase;
   client: Client;
   taskQueue: string;
+  /** The simulated bank, with `bank: true`; the API and the worker reach it through the real client. */
+  bank: ValidatedBank | null;
   /** A new merchant with a test and a live key. */
   merchant(name?: string): Promise<TestMerchant>;
   /** fetch against the API with a key. */
@@ -51,6 +54,8 @@ export interface TestStackOptions {
    * follows URLs the API hands out (checkout pages, the simulated acquirer reached over HTTP).
    */
   realBaseUrl?: boolean;
+  /** Start a simulated bank (claims API over HTTP) and give the API and the worker a client of it. */
+  bank?: boolean;
 }
 
 /**
@@ -73,6 +78,8 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     workflowStarts: metrics.workflowStarts,
     ...(opts.schedule && { schedule: opts.schedule }),
   });
+  const bank = opts.bank ? await startValidatedBank() : null;
+  const claimsApi = bank?.client();
   const port = opts.realBaseUrl ? await freePort() : 0;
   const app = createApp({
     knex,
@@ -82,6 +89,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     dispatcher,
     publicBaseUrl: opts.realBaseUrl ? `http://127.0.0.1:${port}` : 'http://localhost',
     bodyLimitBytes: opts.bodyLimitBytes ?? 256 * 1024,
+    ...(claimsApi && { claimsApi }),
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(port, '127.0.0.1', () => resolve(s));
@@ -98,6 +106,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       namespace: 'default',
       taskQueue,
       workflowBundlePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE!,
+      ...(claimsApi && { claimsApi }),
       ...(opts.webhookAttemptTimeoutMs !== undefined && {
         webhookAttemptTimeoutMs: opts.webhookAttemptTimeoutMs,
       }),
@@ -124,6 +133,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     db,
     client,
     taskQueue,
+    bank,
     async merchant(name = 'Test merchant') {
       const m = await createMerchantRepository(knex).create({ name });
       const keys = createApiKeyRepository(knex);
@@ -156,6 +166,8 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await connection.close();
+      claimsApi?.close();
+      await bank?.bank.stop();
       await db.drop();
     },
   };

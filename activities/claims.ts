@@ -1,0 +1,291 @@
+import { createHash } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Knex } from '../db/knex';
+import type { Logger } from '../stack/logger';
+import type { ClaimsApi, ClaimStatusError, ClaimTransaction } from '../bank-adapters/claims-api';
+import { claimIdOf } from '../bank-adapters/claims-api';
+import { BankError } from '../bank-adapters/claims-errors';
+import { toCreateClaimDetails, type ClaimRow } from '../db/claims';
+import { recordEvents, sqlArgs, type BatchEvent } from '../db/event-batch';
+import { createPaymentIntentRepository } from '../db/payment-intents';
+import { presentClaim } from '../api/routes/claims';
+import { presentPaymentIntent } from '../api/services/payments';
+import { claimFee } from '../domain/fees';
+
+export interface ClaimActivityDeps {
+  knex: Knex;
+  log: Logger;
+  /** The bank's claims service; unset: claims stay pending (no bank connection). */
+  claimsApi?: ClaimsApi | undefined;
+  wakeChannels: (channelIds: string[]) => Promise<void>;
+}
+
+export interface ClaimBatchResult {
+  done: boolean;
+  issued: number;
+  failed: number;
+}
+
+export interface ClaimSyncResult {
+  read: number;
+  applied: number;
+}
+
+const envOf = (livemode: boolean) => (livemode ? 'live' : 'test');
+
+/** Final bank errors fail the activity without retries; transient ones are retried by Temporal. */
+async function bankCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof BankError && !err.retryable)
+      throw ApplicationFailure.nonRetryable(err.message, err.name, { code: err.code, status: err.status });
+    throw err;
+  }
+}
+
+function claimEvent(type: string, row: ClaimRow): BatchEvent {
+  return { merchantId: row.merchant_id, livemode: row.livemode, type, data: presentClaim(row) };
+}
+
+/** Identity of one bank transaction: the claim and the bank's own references to the payment. */
+export function transactionKey(claimId: string, tx: ClaimTransaction): string {
+  return [
+    claimId,
+    tx.transactionBatchId ?? '',
+    tx.transactionTimestamp ?? '',
+    tx.paymentType ?? '',
+    String(tx.depositedAmount ?? tx.totalAmountPaid ?? tx.amount ?? ''),
+  ].join('|');
+}
+
+export function createClaimActivities(deps: ClaimActivityDeps) {
+  const { knex } = deps;
+  const intents = createPaymentIntentRepository(knex);
+  const api = (): ClaimsApi => {
+    if (!deps.claimsApi)
+      throw ApplicationFailure.nonRetryable(
+        'no bank connection is configured for claims',
+        'NoBankConnection',
+      );
+    return deps.claimsApi;
+  };
+  const wake = async (ids: string[]) => {
+    if (ids.length > 0) await deps.wakeChannels(ids).catch(() => undefined);
+  };
+
+  /** Marks claims issued (by bank claim id) and records claim.created for each, in one transaction. */
+  async function markIssued(bankClaimIds: string[]): Promise<number> {
+    if (bankClaimIds.length === 0) return 0;
+    let channels: string[] = [];
+    const rows = await knex.transaction(async (trx) => {
+      const updated = await trx<ClaimRow>('claims')
+        .whereIn('bank_claim_id', bankClaimIds)
+        .where({ status: 'pending' })
+        .update({ status: 'issued', issued_at: new Date(), bank_error: null, updated_at: new Date() })
+        .returning('*');
+      channels = await recordEvents(
+        trx,
+        updated.map((r) => claimEvent('claim.created', r)),
+      );
+      return updated;
+    });
+    await wake(channels);
+    return rows.length;
+  }
+
+  return {
+    /**
+     * Takes pending claims of an environment into a batch (at most `limit`), and returns every claim
+     * of the batch still waiting to be issued: a retried batch gets the same claims back. Claims left
+     * in a batch that stopped for an hour are taken over (the bank answers CLAIM_EXISTS for any it
+     * already created).
+     */
+    async collectClaimBatch(input: {
+      livemode: boolean;
+      batchKey: string;
+      limit: number;
+    }): Promise<string[]> {
+      await knex.raw(
+        `update claims set batch_key = ?, updated_at = now()
+          where id in (select id from claims
+                        where status = 'pending' and livemode = ? and bank_error is null
+                          and (batch_key is null or updated_at < now() - interval '1 hour')
+                        order by created_at, id limit ? for update skip locked)`,
+        sqlArgs(input.batchKey, input.livemode, input.limit),
+      );
+      const rows = await knex<ClaimRow>('claims')
+        .where({ batch_key: input.batchKey, status: 'pending' })
+        .whereNull('bank_error')
+        .orderBy('id')
+        .select('id');
+      return rows.map((r) => r.id);
+    },
+
+    /**
+     * Sends the batch's claims to the bank's batch endpoint. The idempotency identity is the batch and
+     * its claims, so a retry of the same send is answered from the bank's record, never acted twice.
+     */
+    async submitClaimBatch(input: {
+      livemode: boolean;
+      batchKey: string;
+      claimIds: string[];
+    }): Promise<string> {
+      const rows = await knex<ClaimRow>('claims').whereIn('id', input.claimIds).orderBy('id');
+      const digest = createHash('sha256')
+        .update(rows.map((r) => r.id).join(','))
+        .digest('hex')
+        .slice(0, 16);
+      const status = await bankCall(() =>
+        api().createClaimsBatch(rows.map(toCreateClaimDetails), {
+          idempotencyIdentity: `claim-batch/${envOf(input.livemode)}/${input.batchKey}/${digest}`,
+        }),
+      );
+      if (!status.batchId) throw new Error('the bank answered the batch without a batchId');
+      return status.batchId;
+    },
+
+    /**
+     * Reads the batch at the bank; once nothing is pending, records each claim key (issued) or the
+     * bank's error on the claim. CLAIM_EXISTS on a claim number Skil allocated means an earlier send
+     * created it: the claim is issued.
+     */
+    async recordClaimBatch(input: { batchId: string }): Promise<ClaimBatchResult> {
+      const status = await bankCall(() => api().getBatch(input.batchId));
+      if ((status.pending ?? 0) > 0) return { done: false, issued: 0, failed: 0 };
+      const idOf = (s: { claimId?: string; claimKey?: ClaimStatusError['claimKey'] }) =>
+        s.claimId ?? (s.claimKey ? claimIdOf(s.claimKey) : null);
+      const issuedIds: string[] = [];
+      const failures: { id: string; code: string | null; message: string }[] = [];
+      for (const s of status.actions?.successes ?? []) {
+        const id = idOf(s);
+        if (id) issuedIds.push(id);
+      }
+      for (const e of status.actions?.errors ?? []) {
+        const id = idOf(e);
+        if (!id) continue;
+        if (e.resultCode === 'CLAIM_EXISTS') issuedIds.push(id);
+        else
+          failures.push({
+            id,
+            code: e.resultCode ?? null,
+            message: e.resultMessage ?? 'refused by the bank',
+          });
+      }
+      const issued = await markIssued(issuedIds);
+      for (const f of failures)
+        await knex<ClaimRow>('claims')
+          .where({ bank_claim_id: f.id, status: 'pending' })
+          .update({
+            bank_error: JSON.stringify({ code: f.code, message: f.message }) as never,
+            updated_at: new Date(),
+          });
+      return { done: true, issued, failed: failures.length };
+    },
+
+    /**
+     * Reads the bank's claim transactions booked in a window around today and applies each one once
+     * (unique bank transaction key): payments, partial payments and reversals.
+     */
+    async syncClaimPayments(input: { today?: string; lookbackDays?: number } = {}): Promise<ClaimSyncResult> {
+      const today = input.today ?? new Date().toISOString().slice(0, 10);
+      const day = (offset: number) =>
+        new Date(Date.parse(`${today}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
+      const query = { dateFrom: day(-(input.lookbackDays ?? 35)), dateTo: day(10), itemsPerPage: 100 };
+      let read = 0;
+      let applied = 0;
+      for (let page = 1; ; page++) {
+        const res = await bankCall(() => api().listClaimTransactions({ ...query, page }));
+        for (const tx of res.items) {
+          read++;
+          if (await applyTransaction(tx)) applied++;
+        }
+        if (page >= res.totalPages || res.items.length === 0) break;
+      }
+      return { read, applied };
+    },
+  };
+
+  /** Applies one bank transaction to its claim; false when already applied or not Skil's. */
+  async function applyTransaction(tx: ClaimTransaction): Promise<boolean> {
+    if (!tx.claimKey) return false;
+    const bankClaimId = claimIdOf(tx.claimKey);
+    const channels: string[] = [];
+    const applied = await knex.transaction(async (trx) => {
+      const claim = await trx<ClaimRow>('claims').where({ bank_claim_id: bankClaimId }).forUpdate().first();
+      if (!claim) return false;
+      const paid = Number(tx.totalAmountPaid ?? tx.depositedAmount ?? 0);
+      const inserted = await trx('claim_transactions')
+        .insert({
+          claim_id: claim.id,
+          bank_transaction_key: transactionKey(bankClaimId, tx),
+          payment_type: tx.paymentType ?? 'Complete',
+          amount: tx.paymentType === 'Refund' ? -Math.abs(paid) : paid,
+          data: JSON.stringify(tx),
+        })
+        .onConflict('bank_transaction_key')
+        .ignore()
+        .returning('id');
+      if (inserted.length === 0) return false;
+      const scope = { merchantId: claim.merchant_id, livemode: claim.livemode };
+      const now = new Date();
+      const events: BatchEvent[] = [];
+      let patch: Partial<ClaimRow>;
+      if (tx.paymentType === 'Refund') {
+        // A reversal: the claim is unpaid again (partly, if earlier payments remain).
+        const remaining = Math.max(0, Number(claim.amount_paid) - Math.abs(paid));
+        patch = {
+          amount_paid: remaining,
+          status: remaining > 0 ? 'partially_paid' : 'issued',
+          paid_at: null,
+        };
+      } else if (tx.paymentType === 'Partial') {
+        patch = { amount_paid: Number(claim.amount_paid) + paid, status: 'partially_paid' };
+      } else {
+        const total = Number(claim.amount_paid) + paid;
+        patch = { amount_paid: total, status: 'paid', paid_at: now };
+        if (claim.payment_intent_id === null && total > 0) {
+          const created = await intents.create(
+            scope,
+            {
+              amount: total,
+              captureMethod: 'automatic',
+              customerId: claim.customer_id,
+              description: `Claim ${claim.claim_number}`,
+              metadata: { claim: claim.id },
+            },
+            trx,
+          );
+          const intent = await intents.update(
+            created.id,
+            {
+              status: 'succeeded',
+              amount_captured: total,
+              fee_amount: claimFee(Number(claim.amount)),
+              captured_at: now,
+            },
+            trx,
+          );
+          patch.payment_intent_id = intent.id;
+          events.push({
+            merchantId: claim.merchant_id,
+            livemode: claim.livemode,
+            type: 'payment_intent.captured',
+            data: presentPaymentIntent(intent),
+          });
+        }
+      }
+      const [row] = await trx<ClaimRow>('claims')
+        .where({ id: claim.id })
+        .update({ ...patch, updated_at: now })
+        .returning('*');
+      if (row!.status === 'paid' && claim.status !== 'paid') events.unshift(claimEvent('claim.paid', row!));
+      channels.push(...(await recordEvents(trx, events)));
+      return true;
+    });
+    await wake(channels);
+    return applied;
+  }
+}
+
+export type ClaimActivities = ReturnType<typeof createClaimActivities>;

@@ -1,0 +1,85 @@
+import type { Knex } from './knex';
+import type {
+  CreateClaimDetails,
+  DefaultCharge,
+  DefaultInterest,
+  Discount,
+} from '../bank-adapters/claims-api';
+import { claimAccount } from '../bank-adapters/claims-api';
+
+export type ClaimStatus = 'pending' | 'issued' | 'paid' | 'partially_paid' | 'cancelled' | 'expired';
+
+/** The claim's terms as the bank takes them (wire shapes of IOBWS 3.1). */
+export interface ClaimWireTerms {
+  defaultCharge?: DefaultCharge;
+  defaultInterest?: DefaultInterest;
+  discount?: Discount;
+  isPartialPaymentAllowed?: boolean;
+}
+
+export interface ClaimRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  status: ClaimStatus;
+  customer_id: string | null;
+  payer_kennitala: string;
+  claimant_kennitala: string;
+  bank: string;
+  claim_number: number;
+  bank_claim_id: string;
+  amount: number;
+  amount_paid: number;
+  due_date: string;
+  final_due_date: string;
+  cancellation_date: string;
+  notice_fee: number | null;
+  terms: ClaimWireTerms;
+  description: string | null;
+  metadata: Record<string, string>;
+  batch_key: string | null;
+  bank_error: { code: string | null; message: string } | null;
+  payment_intent_id: string | null;
+  issued_at: Date | null;
+  paid_at: Date | null;
+  cancelled_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Skil's template code at the bank for its claims. */
+export const CLAIM_TEMPLATE_CODE = 'SKL';
+
+/** Allocates the merchant's next claim number (row lock on its sequence: no two claims share one). */
+export async function nextClaimNumber(trx: Knex.Transaction, merchantId: string): Promise<number> {
+  const { rows } = await trx.raw<{ rows: { last_number: number }[] }>(
+    `insert into claim_number_sequences (merchant_id, last_number) values (?, 1)
+     on conflict (merchant_id) do update set last_number = claim_number_sequences.last_number + 1
+     returning last_number`,
+    [merchantId],
+  );
+  return rows[0]!.last_number;
+}
+
+/** The claim as the bank's `createClaimDetails`. */
+export function toCreateClaimDetails(c: ClaimRow): CreateClaimDetails {
+  return {
+    claimKey: {
+      claimantId: c.claimant_kennitala,
+      account: claimAccount(c.bank, c.claim_number),
+      dueDate: c.due_date,
+    },
+    payorId: c.payer_kennitala,
+    templateCode: CLAIM_TEMPLATE_CODE,
+    amount: Number(c.amount),
+    finalDueDate: c.final_due_date,
+    expirationDate: c.cancellation_date,
+    currency: 'ISK',
+    reference: c.id.slice(-16),
+    ...(c.notice_fee !== null && {
+      paymentFee: { printingFee: Number(c.notice_fee), paperlessFee: Number(c.notice_fee) },
+    }),
+    ...c.terms,
+    ...(c.description !== null && { additionalInformation: c.description.slice(0, 200) }),
+  };
+}

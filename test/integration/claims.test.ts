@@ -1,0 +1,199 @@
+import { claimIdOf } from '../../bank-adapters/claims-api';
+import { randomBase62 } from '../../domain/ids';
+import { claimFee } from '../../domain/fees';
+import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+
+// Claims end to end: the API, the claim-batch and claim-payments-sync workflows on a real Temporal
+// worker, and the real IOBWS client against the simulated bank over HTTP (traffic validated
+// against IOBWS-Claims3.1.yaml).
+
+const CLAIMANT = '5510730339';
+const PAYER = '1201603389';
+
+let stack: TestStack;
+let m: TestMerchant;
+
+beforeAll(async () => {
+  stack = await startTestStack({ bank: true });
+  m = await stack.merchant('Claims merchant');
+  await stack.knex('merchants').where({ id: m.id }).update({ kennitala: CLAIMANT });
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const bank = () => stack.bank!;
+const bankId = (c: { claim_key: { claimant_id: string; account: string; due_date: string } }) =>
+  claimIdOf({
+    claimantId: c.claim_key.claimant_id,
+    account: c.claim_key.account,
+    dueDate: c.claim_key.due_date,
+  });
+const runBatch = (batch: string) =>
+  stack.client.workflow.execute('claimBatch', {
+    workflowId: `claim-batch/test/${batch}`,
+    taskQueue: stack.taskQueue,
+    args: [{ livemode: false, batch, pollMs: 50 }],
+  });
+const runSync = () =>
+  stack.client.workflow.execute('claimPaymentsSync', {
+    workflowId: `claim-payments-sync/test/${randomBase62(6)}`,
+    taskQueue: stack.taskQueue,
+    args: [{}],
+  });
+const create = (json: Record<string, unknown>) =>
+  stack.api(m.testKey, '/v1/claims', { method: 'POST', json });
+const events = async (type: string) =>
+  (await stack.api(m.testKey, `/v1/events?type=${type}&limit=100`)).body.data as { data: { id: string } }[];
+
+test('claim fee: 0.8 %, at least 25 and at most 250 ISK', () => {
+  expect(claimFee(10_000)).toBe(80);
+  expect(claimFee(1_000)).toBe(25);
+  expect(claimFee(1_000_000)).toBe(250);
+  expect(claimFee(10_063)).toBe(81); // 80.504, half up
+});
+
+test('validation errors name the parameter; non-banking days move to the next banking day', async () => {
+  const noPayer = await create({ amount: 1000, due_date: '2026-12-01' });
+  expect(noPayer.status).toBe(400);
+  expect(noPayer.body.error.param).toBe('payer_kennitala');
+  const badKt = await create({ payer_kennitala: '1234567890', amount: 1000, due_date: '2026-12-01' });
+  expect(badKt.body.error.param).toBe('payer_kennitala');
+  const badAmount = await create({ payer_kennitala: PAYER, amount: 0, due_date: '2026-12-01' });
+  expect(badAmount.body.error.param).toBe('amount');
+  const badFinal = await create({
+    payer_kennitala: PAYER,
+    amount: 1000,
+    due_date: '2026-12-10',
+    final_due_date: '2026-12-01',
+  });
+  expect(badFinal.body.error.param).toBe('final_due_date');
+  const badCancel = await create({
+    payer_kennitala: PAYER,
+    amount: 1000,
+    due_date: '2026-12-01',
+    cancellation_date: '2031-06-01',
+  });
+  expect(badCancel.body.error.param).toBe('cancellation_date');
+
+  // 2026-11-28 is a Saturday; 2026-12-31 is closed, as is 1 January.
+  const sat = await create({
+    payer_kennitala: PAYER,
+    amount: 1000,
+    due_date: '2026-11-28',
+    final_due_date: '2026-12-31',
+  });
+  expect(sat.status).toBe(200);
+  expect(sat.body).toMatchObject({
+    object: 'claim',
+    status: 'pending',
+    due_date: '2026-11-30',
+    final_due_date: '2027-01-04',
+    claim_key: null,
+  });
+  const cancelled = await stack.api(m.testKey, `/v1/claims/${sat.body.id}/cancel`, { method: 'POST' });
+  expect(cancelled.body.status).toBe('cancelled');
+});
+
+test('batch issuance, a retried batch, payments synced twice, amend and cancel at the bank', async () => {
+  const made = [];
+  for (const [amount, partial] of [
+    [10_000, false],
+    [20_000, true],
+    [3_000, false],
+  ] as const) {
+    const res = await create({
+      payer_kennitala: PAYER,
+      amount,
+      due_date: '2026-12-15',
+      final_due_date: '2026-12-29',
+      allow_partial_payment: partial,
+      description: `claim ${amount}`,
+      metadata: { order: String(amount) },
+    });
+    expect(res.status).toBe(200);
+    made.push(res.body);
+  }
+  // Claim numbers come from the merchant's sequence: distinct.
+  expect(new Set(made.map((c) => c.claim_number)).size).toBe(3);
+
+  const batch = `b-${randomBase62(6)}`;
+  const first = await runBatch(batch);
+  expect(first).toMatchObject({ claims: 3, issued: 3, failed: 0 });
+  const issued = await Promise.all(
+    made.map(async (c) => (await stack.api(m.testKey, `/v1/claims/${c.id}`)).body),
+  );
+  for (const c of issued) {
+    expect(c.status).toBe('issued');
+    expect(c.claim_key).toMatchObject({ claimant_id: CLAIMANT, due_date: '2026-12-15' });
+    expect(bank().bank.ledger.find(bankId(c))).toBeDefined();
+  }
+  const created = await events('claim.created');
+  expect(created.map((e) => e.data.id).sort()).toEqual(made.map((c) => c.id).sort());
+  const bankClaims = () => bank().bank.ledger.snapshot().claims.length;
+  const atBank = bankClaims();
+
+  // Retry: the same batch again issues nothing; a claim whose result was never recorded (a crash
+  // after the bank created it) is sent again, the bank answers CLAIM_EXISTS, and it is issued.
+  expect(await runBatch(batch)).toMatchObject({ claims: 0 });
+  await stack.knex('claims').where({ id: made[2].id }).update({ status: 'pending' });
+  await stack
+    .knex('events')
+    .where({ type: 'claim.created' })
+    .whereRaw("data->>'id' = ?", [made[2].id])
+    .delete();
+  expect(await runBatch(batch)).toMatchObject({ claims: 1, issued: 1 });
+  expect(bankClaims()).toBe(atBank);
+  expect((await stack.api(m.testKey, `/v1/claims/${made[2].id}`)).body.status).toBe('issued');
+  expect(await events('claim.created')).toHaveLength(3);
+
+  // Filters.
+  const list = async (q: string) =>
+    ((await stack.api(m.testKey, `/v1/claims?${q}`)).body.data as { id: string }[]).map((c) => c.id).sort();
+  expect(await list('status=issued')).toEqual(made.map((c) => c.id).sort());
+  expect(await list(`payer_kennitala=${PAYER}&due_date[gte]=2026-12-15&due_date[lte]=2026-12-15`)).toEqual(
+    made.map((c) => c.id).sort(),
+  );
+  expect(await list('due_date[lte]=2026-12-01')).toHaveLength(1);
+
+  // Amend an issued claim: the bank takes the new amount.
+  const amended = await stack.api(m.testKey, `/v1/claims/${made[2].id}`, {
+    method: 'POST',
+    json: { amount: 3_500, metadata: { order: 'changed' } },
+  });
+  expect(amended.body).toMatchObject({ amount: 3_500, metadata: { order: 'changed' } });
+  expect(bank().bank.ledger.find(bankId(issued[2]))!.claim.amount).toBe(3_500);
+
+  // Pay one fully and one partly at the bank; the sync runs twice.
+  bank().bank.ledger.pay(bankId(issued[0]));
+  bank().bank.ledger.pay(bankId(issued[1]), { amount: 4_000 });
+  const firstSync = await runSync();
+  expect(firstSync.applied).toBe(2);
+  const secondSync = await runSync();
+  expect(secondSync.applied).toBe(0);
+  const paid = (await stack.api(m.testKey, `/v1/claims/${made[0].id}`)).body;
+  expect(paid).toMatchObject({ status: 'paid', amount_paid: 10_000 });
+  const partly = (await stack.api(m.testKey, `/v1/claims/${made[1].id}`)).body;
+  expect(partly).toMatchObject({ status: 'partially_paid', amount_paid: 4_000, payment_intent: null });
+  const intent = (await stack.api(m.testKey, `/v1/payment-intents/${paid.payment_intent}`)).body;
+  expect(intent).toMatchObject({
+    status: 'succeeded',
+    amount: 10_000,
+    amount_received: 10_000,
+    fee_amount: 80,
+  });
+  expect((await events('claim.paid')).map((e) => e.data.id)).toEqual([made[0].id]);
+  expect((await events('payment_intent.captured')).map((e) => e.data.id)).toEqual([paid.payment_intent]);
+
+  // A paid claim cannot be cancelled; an issued one is cancelled at the bank too.
+  const refused = await stack.api(m.testKey, `/v1/claims/${made[0].id}/cancel`, { method: 'POST' });
+  expect(refused.status).toBe(409);
+  const cancel = await stack.api(m.testKey, `/v1/claims/${made[2].id}/cancel`, { method: 'POST' });
+  expect(cancel.body.status).toBe('cancelled');
+  expect(bank().bank.ledger.find(bankId(issued[2]))!.claimStatus).toBe('Cancelled');
+  const again = await stack.api(m.testKey, `/v1/claims/${made[2].id}/cancel`, { method: 'POST' });
+  expect(again.body.status).toBe('cancelled');
+
+  expect(bank().problems()).toEqual([]);
+});
