@@ -21,6 +21,8 @@ import {
   type RenewalSource,
 } from '../db/renewals';
 import type { CouponRow } from '../db/coupons';
+import { claimSessionUnpaid, insertClaim } from '../db/claims';
+import { checkoutClaimDates } from '../domain/checkout-claims';
 
 /** Why a period is charged; it decides the events and what a failure means. */
 export type ChargeReason = 'renewal' | 'first' | 'trial_end' | 'retry';
@@ -93,7 +95,8 @@ function priceNextPeriod(s: RenewalSource): NewRenewal {
   const amount = charge.amount + proration;
   return {
     id: newId(ID_PREFIX.renewal),
-    paymentIntentId: amount > 0 ? newId(ID_PREFIX.paymentIntent) : null,
+    // A claim's payment intent is made when the claim is paid (one per claim, decision 0064).
+    paymentIntentId: amount > 0 && s.collection_method !== 'claim' ? newId(ID_PREFIX.paymentIntent) : null,
     subscriptionId: s.id,
     periodIndex: index,
     periodStart: period.start,
@@ -129,6 +132,8 @@ export function createBillingActivities(
       fee: null,
     });
     if (r.amount === 0) return { id: r.id, status: 'paid', authorization: null, error: null, fee: 0 };
+    if (r.collection_method === 'claim')
+      return { id: r.id, status: 'awaiting_claim', authorization: null, error: null, fee: null };
     if (r.acquirer_token === null)
       return failed('payment_method_missing', null, 'The subscription has no usable payment method');
     const key = `${renewalKey(r.subscription_id, r.period_start)}:${r.attempt_count}`;
@@ -217,6 +222,8 @@ export function createBillingActivities(
     const { finished, channelIds, lifecycle } = await deps.knex.transaction(async (trx) => {
       const moved = await renewals.finish(trx, outcomes, asOf);
       const updated = await moveSubscriptions(trx, moved, byId, asOf, reason);
+      for (const r of moved)
+        if (r.status === 'awaiting_claim') await renewalClaim(trx, updated.get(r.subscription_id)!, r, asOf);
       const events: BatchEvent[] = [];
       const lifecycleRefs: LifecycleRef[] = [];
       for (const r of moved) {
@@ -225,7 +232,8 @@ export function createBillingActivities(
         const scope = { merchantId: sub.merchant_id, livemode: sub.livemode };
         const pi = paymentIntentData(r, sub, outcomeOf.get(r.id)!);
         const renewal = renewalData(r);
-        if (r.status === 'paid') {
+        if (r.status !== 'failed') {
+          // A claim-collected period moves on like a paid one; its renewal says awaiting_claim.
           const type =
             reason === 'renewal'
               ? 'subscription.renewed'
@@ -262,7 +270,7 @@ export function createBillingActivities(
     const t3 = performance.now();
     if (channelIds.length > 0) await deps.wakeChannels(channelIds);
     if (lifecycle.length > 0) await deps.notifyLifecycle(lifecycle);
-    const paid = finished.filter((r) => r.status === 'paid').length;
+    const paid = finished.filter((r) => r.status !== 'failed').length;
     // The profile of a page: create, charge, finish (the renewal-day benchmark reads these).
     deps.log.info(
       {
@@ -291,6 +299,8 @@ export function createBillingActivities(
       limit: number;
     }): Promise<ChargeSummary & { more: boolean }> {
       const asOf = new Date(input.asOf);
+      // Unpaid claims past their cancellation date expire, on the clock's time for clock-bound ones.
+      if (input.lane === 0) await expireClaims(deps.knex, asOf, input.testClockId);
       const ids = await renewals.findDue(deps.knex, { ...input, asOf });
       const summary = await charge(ids, asOf, 'renewal');
       return { ...summary, more: ids.length === input.limit };
@@ -331,7 +341,7 @@ async function moveSubscriptions(
   if (moved.length === 0) return new Map();
   const status = (r: FinishedRenewal) => {
     const before = sources.get(r.subscription_id)!.status;
-    if (r.status === 'paid') return 'active';
+    if (r.status !== 'failed') return 'active';
     if (reason === 'first' || (reason === 'retry' && before === 'incomplete')) return 'incomplete';
     if (reason === 'retry') return before;
     return 'past_due';
@@ -360,7 +370,7 @@ async function moveSubscriptions(
         asOf,
         moved.map((r) => r.subscription_id),
         moved.map(status),
-        moved.map((r) => r.status === 'paid'),
+        moved.map((r) => r.status !== 'failed'),
         // A failed first charge leaves the subscription before its first period; anything else moves on.
         moved.map((r) => status(r) !== 'incomplete'),
         moved.map((r) => r.period_index),
@@ -412,4 +422,62 @@ function paymentIntentData(r: FinishedRenewal, sub: SubscriptionRow, o: RenewalO
     net_amount: o.fee === null ? null : r.amount - o.fee,
     last_payment_error: o.error,
   };
+}
+
+/**
+ * The krafa collecting a claim-collected renewal (decision 0064): the period's amount from the
+ * customer's kennitala, dated from the renewal's time (the test clock's, on a clock) by the
+ * merchant default; the claim batch issues it and the claim payments sync marks the renewal paid.
+ */
+async function renewalClaim(trx: Knex.Transaction, sub: SubscriptionRow, r: FinishedRenewal, asOf: Date) {
+  const merchant = await trx('merchants')
+    .where({ id: sub.merchant_id })
+    .first<{ kennitala: string | null; bank_account: string | null }>('kennitala', 'bank_account');
+  const customer = await trx('customers')
+    .where({ id: sub.customer_id })
+    .first<{ kennitala: string | null }>('kennitala');
+  if (!merchant?.kennitala || !customer?.kennitala)
+    throw new Error(`subscription ${sub.id} is collected by claim without a claimant or payer kennitala`);
+  await insertClaim(trx, {
+    merchantId: sub.merchant_id,
+    livemode: sub.livemode,
+    claimantKennitala: merchant.kennitala,
+    bankAccount: merchant.bank_account,
+    customerId: sub.customer_id,
+    payerKennitala: customer.kennitala,
+    amount: r.amount,
+    ...checkoutClaimDates(asOf.toISOString().slice(0, 10)),
+    description: `Subscription ${sub.id}, period ${r.period_index + 1}`,
+    metadata: { subscription: sub.id, renewal: r.id },
+    renewalId: r.id,
+  });
+}
+
+/**
+ * Expires the unpaid claims whose cancellation date (niðurfellingardagur) has passed by `asOf`: those
+ * of the clock's subscriptions for a test clock, every other claim otherwise (decision 0064). Their
+ * renewals are void and their checkout sessions unpaid.
+ */
+export async function expireClaims(knex: Knex, asOf: Date, testClockId: string | null): Promise<number> {
+  const clockOf = `(select s.test_clock_id from renewals r join subscriptions s on s.id = r.subscription_id
+                     where r.id = c.renewal_id)`;
+  return knex.transaction(async (trx) => {
+    const { rows } = await trx.raw<{
+      rows: { renewal_id: string | null; checkout_session_id: string | null }[];
+    }>(
+      `update claims c set status = 'expired', updated_at = now()
+        where c.status in ('pending', 'issued', 'partially_paid') and c.cancellation_date < ?
+          and ${testClockId === null ? `${clockOf} is null` : `${clockOf} = ?`}
+       returning c.renewal_id, c.checkout_session_id`,
+      sqlArgs(asOf.toISOString().slice(0, 10), ...(testClockId === null ? [] : [testClockId])),
+    );
+    const renewalIds = rows.map((r) => r.renewal_id).filter((id): id is string => id !== null);
+    if (renewalIds.length > 0)
+      await trx('renewals')
+        .whereIn('id', renewalIds)
+        .where({ status: 'awaiting_claim' })
+        .update({ status: 'void', updated_at: new Date() });
+    for (const r of rows) if (r.checkout_session_id) await claimSessionUnpaid(trx, r.checkout_session_id);
+    return rows.length;
+  });
 }

@@ -5,7 +5,7 @@ import type { Logger } from '../stack/logger';
 import type { ClaimsApi, ClaimStatusError, ClaimTransaction } from '../bank-adapters/claims-api';
 import { claimIdOf } from '../bank-adapters/claims-api';
 import { BankError } from '../bank-adapters/claims-errors';
-import { toCreateClaimDetails, type ClaimRow } from '../db/claims';
+import { claimSessionUnpaid, toCreateClaimDetails, type ClaimRow } from '../db/claims';
 import { recordEvents, sqlArgs, type BatchEvent } from '../db/event-batch';
 import { createPaymentIntentRepository } from '../db/payment-intents';
 import { presentClaim } from '../api/routes/claims';
@@ -252,7 +252,10 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
               captureMethod: 'automatic',
               customerId: claim.customer_id,
               description: `Claim ${claim.claim_number}`,
-              metadata: { claim: claim.id },
+              metadata: {
+                claim: claim.id,
+                ...(claim.checkout_session_id && { checkout_session: claim.checkout_session_id }),
+              },
             },
             trx,
           );
@@ -280,6 +283,29 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
         .update({ ...patch, updated_at: now })
         .returning('*');
       if (row!.status === 'paid' && claim.status !== 'paid') events.unshift(claimEvent('claim.paid', row!));
+      // The subscription renewal the claim collects is paid with the claim's intent (0064).
+      if (claim.renewal_id && row!.status === 'paid') {
+        await trx('renewals').where({ id: claim.renewal_id, status: 'awaiting_claim' }).update({
+          status: 'paid',
+          paid_at: now,
+          payment_intent_id: row!.payment_intent_id,
+          updated_at: now,
+        });
+        await trx('payment_intents')
+          .where({ id: row!.payment_intent_id })
+          .update({
+            subscription_id: trx('renewals').where({ id: claim.renewal_id }).select('subscription_id'),
+          });
+      }
+      // The checkout session the claim pays follows it: paid, or unpaid again on a reversal (0063).
+      if (claim.checkout_session_id) {
+        if (row!.status === 'paid')
+          await trx('checkout_sessions')
+            .where({ id: claim.checkout_session_id })
+            .whereNot({ payment_status: 'paid' })
+            .update({ payment_status: 'paid', payment_intent_id: row!.payment_intent_id, updated_at: now });
+        else if (claim.status === 'paid') await claimSessionUnpaid(trx, claim.checkout_session_id);
+      }
       channels.push(...(await recordEvents(trx, events)));
       return true;
     });

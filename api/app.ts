@@ -96,22 +96,38 @@ export function createApp(deps: AppDeps): Express {
     };
   }
   const payments = createPaymentService({ knex: deps.knex, acquirer: acquirer.client });
-  const subscriptionEngine = deps.temporal
-    ? createSubscriptionEngine({
-        client: new Client({
-          connection: deps.temporal,
-          namespace: deps.temporalNamespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default',
-        }),
-        knex: deps.knex,
-        taskQueue: deps.taskQueue ?? process.env.TEMPORAL_TASK_QUEUE ?? 'skil',
+  const taskQueue = deps.taskQueue ?? process.env.TEMPORAL_TASK_QUEUE ?? 'skil';
+  const temporalClient = deps.temporal
+    ? new Client({
+        connection: deps.temporal,
+        namespace: deps.temporalNamespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default',
       })
     : null;
+  const subscriptionEngine = temporalClient
+    ? createSubscriptionEngine({ client: temporalClient, knex: deps.knex, taskQueue })
+    : null;
+  // A krafa chosen at checkout is issued by a claim batch started at once (decision 0063); should the
+  // start fail, the scheduled batch issues it within a minute.
+  const issueClaims = temporalClient
+    ? async (livemode: boolean, batch: string) => {
+        try {
+          await temporalClient.workflow.start('claimBatch', {
+            workflowId: `claim-batch/${livemode ? 'live' : 'test'}/${batch}`,
+            taskQueue,
+            args: [{ livemode, batch }],
+          });
+        } catch (err) {
+          deps.log.warn({ err, batch }, 'claim batch not started; the scheduled batch issues the claims');
+        }
+      }
+    : undefined;
   const checkout = createCheckoutService({
     knex: deps.knex,
     acquirer: acquirer.client,
     dispatcher: deps.dispatcher,
     publicBaseUrl: deps.publicBaseUrl,
     engine: subscriptionEngine,
+    issueClaims,
   });
   // The hosted checkout, short URLs, payment link visits and the browser SDK need no API key.
   app.use(

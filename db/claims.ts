@@ -5,7 +5,8 @@ import type {
   DefaultInterest,
   Discount,
 } from '../bank-adapters/claims-api';
-import { claimAccount } from '../bank-adapters/claims-api';
+import { claimAccount, claimIdOf } from '../bank-adapters/claims-api';
+import { newId, ID_PREFIX } from '../domain/ids';
 
 export type ClaimStatus = 'pending' | 'issued' | 'paid' | 'partially_paid' | 'cancelled' | 'expired';
 
@@ -40,6 +41,10 @@ export interface ClaimRow {
   batch_key: string | null;
   bank_error: { code: string | null; message: string } | null;
   payment_intent_id: string | null;
+  /** The checkout session this claim pays (claims in checkout, decision 0063). */
+  checkout_session_id: string | null;
+  /** The subscription renewal this claim collects (claims in subscriptions, decision 0064). */
+  renewal_id: string | null;
   issued_at: Date | null;
   paid_at: Date | null;
   cancelled_at: Date | null;
@@ -82,4 +87,66 @@ export function toCreateClaimDetails(c: ClaimRow): CreateClaimDetails {
     ...c.terms,
     ...(c.description !== null && { additionalInformation: c.description.slice(0, 200) }),
   };
+}
+
+export interface NewClaim {
+  merchantId: string;
+  livemode: boolean;
+  /** The merchant's kennitala (the claimant) and bank account (its first four digits: the branch). */
+  claimantKennitala: string;
+  bankAccount: string | null;
+  customerId: string | null;
+  payerKennitala: string;
+  amount: number;
+  dueDate: string;
+  finalDueDate: string;
+  cancellationDate: string;
+  noticeFee?: number | null;
+  terms?: ClaimWireTerms;
+  description?: string | null;
+  metadata?: Record<string, string>;
+  checkoutSessionId?: string | null;
+  renewalId?: string | null;
+}
+
+/** Stores a pending claim under the merchant's next claim number; the claim batch issues it. */
+export async function insertClaim(trx: Knex.Transaction, c: NewClaim): Promise<ClaimRow> {
+  const bank = c.bankAccount?.slice(0, 4) ?? '0001';
+  const number = await nextClaimNumber(trx, c.merchantId);
+  const [row] = await trx<ClaimRow>('claims')
+    .insert({
+      id: newId(ID_PREFIX.claim),
+      merchant_id: c.merchantId,
+      livemode: c.livemode,
+      customer_id: c.customerId,
+      payer_kennitala: c.payerKennitala.replace('-', ''),
+      claimant_kennitala: c.claimantKennitala,
+      bank,
+      claim_number: number,
+      bank_claim_id: claimIdOf({
+        claimantId: c.claimantKennitala,
+        account: claimAccount(bank, number),
+        dueDate: c.dueDate,
+      }),
+      amount: c.amount,
+      due_date: c.dueDate,
+      final_due_date: c.finalDueDate,
+      cancellation_date: c.cancellationDate,
+      notice_fee: c.noticeFee ?? null,
+      terms: (c.terms ?? {}) as never,
+      description: c.description ?? null,
+      metadata: c.metadata ?? {},
+      checkout_session_id: c.checkoutSessionId ?? null,
+      renewal_id: c.renewalId ?? null,
+    })
+    .returning('*');
+  return row!;
+}
+
+/** A checkout session whose claim was cancelled, expired or whose payment failed: `unpaid` (spec §3). */
+export async function claimSessionUnpaid(trx: Knex.Transaction, sessionId: string): Promise<void> {
+  await trx('checkout_sessions')
+    .where({ id: sessionId })
+    .whereIn('payment_status', ['awaiting_claim', 'paid'])
+    .update({ payment_status: 'unpaid', updated_at: new Date() });
 }

@@ -57,11 +57,13 @@ export interface PendingRenewal {
   customer_id: string;
   payment_method_id: string | null;
   acquirer_token: string | null;
+  collection_method: 'charge_automatically' | 'claim';
 }
 
 export interface RenewalOutcome {
   id: string;
-  status: 'paid' | 'failed';
+  /** `awaiting_claim`: a claim-collected renewal, paid when its claim is (decision 0064). */
+  status: 'paid' | 'failed' | 'awaiting_claim';
   authorization: string | null;
   error: { code: string; decline_code: string | null; message: string } | null;
   fee: number | null;
@@ -81,7 +83,7 @@ export interface FinishedRenewal {
   proration_amount: number;
   attempt_count: number;
   payment_intent_id: string | null;
-  status: 'paid' | 'failed';
+  status: 'paid' | 'failed' | 'awaiting_claim';
 }
 
 /**
@@ -240,6 +242,7 @@ export function createRenewalRepository() {
       const result = await trx.raw<{ rows: PendingRenewal[] }>(
         `select r.id, r.merchant_id, r.livemode, r.subscription_id, r.period_index, r.period_start, r.period_end,
                 r.price_id, r.amount, r.attempt_count, r.payment_intent_id, s.customer_id, s.payment_method_id,
+                s.collection_method,
                 case when pm.detached_at is null then pm.acquirer_token end as acquirer_token
            from renewals r
            join subscriptions s on s.id = r.subscription_id

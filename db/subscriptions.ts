@@ -13,6 +13,8 @@ export interface SubscriptionRow {
   quantity: number;
   status: SubscriptionStatus;
   payment_method_id: string | null;
+  /** `claim`: each period is collected by a krafa instead of a card charge (decision 0064). */
+  collection_method: 'charge_automatically' | 'claim';
   test_clock_id: string | null;
   billing_cycle_anchor: Date;
   current_period_index: number;
@@ -109,6 +111,7 @@ export function subscriptionObject(row: SubscriptionRow) {
     price: row.price_id,
     quantity: row.quantity,
     default_payment_method: row.payment_method_id,
+    collection_method: row.collection_method,
     billing_cycle_anchor: unixOf(row.billing_cycle_anchor)!,
     current_period_start: unixOf(row.current_period_start)!,
     current_period_end: unixOf(row.current_period_end)!,

@@ -270,8 +270,19 @@ export function checkoutPages(deps: CheckoutWebDeps): RequestHandler {
       return send(res, frame(html`<h1 data-testid="status">${t.expired}</h1>`), { ...common, status: 410 });
     if (s.status === 'complete') {
       const attrs = embed ? html`data-complete-session="${s.id}"` : html``;
-      return send(res, frame(html`<h1 data-testid="status">${t.paid}</h1>`, attrs), common);
+      const text =
+        s.payment_status === 'awaiting_claim'
+          ? t.awaitingClaim
+          : s.payment_status === 'unpaid'
+            ? t.claimUnpaid
+            : t.paid;
+      return send(
+        res,
+        frame(html`<h1 data-testid="status" data-payment-status="${s.payment_status}">${text}</h1>`, attrs),
+        common,
+      );
     }
+    const claimsOffered = (await deps.checkout.claimsOffered(s)) !== null;
     const v = state.values ?? {};
     const errs = state.errors ?? {};
     const fields = effectiveFormFields(s.form_fields);
@@ -364,6 +375,25 @@ export function checkoutPages(deps: CheckoutWebDeps): RequestHandler {
           }
         </button>
         ${
+          claimsOffered
+            ? html`<h2>${t.claim}</h2>
+                <p class="vat">${t.claimHint}</p>
+                <label for="claim-kennitala">${t.nationalId}</label>
+                <input
+                  id="claim-kennitala"
+                  name="claim_kennitala"
+                  inputmode="numeric"
+                  autocomplete="off"
+                  value="${v.claim_kennitala ?? ''}"
+                  ${errs.kennitala ? trusted('aria-invalid="true" aria-describedby="claim-kennitala-err"') : ''}
+                />
+                ${errs.kennitala ? html`<div class="field-error" id="claim-kennitala-err">${t.invalidKennitala}</div>` : ''}
+                <button type="submit" class="secondary" id="pay-claim" name="action" value="claim">
+                  ${t.payByClaim}
+                </button>`
+            : ''
+        }
+        ${
           !s.livemode && s.mode === 'payment'
             ? html`<p class="vat">${t.orWallet}</p>
                 <button type="submit" class="wallet" name="action" value="wallet:apple_pay">
@@ -454,6 +484,14 @@ export function checkoutPages(deps: CheckoutWebDeps): RequestHandler {
     }
     const fields: Record<string, string> = {};
     for (const [k, val] of Object.entries(values)) if (k.startsWith('f_')) fields[k.slice(2)] = val;
+    if (action === 'claim') {
+      const outcome = await deps.checkout.payByClaim(s.id, {
+        fields,
+        customAmount: values.custom_amount,
+        kennitala: values.claim_kennitala ?? '',
+      });
+      return afterPay(req, res, outcome, embed, values);
+    }
     const exp = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(values.card_exp ?? '');
     const number = typeof body.card_number === 'string' ? body.card_number.replace(/[\s-]/g, '') : '';
     const wallet =

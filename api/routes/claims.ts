@@ -4,17 +4,16 @@ import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import type { OperationDoc } from '../openapi';
 import type { ClaimsApi, DayAmountItem, MergeClaimDetails } from '../../bank-adapters/claims-api';
-import { claimAccount, claimIdOf } from '../../bank-adapters/claims-api';
+import { claimAccount } from '../../bank-adapters/claims-api';
 import { ClaimRejectedError } from '../../bank-adapters/claims-errors';
 import { claimTermsOf } from '../../bank-adapters/claim-terms';
 import { claimAmountDue } from '../../domain/claim-amount-due';
 import { nextBankingDay } from '../../domain/banking-days';
 import { checkKennitala } from '../../domain/kennitala';
-import { newId, ID_PREFIX } from '../../domain/ids';
 import { ConflictError, InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
 import { existsInOtherMode } from '../../db/tenant';
 import { pageByCreated } from '../../db/pagination';
-import { nextClaimNumber, type ClaimRow, type ClaimWireTerms } from '../../db/claims';
+import { claimSessionUnpaid, insertClaim, type ClaimRow, type ClaimWireTerms } from '../../db/claims';
 import { createRoutes } from '../route';
 import { listOf, listResponse, unix } from '../list';
 import { zBool, zInt } from '../validation';
@@ -343,36 +342,24 @@ export function claimsRouter(
           param,
         });
       }
-      const bankBranch = merchant.bank_account?.slice(0, 4) ?? '0001';
-      const row = await deps.knex.transaction(async (trx) => {
-        const number = await nextClaimNumber(trx, scope.merchantId);
-        const [inserted] = await trx<ClaimRow>('claims')
-          .insert({
-            id: newId(ID_PREFIX.claim),
-            merchant_id: scope.merchantId,
-            livemode: scope.livemode,
-            customer_id: body.customer ?? null,
-            payer_kennitala: payer!.replace('-', ''),
-            claimant_kennitala: merchant.kennitala!,
-            bank: bankBranch,
-            claim_number: number,
-            bank_claim_id: claimIdOf({
-              claimantId: merchant.kennitala!,
-              account: claimAccount(bankBranch, number),
-              dueDate,
-            }),
-            amount: body.amount,
-            due_date: dueDate,
-            final_due_date: finalDueDate,
-            cancellation_date: cancellationDate,
-            notice_fee: body.notice_fee ?? null,
-            terms: terms as never,
-            description: body.description ?? null,
-            metadata: body.metadata ?? {},
-          })
-          .returning('*');
-        return inserted!;
-      });
+      const row = await deps.knex.transaction((trx) =>
+        insertClaim(trx, {
+          merchantId: scope.merchantId,
+          livemode: scope.livemode,
+          claimantKennitala: merchant.kennitala!,
+          bankAccount: merchant.bank_account,
+          customerId: body.customer ?? null,
+          payerKennitala: payer!,
+          amount: body.amount,
+          dueDate,
+          finalDueDate,
+          cancellationDate,
+          noticeFee: body.notice_fee ?? null,
+          terms,
+          description: body.description ?? null,
+          metadata: body.metadata ?? {},
+        }),
+      );
       return presentClaim(row);
     },
   });
@@ -480,10 +467,15 @@ export function claimsRouter(
           }
         });
       }
-      const [row] = await table(scope)
-        .where({ id: claim.id, status: claim.status })
-        .update({ status: 'cancelled', cancelled_at: new Date(), updated_at: new Date() })
-        .returning('*');
+      const row = await deps.knex.transaction(async (trx) => {
+        const [cancelled] = await table(scope, trx)
+          .where({ id: claim.id, status: claim.status })
+          .update({ status: 'cancelled', cancelled_at: new Date(), updated_at: new Date() })
+          .returning('*');
+        // The checkout session it was to pay is left unpaid (spec §3; decision 0063).
+        if (cancelled?.checkout_session_id) await claimSessionUnpaid(trx, cancelled.checkout_session_id);
+        return cancelled;
+      });
       if (!row) throw new ConflictError('The claim changed meanwhile; try again', 'claim_changed');
       return presentClaim(row);
     },

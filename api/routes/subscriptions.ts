@@ -22,6 +22,10 @@ const CreateSubscription = z
     price: zId,
     quantity: zInt().pipe(z.number().min(1).max(10_000)).default(1),
     default_payment_method: zId.optional().describe("Default: the customer's default payment method"),
+    collection_method: z
+      .enum(['charge_automatically', 'claim'])
+      .optional()
+      .describe("`claim`: each period is collected by a krafa to the customer's kennitala"),
     trial_end: zUnixTime().optional(),
     trial_period_days: zInt().pipe(z.number().min(1).max(730)).optional(),
     trial_settings: z
@@ -80,6 +84,7 @@ export const SubscriptionSchema = z.object({
   price: z.string(),
   quantity: z.number(),
   default_payment_method: z.string().nullable(),
+  collection_method: z.enum(['charge_automatically', 'claim']),
   billing_cycle_anchor: z.number(),
   current_period_start: z.number(),
   current_period_end: z.number(),
@@ -139,6 +144,7 @@ export function subscriptionsRouter(
           quantity: body.quantity,
           missingPaymentMethod: body.trial_settings?.end_behavior.missing_payment_method ?? 'cancel',
           ...(body.default_payment_method !== undefined && { paymentMethod: body.default_payment_method }),
+          ...(body.collection_method !== undefined && { collectionMethod: body.collection_method }),
           ...(body.trial_end !== undefined && { trialEnd: body.trial_end }),
           ...(body.trial_period_days !== undefined && { trialPeriodDays: body.trial_period_days }),
           ...(body.coupon !== undefined && { coupon: body.coupon }),

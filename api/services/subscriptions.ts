@@ -12,12 +12,16 @@ import {
 } from '../../db/subscriptions';
 import { recordEvents } from '../../db/event-batch';
 import { prorate } from '../../domain/billing-calendar';
+import { enabledCapabilities } from '../../domain/capabilities';
+import { onboardingState } from './merchant-account';
+import type { MerchantRow } from '../../db/merchants';
 
 export interface CreateSubscriptionInput {
   customer: string;
   price: string;
   quantity: number;
   paymentMethod?: string;
+  collectionMethod?: 'charge_automatically' | 'claim';
   trialEnd?: Date;
   trialPeriodDays?: number;
   missingPaymentMethod: 'cancel' | 'pause';
@@ -95,6 +99,20 @@ export function createSubscriptionService(deps: {
     if (!c) throw new NotFoundError(`No such coupon: '${id}'`, 'coupon');
   }
 
+  /** A claim-collected subscription: claims enabled, a claimant kennitala and a payer kennitala. */
+  async function claimsPossible(scope: Scope, payer: string | null, trx: Knex) {
+    const merchant = await trx<MerchantRow>('merchants').where({ id: scope.merchantId }).first();
+    if (
+      !merchant?.kennitala ||
+      !enabledCapabilities(onboardingState(merchant), scope.livemode).includes('payments.bank_claim')
+    )
+      throw new InvalidRequestError('Bank claims are not enabled for this merchant', {
+        code: 'claims_not_enabled',
+        param: 'collection_method',
+      });
+    if (!payer) throw bad('A subscription collected by claim needs a customer with a kennitala', 'customer');
+  }
+
   async function nowFor(row: SubscriptionRow, trx: Knex): Promise<Date> {
     if (!row.test_clock_id) return new Date();
     const clock = await trx('test_clocks')
@@ -124,7 +142,13 @@ export function createSubscriptionService(deps: {
           .where({ id: input.customer, merchant_id: scope.merchantId, livemode: scope.livemode })
           .whereNull('deleted_at')
           .first<
-            { id: string; default_payment_method_id: string | null; test_clock_id: string | null } | undefined
+            | {
+                id: string;
+                default_payment_method_id: string | null;
+                test_clock_id: string | null;
+                kennitala: string | null;
+              }
+            | undefined
           >();
         if (!customer) throw new NotFoundError(`No such customer: '${input.customer}'`, 'customer');
         await recurringPrice(scope, input.price, trx, 'price');
@@ -144,7 +168,9 @@ export function createSubscriptionService(deps: {
             : null);
         if (trialEnd !== null && trialEnd.getTime() <= now.getTime())
           throw bad('trial_end must be in the future', 'trial_end');
-        if (trialEnd === null && !pmId)
+        const byClaim = input.collectionMethod === 'claim';
+        if (byClaim) await claimsPossible(scope, customer.kennitala, trx);
+        if (trialEnd === null && !pmId && !byClaim)
           throw bad('A subscription without a trial needs a payment method', 'default_payment_method');
         return subscriptions.create(
           scope,
@@ -155,6 +181,7 @@ export function createSubscriptionService(deps: {
             quantity: input.quantity,
             status: trialEnd ? 'trialing' : 'incomplete',
             payment_method_id: pmId,
+            collection_method: input.collectionMethod ?? 'charge_automatically',
             test_clock_id: customer.test_clock_id,
             billing_cycle_anchor: trialEnd ?? now,
             current_period_index: -1,
