@@ -29,6 +29,8 @@ export interface ClaimBatchResult {
 export interface ClaimSyncResult {
   read: number;
   applied: number;
+  /** Claims found cancelled at the bank (by the bank or the payer) and marked cancelled. */
+  cancelled: number;
 }
 
 const envOf = (livemode: boolean) => (livemode ? 'live' : 'test');
@@ -202,9 +204,44 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
         }
         if (page >= res.totalPages || res.items.length === 0) break;
       }
-      return { read, applied };
+      // Claims cancelled at the bank appear in no transaction: read the status of each unpaid claim
+      // due in the window (GET claim, `claimStatus: Cancelled`).
+      let cancelled = 0;
+      const unpaid = await knex<ClaimRow>('claims')
+        .whereIn('status', ['issued', 'partially_paid'])
+        .where('due_date', '>=', query.dateFrom)
+        .orderBy('id')
+        .select('id', 'bank_claim_id');
+      for (const c of unpaid) {
+        // A claim the bank does not know (404) is left as it is.
+        const details = await bankCall(() =>
+          api()
+            .getClaim(c.bank_claim_id)
+            .catch((err: unknown) => {
+              if (err instanceof BankError && err.status === 404) return null;
+              throw err;
+            }),
+        );
+        if (details?.claimStatus === 'Cancelled' && (await markCancelledAtBank(c.id))) cancelled++;
+      }
+      return { read, applied, cancelled };
     },
   };
+
+  /** Marks an unpaid claim cancelled (at the bank) and its checkout session unpaid; false if it no longer is unpaid. */
+  async function markCancelledAtBank(claimId: string): Promise<boolean> {
+    return knex.transaction(async (trx) => {
+      const now = new Date();
+      const [row] = await trx<ClaimRow>('claims')
+        .where({ id: claimId })
+        .whereIn('status', ['issued', 'partially_paid'])
+        .update({ status: 'cancelled', cancelled_at: now, updated_at: now })
+        .returning('*');
+      if (!row) return false;
+      if (row.checkout_session_id) await claimSessionUnpaid(trx, row.checkout_session_id);
+      return true;
+    });
+  }
 
   /** Applies one bank transaction to its claim; false when already applied or not Skil's. */
   async function applyTransaction(tx: ClaimTransaction): Promise<boolean> {

@@ -7,8 +7,8 @@ const { syncClaimPayments } = proxyActivities<ClaimActivities>({
 });
 
 /**
- * Claim payments sync (decision 0062): reads the bank's claim transactions and applies each once.
- * Safe to run twice over the same transactions.
+ * Claim payments sync (decision 0062): reads the bank's claim transactions (payments and reversals)
+ * and applies each once, then marks claims cancelled at the bank. Safe to run twice.
  */
 export async function claimPaymentsSync(input: { lookbackDays?: number } = {}): Promise<ClaimSyncResult> {
   return syncClaimPayments(input.lookbackDays !== undefined ? { lookbackDays: input.lookbackDays } : {});

@@ -242,12 +242,61 @@ export class ClaimsLedger {
     return tx;
   }
 
+  /**
+   * Test hook: the bank (or the payer) cancels an unpaid claim. It reads `claimStatus: Cancelled`
+   * with a closing date, as a claimant's own cancellation does.
+   */
+  cancelByBank(claimId: string): void {
+    const stored = this.get(claimId);
+    if (stored.claimStatus !== 'Unpaid')
+      throw new ClaimRuleError(
+        stored.claimStatus === 'Paid' ? 'CLAIM_IS_PAID' : 'CLAIM_IS_CANCELLED',
+        `the claim is ${stored.claimStatus}`,
+      );
+    Object.assign(stored, {
+      claimStatus: 'Cancelled',
+      closingDate: this.today(),
+      lastChangeAt: this.now().toISOString(),
+    });
+    this.onChange();
+  }
+
+  /**
+   * Test hook: the bank reverses the claim's latest payment. The feed carries the reversal as a
+   * transaction of `paymentType: Refund` for the amounts reversed; the claim is unpaid again.
+   */
+  reverse(claimId: string, opts: { batchId?: string } = {}): ClaimTransaction {
+    const stored = this.get(claimId);
+    const mine = this.transactionsOf(claimId);
+    const last = mine[mine.length - 1];
+    if (!last || last.paymentType === 'Refund')
+      throw new ClaimRuleError('CLAIM_OTHERS', 'the claim has no payment to reverse');
+    const today = this.today();
+    const tx: ClaimTransaction = {
+      ...last,
+      transactionTimestamp: this.now().toISOString(),
+      bookingDate: nextBankingDay(today),
+      valueDate: today,
+      paymentType: 'Refund',
+      transactionBatchId: opts.batchId ?? randomUUID(),
+    };
+    this.transactions.push(tx);
+    stored.principalPaid = Math.max(0, stored.principalPaid - (last.amount ?? 0));
+    stored.lastChangeAt = tx.transactionTimestamp!;
+    if (stored.claimStatus === 'Paid') {
+      stored.claimStatus = 'Unpaid';
+      delete stored.closingDate;
+    }
+    this.onChange();
+    return tx;
+  }
+
   transactionsOf(claimId: string): ClaimTransaction[] {
     this.get(claimId);
     return this.transactions.filter((t) => t.claimKey && claimIdOf(t.claimKey) === claimId);
   }
 
-  /** Payments booked between two dates (inclusive), optionally of one claimant or template. */
+  /** Payments and reversals booked between two dates (inclusive), optionally of one claimant or template. */
   listTransactions(q: {
     dateFrom: string;
     dateTo: string;

@@ -197,3 +197,63 @@ test('batch issuance, a retried batch, payments synced twice, amend and cancel a
 
   expect(bank().problems()).toEqual([]);
 });
+
+test('a claim cancelled at the bank and a reversed payment: each synced once', async () => {
+  const made = [];
+  for (const amount of [5_000, 6_000]) {
+    const res = await create({
+      payer_kennitala: PAYER,
+      amount,
+      due_date: '2026-12-16',
+      final_due_date: '2026-12-29',
+      description: `claim ${amount}`,
+    });
+    expect(res.status).toBe(200);
+    made.push(res.body);
+  }
+  expect(await runBatch(`b-${randomBase62(6)}`)).toMatchObject({ claims: 2, issued: 2 });
+  const [toCancel, toReverse] = await Promise.all(
+    made.map(async (c) => (await stack.api(m.testKey, `/v1/claims/${c.id}`)).body),
+  );
+  // The second claim pays a checkout session.
+  const session = await stack.api(m.testKey, '/v1/checkout/sessions', {
+    method: 'POST',
+    json: { amount: 6_000 },
+  });
+  expect(session.status).toBe(200);
+  await stack.knex('claims').where({ id: toReverse.id }).update({ checkout_session_id: session.body.id });
+  const sessionStatus = async () =>
+    (await stack.knex('checkout_sessions').where({ id: session.body.id }).first()).payment_status as string;
+  const claim = async (id: string) => (await stack.api(m.testKey, `/v1/claims/${id}`)).body;
+  const claimPaid = async () => (await events('claim.paid')).filter((e) => e.data.id === toReverse.id);
+
+  // The bank cancels one claim; the other is paid.
+  bank().bank.ledger.cancelByBank(bankId(toCancel));
+  expect(bank().bank.ledger.find(bankId(toCancel))!.claimStatus).toBe('Cancelled');
+  bank().bank.ledger.pay(bankId(toReverse));
+  expect(await runSync()).toMatchObject({ applied: 1, cancelled: 1 });
+  expect(await runSync()).toMatchObject({ applied: 0, cancelled: 0 });
+  expect(await claim(toCancel.id)).toMatchObject({ status: 'cancelled' });
+  expect(await claim(toReverse.id)).toMatchObject({ status: 'paid', amount_paid: 6_000 });
+  expect(await sessionStatus()).toBe('paid');
+  expect(await claimPaid()).toHaveLength(1);
+
+  // The bank reverses the payment: the feed carries a Refund; the claim and its session are unpaid.
+  const reversal = bank().bank.ledger.reverse(bankId(toReverse));
+  expect(reversal).toMatchObject({ paymentType: 'Refund', totalAmountPaid: 6_000 });
+  expect(bank().bank.ledger.find(bankId(toReverse))!.claimStatus).toBe('Unpaid');
+  expect(await runSync()).toMatchObject({ applied: 1, cancelled: 0 });
+  expect(await runSync()).toMatchObject({ applied: 0, cancelled: 0 });
+  expect(await claim(toReverse.id)).toMatchObject({ status: 'issued', amount_paid: 0 });
+  expect(await sessionStatus()).toBe('unpaid');
+  expect(await claim(toCancel.id)).toMatchObject({ status: 'cancelled' });
+  const txs = await stack.knex('claim_transactions').where({ claim_id: toReverse.id }).orderBy('id');
+  expect(txs.map((t) => [t.payment_type, Number(t.amount)])).toEqual([
+    ['Complete', 6_000],
+    ['Refund', -6_000],
+  ]);
+  // No events for a cancellation or a reversal (spec §6.1).
+  expect(await claimPaid()).toHaveLength(1);
+
+  expect(bank().problems()).toEqual([]);
+});
