@@ -62,7 +62,7 @@ export interface AppDeps {
   acquirer?: { client: CardAcquirer; origin: string };
   /** Latency of the simulated acquirer's answers, in ms. */
   simulatedAcquirerLatencyMs?: number;
-  /** Task queue and namespace of the workflows the API starts; default TEMPORAL_TASK_QUEUE / _NAMESPACE. */
+  /** Task queue and namespace of the workflows the API starts; the defaults are the config's defaults. */
   taskQueue?: string;
   temporalNamespace?: string;
   /** The bank's claims service (cancel and amend of issued claims); unset: those answer 503. */
@@ -96,11 +96,11 @@ export function createApp(deps: AppDeps): Express {
     };
   }
   const payments = createPaymentService({ knex: deps.knex, acquirer: acquirer.client });
-  const taskQueue = deps.taskQueue ?? process.env.TEMPORAL_TASK_QUEUE ?? 'skil';
+  const taskQueue = deps.taskQueue ?? 'skil';
   const temporalClient = deps.temporal
     ? new Client({
         connection: deps.temporal,
-        namespace: deps.temporalNamespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default',
+        namespace: deps.temporalNamespace ?? 'default',
       })
     : null;
   const subscriptionEngine = temporalClient

@@ -33,6 +33,8 @@ async function main(): Promise<void> {
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     simulatedAcquirerLatencyMs: config.SIMULATED_ACQUIRER_LATENCY_MS,
     claimsApi: claimsApiFromConfig(config),
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    temporalNamespace: config.TEMPORAL_NAMESPACE,
   });
   const server = app.listen(config.PORT, config.HOST, () => log.info({ port: config.PORT }, 'API listening'));
   const stop = () => {

@@ -4,7 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import { withStack } from './harness';
 import { startReceiver } from '../test/helpers/receiver';
 import { killHard, spawnWorker } from '../test/helpers/worker-process';
-import { seedSubscriptions, withWorkflowApi } from '../test/helpers/subscriptions';
+import { seedSubscriptions } from '../test/helpers/subscriptions';
 import { newId, ID_PREFIX } from '../domain/ids';
 import { sqlArgs } from '../db/event-batch';
 import type { Knex } from '../db/knex';
@@ -31,8 +31,7 @@ async function count(knex: Knex, sql: string, merchantId: string): Promise<numbe
 async function main(): Promise<void> {
   const n = Number(process.argv[2] ?? 100_000);
   const latencies = (process.argv[3] ?? '0,50').split(',').map(Number);
-  await withStack({ worker: false }, async (base) => {
-    const stack = await withWorkflowApi(base);
+  await withStack({ worker: false, realBaseUrl: true }, async (stack) => {
     const receiver = await startReceiver();
     const results: Record<string, unknown>[] = [];
     try {
@@ -237,7 +236,6 @@ async function main(): Promise<void> {
       console.log(JSON.stringify(baseline));
     } finally {
       await receiver.close();
-      await stack.close();
     }
   });
 }

@@ -1,23 +1,21 @@
 import type { Browser } from 'playwright-core';
 import { launchChromium, openPage } from '../helpers/browser';
 import { startTestStack, type TestStack } from '../helpers/stack';
-import { simulatedToken, withWorkflowApi } from '../helpers/subscriptions';
+import { simulatedToken } from '../helpers/subscriptions';
 import { newId, ID_PREFIX } from '../../domain/ids';
 
 // Done-means 5: the customer portal in headless Chromium: update the card, cancel at period end.
-let base: TestStack;
-let stack: Awaited<ReturnType<typeof withWorkflowApi>>;
+let stack: TestStack;
 let browser: Browser;
 
 beforeAll(async () => {
-  base = await startTestStack();
-  stack = await withWorkflowApi(base);
+  // A real base URL: the pages follow the URLs the API hands out (portal links, the simulated acquirer).
+  stack = await startTestStack({ realBaseUrl: true });
   browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
-  await stack?.close();
-  await base.stop();
+  await stack?.stop();
 });
 
 async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {

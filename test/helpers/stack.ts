@@ -90,8 +90,8 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     publicBaseUrl: opts.realBaseUrl ? `http://127.0.0.1:${port}` : 'http://localhost',
     bodyLimitBytes: opts.bodyLimitBytes ?? 256 * 1024,
     ...(claimsApi && { claimsApi }),
-    // With a bank, the API starts claim batches (a krafa chosen at checkout) on this file's worker.
-    ...(opts.bank && { taskQueue }),
+    // Workflows the API starts (subscriptions, clock advances, claim batches) run on this file's worker.
+    taskQueue,
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(port, '127.0.0.1', () => resolve(s));

@@ -1,72 +1,7 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createApp } from '../../api/app';
-import { createMetrics } from '../../api/metrics';
-import { createWebhookDispatcher } from '../../engine/webhook-dispatch';
-import { createLogger } from '../../stack/logger';
-import { freePort } from '../../stack/free-port';
 import { newId, ID_PREFIX, randomBase62 } from '../../domain/ids';
 import { periodAt } from '../../domain/billing-calendar';
 import { sqlArgs } from '../../db/event-batch';
 import type { Knex } from '../../db/knex';
-import type { TestStack } from './stack';
-
-/**
- * An API on the stack's database whose workflow starts go to the stack's own task queue (the
- * stack's built-in API starts nothing): `api` is replaced, the rest of the stack is kept.
- */
-export async function withWorkflowApi(stack: TestStack): Promise<TestStack & { close(): Promise<void> }> {
-  const { Connection } = await import('@temporalio/client');
-  const connection = await Connection.connect({ address: process.env.SKIL_TEST_TEMPORAL_ADDRESS! });
-  const dispatcher = createWebhookDispatcher({
-    client: stack.client,
-    knex: stack.knex,
-    taskQueue: stack.taskQueue,
-  });
-  // A port chosen first, so the URLs the API hands out (portal links, the simulated acquirer) work.
-  const port = await freePort();
-  const app = createApp({
-    knex: stack.knex,
-    log: createLogger('test', 'silent'),
-    metrics: createMetrics(stack.knex),
-    temporal: connection,
-    dispatcher,
-    publicBaseUrl: `http://127.0.0.1:${port}`,
-    bodyLimitBytes: 256 * 1024,
-    taskQueue: stack.taskQueue,
-  });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(port, '127.0.0.1', () => resolve(s));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    ...stack,
-    url,
-    async api(key, path, init = {}) {
-      const headers = new Headers(init.headers);
-      if (key !== null) headers.set('authorization', `Bearer ${key}`);
-      let body = init.body;
-      if (init.json !== undefined) {
-        headers.set('content-type', 'application/json');
-        body = JSON.stringify(init.json);
-      }
-      const res = await fetch(url + path, { ...init, headers, ...(body !== undefined && { body }) });
-      const text = await res.text();
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = undefined;
-      }
-      return { status: res.status, body: parsed, headers: res.headers, text };
-    },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await connection.close();
-    },
-  };
-}
 
 /** A card token of the simulated acquirer: `success`, `generic_decline`, … (README, "Test cards"). */
 export const simulatedToken = (behaviour: string) => `tok_${behaviour}_${randomBase62(20)}`;

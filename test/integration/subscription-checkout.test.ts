@@ -1,5 +1,4 @@
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
-import { withWorkflowApi } from '../helpers/subscriptions';
 import { CheckoutSessionSchema } from '../../api/routes/checkout-sessions';
 import { periodAt } from '../../domain/billing-calendar';
 
@@ -9,18 +8,16 @@ import { periodAt } from '../../domain/billing-calendar';
  * charge after the trial, validation, and a double submit that subscribes once.
  */
 
-let base: TestStack;
-let stack: Awaited<ReturnType<typeof withWorkflowApi>>;
+let stack: TestStack;
 let m: TestMerchant;
 
 beforeAll(async () => {
-  base = await startTestStack();
-  stack = await withWorkflowApi(base);
+  // A real base URL: the pages follow the URLs the API hands out (portal links, the simulated acquirer).
+  stack = await startTestStack({ realBaseUrl: true });
   m = await stack.merchant('Áskriftir ehf.');
 });
 afterAll(async () => {
-  await stack?.close();
-  await base?.stop();
+  await stack?.stop();
 });
 
 const T0 = Date.UTC(2027, 0, 31, 12, 0, 0);

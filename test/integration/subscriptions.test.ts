@@ -3,19 +3,17 @@ import path from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { startTestStack, type TestStack } from '../helpers/stack';
-import { seedSubscriptions, simulatedToken, withWorkflowApi } from '../helpers/subscriptions';
+import { seedSubscriptions, simulatedToken } from '../helpers/subscriptions';
 import { newId, ID_PREFIX } from '../../domain/ids';
 
-let base: TestStack;
-let stack: Awaited<ReturnType<typeof withWorkflowApi>>;
+let stack: TestStack;
 
 beforeAll(async () => {
-  base = await startTestStack();
-  stack = await withWorkflowApi(base);
+  // A real base URL: the pages follow the URLs the API hands out (portal links, the simulated acquirer).
+  stack = await startTestStack({ realBaseUrl: true });
 });
 afterAll(async () => {
-  await stack.close();
-  await base.stop();
+  await stack?.stop();
 });
 
 const T0 = Date.UTC(2027, 0, 31, 12, 0, 0);
