@@ -32,6 +32,10 @@ export const ID_PREFIX = {
   renewal: 'rnw',
   billingPortalSession: 'bps',
   claim: 'clm',
+  bankFile: 'bf',
+  bankException: 'bex',
+  settlementRun: 'stl',
+  payout: 'po',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];

@@ -7,6 +7,7 @@ import * as subscriptions from './20261121_0400_subscriptions';
 import * as subscriptionCheckout from './20261121_0500_subscription_checkout';
 import * as claims from './20261121_0600_claims';
 import * as claimsCheckout from './20261121_0610_claims_checkout';
+import * as settlement from './20261121_0700_settlement';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '20261121_0500_subscription_checkout': subscriptionCheckout,
   '20261121_0600_claims': claims,
   '20261121_0610_claims_checkout': claimsCheckout,
+  '20261121_0700_settlement': settlement,
 };
