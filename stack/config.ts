@@ -24,6 +24,38 @@ const ConfigSchema = z.object({
   SIMULATED_BANK_URL: z.string().url().optional(),
   /** Added latency of the simulated card acquirer's answers (test environment), in ms. */
   SIMULATED_ACQUIRER_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+  /**
+   * The bank file connection (SFTP) of the service's collection account; unset host: none. `npm start`
+   * points it at the simulated bank's SFTP server (test environment).
+   */
+  BANK_CONNECTION_ID: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/)
+    .default('simulated'),
+  /** Whether the connection carries live money (a real bank) or test money (the simulated bank). */
+  BANK_LIVEMODE: z.enum(['true', 'false']).default('false'),
+  BANK_SFTP_HOST: z.string().min(1).optional(),
+  BANK_SFTP_PORT: z.coerce.number().int().min(1).max(65535).default(22),
+  BANK_SFTP_USERNAME: z.string().min(1).default('skil'),
+  BANK_SFTP_PASSWORD: z.string().min(1).optional(),
+  BANK_SFTP_PRIVATE_KEY_PATH: z.string().min(1).optional(),
+  /** The bank's pinned host key, `SHA256:…` as OpenSSH prints it. */
+  BANK_SFTP_HOST_KEY_SHA256: z
+    .string()
+    .regex(/^SHA256:[A-Za-z0-9+/]{43}$/)
+    .optional(),
+  BANK_SFTP_INBOX: z.string().min(1).default('/inbox'),
+  BANK_SFTP_ARCHIVE: z.string().min(1).default('/archive'),
+  BANK_SFTP_OUTBOX: z.string().min(1).default('/outbox'),
+  /** The collection account (4-2-6, 12 digits) and its owner's kennitala, as the bank files name them. */
+  BANK_COLLECTION_ACCOUNT: z
+    .string()
+    .regex(/^[0-9]{12}$/)
+    .default('013326000133'),
+  BANK_COLLECTION_KENNITALA: z
+    .string()
+    .regex(/^[0-9]{10}$/)
+    .default('5012131870'),
   /** Largest request body accepted, in bytes. */
   BODY_LIMIT_BYTES: z.coerce
     .number()

@@ -14,6 +14,7 @@ import { createInProcessAcquirer } from '../bank-adapters/in-process-acquirer';
 import type { CardAcquirer } from '../bank-adapters/card-acquirer';
 import type { ClaimsApi } from '../bank-adapters/claims-api';
 import { createClaimActivities } from '../activities/claims';
+import type { BankConnection } from '../bank-adapters/bank-connections';
 
 export interface WorkerDeps {
   knex: Knex;
@@ -34,6 +35,10 @@ export interface WorkerDeps {
   chargeConcurrency?: number;
   /** The bank's claims service (claim batches and payment sync); unset: those activities fail. */
   claimsApi?: ClaimsApi | undefined;
+  /** Bank file connections (SFTP): bank sync reads their inboxes, payouts go to their outboxes. */
+  bankConnections?: BankConnection[];
+  /** Where raw bank files are kept once received (a folder under DATA_DIR). */
+  bankFilesDir?: string;
 }
 
 /** The one place that assembles activities and creates the Temporal worker. */

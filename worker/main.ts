@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { loadConfig } from '../stack/config';
 import { createLogger } from '../stack/logger';
 import { createKnex } from '../db/knex';
@@ -5,6 +6,7 @@ import { connectTemporal } from '../engine/temporal-client';
 import { createWorker } from './create-worker';
 import { ensureSchedules } from './schedules';
 import { claimsApiFromConfig } from '../bank-adapters/claims-bank-from-config';
+import { bankConnectionsFromConfig } from '../bank-adapters/bank-connections';
 
 /** Runs the Temporal worker; needs DATABASE_URL and TEMPORAL_ADDRESS (npm start sets both). */
 async function main(): Promise<void> {
@@ -26,6 +28,8 @@ async function main(): Promise<void> {
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     claimsApi: claimsApiFromConfig(config),
+    bankConnections: bankConnectionsFromConfig(config),
+    bankFilesDir: path.join(config.dataDir, 'bank-files'),
     ...(process.env.WORKFLOW_BUNDLE_PATH && { workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH }),
   });
   await ensureSchedules(client, config.TEMPORAL_TASK_QUEUE);
