@@ -22,7 +22,7 @@ import {
 } from '../db/renewals';
 import type { CouponRow } from '../db/coupons';
 import { claimSessionUnpaid, insertClaim } from '../db/claims';
-import { checkoutClaimDates } from '../domain/checkout-claims';
+import { claimDatesFor, claimTermsRuleOf } from '../domain/checkout-claims';
 
 /** Why a period is charged; it decides the events and what a failure means. */
 export type ChargeReason = 'renewal' | 'first' | 'trial_end' | 'retry';
@@ -432,7 +432,11 @@ function paymentIntentData(r: FinishedRenewal, sub: SubscriptionRow, o: RenewalO
 async function renewalClaim(trx: Knex.Transaction, sub: SubscriptionRow, r: FinishedRenewal, asOf: Date) {
   const merchant = await trx('merchants')
     .where({ id: sub.merchant_id })
-    .first<{ kennitala: string | null; bank_account: string | null }>('kennitala', 'bank_account');
+    .first<{ kennitala: string | null; bank_account: string | null; claim_terms: unknown }>(
+      'kennitala',
+      'bank_account',
+      'claim_terms',
+    );
   const customer = await trx('customers')
     .where({ id: sub.customer_id })
     .first<{ kennitala: string | null }>('kennitala');
@@ -446,7 +450,7 @@ async function renewalClaim(trx: Knex.Transaction, sub: SubscriptionRow, r: Fini
     customerId: sub.customer_id,
     payerKennitala: customer.kennitala,
     amount: r.amount,
-    ...checkoutClaimDates(asOf.toISOString().slice(0, 10)),
+    ...claimDatesFor(asOf.toISOString().slice(0, 10), claimTermsRuleOf(merchant.claim_terms)),
     description: `Subscription ${sub.id}, period ${r.period_index + 1}`,
     metadata: { subscription: sub.id, renewal: r.id },
     renewalId: r.id,

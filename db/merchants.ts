@@ -23,6 +23,8 @@ export interface MerchantRow {
   card_acquirer_activated_at: Date | null;
   claims_agreement_signed_at: Date | null;
   features: Record<string, unknown>;
+  /** The merchant's claim terms rule as set (partial; defaults fill the rest, claimTermsRuleOf). */
+  claim_terms: Record<string, unknown>;
 }
 
 /** Columns a profile update or an onboarding step may set. */
@@ -48,7 +50,7 @@ export function createMerchantRepository(db: Db) {
     },
 
     async update(id: string, values: MerchantUpdate, trx: Db = db): Promise<MerchantRow | undefined> {
-      const { legal_address, features, ...rest } = values;
+      const { legal_address, features, claim_terms, ...rest } = values;
       const [row] = await trx<MerchantRow>('merchants')
         .where({ id })
         .update({
@@ -58,6 +60,7 @@ export function createMerchantRepository(db: Db) {
             legal_address: legal_address === null ? null : (JSON.stringify(legal_address) as never),
           }),
           ...(features !== undefined && { features: JSON.stringify(features) as never }),
+          ...(claim_terms !== undefined && { claim_terms: JSON.stringify(claim_terms) as never }),
           updated_at: trx.fn.now() as never,
         })
         .returning('*');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checkKennitala } from './kennitala';
+import { ClaimTermsPatch } from './checkout-claims';
 
 /**
  * The writable merchant profile (spec §2.3, limits §8). One schema validates the API's PATCH and
@@ -71,6 +72,8 @@ export const ProfilePatch = z
     business_description: clearable(z.string().max(2000)),
     bank_account: zBankAccount.nullable(),
     legal_address: zLegalAddress.nullable(),
+    /** Merged into the current rule: only the fields sent change (decision 0065). */
+    claim_terms: ClaimTermsPatch,
   })
   .partial()
   .strict();

@@ -8,6 +8,7 @@ import * as subscriptionCheckout from './20261121_0500_subscription_checkout';
 import * as claims from './20261121_0600_claims';
 import * as claimsCheckout from './20261121_0610_claims_checkout';
 import * as settlement from './20261121_0700_settlement';
+import * as merchantClaimTerms from './20261121_0800_merchant_claim_terms';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '20261121_0600_claims': claims,
   '20261121_0610_claims_checkout': claimsCheckout,
   '20261121_0700_settlement': settlement,
+  '20261121_0800_merchant_claim_terms': merchantClaimTerms,
 };

@@ -40,7 +40,7 @@ import { createPaymentService, DECLINE_MESSAGES, type AttemptOutcome } from './p
 import { onboardingState } from './merchant-account';
 import { enabledCapabilities } from '../../domain/capabilities';
 import { checkKennitala } from '../../domain/kennitala';
-import { checkoutClaimDates } from '../../domain/checkout-claims';
+import { claimDatesFor, claimTermsRuleOf } from '../../domain/checkout-claims';
 import { insertClaim } from '../../db/claims';
 import type { MerchantRow } from '../../db/merchants';
 
@@ -790,7 +790,11 @@ export function createCheckoutService(deps: {
     if (!merchant?.kennitala) return null;
     if (!enabledCapabilities(onboardingState(merchant), s.livemode).includes('payments.bank_claim'))
       return null;
-    return { kennitala: merchant.kennitala, bankAccount: merchant.bank_account };
+    return {
+      kennitala: merchant.kennitala,
+      bankAccount: merchant.bank_account,
+      terms: claimTermsRuleOf(merchant.claim_terms),
+    };
   }
 
   return {
@@ -833,7 +837,7 @@ export function createCheckoutService(deps: {
         const refused = await claimCompletion(scope, session, trx);
         if (refused) return { kind: 'declined', message: refused, session };
         // Real time, not a customer's test clock: such a claim is not clock-bound (decision 0064).
-        const dates = checkoutClaimDates(new Date().toISOString().slice(0, 10));
+        const dates = claimDatesFor(new Date().toISOString().slice(0, 10), claimant.terms);
         await insertClaim(trx, {
           merchantId: s.merchant_id,
           livemode: s.livemode,

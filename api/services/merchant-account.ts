@@ -19,6 +19,7 @@ import {
 } from '../../domain/merchant-profile';
 import { ConflictError, NotFoundError, PermissionError, UnprocessableError } from '../../domain/errors';
 import { unix } from '../list';
+import { claimTermsRuleOf } from '../../domain/checkout-claims';
 
 /**
  * The merchant account: profile updates, the application and the operator's onboarding steps.
@@ -56,6 +57,11 @@ export const MerchantSchema = z.object({
   capabilities: z.object({ payments: Capability, claims: Capability, tap_to_pay: Capability }),
   enabled_capabilities: z.array(z.string()),
   features: z.object({ pos: z.boolean() }),
+  claim_terms: z.object({
+    days_until_due: z.number().int(),
+    days_until_final_due: z.number().int(),
+    days_until_cancellation: z.number().int(),
+  }),
   warnings: z.array(z.object({ code: z.string(), param: z.string(), message: z.string() })),
   created_at: z.number(),
   updated_at: z.number(),
@@ -117,6 +123,7 @@ export function presentMerchant(row: MerchantRow, livemode: boolean): MerchantOb
     capabilities: capabilities(state),
     enabled_capabilities: enabledCapabilities(state, livemode),
     features: state.features,
+    claim_terms: claimTermsRuleOf(row.claim_terms),
     warnings: profileWarnings(row),
     created_at: unix(row.created_at),
     updated_at: unix(row.updated_at),
@@ -168,6 +175,8 @@ export function createMerchantAccountService(knex: Knex) {
      */
     async updateProfile(id: string, patch: ProfilePatch, actor: ProfileActor): Promise<MerchantRow> {
       return withLocked(id, async (row, trx) => {
+        if (patch.claim_terms !== undefined)
+          patch = { ...patch, claim_terms: { ...row.claim_terms, ...patch.claim_terms } };
         const changed = (Object.keys(patch) as (keyof ProfilePatch)[]).filter(
           (k) => !sameValue(patch[k], row[k]),
         );
