@@ -46,6 +46,8 @@ import { subscriptionsRouter } from './routes/subscriptions';
 import { testClocksRouter } from './routes/test-clocks';
 import { billingPortalRouter } from './routes/billing-portal';
 import { portalPages } from '../web/portal-pages';
+import { settlementOperatorRouter, settlementRunsRouter } from './routes/settlement-runs';
+import { createSettlementService } from './services/settlement';
 
 export interface AppDeps {
   knex: Knex;
@@ -62,6 +64,11 @@ export interface AppDeps {
   acquirer?: { client: CardAcquirer; origin: string };
   /** Latency of the simulated acquirer's answers, in ms. */
   simulatedAcquirerLatencyMs?: number;
+  /**
+   * The simulated bank the simulated acquirer reports captures and refunds to (decision 0091).
+   * Unset: SIMULATED_BANK_URL from the environment (npm start sets it); neither: not reported.
+   */
+  simulatedBankUrl?: string;
   /** Task queue and namespace of the workflows the API starts; the defaults are the config's defaults. */
   taskQueue?: string;
   temporalNamespace?: string;
@@ -89,7 +96,14 @@ export function createApp(deps: AppDeps): Express {
   // Card payments: the simulated acquirer speaks HTTP like a real one, even in-process.
   let acquirer = deps.acquirer;
   if (!acquirer) {
-    app.use('/_sim/acquirer', simulatedAcquirerRouter({ latencyMs: deps.simulatedAcquirerLatencyMs ?? 0 }));
+    app.use(
+      '/_sim/acquirer',
+      simulatedAcquirerRouter({
+        latencyMs: deps.simulatedAcquirerLatencyMs ?? 0,
+        bankUrl: deps.simulatedBankUrl ?? process.env.SIMULATED_BANK_URL,
+        log: deps.log,
+      }),
+    );
     acquirer = {
       client: createHttpCardAcquirer({ baseUrl: `${deps.publicBaseUrl}/_sim/acquirer` }),
       origin: new URL(deps.publicBaseUrl).origin,
@@ -148,6 +162,9 @@ export function createApp(deps: AppDeps): Express {
     rejectNul,
   );
   publicV1.use(deviceRouter({ knex: deps.knex, publicBaseUrl: deps.publicBaseUrl }, docs));
+  // Settlement's operator routes (approve, settlement days) sit before the general operator router.
+  const settlement = createSettlementService({ knex: deps.knex, client: temporalClient, taskQueue });
+  publicV1.use(settlementOperatorRouter({ knex: deps.knex, settlement }));
   publicV1.use(operatorRouter({ knex: deps.knex }));
   app.use((req, res, next) =>
     /^\/v1\/(device|operator)\//.test(req.path) ? publicV1(req, res, next) : next(),
@@ -192,12 +209,13 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   v1.use(claimsRouter({ knex: deps.knex, claimsApi: deps.claimsApi }, docs));
+  v1.use(settlementRunsRouter({ settlement }, docs));
   v1.use(paymentLinksRouter({ knex: deps.knex, checkout, publicBaseUrl: deps.publicBaseUrl }, docs));
   // Routers declare full paths (they double as OpenAPI paths), so v1 is entered, not mounted.
   app.use((req, res, next) => (req.path.startsWith('/v1/') ? v1(req, res, next) : next()));
 
   // Dashboard and device verification pages (HTML), outside /v1.
-  app.use(webHandler({ knex: deps.knex, log: deps.log, publicBaseUrl: deps.publicBaseUrl }));
+  app.use(webHandler({ knex: deps.knex, log: deps.log, publicBaseUrl: deps.publicBaseUrl, settlement }));
 
   app.use(routeNotFound);
   app.use(bodyErrors(deps.bodyLimitBytes));

@@ -15,6 +15,8 @@ import {
   type TokenizeRequest,
 } from './card-acquirer';
 import { TEST_CARDS } from './simulated-acquirer';
+import { reportAcquirerSettlement } from './simulated-bank/acquirer-settlement-report';
+import type { Logger } from '../stack/logger';
 
 const DECLINES: readonly string[] = [
   'generic_decline',
@@ -29,13 +31,24 @@ const DECLINES: readonly string[] = [
  * saved through the API charge the same way here, without an HTTP hop per renewal. Idempotency keys
  * replay within the process, like the HTTP simulator's within its own (decision 0041).
  */
-export function createInProcessAcquirer(opts: { latencyMs?: number } = {}): CardAcquirer {
+export function createInProcessAcquirer(
+  opts: {
+    latencyMs?: number;
+    /** The simulated bank's base URL, told of each capture and refund (decision 0091); unset: none. */
+    bankUrl?: string | undefined;
+    log?: Logger;
+  } = {},
+): CardAcquirer {
   const auths = new Map<string, Authorization>();
   const byKey = new Map<string, Authorization>();
   const failedOnce = new Set<string>();
   const latency = opts.latencyMs ?? 0;
   const wait = () => (latency > 0 ? new Promise((r) => setTimeout(r, latency)) : Promise.resolve());
   const copy = (a: Authorization): Authorization => ({ ...a });
+  // Not awaited: a capture stands whether or not the bank heard of it (failures are logged).
+  const report = (item: Parameters<typeof reportAcquirerSettlement>[1]) => {
+    if (opts.bankUrl) void reportAcquirerSettlement(opts.bankUrl, item, opts.log);
+  };
   const find = (id: string) => {
     const a = auths.get(id);
     if (!a) throw new AcquirerInvalidRequestError('No such authorization', 'resource_missing', false, 404);
@@ -98,6 +111,13 @@ export function createInProcessAcquirer(opts: { latencyMs?: number } = {}): Card
         throw new AcquirerInvalidRequestError(`status ${auth.status}`, 'not_capturable', false, 400);
       auth.status = 'captured';
       auth.amount_captured = req.amount;
+      report({
+        id: auth.id,
+        kind: 'capture',
+        authorization: auth.id,
+        amount: req.amount,
+        at: new Date().toISOString(),
+      });
       return copy(auth);
     },
 
@@ -114,7 +134,15 @@ export function createInProcessAcquirer(opts: { latencyMs?: number } = {}): Card
       if (req.amount <= 0 || auth.amount_refunded + req.amount > auth.amount_captured)
         throw new AcquirerInvalidRequestError('refund exceeds capture', 'amount_too_large', false, 400);
       auth.amount_refunded += req.amount;
-      return { id: `re_${randomBase62(20)}`, authorization: auth.id, amount: req.amount };
+      const id = `re_${randomBase62(20)}`;
+      report({
+        id,
+        kind: 'refund',
+        authorization: auth.id,
+        amount: req.amount,
+        at: new Date().toISOString(),
+      });
+      return { id, authorization: auth.id, amount: req.amount };
     },
   };
 }

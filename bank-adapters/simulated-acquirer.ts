@@ -1,5 +1,7 @@
 import express, { Router, type Request, type Response } from 'express';
 import { randomBase62 } from '../domain/ids';
+import type { Logger } from '../stack/logger';
+import { reportAcquirerSettlement } from './simulated-bank/acquirer-settlement-report';
 import { cardBrand, type Authorization, type DeclineCode } from './card-acquirer';
 
 /**
@@ -38,6 +40,13 @@ interface SimAuthorization extends Authorization {
 export interface SimulatedAcquirerOptions {
   /** Added before every answer, to exercise timeouts and spinners. */
   latencyMs?: number;
+  /**
+   * The simulated bank's base URL: each capture and refund is reported there, as a real acquirer
+   * settles to the merchant-of-record's account (decision 0091). Unset: nothing is reported.
+   */
+  bankUrl?: string | undefined;
+  /** Where failed reports are logged. */
+  log?: Logger;
 }
 
 function luhn(number: string): boolean {
@@ -65,6 +74,11 @@ export function simulatedAcquirerRouter(opts: SimulatedAcquirerOptions = {}): Ro
   const replies = new Map<string, { status: number; body: unknown }>();
   const failedOnce = new Set<string>();
   const latency = opts.latencyMs ?? 0;
+  // Reported after the answer is decided and without waiting: a slow or absent bank must never
+  // fail or delay a capture; the bank dedupes repeats by id.
+  const report = (item: Parameters<typeof reportAcquirerSettlement>[1]) => {
+    if (opts.bankUrl) void reportAcquirerSettlement(opts.bankUrl, item, opts.log);
+  };
 
   router.use(express.json({ limit: '16kb' }));
   router.use(express.urlencoded({ extended: false, limit: '4kb' }));
@@ -176,6 +190,7 @@ export function simulatedAcquirerRouter(opts: SimulatedAcquirerOptions = {}): Ro
         return { status: 400, body: { error: { code: 'not_capturable', message: `status ${auth.status}` } } };
       auth.status = 'captured';
       auth.amount_captured = amount;
+      report({ id: auth.id, kind: 'capture', authorization: auth.id, amount, at: new Date().toISOString() });
       return { status: 200, body: view(auth) };
     });
   });
@@ -206,7 +221,9 @@ export function simulatedAcquirerRouter(opts: SimulatedAcquirerOptions = {}): Ro
           body: { error: { code: 'refund_exceeds', message: 'Cannot refund that much' } },
         };
       auth.amount_refunded += amount;
-      return { status: 200, body: { id: `rf_${randomBase62(20)}`, authorization: auth.id, amount } };
+      const id = `rf_${randomBase62(20)}`;
+      report({ id, kind: 'refund', authorization: auth.id, amount, at: new Date().toISOString() });
+      return { status: 200, body: { id, authorization: auth.id, amount } };
     });
   });
 

@@ -22,6 +22,8 @@ const ConfigSchema = z.object({
   SIMULATED_BANK_PORT: z.coerce.number().int().min(0).max(65535).default(3010),
   /** Base URL of the bank's IOBWS claims API (npm start sets the simulated bank's); unset: no claims bank. */
   SIMULATED_BANK_URL: z.string().url().optional(),
+  /** Port of the simulated bank's SFTP file exchange (npm start); 0 picks a free one. */
+  SIMULATED_BANK_SFTP_PORT: z.coerce.number().int().min(0).max(65535).default(3022),
   /** Added latency of the simulated card acquirer's answers (test environment), in ms. */
   SIMULATED_ACQUIRER_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   /**
@@ -56,6 +58,8 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[0-9]{10}$/)
     .default('5012131870'),
+  /** Settlement runs with a net at or under this many ISK are approved without an operator; 0 = off. */
+  SETTLEMENT_AUTO_APPROVE_MAX_NET: z.coerce.number().int().min(0).max(999_999_999_999).default(0),
   /** Largest request body accepted, in bytes. */
   BODY_LIMIT_BYTES: z.coerce
     .number()

@@ -8,7 +8,13 @@ import { startTemporalDevServer, type TemporalDevServer } from './temporal-serve
 import { ensureDemoMerchant } from './seed-demo';
 import { createKnex } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
-import { startSimulatedBank } from '../bank-adapters/simulated-bank/claims-bank';
+import {
+  SIMULATED_COLLECTION_ACCOUNT,
+  startSimulatedBank,
+} from '../bank-adapters/simulated-bank/claims-bank';
+import { scheduleDailyClose } from '../bank-adapters/simulated-bank/daily-close';
+import { SIMULATED_BANK_FOLDERS } from '../bank-adapters/simulated-bank/sftp-server';
+import { loadOrCreateSftpLogin } from '../bank-adapters/simulated-bank/sftp-login';
 
 /**
  * `npm start`: the whole service on one machine. PostgreSQL (embedded unless DATABASE_URL is set)
@@ -72,19 +78,54 @@ async function main(): Promise<void> {
     const demo = await ensureDemoMerchant(knex, config.dataDir);
     await knex.destroy();
 
-    // The test environment's bank: IOBWS claims API and payer online bank (SIMULATED_BANK_PORT, 0 = any).
+    // The test environment's bank: IOBWS claims API and payer online bank (SIMULATED_BANK_PORT, 0 = any),
+    // and the collection account's SFTP file exchange (SIMULATED_BANK_SFTP_PORT) with a password
+    // login generated once and kept in its data directory (decision 0091).
+    const bankDir = path.join(config.dataDir, 'simulated-bank');
+    const sftpLogin = await loadOrCreateSftpLogin(bankDir, config.BANK_SFTP_USERNAME);
     const bank = await startSimulatedBank({
-      dataDir: path.join(config.dataDir, 'simulated-bank'),
+      dataDir: bankDir,
       port: config.SIMULATED_BANK_PORT,
       log: log.child({ part: 'simulated-bank' }),
+      files: {
+        rootDir: path.join(bankDir, 'sftp'),
+        collectionAccount: {
+          ...SIMULATED_COLLECTION_ACCOUNT,
+          account: config.BANK_COLLECTION_ACCOUNT,
+          ownerKennitala: config.BANK_COLLECTION_KENNITALA,
+        },
+        sftp: { port: config.SIMULATED_BANK_SFTP_PORT, users: [sftpLogin] },
+      },
     });
     stops.push(() => bank.stop());
+    const bankFiles = bank.files!;
+    const bankSftp = bankFiles.sftp!;
+    const stopDailyClose = scheduleDailyClose({
+      closeDay: bankFiles.closeDay,
+      isClosed: (date) => (bank.account.lastClosedDay?.date ?? '') >= date,
+      log: log.child({ part: 'simulated-bank' }),
+    });
+    stops.push(() => Promise.resolve(stopDailyClose()));
 
     const env = {
       ...process.env,
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporalAddress,
       SIMULATED_BANK_URL: bank.url,
+      // The bank file connection of the collection account: the simulated bank's SFTP server, pinned,
+      // unless a real connection is configured (BANK_SFTP_HOST).
+      ...(config.BANK_SFTP_HOST === undefined && {
+        BANK_SFTP_HOST: '127.0.0.1',
+        BANK_SFTP_PORT: String(bankSftp.port),
+        BANK_SFTP_USERNAME: sftpLogin.username,
+        BANK_SFTP_PASSWORD: sftpLogin.password,
+        BANK_SFTP_HOST_KEY_SHA256: bankSftp.hostKeyFingerprint,
+        BANK_SFTP_INBOX: SIMULATED_BANK_FOLDERS.inbox,
+        BANK_SFTP_ARCHIVE: SIMULATED_BANK_FOLDERS.archive,
+        BANK_SFTP_OUTBOX: SIMULATED_BANK_FOLDERS.outbox,
+        BANK_COLLECTION_ACCOUNT: bankFiles.collectionAccount.account,
+        BANK_COLLECTION_KENNITALA: bankFiles.collectionAccount.ownerKennitala,
+      }),
     };
     for (const [name, entry] of [
       ['worker', 'worker/main.ts'],
@@ -113,6 +154,8 @@ async function main(): Promise<void> {
       `  Dashboard      ${config.publicBaseUrl}/dashboard  (sign in as ${demo.dashboardEmail} / ${demo.dashboardPassword})`,
       `  Operators      npm run operator:create -- --email you@example.is`,
       `  Simulated bank ${bank.payerUrl}  (payer online bank; IOBWS claims API at ${bank.url}/v1)`,
+      `  Bank files     sftp://${sftpLogin.username}@127.0.0.1:${bankSftp.port}  (${bankSftp.hostKeyFingerprint}; login in ${path.join(bankDir, 'sftp-login.json')})`,
+      `  Close a day    curl -X POST -H 'content-type: application/json' -d '{}' ${bank.url}/_sim/bank/close-day`,
       '',
       `  curl -H "Authorization: Bearer ${demo.testKey}" ${config.publicBaseUrl}/v1/events`,
       '',

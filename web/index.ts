@@ -11,6 +11,7 @@ import { themePages } from './theme-pages';
 import { apiKeyPages } from './api-key-pages';
 import { operatorPages } from './operator-pages';
 import { devicePages } from './device-page';
+import { financePages, type FinanceDeps } from './finance-pages';
 
 export type { WebDeps };
 
@@ -21,13 +22,13 @@ const WEB_PATH = /^\/(dashboard|device)(\/|$)/;
  * HTML over the same services as the API. Only requests under those paths enter; everything else
  * passes through untouched.
  */
-export function webHandler(deps: WebDeps): RequestHandler {
+export function webHandler(deps: WebDeps & FinanceDeps): RequestHandler {
   const ctx = { ...deps, cookies: cookieNames(deps.publicBaseUrl) };
   const router = express.Router();
   router.use(express.urlencoded({ extended: true, limit: '64kb', parameterLimit: 100 }));
   router.use(loadSession(createUserRepository(deps.knex), ctx.cookies));
   router.use((req, res, next) => {
-    context(res).route = req.path.replace(/\/(acct|key)_[0-9A-Za-z]+/g, '/:id');
+    context(res).route = req.path.replace(/\/(acct|key|stl|bf|bex)_[0-9A-Za-z]+/g, '/:id');
     next();
   });
   router.get('/dashboard', requireUser(), (_req, res) => {
@@ -38,6 +39,7 @@ export function webHandler(deps: WebDeps): RequestHandler {
   router.use(themePages(ctx));
   router.use(apiKeyPages(ctx));
   router.use(operatorPages(ctx));
+  router.use(financePages(ctx, { settlement: deps.settlement }));
   router.use(devicePages(ctx));
   router.use((_req, res) => {
     sendPage(res, html`<p>There is no page here. <a href="/dashboard">Go to the dashboard</a>.</p>`, {

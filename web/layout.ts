@@ -45,13 +45,16 @@ export interface PageOptions {
   /** Extra stylesheet (the theme's Google Fonts). */
   stylesheet?: string | null;
   status?: number;
+  /** The page's language for `<html lang>`; the dashboard is English unless a page says otherwise. */
+  lang?: 'is' | 'en';
 }
 
 function nav(session: WebSession | undefined): SafeHtml {
   if (!session) return html``;
   const links =
     session.user.kind === 'operator'
-      ? html`<li><a href="/dashboard/operator">Applications</a></li>`
+      ? html`<li><a href="/dashboard/operator">Applications</a></li>
+          <li><a href="/dashboard/finance">Finance</a></li>`
       : html`<li><a href="/dashboard/profile">Profile</a></li>
           <li><a href="/dashboard/theme">Checkout theme</a></li>
           <li><a href="/dashboard/api-keys">API keys</a></li>`;
@@ -89,7 +92,7 @@ export function sendPage(res: Response, body: SafeHtml, opts: PageOptions): void
   res.setHeader('Cache-Control', 'no-store');
   res.type('html');
   const page = html`<!doctype html>
-    <html lang="en">
+    <html lang="${opts.lang ?? 'en'}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

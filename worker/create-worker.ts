@@ -14,7 +14,10 @@ import { createInProcessAcquirer } from '../bank-adapters/in-process-acquirer';
 import type { CardAcquirer } from '../bank-adapters/card-acquirer';
 import type { ClaimsApi } from '../bank-adapters/claims-api';
 import { createClaimActivities } from '../activities/claims';
+import { createBankSyncActivities } from '../activities/bank-sync';
 import type { BankConnection } from '../bank-adapters/bank-connections';
+import { createSettlementActivities } from '../activities/settlement';
+import type { PayoutChannel } from '../bank-adapters/payout-channel';
 
 export interface WorkerDeps {
   knex: Knex;
@@ -39,6 +42,10 @@ export interface WorkerDeps {
   bankConnections?: BankConnection[];
   /** Where raw bank files are kept once received (a folder under DATA_DIR). */
   bankFilesDir?: string;
+  /** Runs with net at or under this (ISK) are approved by policy; unset: SETTLEMENT_AUTO_APPROVE_MAX_NET, 0 = off. */
+  settlementAutoApproveMaxNet?: number;
+  /** Overrides the payout channel per environment (default: pain.001 to the connection's SFTP outbox). */
+  payoutChannel?: (livemode: boolean) => PayoutChannel | undefined;
 }
 
 /** The one place that assembles activities and creates the Temporal worker. */
@@ -59,7 +66,12 @@ export async function createWorker(
   });
   const acquirer =
     deps.acquirer ??
-    createInProcessAcquirer({ latencyMs: Number(process.env.SIMULATED_ACQUIRER_LATENCY_MS ?? 0) || 0 });
+    createInProcessAcquirer({
+      latencyMs: Number(process.env.SIMULATED_ACQUIRER_LATENCY_MS ?? 0) || 0,
+      // npm start sets it to the simulated bank, which then deposits renewals too (decision 0091).
+      bankUrl: process.env.SIMULATED_BANK_URL,
+      log: deps.log,
+    });
   const activities = {
     ...createBillingActivities({
       knex: deps.knex,
@@ -72,7 +84,24 @@ export async function createWorker(
     ...createSubscriptionActivities({ knex: deps.knex, wakeChannels }),
     ...createTestClockActivities({ knex: deps.knex, client: deps.client }),
     ...createMaintenanceActivities({ knex: deps.knex }),
+    ...createSettlementActivities({
+      knex: deps.knex,
+      log: deps.log.child({ area: 'settlement' }),
+      bankConnections: deps.bankConnections,
+      payoutChannel: deps.payoutChannel,
+      autoApproveMaxNet:
+        deps.settlementAutoApproveMaxNet ?? (Number(process.env.SETTLEMENT_AUTO_APPROVE_MAX_NET ?? 0) || 0),
+    }),
     ...createCheckoutActivities({ knex: deps.knex }),
+    // Bank sync needs both a connection and a folder for raw files; without them its activities
+    // fail as NoBankConnection.
+    ...createBankSyncActivities({
+      knex: deps.knex,
+      client: deps.client,
+      log: deps.log.child({ area: 'bank-sync' }),
+      bankConnections: deps.bankFilesDir !== undefined ? (deps.bankConnections ?? []) : [],
+      bankFilesDir: deps.bankFilesDir ?? '',
+    }),
     ...createClaimActivities({
       knex: deps.knex,
       log: deps.log.child({ area: 'claims' }),

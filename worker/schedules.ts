@@ -47,6 +47,19 @@ export const SCHEDULES: readonly ScheduleDef[] = [
     workflowType: 'claimBatch',
     args: [{ livemode: true }],
   },
+  // Opens the day's settlement runs at 00:00 UTC (Iceland time); closed days are skipped (decision 0093).
+  {
+    id: (q) => `settlement-day/test/${q}`,
+    every: '1 day',
+    workflowType: 'settlementDay',
+    args: [{ livemode: false, scheduled: true }],
+  },
+  {
+    id: (q) => `settlement-day/live/${q}`,
+    every: '1 day',
+    workflowType: 'settlementDay',
+    args: [{ livemode: true, scheduled: true }],
+  },
   {
     id: (q) => `claim-payments-sync/${q}`,
     every: '5 minutes',
@@ -56,11 +69,28 @@ export const SCHEDULES: readonly ScheduleDef[] = [
 ];
 
 /**
+ * Bank sync, one schedule per bank connection (decision 0092): every 5 minutes; the schedule id and
+ * the workflow id both carry the connection (`bank-sync/{connection}`).
+ */
+export function bankSyncSchedules(connections: readonly { id: string }[]): ScheduleDef[] {
+  return connections.map((c) => ({
+    id: (q) => `bank-sync/${c.id}/${q}`,
+    every: '5 minutes',
+    workflowType: 'bankSync',
+    args: [{ connection: c.id }],
+  }));
+}
+
+/**
  * Ensures the periodic schedules exist. Created by whichever worker starts first; later starts find
  * them and leave them be. Overlaps are skipped: a slow run is never doubled.
  */
-export async function ensureSchedules(client: Client, taskQueue: string): Promise<void> {
-  for (const def of SCHEDULES) {
+export async function ensureSchedules(
+  client: Client,
+  taskQueue: string,
+  extra: readonly ScheduleDef[] = [],
+): Promise<void> {
+  for (const def of [...SCHEDULES, ...extra]) {
     try {
       await client.schedule.create({
         scheduleId: def.id(taskQueue),

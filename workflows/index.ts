@@ -13,3 +13,12 @@ export { testClockAdvance, type TestClockInput } from './test-clock';
 export { clockTickUpdate } from './time';
 export { claimBatch, type ClaimBatchInput } from './claim-batch';
 export { claimPaymentsSync } from './claim-sync';
+export {
+  settlementRun,
+  approveSignal,
+  payoutConfirmedSignal,
+  settlementRunStatusQuery,
+  type SettlementRunInput,
+} from './settlement-run';
+export { settlementDay, type SettlementDayInput } from './settlement-day';
+export { bankSync, type BankSyncInput, type BankSyncResult } from './bank-sync';

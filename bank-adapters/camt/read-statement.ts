@@ -132,8 +132,14 @@ function readSummary(node: unknown, where: string): CamtTxsSummry {
         ? undefined
         : defined({
             ...readNumberAndSum(total, where),
-            TtlNetNtryAmt: text(total, 'TtlNetNtryAmt'),
-            CdtDbtInd: child(total, 'CdtDbtInd') === undefined ? undefined : readCdtDbtInd(total, where),
+            // .001.02 states the net as TtlNetNtryAmt + CdtDbtInd; .001.03 on nest them in TtlNetNtry.
+            TtlNetNtryAmt: text(total, 'TtlNetNtryAmt') ?? text(child(total, 'TtlNetNtry'), 'Amt'),
+            CdtDbtInd:
+              child(total, 'CdtDbtInd') !== undefined
+                ? readCdtDbtInd(total, where)
+                : child(child(total, 'TtlNetNtry'), 'CdtDbtInd') !== undefined
+                  ? readCdtDbtInd(child(total, 'TtlNetNtry'), where)
+                  : undefined,
           }),
     TtlCdtNtries: credits === undefined ? undefined : readNumberAndSum(credits, where),
     TtlDbtNtries: debits === undefined ? undefined : readNumberAndSum(debits, where),

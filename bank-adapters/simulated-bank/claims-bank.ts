@@ -5,7 +5,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from '../../stack/logger';
+import { createAcquirerSettlementsRouter } from './acquirer-settlements';
+import { createDayCloser, type DayCloseResult } from './bank-day-close';
+import type { CamtAccountInfo } from './camt-writer';
 import { ClaimsLedger, type LedgerSnapshot } from './claims-ledger';
+import { CollectionAccount } from './collection-account';
+import { createDayCloseRouter } from './day-close-router';
+import { startSimulatedBankSftp, type SimulatedBankSftp, type SimulatedBankUser } from './sftp-server';
 import { createClaimsRouter, type OAuthClient } from './claims-service';
 import { createPayerRouter } from './payer-page';
 
@@ -13,7 +19,35 @@ import { createPayerRouter } from './payer-page';
  * The simulated bank's claims side as one HTTP(S) server: the IOBWS claims API under `/v1`, its
  * OAuth2 token endpoint at `/oauth2/token`, and the payer online bank at `/bank`. State is kept
  * in memory and, with `dataDir`, written to `claims-ledger.json` there (decision 0074).
+ *
+ * With `files`, it is also the collection account's bank (decision 0091): the acquirer reports
+ * captures and refunds at `POST /_sim/acquirer-settlements`, `POST /_sim/bank/close-day` (or
+ * `closeDay()`) publishes camt.054/camt.053 into the SFTP root's inbox and books pain.001 payouts
+ * from its outbox, and `files.sftp` serves that root over SFTP.
  */
+
+/** The collection account the simulated bank keeps for Skil (decision 0090). */
+export const SIMULATED_COLLECTION_ACCOUNT: CamtAccountInfo = {
+  account: '013326000133',
+  ownerName: 'Skil ehf.',
+  ownerKennitala: '5012131870',
+};
+
+export interface SimulatedBankFilesOptions {
+  /** The file exchange's root: `inbox/` (statements for Skil), `outbox/` (payment files from Skil). */
+  rootDir: string;
+  collectionAccount?: CamtAccountInfo;
+  /** Serve `rootDir` over SFTP (sftp-server.ts); omitted: no SFTP server. */
+  sftp?: { port?: number; host?: string; users: SimulatedBankUser[]; hostKey?: string };
+}
+
+export interface SimulatedBankFiles {
+  rootDir: string;
+  collectionAccount: CamtAccountInfo;
+  sftp?: SimulatedBankSftp;
+  /** Closes a banking day (default today); see bank-day-close.ts. */
+  closeDay: (date?: string) => Promise<DayCloseResult>;
+}
 
 /** The client `npm start` and the test stack use unless told otherwise (public test credentials). */
 export const SIMULATED_BANK_CLIENT: Required<OAuthClient> = {
@@ -36,6 +70,8 @@ export interface SimulatedBankOptions {
   tokenTtlSeconds?: number;
   /** Sees every `/v1` request and its answer (tests validate them against the OpenAPI document). */
   observe?: (exchange: ObservedExchange) => void;
+  /** The collection account's file exchange (camt out, pain.001 in); omitted: none. */
+  files?: SimulatedBankFilesOptions;
 }
 
 export interface ObservedExchange {
@@ -55,6 +91,10 @@ export interface SimulatedBank {
   /** The payer online bank. */
   payerUrl: string;
   ledger: ClaimsLedger;
+  /** The collection account's book (acquirer reports, balance, closed days). */
+  account: CollectionAccount;
+  /** Present when started with `files`. */
+  files?: SimulatedBankFiles;
   stop(): Promise<void>;
 }
 
@@ -101,8 +141,32 @@ export async function startSimulatedBank(opts: SimulatedBankOptions): Promise<Si
     };
   }
 
+  const now = opts.now ?? (() => new Date());
+  const account = await CollectionAccount.open(opts.dataDir);
+  let files: SimulatedBankFiles | undefined;
+  if (opts.files) {
+    const f = opts.files;
+    const collectionAccount = f.collectionAccount ?? SIMULATED_COLLECTION_ACCOUNT;
+    for (const folder of ['inbox', 'archive', 'outbox'])
+      await mkdir(path.join(f.rootDir, folder), { recursive: true });
+    files = {
+      rootDir: f.rootDir,
+      collectionAccount,
+      closeDay: createDayCloser({
+        ledger,
+        account,
+        rootDir: f.rootDir,
+        collectionAccount,
+        now,
+        log: opts.log,
+      }),
+    };
+  }
+
   const app = express();
   app.disable('x-powered-by');
+  app.use(createAcquirerSettlementsRouter({ account, now, log: opts.log }));
+  app.use(createDayCloseRouter(files?.closeDay));
   if (opts.observe) {
     const observe = opts.observe;
     app.use('/v1', (req: Request, res: Response, next: NextFunction) => {
@@ -169,12 +233,33 @@ export async function startSimulatedBank(opts: SimulatedBankOptions): Promise<Si
   const port = (server.address() as AddressInfo).port;
   const url = `${opts.tls ? 'https' : 'http'}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
   opts.log.info({ url }, 'simulated bank listening');
+  if (files && opts.files?.sftp) {
+    const s = opts.files.sftp;
+    try {
+      files.sftp = await startSimulatedBankSftp({
+        rootDir: files.rootDir,
+        users: s.users,
+        ...(s.port !== undefined && { port: s.port }),
+        ...(s.host !== undefined && { host: s.host }),
+        ...(s.hostKey !== undefined && { hostKey: s.hostKey }),
+        ...(opts.dataDir !== undefined && { dataDir: opts.dataDir }),
+        logger: opts.log,
+      });
+    } catch (err) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      throw err;
+    }
+  }
 
   return {
     url,
     payerUrl: `${url}/bank`,
     ledger,
+    account,
+    ...(files && { files }),
     async stop() {
+      await files?.sftp?.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await persist();

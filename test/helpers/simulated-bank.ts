@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,10 @@ import {
   type SimulatedBankOptions,
 } from '../../bank-adapters/simulated-bank/claims-bank';
 import { IobwsClaimsClient, type IobwsClaimsClientConfig } from '../../bank-adapters/iobws-claims-client';
+import type { BankConnection } from '../../bank-adapters/bank-connections';
+import type { DayCloseResult } from '../../bank-adapters/simulated-bank/bank-day-close';
+import type { CamtAccountInfo } from '../../bank-adapters/simulated-bank/camt-writer';
+import { SIMULATED_BANK_FOLDERS } from '../../bank-adapters/simulated-bank/sftp-server';
 import { loadIobwsValidator, type OpenApiValidator } from './iobws-openapi';
 
 let validator: OpenApiValidator | null = null;
@@ -116,5 +121,83 @@ export function createTestPki(clientCn: string): TestPki {
     serverKey: f('server.key'),
     clientCert: f('client.crt'),
     clientKey: f('client.key'),
+  };
+}
+
+/** The simulated bank with its file exchange: SFTP server, collection account, day close. */
+export interface SimulatedBankWithFiles {
+  bank: SimulatedBank;
+  /** The bank's HTTP base URL (IOBWS `/v1`, `/_sim/acquirer-settlements`, `/_sim/bank/close-day`). */
+  baseUrl: string;
+  sftpPort: number;
+  /** `SHA256:…` of the SFTP host key, as BankConnection pins it. */
+  hostKeySha256: string;
+  username: string;
+  password: string;
+  /** The SFTP root on disk: `inbox/` (camt files for Skil), `outbox/` (pain.001 from Skil). */
+  rootDir: string;
+  collectionAccount: CamtAccountInfo;
+  /** Closes a banking day (default: the bank's today) and publishes its camt files into `inbox/`. */
+  closeDay(date?: string): Promise<DayCloseResult>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the simulated bank WITH its SFTP file exchange on a free port, a random password user and
+ * a fresh root directory (unless `rootDir` is given). Pass `now` to drive the bank's clock, and
+ * `dataDir` to persist its ledger, collection account and host key. Stop it with `stop()`.
+ *
+ *   const sim = await startSimulatedBankWithFiles();
+ *   const connection = simulatedBankConnection(sim);          // settleMs 20
+ *   await sim.closeDay('2026-11-23');                          // camt053_20261123_1.xml in inbox/
+ */
+export async function startSimulatedBankWithFiles(
+  opts: Partial<SimulatedBankOptions> & { rootDir?: string; username?: string } = {},
+): Promise<SimulatedBankWithFiles> {
+  const { rootDir: givenRoot, username = 'skil', ...bankOpts } = opts;
+  const rootDir = givenRoot ?? mkdtempSync(path.join(tmpdir(), 'skil-bank-sftp-'));
+  const password = randomBytes(18).toString('base64url');
+  const bank = await startSimulatedBank({
+    log: createLogger('simulated-bank-test', process.env.TEST_LOG_LEVEL ?? 'silent'),
+    ...bankOpts,
+    files: { rootDir, sftp: { port: 0, users: [{ username, password }] }, ...bankOpts.files },
+  });
+  const files = bank.files!;
+  return {
+    bank,
+    baseUrl: bank.url,
+    sftpPort: files.sftp!.port,
+    hostKeySha256: files.sftp!.hostKeyFingerprint,
+    username,
+    password,
+    rootDir,
+    collectionAccount: files.collectionAccount,
+    closeDay: (date) => files.closeDay(date),
+    stop: () => bank.stop(),
+  };
+}
+
+/** A BankConnection (as bankConnectionsFromConfig builds) for the bank above; settleMs 20 by default. */
+export function simulatedBankConnection(
+  sim: SimulatedBankWithFiles,
+  opts: { id?: string; livemode?: boolean; settleMs?: number } = {},
+): BankConnection {
+  return {
+    id: opts.id ?? 'simulated',
+    livemode: opts.livemode ?? false,
+    sftp: {
+      host: '127.0.0.1',
+      port: sim.sftpPort,
+      username: sim.username,
+      password: sim.password,
+      hostKeySha256: sim.hostKeySha256,
+      folders: { ...SIMULATED_BANK_FOLDERS },
+      settleMs: opts.settleMs ?? 20,
+      connectRetry: { attempts: 2, initialDelayMs: 20, maxDelayMs: 100 },
+    },
+    collectionAccount: {
+      account: sim.collectionAccount.account,
+      kennitala: sim.collectionAccount.ownerKennitala,
+    },
   };
 }

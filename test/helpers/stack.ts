@@ -13,7 +13,18 @@ import { randomBase62 } from '../../domain/ids';
 import { freePort } from '../../stack/free-port';
 import type { Knex } from '../../db/knex';
 import { createTestDatabase, type TestDatabase } from './database';
-import { startValidatedBank, type ValidatedBank } from './simulated-bank';
+import {
+  simulatedBankConnection,
+  startValidatedBank,
+  type SimulatedBankWithFiles,
+  type ValidatedBank,
+} from './simulated-bank';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createInProcessAcquirer } from '../../bank-adapters/in-process-acquirer';
+import type { BankConnection } from '../../bank-adapters/bank-connections';
 
 export interface TestMerchant {
   id: string;
@@ -29,6 +40,12 @@ export interface TestStack {
   taskQueue: string;
   /** The simulated bank, with `bank: true`; the API and the worker reach it through the real client. */
   bank: ValidatedBank | null;
+  /**
+   * With `bankFiles: true`: the bank's file exchange (SFTP server, day close) and the connection the
+   * worker syncs and pays out through. The API's and the worker's simulated acquirers report their
+   * captures and refunds to this bank.
+   */
+  bankFiles: { sim: SimulatedBankWithFiles; connection: BankConnection; filesDir: string } | null;
   /** A new merchant with a test and a live key. */
   merchant(name?: string): Promise<TestMerchant>;
   /** fetch against the API with a key. */
@@ -56,6 +73,8 @@ export interface TestStackOptions {
   realBaseUrl?: boolean;
   /** Start a simulated bank (claims API over HTTP) and give the API and the worker a client of it. */
   bank?: boolean;
+  /** The simulated bank with its SFTP file exchange too (implies `bank`); see TestStack.bankFiles. */
+  bankFiles?: boolean;
 }
 
 /**
@@ -78,8 +97,43 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     workflowStarts: metrics.workflowStarts,
     ...(opts.schedule && { schedule: opts.schedule }),
   });
-  const bank = opts.bank ? await startValidatedBank() : null;
+  const sftpRoot = opts.bankFiles ? mkdtempSync(path.join(tmpdir(), 'skil-bank-sftp-')) : undefined;
+  const sftpPassword = randomBytes(18).toString('base64url');
+  const bank =
+    opts.bank || opts.bankFiles
+      ? await startValidatedBank(
+          sftpRoot
+            ? {
+                files: {
+                  rootDir: sftpRoot,
+                  sftp: { port: 0, users: [{ username: 'skil', password: sftpPassword }] },
+                },
+              }
+            : {},
+        )
+      : null;
   const claimsApi = bank?.client();
+  let bankFiles: TestStack['bankFiles'] = null;
+  if (bank && sftpRoot) {
+    const files = bank.bank.files!;
+    const sim: SimulatedBankWithFiles = {
+      bank: bank.bank,
+      baseUrl: bank.bank.url,
+      sftpPort: files.sftp!.port,
+      hostKeySha256: files.sftp!.hostKeyFingerprint,
+      username: 'skil',
+      password: sftpPassword,
+      rootDir: sftpRoot,
+      collectionAccount: files.collectionAccount,
+      closeDay: (date) => files.closeDay(date),
+      stop: () => bank.bank.stop(),
+    };
+    bankFiles = {
+      sim,
+      connection: simulatedBankConnection(sim),
+      filesDir: mkdtempSync(path.join(tmpdir(), 'skil-bank-files-')),
+    };
+  }
   const port = opts.realBaseUrl ? await freePort() : 0;
   const app = createApp({
     knex,
@@ -90,6 +144,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     publicBaseUrl: opts.realBaseUrl ? `http://127.0.0.1:${port}` : 'http://localhost',
     bodyLimitBytes: opts.bodyLimitBytes ?? 256 * 1024,
     ...(claimsApi && { claimsApi }),
+    ...(bankFiles && { simulatedBankUrl: bankFiles.sim.baseUrl }),
     // Workflows the API starts (subscriptions, clock advances, claim batches) run on this file's worker.
     taskQueue,
   });
@@ -109,6 +164,11 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       taskQueue,
       workflowBundlePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE!,
       ...(claimsApi && { claimsApi }),
+      ...(bankFiles && {
+        bankConnections: [bankFiles.connection],
+        bankFilesDir: bankFiles.filesDir,
+        acquirer: createInProcessAcquirer({ bankUrl: bankFiles.sim.baseUrl, log }),
+      }),
       ...(opts.webhookAttemptTimeoutMs !== undefined && {
         webhookAttemptTimeoutMs: opts.webhookAttemptTimeoutMs,
       }),
@@ -136,6 +196,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     client,
     taskQueue,
     bank,
+    bankFiles,
     async merchant(name = 'Test merchant') {
       const m = await createMerchantRepository(knex).create({ name });
       const keys = createApiKeyRepository(knex);

@@ -1,0 +1,296 @@
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Knex } from '../db/knex';
+import type { Logger } from '../stack/logger';
+import type { BankConnection } from '../bank-adapters/bank-connections';
+import type { BankFileTransport } from '../bank-adapters/bank-file-transport';
+import { TransportError } from '../bank-adapters/bank-file-transport';
+import { createSftpTransport } from '../bank-adapters/sftp-transport';
+import { CamtError } from '../bank-adapters/camt';
+import { randomBase62 } from '../domain/ids';
+import { createBankFileRepository, type BankFileStatus, type BankScope } from '../db/bank-files';
+import { recordBankException } from '../db/bank-exceptions';
+import { DuplicateStatementError, ingestCamtFile } from './bank-sync-ingest';
+import { matchBankFile, type ConfirmedPayout } from './bank-matching';
+
+export interface BankSyncDeps {
+  knex: Knex;
+  client: Client;
+  log: Logger;
+  bankConnections: BankConnection[];
+  /** Where raw files are kept, named by their sha256. */
+  bankFilesDir: string;
+  /** Opens the connection's file transport; the SFTP client unless a test or bench says otherwise. */
+  openTransport?: (connection: BankConnection) => BankFileTransport;
+  /** Parser worker threads per file (default 0: parse on the activity's thread). */
+  parseWorkers?: number;
+}
+
+export interface BankFileOutcome {
+  name: string;
+  fileId: string;
+  status: BankFileStatus;
+  /** False when these bytes had been received before: nothing new was stored. */
+  firstTime: boolean;
+  entries: number;
+  details: number;
+  claimPayments: number;
+  lumpSums: number;
+  deposits: number;
+  payouts: number;
+  exceptions: number;
+  reason?: string;
+  /** Milliseconds per step of this attempt (ingest, matching steps). */
+  timingsMs?: Record<string, number>;
+}
+
+/** The settlement workflow of a run, told when its payout is debited (decision 0090). */
+export const settlementWorkflowId = (
+  p: Pick<ConfirmedPayout, 'livemode' | 'merchantId' | 'settlementDate'>,
+) => `settlement/${p.livemode ? 'live' : 'test'}/${p.merchantId}/${p.settlementDate}`;
+
+/**
+ * Notifications before statements, then by name: a camt.053 lump sum is matched against the
+ * camt.054 of the same day, so that should be stored first.
+ */
+export function processingOrder(names: string[]): string[] {
+  const rank = (n: string) => (/camt\.?054/i.test(n) ? 0 : 1);
+  return [...names].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+export function createBankSyncActivities(deps: BankSyncDeps) {
+  const connectionOf = (id: string): BankConnection => {
+    const c = deps.bankConnections.find((x) => x.id === id);
+    if (!c)
+      throw ApplicationFailure.nonRetryable(`no bank connection ${id} is configured`, 'NoBankConnection');
+    return c;
+  };
+  const withTransport = async <T>(
+    c: BankConnection,
+    work: (t: BankFileTransport) => Promise<T>,
+  ): Promise<T> => {
+    const t = (deps.openTransport ?? ((x: BankConnection) => createSftpTransport(x.sftp)))(c);
+    try {
+      return await work(t);
+    } finally {
+      await t.close().catch(() => undefined);
+    }
+  };
+  const heartbeat = (details: unknown) => {
+    try {
+      Context.current().heartbeat(details);
+    } catch {
+      // Outside an activity (bench, direct calls): nothing to report to.
+    }
+  };
+
+  return {
+    /** The complete files waiting in the connection's inbox, in the order they should be processed. */
+    async listBankInbox(input: { connection: string }): Promise<string[]> {
+      const c = connectionOf(input.connection);
+      const files = await withTransport(c, (t) => t.listInbox());
+      return processingOrder(files.map((f) => f.name));
+    },
+
+    /**
+     * Receives one inbox file: stores the raw bytes as {sha256}, records the file once, then parses,
+     * stores and matches it in one transaction, archives it on the server and tells settlement about
+     * confirmed payouts. Safe to run again at any point: a file already finished is only archived
+     * (and its payouts told again, which the settlement workflow ignores when it knows them).
+     */
+    async syncBankFile(input: { connection: string; name: string }): Promise<BankFileOutcome> {
+      const c = connectionOf(input.connection);
+      const scope: BankScope = { livemode: c.livemode, connection: c.id };
+      const files = createBankFileRepository(deps.knex);
+      return withTransport(c, async (transport) => {
+        await mkdir(deps.bankFilesDir, { recursive: true });
+        const incoming = join(deps.bankFilesDir, `.incoming-${randomBase62(12)}`);
+        let downloaded;
+        try {
+          downloaded = await transport.download(input.name, incoming);
+          // Kept under its hash before anything is parsed; the same bytes again land on the same name.
+          await rename(incoming, join(deps.bankFilesDir, downloaded.sha256));
+        } finally {
+          await rm(incoming, { force: true });
+        }
+        const { row, created } = await files.receive(scope, {
+          name: input.name,
+          sha256: downloaded.sha256,
+          size: downloaded.bytes,
+          storagePath: downloaded.sha256,
+        });
+        const outcome: BankFileOutcome = {
+          name: input.name,
+          fileId: row.id,
+          status: row.status,
+          firstTime: created,
+          entries: row.entry_count,
+          details: 0,
+          claimPayments: 0,
+          lumpSums: 0,
+          deposits: 0,
+          payouts: 0,
+          exceptions: 0,
+          ...(row.quarantine_reason !== null && { reason: row.quarantine_reason }),
+        };
+        let confirmed: ConfirmedPayout[] = [];
+        if (row.status === 'received') {
+          const done = await processStoredFile(
+            deps,
+            c,
+            row.id,
+            join(deps.bankFilesDir, row.storage_path),
+            heartbeat,
+            (outcome.timingsMs = {}),
+          );
+          Object.assign(outcome, done.outcome);
+          confirmed = done.confirmed;
+        } else if (row.status === 'processed') {
+          confirmed = await payoutsConfirmedBy(deps.knex, c.livemode, row.id);
+        }
+        await archive(transport, input.name);
+        await files.markArchived(scope, row.id);
+        for (const p of confirmed) await tellSettlement(deps, p);
+        deps.log.info({ file: input.name, outcome }, 'bank file synced');
+        return outcome;
+      });
+    },
+  };
+}
+
+export type BankSyncActivities = ReturnType<typeof createBankSyncActivities>;
+
+/**
+ * Parses, stores and matches a stored file in one transaction, so a failure half-way leaves nothing
+ * behind and a retry starts clean. A file the parser refuses is quarantined with the parser's code;
+ * a statement already received from another file makes the whole file a duplicate.
+ */
+export async function processStoredFile(
+  deps: Pick<BankSyncDeps, 'knex' | 'parseWorkers'>,
+  c: BankConnection,
+  fileId: string,
+  path: string,
+  onProgress: (entries: number) => void = () => undefined,
+  /** Milliseconds per step (ingest, and each matching step), for the benchmark. */
+  timings: Record<string, number> = {},
+): Promise<{ outcome: Partial<BankFileOutcome>; confirmed: ConfirmedPayout[] }> {
+  const scope: BankScope = { livemode: c.livemode, connection: c.id };
+  const files = createBankFileRepository(deps.knex);
+  try {
+    const started = Date.now();
+    return await deps.knex.transaction(async (trx) => {
+      // Holds the file row, so two workers given the same file cannot both process it.
+      const locked: { id: string } | undefined = await trx<{ id: string; status: string }>('bank_files')
+        .where({ id: fileId, status: 'received' })
+        .forUpdate()
+        .first('id');
+      if (!locked) return { outcome: {}, confirmed: [] };
+      const ingested = await ingestCamtFile(
+        trx,
+        { id: fileId, livemode: c.livemode },
+        createReadStream(path, { highWaterMark: 256 * 1024 }),
+        { onProgress, ...(deps.parseWorkers !== undefined && { workers: deps.parseWorkers }) },
+      );
+      timings.ingest = Date.now() - started;
+      const matched = await matchBankFile(
+        trx,
+        {
+          fileId,
+          livemode: c.livemode,
+          collectionAccount: c.collectionAccount.account.replace(/\D/g, ''),
+        },
+        timings,
+      );
+      await files.markProcessed(
+        scope,
+        fileId,
+        {
+          messageType: ingested.message.type,
+          messageVersion: ingested.message.version,
+          messageId: ingested.message.GrpHdr.MsgId,
+          entryCount: ingested.entries,
+        },
+        trx,
+      );
+      return {
+        outcome: {
+          status: 'processed' as const,
+          entries: ingested.entries,
+          details: ingested.details,
+          claimPayments: matched.claimPayments,
+          lumpSums: matched.lumpSums,
+          deposits: matched.deposits,
+          payouts: matched.payouts.length,
+          exceptions: matched.exceptions,
+        },
+        confirmed: matched.payouts,
+      };
+    });
+  } catch (err) {
+    const refused = refusalOf(err);
+    if (refused === null) throw err; // transient (database, disk): the activity is retried
+    await deps.knex.transaction(async (trx) => {
+      await files.markRefused(scope, fileId, refused.status, refused.reason, trx);
+      if (refused.status === 'duplicate') {
+        await recordBankException(trx, {
+          livemode: c.livemode,
+          bankFileId: fileId,
+          kind: 'duplicate',
+          message: refused.reason,
+        });
+      }
+    });
+    return { outcome: { status: refused.status, reason: refused.reason }, confirmed: [] };
+  }
+}
+
+/** Whether an error is final for the file's bytes, and how the file is then recorded. */
+function refusalOf(err: unknown): { status: 'quarantined' | 'duplicate'; reason: string } | null {
+  if (err instanceof CamtError) return { status: 'quarantined', reason: `${err.code}: ${err.message}` };
+  if (err instanceof DuplicateStatementError)
+    return { status: 'duplicate', reason: `duplicate: ${err.message}` };
+  if (err instanceof RangeError) return { status: 'quarantined', reason: `invalid_amount: ${err.message}` };
+  return null;
+}
+
+async function archive(transport: BankFileTransport, name: string): Promise<void> {
+  try {
+    await transport.archive(name);
+  } catch (err) {
+    // Archived by an earlier attempt that failed after the rename.
+    if (err instanceof TransportError && err.kind === 'not_found') return;
+    throw err;
+  }
+}
+
+async function payoutsConfirmedBy(knex: Knex, livemode: boolean, fileId: string): Promise<ConfirmedPayout[]> {
+  const rows = await knex.raw<{ rows: ConfirmedPayout[] }>(
+    `select p.id as "payoutId", p.merchant_id as "merchantId", p.livemode, p.settlement_run_id as "settlementRunId",
+            r.settlement_date as "settlementDate", p.bank_entry_id as "bankEntryId", p.amount
+       from payouts p
+       join bank_entries e on e.id = p.bank_entry_id
+       join settlement_runs r on r.id = p.settlement_run_id and r.merchant_id = p.merchant_id and r.livemode = p.livemode
+      where e.bank_file_id = ? and p.livemode = ? and p.status = 'paid'`,
+    [fileId, livemode],
+  );
+  return rows.rows;
+}
+
+/** Signals `payoutConfirmed`; a run whose workflow is gone (or never ran here) is already recorded as paid. */
+async function tellSettlement(deps: Pick<BankSyncDeps, 'client' | 'log'>, p: ConfirmedPayout): Promise<void> {
+  try {
+    await deps.client.workflow.getHandle(settlementWorkflowId(p)).signal('payoutConfirmed', {
+      payoutId: p.payoutId,
+      settlementRunId: p.settlementRunId,
+      bankEntryId: p.bankEntryId,
+      amount: p.amount,
+    });
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return;
+    throw err;
+  }
+}

@@ -1,0 +1,244 @@
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import type { Knex } from '../../db/knex';
+import type { OperationDoc } from '../openapi';
+import type { SettlementService } from '../services/settlement';
+import { linesCsv, presentLine } from '../services/settlement';
+import { createUserRepository } from '../../db/users';
+import { createRoutes } from '../route';
+import { listOf, listResponse } from '../list';
+import { pageOptions, pageQuery, zId } from '../fields';
+import { parseInput, zBool, zInt } from '../validation';
+import { context, scopeOf } from '../context';
+import { authenticateOperator, operatorOf } from '../middleware/operator-auth';
+import { InvalidRequestError } from '../../domain/errors';
+import { isBankingDay } from '../../domain/banking-days';
+
+const STATUSES = ['open', 'pending_review', 'approved', 'submitted', 'paid', 'failed'] as const;
+
+const zDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  .refine((d) => new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'must be a valid date');
+const zDateRange = z.object({ gte: zDate.optional(), lte: zDate.optional() }).strict();
+
+const ListRuns = pageQuery
+  .extend({ status: z.enum(STATUSES).optional(), settlement_date: zDateRange.optional() })
+  .strict();
+const ListLines = z
+  .object({
+    limit: zInt().pipe(z.number().min(1).max(100)).default(25),
+    starting_after: z
+      .string()
+      .regex(/^[0-9]{1,18}$/, 'must be a line id')
+      .optional(),
+  })
+  .strict();
+const OperatorListRuns = z
+  .object({
+    livemode: zBool().default(false),
+    status: z.enum(STATUSES).optional(),
+    merchant: zId.optional(),
+    settlement_date: zDateRange.optional(),
+    limit: zInt().pipe(z.number().min(1).max(100)).default(25),
+    starting_after: zId.optional(),
+  })
+  .strict();
+const Empty = z.object({}).strict();
+const SettlementDayBody = z.object({ date: zDate.optional(), livemode: zBool().optional() }).strict();
+
+const PayoutSchema = z.object({
+  id: z.string(),
+  object: z.literal('payout'),
+  status: z.enum(['pending', 'submitted', 'paid', 'failed']),
+  amount: z.number(),
+  currency: z.literal('ISK'),
+  destination_account: z.string(),
+  end_to_end_id: z.string(),
+  channel: z.string(),
+  file_name: z.string().nullable(),
+  submitted_at: z.number().nullable(),
+  paid_at: z.number().nullable(),
+});
+export const SettlementRunSchema = z.object({
+  id: z.string(),
+  object: z.literal('settlement_run'),
+  livemode: z.boolean(),
+  status: z.enum(STATUSES),
+  settlement_date: z.string(),
+  cutoff: z.number(),
+  currency: z.literal('ISK'),
+  gross: z.number(),
+  fee: z.number(),
+  net: z.number(),
+  line_count: z.number(),
+  payout: PayoutSchema.nullable(),
+  approved_at: z.number().nullable(),
+  submitted_at: z.number().nullable(),
+  paid_at: z.number().nullable(),
+  failure_reason: z.string().nullable(),
+  created: z.number(),
+});
+export const SettlementLineSchema = z.object({
+  id: z.string(),
+  object: z.literal('settlement_line'),
+  kind: z.enum(['payment', 'refund', 'reversal']),
+  fee_kind: z.enum(['card_online', 'card_pos', 'claim']),
+  source: z.string(),
+  payment_intent: z.string().nullable(),
+  gross: z.number(),
+  fee: z.number(),
+  net: z.number(),
+  currency: z.literal('ISK'),
+  occurred_at: z.number(),
+});
+
+const filtersOf = (q: {
+  status?: (typeof STATUSES)[number];
+  settlement_date?: { gte?: string; lte?: string };
+}) => ({
+  ...(q.status && { status: q.status }),
+  ...(q.settlement_date?.gte && { settlementDateGte: q.settlement_date.gte }),
+  ...(q.settlement_date?.lte && { settlementDateLte: q.settlement_date.lte }),
+});
+
+/** Merchant API: a merchant's settlement runs, their lines, and the lines as CSV (decision 0093). */
+export function settlementRunsRouter(deps: { settlement: SettlementService }, docs: OperationDoc[]): Router {
+  const router = Router();
+  const route = createRoutes(router, docs);
+  const tag = 'Settlement runs';
+  const { settlement } = deps;
+
+  route({
+    method: 'get',
+    path: '/v1/settlement-runs',
+    summary: 'List settlement runs, newest first',
+    tag,
+    query: ListRuns,
+    response: listOf(SettlementRunSchema),
+    handler: async ({ query, scope }) => {
+      const page = await settlement.listRuns(scope, filtersOf(query), pageOptions(query));
+      return listResponse('/v1/settlement-runs', page.data, page.hasMore);
+    },
+  });
+
+  route({
+    method: 'get',
+    path: '/v1/settlement-runs/:id',
+    summary: 'Retrieve a settlement run',
+    tag,
+    response: SettlementRunSchema,
+    handler: async ({ params, scope }) =>
+      settlement.presentRun(scope, await settlement.getRun(scope, params.id!)),
+  });
+
+  route({
+    method: 'get',
+    path: '/v1/settlement-runs/:id/lines',
+    summary: "List a settlement run's lines, in the order they were gathered",
+    tag,
+    query: ListLines,
+    response: listOf(SettlementLineSchema),
+    handler: async ({ params, query, scope }) => {
+      const run = await settlement.getRun(scope, params.id!);
+      const page = await settlement.lines(scope, run.id, {
+        limit: query.limit,
+        ...(query.starting_after !== undefined && { startingAfter: Number(query.starting_after) }),
+      });
+      return listResponse(`/v1/settlement-runs/${run.id}/lines`, page.data.map(presentLine), page.hasMore);
+    },
+  });
+
+  // CSV is not JSON, so this one route writes its own response; it is documented all the same.
+  docs.push({
+    method: 'get',
+    path: '/v1/settlement-runs/:id/lines.csv',
+    summary: "Export a settlement run's lines as CSV (text/csv, header row, whole ISK)",
+    tag,
+    auth: true,
+    response: z.string(),
+    status: 200,
+  });
+  router.get('/v1/settlement-runs/:id/lines.csv', async (req: Request, res: Response) => {
+    context(res).route = '/v1/settlement-runs/:id/lines.csv';
+    const scope = scopeOf(res);
+    const run = await settlement.getRun(scope, String(req.params.id));
+    const csv = linesCsv(await settlement.allLines(scope, run.id));
+    res
+      .status(200)
+      .type('text/csv; charset=utf-8')
+      .set('content-disposition', `attachment; filename="${run.id}-lines.csv"`)
+      .send(csv);
+  });
+
+  return router;
+}
+
+/**
+ * Operator API for settlement: runs across merchants, approval (an audited operator action), and
+ * settlement days on demand. Mounted before the general operator router, with the same credential.
+ */
+export function settlementOperatorRouter(deps: { knex: Knex; settlement: SettlementService }): Router {
+  const router = Router();
+  const { settlement } = deps;
+  const auth = authenticateOperator(createUserRepository(deps.knex));
+  router.use(['/v1/operator/settlement-runs', '/v1/operator/settlement-days'], auth);
+
+  const handle =
+    <S extends z.ZodType>(
+      path: string,
+      schema: S,
+      where: 'body' | 'query',
+      fn: (input: z.output<S>, req: Request, res: Response) => Promise<unknown>,
+    ) =>
+    async (req: Request, res: Response) => {
+      context(res).route = path;
+      const input = parseInput(schema, where === 'body' ? req.body : req.query, where);
+      res.json(await fn(input, req, res));
+    };
+
+  router.get(
+    '/v1/operator/settlement-runs',
+    handle('/v1/operator/settlement-runs', OperatorListRuns, 'query', async (q) => {
+      const page = await settlement.listForOperator(
+        q.livemode,
+        { ...filtersOf(q), ...(q.merchant && { merchantId: q.merchant }) },
+        { limit: q.limit, ...(q.starting_after && { startingAfter: q.starting_after }) },
+      );
+      return listResponse('/v1/operator/settlement-runs', page.data, page.hasMore);
+    }),
+  );
+  router.post(
+    '/v1/operator/settlement-runs/:id/approve',
+    handle('/v1/operator/settlement-runs/:id/approve', Empty, 'body', async (_b, req, res) => {
+      const operator = operatorOf(res);
+      const row = await settlement.approveRun(String(req.params.id), {
+        kind: 'operator',
+        id: operator.id,
+        name: operator.name ?? operator.email,
+      });
+      return (await settlement.presentForOperator([row]))[0];
+    }),
+  );
+  router.post(
+    '/v1/operator/settlement-days',
+    handle('/v1/operator/settlement-days', SettlementDayBody, 'body', async (b) => {
+      if (b.date !== undefined && !isBankingDay(b.date))
+        throw new InvalidRequestError(`${b.date} is not an Iceland banking day`, {
+          code: 'parameter_invalid',
+          param: 'date',
+        });
+      const day = await settlement.runSettlementDay({
+        livemode: b.livemode ?? false,
+        ...(b.date !== undefined && { date: b.date }),
+      });
+      return {
+        object: 'settlement_day',
+        settlement_date: day.settlementDate,
+        livemode: b.livemode ?? false,
+        runs: await settlement.presentForOperator(day.runs),
+      };
+    }),
+  );
+  return router;
+}

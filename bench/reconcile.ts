@@ -1,0 +1,190 @@
+/**
+ * Reconcile benchmark (issue 8): a generated camt.054 of claim payments in decision 0090's format
+ * (one notification per banking day, one lump-sum entry with a `TxDtls` per payment) is put in the
+ * simulated bank's SFTP inbox, and one bank-sync file activity takes it through transport (real SFTP
+ * client and server), store (raw bytes by sha256, bank_files), parse, insert and set-based matching
+ * against the claims and claim transactions seeded for it. In the same process, the bare parse of
+ * the same file is measured as the baseline. Each size runs in a fresh child process, so one size's
+ * peak RSS does not hide the other's. Settlement lines are not part of the measured path (see
+ * bench/RESULTS.md). Prints one JSON line per size.
+ *
+ *   npx tsx bench/reconcile.ts [sizes…]      e.g. npx tsx bench/reconcile.ts 100000 1000000
+ */
+import { execFileSync } from 'node:child_process';
+import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseCamt } from '../bank-adapters/camt';
+import { SIMULATED_BANK_FOLDERS, startSimulatedBankSftp } from '../bank-adapters/simulated-bank/sftp-server';
+import { createBankSyncActivities } from '../activities/bank-sync';
+import { createLogger } from '../stack/logger';
+import { withStack } from './harness';
+import { writeClaimNotifications, type ClaimPaymentDetail } from './reconcile-files';
+
+const PER_DAY = 10_000; // details per day's lump-sum entry: ~4 MB, well under the parser's 16 MiB bound
+const PER_MERCHANT = 900_000; // claim numbers are 6 digits per merchant
+const CLAIMANT = '5012131870';
+const dueOf = (m: number) => `2026-12-${String(m + 1).padStart(2, '0')}`;
+const claimIdOf = (i: number) => {
+  const m = Math.floor(i / PER_MERCHANT);
+  const number = String((i % PER_MERCHANT) + 1).padStart(6, '0');
+  return `${CLAIMANT}013366${number}+${dueOf(m).replaceAll('-', '')}`;
+};
+const amountOf = (i: number) => 1000 + ((i * 7919) % 250000);
+const detail = (i: number): ClaimPaymentDetail => ({
+  claimId: claimIdOf(i),
+  transactionBatchId: `TB${i}`,
+  amount: amountOf(i),
+  payer: '0101302989',
+});
+const dayOf = (d: number) => new Date(Date.UTC(2026, 0, 1) + d * 86_400_000).toISOString().slice(0, 10);
+
+/** Peak RSS of a phase: sampled every 50 ms, plus the process high-water mark. */
+function rssMeter(): { stop: () => number } {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return Math.max(peak, process.memoryUsage().rss);
+    },
+  };
+}
+
+async function measure(size: number): Promise<void> {
+  await withStack({ worker: false }, async (stack) => {
+    const k = stack.knex;
+    const merchants = Math.ceil(size / PER_MERCHANT);
+    const ids: string[] = [];
+    for (let m = 0; m < merchants; m++) ids.push((await stack.merchant(`Reconcile ${m}`)).id);
+    // The claims the notification pays and the transactions the IOBWS sync recorded, set-based.
+    await k.raw(
+      `insert into claims (id, merchant_id, livemode, status, payer_kennitala, claimant_kennitala, bank, claim_number,
+                           bank_claim_id, amount, amount_paid, due_date, final_due_date, cancellation_date)
+       select 'clm_b' || i, (?::text[])[i / ? + 1], false, 'paid', '0101302989', ?, '0133', i % ? + 1,
+              ? || '013366' || lpad((i % ? + 1)::text, 6, '0') || '+202612' || lpad((i / ? + 1)::text, 2, '0'),
+              1000 + (i::bigint * 7919) % 250000, 1000 + (i::bigint * 7919) % 250000, '2026-12-01', '2026-12-31', '2027-12-31'
+         from generate_series(0, ? - 1) i`,
+      [ids, PER_MERCHANT, CLAIMANT, PER_MERCHANT, CLAIMANT, PER_MERCHANT, PER_MERCHANT, size],
+    );
+    await k.raw(
+      `insert into claim_transactions (claim_id, bank_transaction_key, payment_type, amount, data)
+       select c.id, c.bank_claim_id || '|TB' || substr(c.id, 6), 'Complete', c.amount,
+              jsonb_build_object('transactionBatchId', 'TB' || substr(c.id, 6))
+         from claims c where c.id like 'clm_b%'`,
+    );
+    // A table in steady state has statistics (autovacuum); freshly seeded ones must be analyzed.
+    await k.raw('analyze claims, claim_transactions');
+    const check = await k.raw<{ rows: { id: string }[] }>(
+      `select bank_claim_id as id from claims where id = 'clm_b0'`,
+    );
+    if (check.rows[0]?.id !== claimIdOf(0))
+      throw new Error(`seeded claim id ${check.rows[0]?.id} ≠ ${claimIdOf(0)}`);
+
+    const root = mkdtempSync(join(tmpdir(), 'reconcile-sftp-'));
+    const bankData = mkdtempSync(join(tmpdir(), 'reconcile-bank-'));
+    const filesDir = mkdtempSync(join(tmpdir(), 'reconcile-files-'));
+    const sftp = await startSimulatedBankSftp({
+      rootDir: root,
+      dataDir: bankData,
+      users: [{ username: 'skil', password: 'pw' }],
+    });
+    try {
+      const name = `camt054_bench_${size}.xml`;
+      await writeClaimNotifications(join(root, 'inbox', name), size, PER_DAY, detail, dayOf);
+      const fileMB = Math.round(statSync(join(root, 'inbox', name)).size / 1e6);
+      const connection = {
+        id: 'bench',
+        livemode: false,
+        sftp: {
+          host: '127.0.0.1',
+          port: sftp.port,
+          username: 'skil',
+          password: 'pw',
+          hostKeySha256: sftp.hostKeyFingerprint,
+          folders: SIMULATED_BANK_FOLDERS,
+          settleMs: 100,
+          // Plain get reads 32 KiB at a time with a round trip each (~250 kB/s here); fastGet is opt-in (0080).
+          useFastGet: process.env.RECONCILE_FAST_GET !== '0',
+        },
+        collectionAccount: { account: '013326000133', kennitala: CLAIMANT },
+      };
+      const activities = createBankSyncActivities({
+        knex: k,
+        client: stack.client,
+        log: createLogger('bench', 'silent'),
+        bankConnections: [connection],
+        bankFilesDir: filesDir,
+      });
+
+      global.gc?.();
+      const baselineRss = process.memoryUsage().rss;
+      const syncRss = rssMeter();
+      const t0 = process.hrtime.bigint();
+      const outcome = await activities.syncBankFile({ connection: 'bench', name });
+      const syncSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
+      const syncPeak = syncRss.stop();
+      const matched = await k.raw<{ rows: { n: number; sum: number }[] }>(
+        `select count(*)::int as n, sum(amount)::bigint as sum from bank_matches where kind = 'claim_payment'`,
+      );
+
+      global.gc?.();
+      const parseRss = rssMeter();
+      const t1 = process.hrtime.bigint();
+      let parsedDetails = 0;
+      const stored = join(filesDir, (await k('bank_files').first('storage_path')).storage_path as string);
+      for await (const e of parseCamt(createReadStream(stored, { highWaterMark: 256 * 1024 }))) {
+        if (e.kind === 'entry') parsedDetails += e.entry.NtryDtls.reduce((s, d) => s + d.TxDtls.length, 0);
+      }
+      const parseSeconds = Number(process.hrtime.bigint() - t1) / 1e9;
+      const parsePeak = parseRss.stop();
+
+      const perSecond = Math.round(size / syncSeconds);
+      const parsePerSecond = Math.round(parsedDetails / parseSeconds);
+      console.log(
+        JSON.stringify({
+          bench: 'reconcile',
+          claimPayments: size,
+          fileMB,
+          status: outcome.status,
+          matched: matched.rows[0]!.n,
+          exceptions: outcome.exceptions,
+          stepsMs: outcome.timingsMs,
+          seconds: Number(syncSeconds.toFixed(2)),
+          entriesPerSecond: perSecond,
+          baselineRssMB: Math.round(baselineRss / 1e6),
+          peakRssMB: Math.round(syncPeak / 1e6),
+          bareParseSeconds: Number(parseSeconds.toFixed(2)),
+          bareParseEntriesPerSecond: parsePerSecond,
+          bareParsePeakRssMB: Math.round(parsePeak / 1e6),
+          ratioToBareParse: Number((perSecond / parsePerSecond).toFixed(2)),
+          processMaxRssMB: Math.round((process.resourceUsage().maxRSS * 1024) / 1e6),
+          loadAverage: Number(loadavg()[0]!.toFixed(1)),
+        }),
+      );
+    } finally {
+      await sftp.stop();
+      for (const d of [root, bankData, filesDir]) rmSync(d, { recursive: true, force: true });
+    }
+  });
+}
+
+async function main(): Promise<void> {
+  if (process.argv[2] === '--measure') return measure(Number(process.argv[3]));
+  const sizes = process.argv.slice(2).map(Number);
+  for (const size of sizes.length > 0 ? sizes : [100_000, 1_000_000]) {
+    execFileSync(process.execPath, [...process.execArgv, __filename, '--measure', String(size)], {
+      stdio: 'inherit',
+    });
+  }
+}
+
+if (require.main === module) {
+  main().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,90 @@
+import type { Db } from './knex';
+import { newId } from '../domain/ids';
+
+export type BankExceptionKind =
+  'unmatched' | 'amount_mismatch' | 'duplicate' | 'reversal' | 'unknown_account';
+
+export interface BankExceptionRow {
+  id: string;
+  livemode: boolean;
+  bank_file_id: string;
+  bank_entry_id: number | null;
+  detail_index: number;
+  kind: BankExceptionKind;
+  message: string;
+  expected_amount: number | null;
+  actual_amount: number | null;
+  status: 'open' | 'resolved' | 'handled';
+  resolution_note: string | null;
+  resolved_payment_intent_id: string | null;
+  resolved_by: string | null;
+  resolved_at: Date | null;
+  created_at: Date;
+}
+
+/**
+ * A new exception id in SQL, for set-based inserts: `bex_` and 32 hex characters (a v4 uuid's
+ * 122 random bits), as pgcrypto is not installed and base62 in SQL is not worth its cost.
+ */
+export const NEW_EXCEPTION_ID_SQL = `'bex_' || replace(gen_random_uuid()::text, '-', '')`;
+
+/** Records one exception of a file; recorded once per (file, entry, detail, kind). */
+export async function recordBankException(
+  db: Db,
+  e: {
+    livemode: boolean;
+    bankFileId: string;
+    bankEntryId?: number | null;
+    detailIndex?: number;
+    kind: BankExceptionKind;
+    message: string;
+    expectedAmount?: number | null;
+    actualAmount?: number | null;
+  },
+): Promise<void> {
+  await db.raw(
+    `insert into bank_exceptions (id, livemode, bank_file_id, bank_entry_id, detail_index, kind, message,
+                                  expected_amount, actual_amount)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+     on conflict do nothing`,
+    [
+      newId('bex'),
+      e.livemode,
+      e.bankFileId,
+      e.bankEntryId ?? null,
+      e.detailIndex ?? 0,
+      e.kind,
+      e.message,
+      e.expectedAmount ?? null,
+      e.actualAmount ?? null,
+    ],
+  );
+}
+
+/** The exceptions queue: open exceptions of an environment, newest first, paged by (created_at, id). */
+export async function listOpenBankExceptions(
+  db: Db,
+  scope: { livemode: boolean },
+  opts: { limit?: number; bankFileId?: string } = {},
+): Promise<BankExceptionRow[]> {
+  const query = db<BankExceptionRow>('bank_exceptions')
+    .where({ livemode: scope.livemode, status: 'open' })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(opts.limit ?? 100);
+  if (opts.bankFileId !== undefined) query.where({ bank_file_id: opts.bankFileId });
+  return query;
+}
+
+/** Exceptions of one file, any status, in entry order. */
+export async function listBankExceptionsOfFile(
+  db: Db,
+  scope: { livemode: boolean },
+  bankFileId: string,
+): Promise<BankExceptionRow[]> {
+  return db<BankExceptionRow>('bank_exceptions')
+    .where({ livemode: scope.livemode, bank_file_id: bankFileId })
+    .orderBy([{ column: 'bank_entry_id' }, { column: 'detail_index' }, { column: 'kind' }]);
+}

@@ -1,0 +1,103 @@
+import type { Db, Knex } from './knex';
+import type { Scope } from '../domain/scope';
+import { newId } from '../domain/ids';
+import { payoutIdempotencyKey } from '../domain/settlement-ids';
+
+export type PayoutStatus = 'pending' | 'submitted' | 'paid' | 'failed';
+
+export interface PayoutRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  settlement_run_id: string;
+  amount: number;
+  currency: 'ISK';
+  destination_account: string;
+  destination_kennitala: string;
+  idempotency_key: string;
+  end_to_end_id: string;
+  channel: string;
+  file_name: string | null;
+  status: PayoutStatus;
+  bank_entry_id: number | null;
+  submitted_at: Date | null;
+  paid_at: Date | null;
+  failure_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface NewPayout {
+  runId: string;
+  amount: number;
+  destinationAccount: string;
+  destinationKennitala: string;
+  channel: string;
+}
+
+/** Payouts: one per settlement run, keyed `{stl_id}:payout`; every method takes the tenancy Scope. */
+export function createPayoutRepository(knex: Knex) {
+  const payouts = (db: Db, scope: Scope) =>
+    db<PayoutRow>('payouts').where({ merchant_id: scope.merchantId, livemode: scope.livemode });
+
+  return {
+    async find(scope: Scope, id: string, db: Db = knex): Promise<PayoutRow | undefined> {
+      return payouts(db, scope).where({ id }).first();
+    },
+
+    async findByRun(scope: Scope, runId: string, db: Db = knex): Promise<PayoutRow | undefined> {
+      return payouts(db, scope).where({ settlement_run_id: runId }).first();
+    },
+
+    /** The payouts of several runs of one environment (operator lists), by run id. */
+    async byRuns(livemode: boolean, runIds: string[]): Promise<Map<string, PayoutRow>> {
+      if (runIds.length === 0) return new Map();
+      const rows = await knex<PayoutRow>('payouts').where({ livemode }).whereIn('settlement_run_id', runIds);
+      return new Map(rows.map((r) => [r.settlement_run_id, r]));
+    },
+
+    /**
+     * Writes the run's payout once: a retry finds the row its first attempt wrote (unique
+     * idempotency key) and returns it unchanged. The payout id is also its pain.001 EndToEndId.
+     */
+    async createOnce(scope: Scope, input: NewPayout, db: Db = knex): Promise<PayoutRow> {
+      const id = newId('po');
+      const [inserted] = await db<PayoutRow>('payouts')
+        .insert({
+          id,
+          merchant_id: scope.merchantId,
+          livemode: scope.livemode,
+          settlement_run_id: input.runId,
+          amount: input.amount,
+          destination_account: input.destinationAccount,
+          destination_kennitala: input.destinationKennitala,
+          idempotency_key: payoutIdempotencyKey(input.runId),
+          end_to_end_id: id,
+          channel: input.channel,
+        })
+        .onConflict('idempotency_key')
+        .ignore()
+        .returning('*');
+      if (inserted) return inserted;
+      return (await payouts(db, scope)
+        .where({ idempotency_key: payoutIdempotencyKey(input.runId) })
+        .first())!;
+    },
+
+    async markSubmitted(
+      scope: Scope,
+      id: string,
+      fileName: string,
+      db: Db = knex,
+    ): Promise<PayoutRow | undefined> {
+      const now = new Date();
+      const [row] = await payouts(db, scope)
+        .where({ id, status: 'pending' })
+        .update({ status: 'submitted', file_name: fileName, submitted_at: now, updated_at: now })
+        .returning('*');
+      return row;
+    },
+  };
+}
+
+export type PayoutRepository = ReturnType<typeof createPayoutRepository>;

@@ -1,0 +1,103 @@
+/**
+ * Settlement line semantics (decision 0090): what each captured payment, refund and claim reversal
+ * contributes to a merchant's settlement, and the totals of a run. The database gathers lines with
+ * set-based SQL that follows these rules; tests hold the two against each other.
+ */
+
+/** What a line settles: a capture, a refund of one, or a claim payment the payer's bank reversed. */
+export type SettlementLineKind = 'payment' | 'refund' | 'reversal';
+
+/** Which fee schedule the payment behind a line was charged under (spec §1). */
+export type SettlementFeeKind = 'card_online' | 'card_pos' | 'claim';
+
+/** Money of one line or one run, whole ISK. */
+export interface SettlementAmounts {
+  gross: number;
+  fee: number;
+  net: number;
+}
+
+export interface SettlementTotals extends SettlementAmounts {
+  lineCount: number;
+}
+
+function wholeKronur(name: string, value: number): void {
+  if (!Number.isSafeInteger(value)) throw new RangeError(`${name} must be a whole ISK amount, got ${value}`);
+}
+
+/** Throws unless gross − fee = net, the invariant of every line and every run. */
+export function assertBalanced(a: SettlementAmounts): void {
+  wholeKronur('gross', a.gross);
+  wholeKronur('fee', a.fee);
+  wholeKronur('net', a.net);
+  if (a.gross - a.fee !== a.net) throw new RangeError(`gross ${a.gross} − fee ${a.fee} ≠ net ${a.net}`);
+}
+
+/** The fee kind of a payment: a claim-paid intent carries the claim fee, a card one its channel's. */
+export function feeKindOf(payment: { channel: 'online' | 'pos'; paidByClaim: boolean }): SettlementFeeKind {
+  if (payment.paidByClaim) return 'claim';
+  return payment.channel === 'pos' ? 'card_pos' : 'card_online';
+}
+
+/** A captured payment: gross is what was captured, the fee is the one stored at capture. */
+export function paymentLine(amountCaptured: number, feeAmount: number): SettlementAmounts {
+  if (amountCaptured <= 0 || feeAmount < 0 || feeAmount > amountCaptured)
+    throw new RangeError(
+      `a payment line needs 0 ≤ fee ≤ captured > 0, got ${feeAmount} of ${amountCaptured}`,
+    );
+  const line = { gross: amountCaptured, fee: feeAmount, net: amountCaptured - feeAmount };
+  assertBalanced(line);
+  return line;
+}
+
+/**
+ * A refund or a claim reversal: a negative line with no fee returned (gross = net = −amount), as
+ * Stripe keeps its fee on refunds. The amount may be given with either sign.
+ */
+export function negativeLine(amount: number): SettlementAmounts {
+  wholeKronur('amount', amount);
+  if (amount === 0) throw new RangeError('a refund or reversal line needs a non-zero amount');
+  const gross = -Math.abs(amount);
+  return { gross, fee: 0, net: gross };
+}
+
+/** The exact totals of a set of lines; each line must balance. */
+export function runTotals(lines: readonly SettlementAmounts[]): SettlementTotals {
+  const totals = { gross: 0, fee: 0, net: 0, lineCount: lines.length };
+  for (const line of lines) {
+    assertBalanced(line);
+    totals.gross += line.gross;
+    totals.fee += line.fee;
+    totals.net += line.net;
+  }
+  assertBalanced(totals);
+  return totals;
+}
+
+/** A run is opened only for money to pay out; a zero or negative balance waits for a later day. */
+export function opensRun(totals: Pick<SettlementTotals, 'net' | 'lineCount'>): boolean {
+  return totals.lineCount > 0 && totals.net > 0;
+}
+
+/**
+ * The auto-approve policy (SETTLEMENT_AUTO_APPROVE_MAX_NET): runs whose net is at or under the limit
+ * are approved without an operator; 0 turns the policy off.
+ */
+export function autoApproves(net: number, maxNet: number): boolean {
+  return maxNet > 0 && net > 0 && net <= maxNet;
+}
+
+/**
+ * Done-means 2, for one merchant and environment: what was captured (captures − refunds −
+ * reversals) equals what settled (Σ line gross) plus what still waits. Returns the difference,
+ * which must be 0.
+ */
+export function ledgerDifference(l: {
+  captured: number;
+  refunded: number;
+  reversed: number;
+  settledGross: number;
+  unsettled: number;
+}): number {
+  return l.captured - l.refunded - Math.abs(l.reversed) - (l.settledGross + l.unsettled);
+}
