@@ -121,9 +121,9 @@ test('a day: card payments and paid claims → bank files → bank sync → sett
     );
   }
 
-  // The acquirer's reports reach the bank asynchronously; the bank has all four before it closes.
+  // The acquirer's reports reach the bank asynchronously; the bank has all three before it closes.
   await until(
-    async () => stack.bank!.bank.account.unsettledAcquirerItems(d1).length,
+    () => Promise.resolve(stack.bank!.bank.account.unsettledAcquirerItems(d1).length),
     (n) => n === 3,
   );
   const closed = await files.sim.closeDay(d1);
