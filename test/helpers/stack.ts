@@ -232,6 +232,11 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       claimsApi?.close();
       await bank?.bank.stop();
       await db.drop();
+      // Issue 7, done-means 4: every exchange with the simulated bank in any test that starts it
+      // validates against IOBWS-Claims3.1.yaml; a file whose traffic does not fails in afterAll.
+      const problems = bank?.problems() ?? [];
+      if (problems.length > 0)
+        throw new Error(`simulated bank traffic breaks IOBWS-Claims3.1.yaml:\n${problems.join('\n')}`);
     },
   };
 }
