@@ -1,5 +1,5 @@
 import type { Knex } from '../db/knex';
-import type { CamtEntry, CamtMessage, CamtStatement, CamtTxDtls } from '../bank-adapters/camt';
+import type { CamtEntry, CamtEvent, CamtMessage, CamtStatement, CamtTxDtls } from '../bank-adapters/camt';
 import { parseCamt } from '../bank-adapters/camt';
 import {
   completeBankStatement,
@@ -35,18 +35,34 @@ export interface IngestOptions {
   onProgress?: (entries: number) => void;
   /** Parser worker threads (see ParseCamtOptions.workers). */
   workers?: number;
+  /**
+   * Runs after each batch of entries is inserted, on the same transaction, while the parser reads
+   * on (claim payments are matched this way; see matchClaimPaymentsOfBatch).
+   */
+  afterBatch?: (batch: StoredBatch) => Promise<unknown>;
+}
+
+/** A batch of entries just stored: its statement and the entry indexes it covers. */
+export interface StoredBatch {
+  statementId: number;
+  messageType: 'camt.053' | 'camt.054';
+  account: string;
+  fromIndex: number;
+  toIndex: number;
 }
 
 // A batch is flushed at this many entries or detail rows, whichever comes first: large enough that
 // round trips do not matter, small enough that a lump sum with many details stays in bounds.
 const BATCH_ENTRIES = 2000;
-const BATCH_DETAILS = 20_000;
+const BATCH_DETAILS = 10_000;
 
 /**
  * Streams a camt file into bank_statements and bank_entries inside `trx`. The caller owns the
  * transaction: any error (a CamtError from the parser, DuplicateStatementError) must roll it back,
- * since a file is only good once the parse completes. One insert is kept in flight while the
- * parser reads on, so database and parsing overlap.
+ * since a file is only good once the parse completes. Database work runs as one ordered chain on
+ * the transaction while the parser reads on (a statement's id is awaited by its entries' inserts,
+ * not by the parser), with at most two batches queued, so parsing and the database overlap even
+ * when every statement holds a single large entry.
  */
 export async function ingestCamtFile(
   trx: Knex.Transaction,
@@ -55,63 +71,111 @@ export async function ingestCamtFile(
   opts: IngestOptions = {},
 ): Promise<IngestResult> {
   let message: CamtMessage | undefined;
-  let statement: { id: number; bankFileId: string; livemode: boolean } | undefined;
+  let statement: Promise<StoredStatement & { messageType: 'camt.053' | 'camt.054' }> | undefined;
   let batch: NewBankEntry[] = [];
   let batchDetails = 0;
-  let inFlight: Promise<void> = Promise.resolve();
+  let chain: Promise<unknown> = Promise.resolve();
+  let previousBatch: Promise<unknown> = Promise.resolve();
   let statements = 0;
   let entries = 0;
   let details = 0;
 
+  /** Appends work to the transaction's chain; a failure surfaces at the next await of the chain. */
+  const enqueue = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = chain.then(work);
+    chain = next;
+    // Awaited later (backpressure, or the end); until then a failure must not be unhandled.
+    next.catch(() => undefined);
+    return next;
+  };
+
   const flush = async (): Promise<void> => {
-    await inFlight;
     if (batch.length === 0 || statement === undefined) return;
     const rows = batch;
     batch = [];
     batchDetails = 0;
-    inFlight = insertBankEntries(trx, statement, rows);
-    // Awaited at the next flush; until then a failure must not be an unhandled rejection.
-    inFlight.catch(() => undefined);
+    const opened = statement;
+    const range = { fromIndex: rows[0]!.entryIndex, toIndex: rows[rows.length - 1]!.entryIndex };
+    // Backpressure: the batch before this one must be stored before a third is queued.
+    await previousBatch;
+    previousBatch = enqueue(async () => {
+      const stored = await opened;
+      await insertBankEntries(trx, stored, rows);
+      await opts.afterBatch?.({
+        statementId: stored.id,
+        messageType: stored.messageType,
+        account: stored.account,
+        ...range,
+      });
+    });
   };
 
+  // A statement already stored makes the file a duplicate, but only a well-formed one: the parse
+  // goes on to the end (storing nothing more), so a file both repeated and broken is always
+  // quarantined, whatever the timing of the database.
+  let duplicate: DuplicateStatementError | undefined;
+  const handle = async (event: CamtEvent): Promise<void> => {
+    if (event.kind === 'message') {
+      message = event.message;
+    } else if (event.kind === 'statement') {
+      await flush();
+      const header = event.statement;
+      const type = message!.type;
+      statement = enqueue(async () => ({
+        ...(await openStatement(trx, file, message!, header)),
+        messageType: type,
+      }));
+      statements++;
+    } else if (event.kind === 'entry') {
+      const row = toEntryRow(event.entry);
+      batch.push(row);
+      batchDetails += row.details.length;
+      entries++;
+      details += row.details.length;
+      if (batch.length >= BATCH_ENTRIES || batchDetails >= BATCH_DETAILS) await flush();
+      if (entries % 5000 === 0) opts.onProgress?.(entries);
+    } else {
+      await flush();
+      const t = event.totals;
+      const opened = statement!;
+      void enqueue(async () =>
+        completeBankStatement(trx, (await opened).id, {
+          entryCount: t.entries,
+          credits: safe(t.booked.credits),
+          debits: safe(t.booked.debits),
+        }),
+      );
+    }
+  };
   try {
     for await (const event of parseCamt(
       source,
       opts.workers !== undefined ? { workers: opts.workers } : {},
     )) {
-      if (event.kind === 'message') {
-        message = event.message;
-      } else if (event.kind === 'statement') {
-        await flush();
-        statement = await openStatement(trx, file, message!, event.statement);
-        statements++;
-      } else if (event.kind === 'entry') {
-        const row = toEntryRow(event.entry);
-        batch.push(row);
-        batchDetails += row.details.length;
-        entries++;
-        details += row.details.length;
-        if (batch.length >= BATCH_ENTRIES || batchDetails >= BATCH_DETAILS) await flush();
-        if (entries % 5000 === 0) opts.onProgress?.(entries);
-      } else {
-        await flush();
-        await inFlight;
-        const t = event.totals;
-        await completeBankStatement(trx, statement!.id, {
-          entryCount: t.entries,
-          credits: safe(t.booked.credits),
-          debits: safe(t.booked.debits),
-        });
+      if (duplicate !== undefined) continue;
+      try {
+        await handle(event);
+      } catch (err) {
+        if (!(err instanceof DuplicateStatementError)) throw err;
+        duplicate = err;
       }
     }
+    if (duplicate !== undefined) throw duplicate;
     await flush();
-    await inFlight;
+    await chain;
   } finally {
     // Never leave a query running on the transaction after an error.
-    await inFlight.catch(() => undefined);
+    await chain.catch(() => undefined);
   }
   if (message === undefined) throw new Error('the parser finished without a message header');
   return { message, statements, entries, details };
+}
+
+interface StoredStatement {
+  id: number;
+  bankFileId: string;
+  livemode: boolean;
+  account: string;
 }
 
 async function openStatement(
@@ -119,7 +183,7 @@ async function openStatement(
   file: { id: string; livemode: boolean },
   message: CamtMessage,
   s: CamtStatement,
-): Promise<{ id: number; bankFileId: string; livemode: boolean }> {
+): Promise<StoredStatement> {
   const account = s.Acct.IBAN ?? s.Acct.Othr ?? '';
   const sequenceNumber = s.ElctrncSeqNb ?? s.LglSeqNb ?? '';
   const balance = (codes: string[]): number | null => {
@@ -139,7 +203,7 @@ async function openStatement(
     closingBalance: balance(['CLBD']),
   });
   if (id === null) throw new DuplicateStatementError(s.Id, sequenceNumber, account);
-  return { id, bankFileId: file.id, livemode: file.livemode };
+  return { id, bankFileId: file.id, livemode: file.livemode, account };
 }
 
 function toEntryRow(entry: CamtEntry): NewBankEntry {

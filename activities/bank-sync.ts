@@ -15,7 +15,12 @@ import { randomBase62 } from '../domain/ids';
 import { createBankFileRepository, type BankFileStatus, type BankScope } from '../db/bank-files';
 import { recordBankException } from '../db/bank-exceptions';
 import { DuplicateStatementError, ingestCamtFile } from './bank-sync-ingest';
-import { matchBankFile, type ConfirmedPayout } from './bank-matching';
+import {
+  isCollectionAccount,
+  matchBankFile,
+  matchClaimPaymentsOfBatch,
+  type ConfirmedPayout,
+} from './bank-matching';
 
 export interface BankSyncDeps {
   knex: Knex;
@@ -110,6 +115,7 @@ export function createBankSyncActivities(deps: BankSyncDeps) {
         await mkdir(deps.bankFilesDir, { recursive: true });
         const incoming = join(deps.bankFilesDir, `.incoming-${randomBase62(12)}`);
         let downloaded;
+        const downloadStarted = Date.now();
         try {
           downloaded = await transport.download(input.name, incoming);
           // Kept under its hash before anything is parsed; the same bytes again land on the same name.
@@ -117,6 +123,7 @@ export function createBankSyncActivities(deps: BankSyncDeps) {
         } finally {
           await rm(incoming, { force: true });
         }
+        const downloadMs = Date.now() - downloadStarted;
         const { row, created } = await files.receive(scope, {
           name: input.name,
           sha256: downloaded.sha256,
@@ -139,16 +146,23 @@ export function createBankSyncActivities(deps: BankSyncDeps) {
         };
         let confirmed: ConfirmedPayout[] = [];
         if (row.status === 'received') {
-          const done = await processStoredFile(
-            deps,
-            c,
-            row.id,
-            join(deps.bankFilesDir, row.storage_path),
-            heartbeat,
-            (outcome.timingsMs = {}),
-          );
-          Object.assign(outcome, done.outcome);
-          confirmed = done.confirmed;
+          // A big file spends minutes in one entry's parse or one matching statement: beat on a
+          // timer, not per entry, so the heartbeat timeout only ever notices a lost worker.
+          const beating = setInterval(() => heartbeat({ file: input.name }), 10_000);
+          try {
+            const done = await processStoredFile(
+              deps,
+              c,
+              row.id,
+              join(deps.bankFilesDir, row.storage_path),
+              (entries) => heartbeat({ file: input.name, entries }),
+              (outcome.timingsMs = { download: downloadMs }),
+            );
+            Object.assign(outcome, done.outcome);
+            confirmed = done.confirmed;
+          } finally {
+            clearInterval(beating);
+          }
         } else if (row.status === 'processed') {
           confirmed = await payoutsConfirmedBy(deps.knex, c.livemode, row.id);
         }
@@ -182,6 +196,7 @@ export async function processStoredFile(
   const files = createBankFileRepository(deps.knex);
   try {
     const started = Date.now();
+    let earlyClaimPayments = 0;
     return await deps.knex.transaction(async (trx) => {
       // Holds the file row, so two workers given the same file cannot both process it.
       const locked: { id: string } | undefined = await trx<{ id: string; status: string }>('bank_files')
@@ -193,7 +208,16 @@ export async function processStoredFile(
         trx,
         { id: fileId, livemode: c.livemode },
         createReadStream(path, { highWaterMark: 256 * 1024 }),
-        { onProgress, ...(deps.parseWorkers !== undefined && { workers: deps.parseWorkers }) },
+        {
+          onProgress,
+          ...(deps.parseWorkers !== undefined && { workers: deps.parseWorkers }),
+          // Claim payments are matched batch by batch while the parser reads on.
+          afterBatch: async (b) => {
+            if (b.messageType !== 'camt.054' || !isCollectionAccount(b.account, c.collectionAccount.account))
+              return;
+            earlyClaimPayments += await matchClaimPaymentsOfBatch(trx, { livemode: c.livemode, ...b });
+          },
+        },
       );
       timings.ingest = Date.now() - started;
       const matched = await matchBankFile(
@@ -221,7 +245,7 @@ export async function processStoredFile(
           status: 'processed' as const,
           entries: ingested.entries,
           details: ingested.details,
-          claimPayments: matched.claimPayments,
+          claimPayments: earlyClaimPayments + matched.claimPayments,
           lumpSums: matched.lumpSums,
           deposits: matched.deposits,
           payouts: matched.payouts.length,

@@ -10,7 +10,8 @@
  *
  *   npx tsx bench/reconcile.ts [sizes…]      e.g. npx tsx bench/reconcile.ts 100000 1000000
  */
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +19,13 @@ import { parseCamt } from '../bank-adapters/camt';
 import { SIMULATED_BANK_FOLDERS, startSimulatedBankSftp } from '../bank-adapters/simulated-bank/sftp-server';
 import { createBankSyncActivities } from '../activities/bank-sync';
 import { createLogger } from '../stack/logger';
-import { withStack } from './harness';
+import { Client, Connection } from '@temporalio/client';
+import globalSetup from '../test/helpers/global-setup';
+import globalTeardown from '../test/helpers/global-teardown';
+import { createTestDatabase } from '../test/helpers/database';
+import { createKnex } from '../db/knex';
+import { createMerchantRepository } from '../db/merchants';
+import { createSettlementRunRepository } from '../db/settlement-runs';
 import { writeClaimNotifications, type ClaimPaymentDetail } from './reconcile-files';
 
 const PER_DAY = 10_000; // details per day's lump-sum entry: ~4 MB, well under the parser's 16 MiB bound
@@ -51,12 +58,136 @@ function rssMeter(): { stop: () => number } {
   };
 }
 
-async function measure(size: number): Promise<void> {
-  await withStack({ worker: false }, async (stack) => {
-    const k = stack.knex;
-    const merchants = Math.ceil(size / PER_MERCHANT);
+/** What the measuring child needs to reach the database, Temporal and the simulated bank. */
+interface Job {
+  size: number;
+  merchantIds: string[];
+  name: string;
+  databaseUrl: string;
+  temporalAddress: string;
+  sftpPort: number;
+  hostKeySha256: string;
+  filesDir: string;
+}
+
+/**
+ * The measured half, in its own process with only what a worker needs (knex, a Temporal client,
+ * the SFTP client): transport → store → parse → insert → match, then the bare parse of the same file.
+ */
+async function measure(job: Job): Promise<void> {
+  const k = createKnex(job.databaseUrl);
+  const connectionToTemporal = await Connection.connect({ address: job.temporalAddress });
+  const client = new Client({ connection: connectionToTemporal, namespace: 'default' });
+  try {
+    const connection = {
+      id: 'bench',
+      livemode: false,
+      sftp: {
+        host: '127.0.0.1',
+        port: job.sftpPort,
+        username: 'skil',
+        password: 'pw',
+        hostKeySha256: job.hostKeySha256,
+        folders: SIMULATED_BANK_FOLDERS,
+        settleMs: 100,
+        // Plain get reads 32 KiB at a time with a round trip each (~250 kB/s here); fastGet is opt-in (0080).
+        useFastGet: process.env.RECONCILE_FAST_GET !== '0',
+      },
+      collectionAccount: { account: '013326000133', kennitala: CLAIMANT },
+    };
+    const activities = createBankSyncActivities({
+      knex: k,
+      client,
+      log: createLogger('bench', 'silent'),
+      bankConnections: [connection],
+      bankFilesDir: job.filesDir,
+    });
+
+    const baselineRss = process.memoryUsage().rss;
+    const syncRss = rssMeter();
+    const t0 = process.hrtime.bigint();
+    const outcome = await activities.syncBankFile({ connection: 'bench', name: job.name });
+    const matchedSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    // Settlement lines: the day's run per merchant, built by the settlement part's own gather
+    // (RECONCILE_LINES=0 leaves it out; see bench/RESULTS.md for why the 1,000,000 run does).
+    const tLines = process.hrtime.bigint();
+    const runs = createSettlementRunRepository(k);
+    let lines = 0;
+    for (const merchantId of process.env.RECONCILE_LINES === '0' ? [] : job.merchantIds) {
+      const run = await runs.gather({
+        scope: { merchantId, livemode: false },
+        settlementDate: '2026-11-21',
+        cutoff: new Date(),
+        autoApproveMaxNet: 0,
+      });
+      lines += run?.line_count ?? 0;
+    }
+    const linesMs = Math.round(Number(process.hrtime.bigint() - tLines) / 1e6);
+    const syncSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    const syncPeak = syncRss.stop();
+    const matched = await k.raw<{ rows: { n: number }[] }>(
+      `select count(*)::int as n from bank_matches where kind = 'claim_payment'`,
+    );
+
+    const parseRss = rssMeter();
+    const t1 = process.hrtime.bigint();
+    let parsedDetails = 0;
+    const stored = join(job.filesDir, (await k('bank_files').first('storage_path')).storage_path as string);
+    for await (const e of parseCamt(createReadStream(stored, { highWaterMark: 256 * 1024 }))) {
+      if (e.kind === 'entry') parsedDetails += e.entry.NtryDtls.reduce((s, d) => s + d.TxDtls.length, 0);
+    }
+    const parseSeconds = Number(process.hrtime.bigint() - t1) / 1e9;
+    const parsePeak = parseRss.stop();
+
+    const perSecond = Math.round(job.size / syncSeconds);
+    const parsePerSecond = Math.round(parsedDetails / parseSeconds);
+    console.log(
+      JSON.stringify({
+        bench: 'reconcile',
+        claimPayments: job.size,
+        fileMB: Math.round(statSync(stored).size / 1e6),
+        status: outcome.status,
+        matched: matched.rows[0]!.n,
+        exceptions: outcome.exceptions,
+        settlementLines: lines,
+        stepsMs: { ...outcome.timingsMs, settlementLines: linesMs },
+        seconds: Number(syncSeconds.toFixed(2)),
+        entriesPerSecond: perSecond,
+        entriesPerSecondToMatching: Math.round(job.size / matchedSeconds),
+        baselineRssMB: Math.round(baselineRss / 1e6),
+        peakRssMB: Math.round(syncPeak / 1e6),
+        bareParseSeconds: Number(parseSeconds.toFixed(2)),
+        bareParseEntriesPerSecond: parsePerSecond,
+        bareParsePeakRssMB: Math.round(parsePeak / 1e6),
+        ratioToBareParse: Number((perSecond / parsePerSecond).toFixed(2)),
+        processMaxRssMB: Math.round((process.resourceUsage().maxRSS * 1024) / 1e6),
+        heapLimitMB: process.env.RECONCILE_HEAP_MB ?? 'default',
+        loadAverage: Number(loadavg()[0]!.toFixed(1)),
+      }),
+    );
+  } finally {
+    await connectionToTemporal.close();
+    await k.destroy();
+  }
+}
+
+/** Seeds claims and claim transactions for `size` payments, publishes the file, runs the measuring child. */
+async function runSize(size: number): Promise<void> {
+  const db = await createTestDatabase();
+  const k = db.knex;
+  const root = mkdtempSync(join(tmpdir(), 'reconcile-sftp-'));
+  const bankData = mkdtempSync(join(tmpdir(), 'reconcile-bank-'));
+  const filesDir = mkdtempSync(join(tmpdir(), 'reconcile-files-'));
+  const sftp = await startSimulatedBankSftp({
+    rootDir: root,
+    dataDir: bankData,
+    users: [{ username: 'skil', password: 'pw' }],
+  });
+  try {
+    const merchants = createMerchantRepository(k);
     const ids: string[] = [];
-    for (let m = 0; m < merchants; m++) ids.push((await stack.merchant(`Reconcile ${m}`)).id);
+    for (let m = 0; m < Math.ceil(size / PER_MERCHANT); m++)
+      ids.push((await merchants.create({ name: `Reconcile ${m}` })).id);
     // The claims the notification pays and the transactions the IOBWS sync recorded, set-based.
     await k.raw(
       `insert into claims (id, merchant_id, livemode, status, payer_kennitala, claimant_kennitala, bank, claim_number,
@@ -73,109 +204,63 @@ async function measure(size: number): Promise<void> {
               jsonb_build_object('transactionBatchId', 'TB' || substr(c.id, 6))
          from claims c where c.id like 'clm_b%'`,
     );
+    // The claim payments sync captured each paid claim as a payment intent (decision 0062, claim fee
+    // 0.8 %, 25–250): what the settlement run turns into lines.
+    await k.raw(
+      `insert into payment_intents (id, merchant_id, livemode, amount, status, amount_captured, fee_amount, captured_at)
+       select 'pi_b' || substr(c.id, 6), c.merchant_id, false, c.amount, 'succeeded', c.amount,
+              greatest(25, least(250, round(c.amount * 0.008))), now() - interval '1 hour'
+         from claims c where c.id like 'clm_b%'`,
+    );
+    await k.raw(`update claims set payment_intent_id = 'pi_b' || substr(id, 6) where id like 'clm_b%'`);
     // A table in steady state has statistics (autovacuum); freshly seeded ones must be analyzed.
-    await k.raw('analyze claims, claim_transactions');
+    await k.raw('analyze claims, claim_transactions, payment_intents');
     const check = await k.raw<{ rows: { id: string }[] }>(
       `select bank_claim_id as id from claims where id = 'clm_b0'`,
     );
     if (check.rows[0]?.id !== claimIdOf(0))
       throw new Error(`seeded claim id ${check.rows[0]?.id} ≠ ${claimIdOf(0)}`);
 
-    const root = mkdtempSync(join(tmpdir(), 'reconcile-sftp-'));
-    const bankData = mkdtempSync(join(tmpdir(), 'reconcile-bank-'));
-    const filesDir = mkdtempSync(join(tmpdir(), 'reconcile-files-'));
-    const sftp = await startSimulatedBankSftp({
-      rootDir: root,
-      dataDir: bankData,
-      users: [{ username: 'skil', password: 'pw' }],
-    });
-    try {
-      const name = `camt054_bench_${size}.xml`;
-      await writeClaimNotifications(join(root, 'inbox', name), size, PER_DAY, detail, dayOf);
-      const fileMB = Math.round(statSync(join(root, 'inbox', name)).size / 1e6);
-      const connection = {
-        id: 'bench',
-        livemode: false,
-        sftp: {
-          host: '127.0.0.1',
-          port: sftp.port,
-          username: 'skil',
-          password: 'pw',
-          hostKeySha256: sftp.hostKeyFingerprint,
-          folders: SIMULATED_BANK_FOLDERS,
-          settleMs: 100,
-          // Plain get reads 32 KiB at a time with a round trip each (~250 kB/s here); fastGet is opt-in (0080).
-          useFastGet: process.env.RECONCILE_FAST_GET !== '0',
-        },
-        collectionAccount: { account: '013326000133', kennitala: CLAIMANT },
-      };
-      const activities = createBankSyncActivities({
-        knex: k,
-        client: stack.client,
-        log: createLogger('bench', 'silent'),
-        bankConnections: [connection],
-        bankFilesDir: filesDir,
-      });
-
-      global.gc?.();
-      const baselineRss = process.memoryUsage().rss;
-      const syncRss = rssMeter();
-      const t0 = process.hrtime.bigint();
-      const outcome = await activities.syncBankFile({ connection: 'bench', name });
-      const syncSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
-      const syncPeak = syncRss.stop();
-      const matched = await k.raw<{ rows: { n: number; sum: number }[] }>(
-        `select count(*)::int as n, sum(amount)::bigint as sum from bank_matches where kind = 'claim_payment'`,
-      );
-
-      global.gc?.();
-      const parseRss = rssMeter();
-      const t1 = process.hrtime.bigint();
-      let parsedDetails = 0;
-      const stored = join(filesDir, (await k('bank_files').first('storage_path')).storage_path as string);
-      for await (const e of parseCamt(createReadStream(stored, { highWaterMark: 256 * 1024 }))) {
-        if (e.kind === 'entry') parsedDetails += e.entry.NtryDtls.reduce((s, d) => s + d.TxDtls.length, 0);
-      }
-      const parseSeconds = Number(process.hrtime.bigint() - t1) / 1e9;
-      const parsePeak = parseRss.stop();
-
-      const perSecond = Math.round(size / syncSeconds);
-      const parsePerSecond = Math.round(parsedDetails / parseSeconds);
-      console.log(
-        JSON.stringify({
-          bench: 'reconcile',
-          claimPayments: size,
-          fileMB,
-          status: outcome.status,
-          matched: matched.rows[0]!.n,
-          exceptions: outcome.exceptions,
-          stepsMs: outcome.timingsMs,
-          seconds: Number(syncSeconds.toFixed(2)),
-          entriesPerSecond: perSecond,
-          baselineRssMB: Math.round(baselineRss / 1e6),
-          peakRssMB: Math.round(syncPeak / 1e6),
-          bareParseSeconds: Number(parseSeconds.toFixed(2)),
-          bareParseEntriesPerSecond: parsePerSecond,
-          bareParsePeakRssMB: Math.round(parsePeak / 1e6),
-          ratioToBareParse: Number((perSecond / parsePerSecond).toFixed(2)),
-          processMaxRssMB: Math.round((process.resourceUsage().maxRSS * 1024) / 1e6),
-          loadAverage: Number(loadavg()[0]!.toFixed(1)),
-        }),
-      );
-    } finally {
-      await sftp.stop();
-      for (const d of [root, bankData, filesDir]) rmSync(d, { recursive: true, force: true });
-    }
-  });
+    const name = `camt054_bench_${size}.xml`;
+    await writeClaimNotifications(join(root, 'inbox', name), size, PER_DAY, detail, dayOf);
+    const job: Job = {
+      size,
+      merchantIds: ids,
+      name,
+      databaseUrl: db.url,
+      temporalAddress: process.env.SKIL_TEST_TEMPORAL_ADDRESS!,
+      sftpPort: sftp.port,
+      hostKeySha256: sftp.hostKeyFingerprint,
+      filesDir,
+    };
+    // Asynchronously: the simulated bank's SFTP server runs on this process's event loop.
+    // RECONCILE_HEAP_MB caps the measured process's V8 heap, as a worker's deployment would.
+    const heap = process.env.RECONCILE_HEAP_MB;
+    const flags = heap ? [`--max-old-space-size=${heap}`] : [];
+    const child = spawn(
+      process.execPath,
+      [...process.execArgv, ...flags, __filename, '--measure', JSON.stringify(job)],
+      {
+        stdio: 'inherit',
+      },
+    );
+    const [code] = (await once(child, 'exit')) as [number | null];
+    if (code !== 0) throw new Error(`the measuring process exited with ${code}`);
+  } finally {
+    await sftp.stop();
+    await db.drop();
+    for (const d of [root, bankData, filesDir]) rmSync(d, { recursive: true, force: true });
+  }
 }
 
 async function main(): Promise<void> {
-  if (process.argv[2] === '--measure') return measure(Number(process.argv[3]));
+  if (process.argv[2] === '--measure') return measure(JSON.parse(process.argv[3]!) as Job);
   const sizes = process.argv.slice(2).map(Number);
-  for (const size of sizes.length > 0 ? sizes : [100_000, 1_000_000]) {
-    execFileSync(process.execPath, [...process.execArgv, __filename, '--measure', String(size)], {
-      stdio: 'inherit',
-    });
+  await globalSetup();
+  try {
+    for (const size of sizes.length > 0 ? sizes : [100_000, 1_000_000]) await runSize(size);
+  } finally {
+    await globalTeardown();
   }
 }
 

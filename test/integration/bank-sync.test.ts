@@ -405,13 +405,11 @@ test('Done 5: every public sample goes through the sync and lands as entries (fo
   for (const f of result.files) {
     const want = expected[f.name]!;
     if ('code' in want) {
-      // A statement identity already stored is refused when its header arrives, before its totals.
-      if (f.status !== 'duplicate') {
-        expect(f).toMatchObject({
-          status: 'quarantined',
-          reason: expect.stringMatching(new RegExp(`^${want.code}: `)),
-        });
-      }
+      // Refused by the parser: quarantined with its code, even when it also repeats a statement.
+      expect(f).toMatchObject({
+        status: 'quarantined',
+        reason: expect.stringMatching(new RegExp(`^${want.code}: `)),
+      });
       continue;
     }
     // A sample repeating another's statement identity is a duplicate; every other lands whole.
@@ -430,14 +428,15 @@ test('Done 5: every public sample goes through the sync and lands as entries (fo
       rows.every((r) => (r.booked ? r.match_status === 'exception' : r.match_status === 'information')),
     ).toBe(true);
   }
-  // genkgo's v04/v08 files repeat the v02 files' statement identities (same id, sequence and
-  // account): received after them they are duplicates and post nothing, as decision 0090 requires.
+  // genkgo's v04/v08 camt.054 repeat the v02 file's statement identity (same id, sequence and
+  // account): received after it they are duplicates and post nothing, as decision 0090 requires.
+  // Its v04/v08 camt.053 repeat one too, but fail their totals: broken beats repeated (0092).
   expect(Object.fromEntries(result.files.map((f) => [f.name, f.status]))).toEqual({
     'fi_fffs_camt053_001_02_statement.xml': 'processed',
     'fi_fffs_camt054_001_02_credit_advice.xml': 'quarantined',
     'genkgo_camt053_001_02_multi_statement.xml': 'processed',
-    'genkgo_camt053_001_04.xml': 'duplicate',
-    'genkgo_camt053_001_08.xml': 'duplicate',
+    'genkgo_camt053_001_04.xml': 'quarantined',
+    'genkgo_camt053_001_08.xml': 'quarantined',
     'genkgo_camt054_001_02.xml': 'processed',
     'genkgo_camt054_001_04.xml': 'duplicate',
     'genkgo_camt054_001_08.xml': 'duplicate',
@@ -445,4 +444,170 @@ test('Done 5: every public sample goes through the sync and lands as entries (fo
   expect(stored).toBe(3);
   expect(COLLECTION_ACCOUNT).toBe('013326000133');
   expect(readFileSync(join(FIXTURES, 'bank-sync', 'truncated.xml'), 'utf8')).not.toMatch(/<\/Document>/);
+});
+
+test('a file that fails half-way is retried by Temporal and stored and matched exactly once', async () => {
+  const k = stack.knex;
+  await k('claims').insert({
+    id: 'clm_bs4',
+    merchant_id: merchantId,
+    livemode: false,
+    status: 'paid',
+    payer_kennitala: '0101302989',
+    claimant_kennitala: CLAIMANT,
+    bank: '0133',
+    claim_number: 4,
+    bank_claim_id: claimId(4),
+    amount: 4_000,
+    amount_paid: 4_000,
+    due_date: '2026-12-01',
+    final_due_date: '2026-12-01',
+    cancellation_date: '2027-12-01',
+  });
+  await k('claim_transactions').insert({
+    claim_id: 'clm_bs4',
+    bank_transaction_key: `${claimId(4)}|TB4`,
+    payment_type: 'Complete',
+    amount: 4_000,
+    data: JSON.stringify({ transactionBatchId: 'TB4' }),
+  });
+  // The first attempt fails after its statement and entries are written (at the first match).
+  await k.raw(`
+    create sequence bank_sync_fail_once;
+    create function bank_sync_fail_once() returns trigger language plpgsql as $$
+    begin
+      if nextval('bank_sync_fail_once') = 1 then raise exception 'injected failure half-way'; end if;
+      return null;
+    end $$;
+    create trigger bank_sync_fail_once before insert on bank_matches
+      for each statement execute function bank_sync_fail_once();`);
+  try {
+    drop(
+      'camt054_20261122_1.xml',
+      claimNotificationXml('NTF-20261122-1', [
+        {
+          day: '2026-11-22',
+          details: [{ claimId: claimId(4), transactionBatchId: 'TB4', amount: 4_000, payer: '0101302989' }],
+        },
+      ]),
+    );
+    const result = await sync();
+    expect(result.files).toEqual([
+      expect.objectContaining({
+        name: 'camt054_20261122_1.xml',
+        status: 'processed',
+        // The failed attempt had recorded the file (before parsing): the retry finds it.
+        firstTime: false,
+        claimPayments: 1,
+      }),
+    ]);
+    const attempts = await k.raw<{ rows: { last_value: number }[] }>(
+      `select last_value from bank_sync_fail_once`,
+    );
+    expect(attempts.rows[0]!.last_value).toBeGreaterThanOrEqual(2); // it did fail once, and was retried
+    const fileId = result.files[0]!.fileId;
+    expect(await k('bank_files').where({ name: 'camt054_20261122_1.xml' }).count({ n: '*' }).first()).toEqual(
+      { n: 1 },
+    );
+    expect(await k('bank_files').where({ id: fileId }).first()).toMatchObject({
+      status: 'processed',
+      entry_count: 1,
+    });
+    expect(await k('bank_statements').where({ bank_file_id: fileId }).count({ n: '*' }).first()).toEqual({
+      n: 1,
+    });
+    const entries = await listBankEntriesOfFile(k, { livemode: false }, fileId);
+    expect(entries.map((e) => [e.amount, e.match_status, e.matched_kind])).toEqual([
+      [4000, 'matched', 'claim_payment'],
+    ]);
+    expect(
+      await k('bank_matches')
+        .where({ object_id: `${claimId(4)}|TB4` })
+        .count({ n: '*' })
+        .first(),
+    ).toEqual({ n: 1 });
+  } finally {
+    await k.raw(
+      `drop trigger bank_sync_fail_once on bank_matches; drop function bank_sync_fail_once(); drop sequence bank_sync_fail_once;`,
+    );
+  }
+});
+
+test('a payout debited with another amount and a deposit listing another amount are exceptions; nothing is paid', async () => {
+  const k = stack.knex;
+  await k('payment_intents').insert({
+    id: 'pi_bs2',
+    merchant_id: merchantId,
+    livemode: false,
+    amount: 3_000,
+    status: 'succeeded',
+    acquirer_authorization: 'AUTH-2',
+    amount_captured: 3_000,
+    fee_amount: 45,
+    captured_at: new Date('2026-11-23T09:00:00Z'),
+  });
+  await k('settlement_runs').insert({
+    id: 'stl_bs2',
+    merchant_id: merchantId,
+    livemode: false,
+    settlement_date: '2026-11-22',
+    cutoff: new Date('2026-11-22T23:59:59Z'),
+    status: 'submitted',
+    gross: 7_100,
+    fee: 100,
+    net: 7_000,
+    line_count: 1,
+    submitted_at: new Date(),
+  });
+  await k('payouts').insert({
+    id: 'po_bs2',
+    merchant_id: merchantId,
+    livemode: false,
+    settlement_run_id: 'stl_bs2',
+    amount: 7_000,
+    destination_account: '0133-26-012345',
+    destination_kennitala: '4403051230',
+    idempotency_key: 'stl_bs2:payout',
+    end_to_end_id: 'po_bs2',
+    channel: 'sftp',
+    status: 'submitted',
+  });
+  const auditBefore = await k('audit_log').count({ n: '*' }).first();
+  drop(
+    'camt053_20261123_3.xml',
+    statementXml({
+      msgId: 'STM-MSG-3',
+      day: '2026-11-23',
+      seq: 3,
+      opening: 0,
+      entries: [
+        { amount: -6_999, details: [{ amount: -6_999, endToEndId: 'po_bs2' }] },
+        { amount: 2_500, acctSvcrRef: 'ACQ-20261123', details: [{ amount: 2_500, txId: 'AUTH-2' }] },
+      ],
+    }),
+  );
+  const result = await sync();
+  expect(result.files).toEqual([
+    expect.objectContaining({ status: 'processed', payouts: 0, deposits: 0, exceptions: 2 }),
+  ]);
+  const exceptions = await k('bank_exceptions')
+    .where({ bank_file_id: result.files[0]!.fileId })
+    .orderBy('bank_entry_id')
+    .select('kind', 'detail_index', 'expected_amount', 'actual_amount');
+  expect(exceptions).toEqual([
+    { kind: 'amount_mismatch', detail_index: 0, expected_amount: 7_000, actual_amount: 6_999 },
+    { kind: 'amount_mismatch', detail_index: 0, expected_amount: 3_000, actual_amount: 2_500 },
+  ]);
+  expect(await k('payouts').where({ id: 'po_bs2' }).first()).toMatchObject({
+    status: 'submitted',
+    bank_entry_id: null,
+  });
+  expect(await k('settlement_runs').where({ id: 'stl_bs2' }).first()).toMatchObject({
+    status: 'submitted',
+    paid_at: null,
+  });
+  expect(await k('audit_log').count({ n: '*' }).first()).toEqual(auditBefore);
+  expect(
+    await k('bank_matches').whereIn('object_id', ['po_bs2', 'ACQ-20261123']).count({ n: '*' }).first(),
+  ).toEqual({ n: 0 });
 });
