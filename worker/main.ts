@@ -4,7 +4,7 @@ import { createLogger } from '../stack/logger';
 import { createKnex } from '../db/knex';
 import { connectTemporal } from '../engine/temporal-client';
 import { createWorker } from './create-worker';
-import { ensureSchedules } from './schedules';
+import { bankSyncSchedules, ensureSchedules } from './schedules';
 import { claimsApiFromConfig } from '../bank-adapters/claims-bank-from-config';
 import { bankConnectionsFromConfig } from '../bank-adapters/bank-connections';
 
@@ -20,6 +20,7 @@ async function main(): Promise<void> {
     config.TEMPORAL_ADDRESS,
     config.TEMPORAL_NAMESPACE,
   );
+  const bankConnections = bankConnectionsFromConfig(config);
   const { worker, connection } = await createWorker({
     knex,
     client,
@@ -28,11 +29,12 @@ async function main(): Promise<void> {
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     claimsApi: claimsApiFromConfig(config),
-    bankConnections: bankConnectionsFromConfig(config),
+    bankConnections,
     bankFilesDir: path.join(config.dataDir, 'bank-files'),
     ...(process.env.WORKFLOW_BUNDLE_PATH && { workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH }),
   });
-  await ensureSchedules(client, config.TEMPORAL_TASK_QUEUE);
+  // Bank sync runs every few minutes per configured bank connection (decision 0092).
+  await ensureSchedules(client, config.TEMPORAL_TASK_QUEUE, bankSyncSchedules(bankConnections));
   log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
   // Worker.run shuts down gracefully on SIGINT/SIGTERM (the SDK installs those handlers).
   await worker.run();

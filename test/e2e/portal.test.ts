@@ -3,6 +3,7 @@ import { launchChromium, openPage } from '../helpers/browser';
 import { startTestStack, type TestStack } from '../helpers/stack';
 import { simulatedToken } from '../helpers/subscriptions';
 import { newId, ID_PREFIX } from '../../domain/ids';
+import { until as waitUntil } from '../helpers/until';
 
 // Done-means 5: the customer portal in headless Chromium: update the card, cancel at period end.
 let stack: TestStack;
@@ -18,15 +19,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000) => waitUntil(what, ok, ms);
 
 test('a customer updates the card and cancels at period end in the portal (is)', async () => {
   const m = await stack.merchant();

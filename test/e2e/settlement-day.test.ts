@@ -7,6 +7,7 @@ import { randomBase62 } from '../../domain/ids';
 import { launchChromium, openPage, signInWithKeyboard } from '../helpers/browser';
 import { createOperator } from '../helpers/accounts';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { until } from '../helpers/until';
 
 /**
  * Issue 8, done-means 1 and 2: a whole day of money, end to end. Card payments (and a refund) go
@@ -54,16 +55,6 @@ const runBankSync = () =>
     taskQueue: stack.taskQueue,
     args: [{ connection: 'simulated' }],
   });
-
-async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const sum = async (sql: string, bindings: string[]) =>
   Number((await stack.knex.raw<{ rows: { n: string | null }[] }>(sql, bindings)).rows[0]!.n ?? 0);

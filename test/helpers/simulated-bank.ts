@@ -162,15 +162,21 @@ export async function startSimulatedBankWithFiles(
     ...bankOpts,
     files: { rootDir, sftp: { port: 0, users: [{ username, password }] }, ...bankOpts.files },
   });
+  return withFilesView(bank, { rootDir, username, password });
+}
+
+/** The file-exchange view of a simulated bank started with `files` and an SFTP login. */
+export function withFilesView(
+  bank: SimulatedBank,
+  login: { rootDir: string; username: string; password: string },
+): SimulatedBankWithFiles {
   const files = bank.files!;
   return {
     bank,
     baseUrl: bank.url,
     sftpPort: files.sftp!.port,
     hostKeySha256: files.sftp!.hostKeyFingerprint,
-    username,
-    password,
-    rootDir,
+    ...login,
     collectionAccount: files.collectionAccount,
     closeDay: (date) => files.closeDay(date),
     stop: () => bank.stop(),

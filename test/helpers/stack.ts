@@ -16,6 +16,7 @@ import { createTestDatabase, type TestDatabase } from './database';
 import {
   simulatedBankConnection,
   startValidatedBank,
+  withFilesView,
   type SimulatedBankWithFiles,
   type ValidatedBank,
 } from './simulated-bank';
@@ -115,19 +116,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
   const claimsApi = bank?.client();
   let bankFiles: TestStack['bankFiles'] = null;
   if (bank && sftpRoot) {
-    const files = bank.bank.files!;
-    const sim: SimulatedBankWithFiles = {
-      bank: bank.bank,
-      baseUrl: bank.bank.url,
-      sftpPort: files.sftp!.port,
-      hostKeySha256: files.sftp!.hostKeyFingerprint,
-      username: 'skil',
-      password: sftpPassword,
-      rootDir: sftpRoot,
-      collectionAccount: files.collectionAccount,
-      closeDay: (date) => files.closeDay(date),
-      stop: () => bank.bank.stop(),
-    };
+    const sim = withFilesView(bank.bank, { rootDir: sftpRoot, username: 'skil', password: sftpPassword });
     bankFiles = {
       sim,
       connection: simulatedBankConnection(sim),

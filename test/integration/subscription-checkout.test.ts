@@ -1,6 +1,7 @@
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { CheckoutSessionSchema } from '../../api/routes/checkout-sessions';
 import { periodAt } from '../../domain/billing-calendar';
+import { until as waitUntil } from '../helpers/until';
 
 /**
  * Subscription sign-up through checkout (issue 6, spec §2.1, decision 0050): a paid sign-up whose
@@ -27,15 +28,7 @@ const post = (path: string, json: unknown) => stack.api(m.testKey, path, { metho
 const get = (path: string) => stack.api(m.testKey, path);
 const card = { card_number: '4242424242424242', card_exp: '12/34', card_cvc: '123' };
 
-async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 55_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 55_000) => waitUntil(what, ok, ms);
 
 /** Submits the hosted checkout form as a browser would, without following redirects. */
 async function submit(url: string, form: Record<string, string>) {

@@ -2,6 +2,7 @@ import { randomBase62 } from '../../domain/ids';
 import { checkoutClaimDates } from '../../domain/checkout-claims';
 import type { ClaimRow } from '../../db/claims';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { until } from '../helpers/until';
 
 /**
  * Claims in subscriptions (issue 7 item 8, decision 0064): a subscription collected by claim on a
@@ -29,16 +30,6 @@ afterAll(async () => {
 
 const api = (p: string, json?: unknown) =>
   stack.api(m.testKey, p, json === undefined ? {} : { method: 'POST', json });
-
-async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function advance(clockId: string, toMs: number) {
   const res = await api(`/v1/test_helpers/test_clocks/${clockId}/advance`, { frozen_time: unixOf(toMs) });

@@ -5,6 +5,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { startTestStack, type TestStack } from '../helpers/stack';
 import { seedSubscriptions, simulatedToken } from '../helpers/subscriptions';
 import { newId, ID_PREFIX } from '../../domain/ids';
+import { until } from '../helpers/until';
 
 let stack: TestStack;
 
@@ -18,16 +19,6 @@ afterAll(async () => {
 
 const T0 = Date.UTC(2027, 0, 31, 12, 0, 0);
 const unixOf = (ms: number) => Math.floor(ms / 1000);
-
-async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function catalog(key: string, unitAmount = 2990) {
   const product = await stack.api(key, '/v1/products', {
