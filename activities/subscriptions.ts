@@ -183,17 +183,24 @@ export function createSubscriptionActivities(deps: Pick<SubscriptionActivityDeps
       });
     },
 
-    /** Records when a clock-bound workflow wants to be woken (the clock reads it while advancing). */
+    /**
+     * Records when a clock-bound workflow wants to be woken (the clock reads it while advancing), and
+     * returns the clock's time now: a wait registered after the clock already passed it would get no
+     * tick, so the workflow goes on at once instead.
+     */
     async registerClockWait(input: {
       workflowId: string;
       testClockId: string;
       dueAt: number;
-    }): Promise<void> {
-      await deps.knex.raw(
-        `insert into test_clock_waits (workflow_id, test_clock_id, due_at) values (?, ?, ?)
-         on conflict (workflow_id) do update set due_at = excluded.due_at, test_clock_id = excluded.test_clock_id`,
-        sqlArgs(...[input.workflowId, input.testClockId, new Date(input.dueAt)]),
+    }): Promise<number | null> {
+      const result = await deps.knex.raw<{ rows: { frozen_time: Date }[] }>(
+        `with wait as (
+           insert into test_clock_waits (workflow_id, test_clock_id, due_at) values (?, ?, ?)
+           on conflict (workflow_id) do update set due_at = excluded.due_at, test_clock_id = excluded.test_clock_id)
+         select frozen_time from test_clocks where id = ?`,
+        sqlArgs(...[input.workflowId, input.testClockId, new Date(input.dueAt), input.testClockId]),
       );
+      return result.rows[0]?.frozen_time.getTime() ?? null;
     },
 
     async clearClockWait(input: { workflowId: string }): Promise<void> {

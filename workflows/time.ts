@@ -28,7 +28,8 @@ export interface WorkflowTime {
  */
 export function workflowTime(
   clock: BoundClock | null,
-  register: (at: number) => Promise<void>,
+  /** Records the wait; answers the clock's time then, if known (histories before it answer nothing). */
+  register: (at: number) => Promise<number | null | void>,
 ): WorkflowTime {
   let clockNow = clock?.now ?? 0;
   let waitingUntil: number | null = null;
@@ -55,7 +56,10 @@ export function workflowTime(
         return;
       }
       if (at <= clockNow) return;
-      await register(at);
+      const clockTime = await register(at);
+      // The clock may have advanced past `at` before the wait was recorded: no tick would come.
+      if (typeof clockTime === 'number' && clockTime > clockNow) clockNow = clockTime;
+      if (at <= clockNow) return;
       waitingUntil = at;
       await condition(() => wake() || clockNow >= at);
       waitingUntil = null;
