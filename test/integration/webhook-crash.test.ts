@@ -66,7 +66,9 @@ test('killing the worker between attempts loses no delivery and sends no extra o
     expect(hooked.received).toHaveLength(2);
 
     workers.push(await spawnWorker(stack));
-    await hooked.waitFor(4, 40_000);
+    // A delivery batch the killed worker was still running is retried only when its heartbeat
+    // times out (1 minute, webhook-channel.ts), so allow a little more than that.
+    await hooked.waitFor(4, 75_000);
     await waitUntil(async () => {
       const rows = await stack.knex('webhook_deliveries').whereIn('id', ids).where('status', 'succeeded');
       return rows.length === 2;
@@ -89,4 +91,4 @@ test('killing the worker between attempts loses no delivery and sends no extra o
   } finally {
     await hooked.close();
   }
-}, 120_000);
+}, 150_000);
