@@ -94,6 +94,9 @@ export function createSftpTransport(config: SftpConnectionConfig): BankFileTrans
       }
       throw toTransportError(raw);
     }
+    // Request/response over one channel: without TCP_NODELAY every read waits on delayed ACKs
+    // (decision 0080). ssh2-sftp-client's type definitions leave out its ssh2 `client`.
+    (candidate as unknown as { client: { setNoDelay(on: boolean): void } }).client.setNoDelay(true);
     // A dropped connection must not be reused: the next operation reconnects.
     candidate.on('close', () => {
       if (client === candidate) client = undefined;

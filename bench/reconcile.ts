@@ -90,8 +90,8 @@ async function measure(job: Job): Promise<void> {
         hostKeySha256: job.hostKeySha256,
         folders: SIMULATED_BANK_FOLDERS,
         settleMs: 100,
-        // Plain get reads 32 KiB at a time with a round trip each (~250 kB/s here); fastGet is opt-in (0080).
-        useFastGet: process.env.RECONCILE_FAST_GET !== '0',
+        // The connection's default, plain get (decision 0080); RECONCILE_FAST_GET=1 opts into fastGet.
+        useFastGet: process.env.RECONCILE_FAST_GET === '1',
       },
       collectionAccount: { account: '013326000133', kennitala: CLAIMANT },
     };

@@ -9,6 +9,7 @@ import * as claims from './20261121_0600_claims';
 import * as claimsCheckout from './20261121_0610_claims_checkout';
 import * as settlement from './20261121_0700_settlement';
 import * as merchantClaimTerms from './20261121_0800_merchant_claim_terms';
+import * as settlementIndexes from './20261121_0900_settlement_indexes';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '20261121_0610_claims_checkout': claimsCheckout,
   '20261121_0700_settlement': settlement,
   '20261121_0800_merchant_claim_terms': merchantClaimTerms,
+  '20261121_0900_settlement_indexes': settlementIndexes,
 };

@@ -29,7 +29,8 @@ export interface ParseCamtOptions {
 }
 
 const STATEMENT_CHILD_DEPTH = 4; // Document / message / Stmt|Ntfctn / child
-const BATCH = 256; // entries per worker message
+const BATCH = 256; // entries per worker message at most…
+const BATCH_CHARS = 512 * 1024; // …and about this much XML: a lump sum of thousands of details goes alone
 const IN_FLIGHT_PER_WORKER = 2; // bounds memory: at most this many batches queued per worker
 
 type Header = Omit<CamtMessage, 'GrpHdr'>;
@@ -150,6 +151,7 @@ async function* parse(
  */
 class EntryQueue {
   private batch: string[] = [];
+  private batchChars = 0;
   private readonly inFlight: Promise<CamtEntry[]>[] = [];
   private dispatched = 0;
   private statementId = '';
@@ -165,7 +167,8 @@ class EntryQueue {
       return [readEntry(parseFragment(xml, 'Ntry').Ntry, this.dispatched++, statementId)];
     }
     this.batch.push(xml);
-    if (this.batch.length >= BATCH) this.dispatch();
+    this.batchChars += xml.length;
+    if (this.batch.length >= BATCH || this.batchChars >= BATCH_CHARS) this.dispatch();
     return this.inFlight.length > this.maxInFlight ? await this.inFlight.shift()! : [];
   }
 
@@ -188,5 +191,6 @@ class EntryQueue {
     this.inFlight.push(promise);
     this.dispatched += this.batch.length;
     this.batch = [];
+    this.batchChars = 0;
   }
 }
