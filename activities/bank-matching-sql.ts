@@ -11,6 +11,9 @@ export interface FileRef {
   collectionAccount: string;
 }
 
+/** Who the audit log names for what the bank sync itself decides (payouts paid, exceptions handled). */
+export const SYSTEM_ACTOR = { kind: 'system', id: null, name: 'bank sync' } as const;
+
 export const rows = async <T>(trx: Knex.Transaction, sql: string, args: unknown[]): Promise<T[]> =>
   (await trx.raw<{ rows: T[] }>(sql, sqlArgs(...args))).rows;
 

@@ -1,6 +1,6 @@
 import type { Knex } from '../db/knex';
 import { recordAudit } from '../db/audit-log';
-import { count, entryException, rows, type FileRef } from './bank-matching-sql';
+import { count, entryException, rows, SYSTEM_ACTOR, type FileRef } from './bank-matching-sql';
 
 /**
  * The statement (camt.053) side of matching: lump sums against their notifications, acquirer
@@ -45,7 +45,8 @@ export async function matchLumpSums(
   let matched = 0;
   let exceptions = 0;
   for (const e of found) {
-    if (e.other === null) continue; // left for `unmatched`: the notification has not come (yet)
+    // Left for `unmatched`: the notification has not come yet (matchLateNotifications takes it then).
+    if (e.other === null) continue;
     if (e.other_amount === e.amount) {
       const n = await count(
         trx,
@@ -159,8 +160,6 @@ export async function matchDeposits(
   }
   return { matched, exceptions };
 }
-
-const SYSTEM_ACTOR = { kind: 'system', id: null, name: 'bank sync' } as const;
 
 /**
  * Payouts: a booked debit whose EndToEndId (entry or detail) is a payout's. Equal amounts mark the

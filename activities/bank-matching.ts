@@ -2,6 +2,7 @@ import type { Knex } from '../db/knex';
 import { sqlArgs } from '../db/event-batch';
 import { NEW_EXCEPTION_ID_SQL } from '../db/bank-exceptions';
 import { count, type FileRef } from './bank-matching-sql';
+import { matchLateNotifications } from './bank-matching-late-notifications';
 import { matchDeposits, matchLumpSums, matchPayouts, type ConfirmedPayout } from './bank-matching-statement';
 
 export type { ConfirmedPayout } from './bank-matching-statement';
@@ -17,8 +18,9 @@ export interface MatchResult {
 /**
  * Matches one file's booked entries, set-based, inside the transaction that stored them (decision
  * 0090, 0092). Order matters: entries of a foreign account and reversals are set aside first, then
- * claim payments, lump sums, acquirer deposits and payouts are matched, and whatever booked entry
- * is left becomes an `unmatched` exception. `bank_matches` is unique per object, so a payment seen
+ * claim payments, lump sums (this statement's, and earlier statements' still waiting for this
+ * notification), acquirer deposits and payouts are matched, and whatever booked entry is left
+ * becomes an `unmatched` exception. `bank_matches` is unique per object, so a payment seen
  * in a second file can never count twice.
  */
 export async function matchBankFile(
@@ -80,6 +82,9 @@ export async function matchBankFile(
   lap('claimPayments');
   const lumpSums = await matchLumpSums(trx, f);
   exceptions += lumpSums.exceptions;
+  // A notification file also answers earlier statements' lump sums still waiting for it.
+  const lateLumpSums = await matchLateNotifications(trx, f);
+  exceptions += lateLumpSums.exceptions;
   const deposits = await matchDeposits(trx, f);
   exceptions += deposits.exceptions;
   lap('deposits');
@@ -90,7 +95,7 @@ export async function matchBankFile(
   lap('rest');
   return {
     claimPayments: claimPayments.matched,
-    lumpSums: lumpSums.matched,
+    lumpSums: lumpSums.matched + lateLumpSums.matched,
     deposits: deposits.matched,
     payouts: payouts.confirmed,
     exceptions,

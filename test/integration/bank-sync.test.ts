@@ -21,6 +21,7 @@ import { createLogger } from '../../stack/logger';
 import { randomBase62 } from '../../domain/ids';
 import { bankSync, type BankSyncResult } from '../../workflows/bank-sync';
 import { listOpenBankExceptions } from '../../db/bank-exceptions';
+import { createBankExceptionService } from '../../api/services/bank-exceptions';
 import { listBankEntriesOfFile } from '../../db/bank-entries';
 import { listBankFilesByDay } from '../../db/bank-files';
 import { claimNotificationXml, statementXml, COLLECTION_ACCOUNT } from '../../bench/reconcile-files';
@@ -611,3 +612,119 @@ test('a payout debited with another amount and a deposit listing another amount 
     await k('bank_matches').whereIn('object_id', ['po_bs2', 'ACQ-20261123']).count({ n: '*' }).first(),
   ).toEqual({ n: 0 });
 });
+
+test('a lump sum whose notification comes in a later run is matched then, once; another amount is an amount_mismatch', async () => {
+  const k = stack.knex;
+  // Three days' lump sums, and no notification yet: each is left with an open `unmatched` exception.
+  const stmt = await syncOne(
+    'camt053_20261124_4.xml',
+    statementXml({
+      msgId: 'STM-MSG-4',
+      day: '2026-11-24',
+      seq: 4,
+      opening: 0,
+      entries: [
+        { amount: 2_600, acctSvcrRef: 'CLM-20261124' },
+        { amount: 1_000, acctSvcrRef: 'CLM-20261125' },
+        { amount: 400, acctSvcrRef: 'CLM-20261126' },
+      ],
+    }),
+  );
+  expect(stmt).toMatchObject({ status: 'processed', lumpSums: 0, exceptions: 3 });
+  const [sameAmount, otherAmount, operators] = await listBankEntriesOfFile(
+    k,
+    { livemode: false },
+    stmt.fileId,
+  );
+  const unmatched = async (entryId: number) =>
+    k('bank_exceptions').where({ bank_entry_id: entryId, kind: 'unmatched' }).first();
+  expect(await unmatched(sameAmount!.id)).toMatchObject({ status: 'open', bank_file_id: stmt.fileId });
+  // An operator closes the third by hand before the notification comes: that decision stands.
+  const byHand = await unmatched(operators!.id);
+  await createBankExceptionService({ knex: k }).markHandled(
+    false,
+    byHand.id,
+    { note: 'booked by hand' },
+    { kind: 'operator', id: null, name: 'Finance' },
+  );
+  const auditBefore = Number((await k('audit_log').count({ n: '*' }).first())!.n);
+
+  const detail = (n: number, amount: number) => ({
+    claimId: claimId(n),
+    transactionBatchId: `TB${n}`,
+    amount,
+    payer: '0101302989',
+  });
+  const NTF = claimNotificationXml('NTF-20261124-1', [
+    { day: '2026-11-24', details: [detail(60, 2_600)] },
+    { day: '2026-11-25', details: [detail(61, 1_100)] },
+    { day: '2026-11-26', details: [detail(62, 400)] },
+  ]);
+  const ntf = await syncOne('camt054_20261124_1.xml', NTF);
+  // Its three details are no claim payments of ours (three exceptions of its own), plus the mismatch.
+  expect(ntf).toMatchObject({ status: 'processed', lumpSums: 1, exceptions: 4 });
+
+  expect(await listBankEntriesOfFile(k, { livemode: false }, stmt.fileId)).toEqual([
+    expect.objectContaining({ amount: 2_600, match_status: 'matched', matched_kind: 'claim_lump_sum' }),
+    expect.objectContaining({ amount: 1_000, match_status: 'exception', matched_kind: null }),
+    expect.objectContaining({ amount: 400, match_status: 'exception', matched_kind: null }),
+  ]);
+  expect(await k('bank_matches').where({ bank_entry_id: sameAmount!.id })).toEqual([
+    expect.objectContaining({ kind: 'claim_lump_sum', object_id: 'CLM-20261124', amount: 2_600 }),
+  ]);
+  expect(await k('bank_matches').whereIn('bank_entry_id', [otherAmount!.id, operators!.id])).toEqual([]);
+  const handled = await unmatched(sameAmount!.id);
+  expect(handled).toMatchObject({
+    status: 'handled',
+    resolution_note: 'matched to its notification in camt054_20261124_1.xml',
+    resolved_by: 'bank sync',
+    resolved_at: expect.any(Date),
+  });
+  // Another amount: a mismatch of the statement's file (so it is recorded once), the `unmatched` one superseded.
+  expect(await k('bank_exceptions').where({ bank_entry_id: otherAmount!.id }).orderBy('kind')).toEqual([
+    expect.objectContaining({
+      kind: 'amount_mismatch',
+      status: 'open',
+      bank_file_id: stmt.fileId,
+      expected_amount: 1_100,
+      actual_amount: 1_000,
+    }),
+    expect.objectContaining({
+      kind: 'unmatched',
+      status: 'handled',
+      resolution_note:
+        'its notification in camt054_20261124_1.xml has another amount: see the amount_mismatch exception',
+    }),
+  ]);
+  expect(await unmatched(operators!.id)).toMatchObject({
+    status: 'handled',
+    resolution_note: 'booked by hand',
+    resolved_by: 'Finance',
+  });
+  const audit = await k('audit_log').where({ actor_name: 'bank sync', action: 'bank_exception.handled' });
+  expect(audit.map((a: { object_id: string }) => a.object_id).sort()).toEqual(
+    [handled.id, (await unmatched(otherAmount!.id)).id].sort(),
+  );
+  expect(audit[0]).toMatchObject({ actor_kind: 'system', object_type: 'bank_exception', livemode: false });
+  expect(Number((await k('audit_log').count({ n: '*' }).first())!.n)).toBe(auditBefore + 2);
+
+  // The same notification again, and a whole run over an empty inbox, change nothing.
+  const before = await ledger();
+  const statuses = async () => k('bank_exceptions').orderBy('id').select('id', 'status', 'resolution_note');
+  const statusesBefore = await statuses();
+  expect(await syncOne('camt054_20261124_1.xml', NTF)).toMatchObject({
+    status: 'processed',
+    firstTime: false,
+  });
+  await sync();
+  expect(await ledger()).toEqual(before);
+  expect(await statuses()).toEqual(statusesBefore);
+});
+
+/** Drops one file and syncs: that file's outcome. */
+async function syncOne(name: string, content: string): Promise<BankSyncResult['files'][number]> {
+  drop(name, content);
+  const result = await sync();
+  expect(result.files.map((f) => f.name)).toEqual([name]);
+  return result.files[0]!;
+}
