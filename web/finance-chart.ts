@@ -38,7 +38,14 @@ export function fillDays(dates: string[], totals: DailyTotal[]): DailyTotal[] {
   return dates.map((date) => byDate.get(date) ?? { date, gross: 0, fee: 0, net: 0, runs: 0 });
 }
 
-export function dailyChart(days: DailyTotal[], lang: FinanceLang, t: FinanceStrings): SafeHtml {
+/** `subject` (a merchant's name, when the page is filtered) follows the chart's title. */
+export function dailyChart(
+  days: DailyTotal[],
+  lang: FinanceLang,
+  t: FinanceStrings,
+  subject?: string,
+): SafeHtml {
+  const title = subject ? `${t.chartTitle}: ${subject}` : t.chartTitle;
   const sum = (k: 'gross' | 'fee' | 'net') => days.reduce((acc, d) => acc + BigInt(d[k]), 0n);
   const first = days[0]?.date ?? '';
   const last = days[days.length - 1]?.date ?? '';
@@ -90,7 +97,7 @@ export function dailyChart(days: DailyTotal[], lang: FinanceLang, t: FinanceStri
     data-days="${days.length}"
     xmlns="http://www.w3.org/2000/svg"
   >
-    <title id="chart-title">${t.chartTitle}</title>
+    <title id="chart-title">${title}</title>
     <desc id="chart-desc">
       ${t.chartDesc(first, last, formatIsk(sum('gross'), lang), formatIsk(sum('fee'), lang), formatIsk(sum('net'), lang))}
     </desc>
@@ -110,7 +117,7 @@ export function dailyChart(days: DailyTotal[], lang: FinanceLang, t: FinanceStri
     <summary>${t.dataTable}</summary>
     <table class="chart-data">
       <caption>
-        ${t.chartTitle}
+        ${title}
       </caption>
       <thead>
         <tr>

@@ -32,6 +32,7 @@ dl.totals { display: grid; grid-template-columns: max-content auto; gap: .25rem 
 dl.totals dd { margin: 0; }
 form.exception-action { margin: .4rem 0; }
 form.exception-action input { min-width: 12rem; }
+form.merchant-filter { display: flex; gap: .5rem; align-items: baseline; margin: 1rem 0; }
 `;
 
 /** The environment of a page: `env` from the query (GET) or the form (POST); live by default. */
@@ -72,7 +73,7 @@ const SECTIONS = [
   { path: '/audit', key: 'auditLog' },
 ] as const;
 
-function bar(view: FinanceView, section: string, here: string): SafeHtml {
+function bar(view: FinanceView, section: string, here: string, keep: Record<string, string>): SafeHtml {
   const { t } = view;
   const other = view.env === 'live' ? 'test' : 'live';
   return html`<div class="finance-bar">
@@ -91,7 +92,7 @@ function bar(view: FinanceView, section: string, here: string): SafeHtml {
     <nav aria-label="${t.environment}">
       ${t.environment}:
       <strong data-testid="finance-env">${view.env === 'live' ? t.live : t.test}</strong>
-      <a href="${financeHref({ env: other }, section)}" data-testid="env-switch"
+      <a href="${financeHref({ env: other }, section, keep)}" data-testid="env-switch"
         >${other === 'live' ? t.live : t.test}</a
       >
     </nav>
@@ -99,7 +100,7 @@ function bar(view: FinanceView, section: string, here: string): SafeHtml {
       <ul>
         <li>
           <a
-            href="${financeHref(view, here, { lang: 'is' })}"
+            href="${financeHref(view, here, { ...keep, lang: 'is' })}"
             hreflang="is"
             lang="is"
             ${view.lang === 'is' ? html`aria-current="true"` : ''}
@@ -108,7 +109,7 @@ function bar(view: FinanceView, section: string, here: string): SafeHtml {
         </li>
         <li>
           <a
-            href="${financeHref(view, here, { lang: 'en' })}"
+            href="${financeHref(view, here, { ...keep, lang: 'en' })}"
             hreflang="en"
             lang="en"
             ${view.lang === 'en' ? html`aria-current="true"` : ''}
@@ -126,6 +127,8 @@ export interface FinancePageOptions {
   section: string;
   /** The page's own path under /dashboard/finance, for the language switcher. */
   here: string;
+  /** Query parameters the environment switch and the language links keep (the runs page's filter). */
+  keep?: Record<string, string>;
   status?: number;
   error?: string | undefined;
   ok?: string | undefined;
@@ -137,7 +140,7 @@ export function sendFinancePage(
   body: SafeHtml,
   opts: FinancePageOptions,
 ): void {
-  const page = html`${bar(view, opts.section, opts.here)}
+  const page = html`${bar(view, opts.section, opts.here, opts.keep ?? {})}
   ${view.env === 'test' ? notice('warn', view.t.testData) : ''}
   ${opts.error ? notice('error', opts.error) : ''}${opts.ok ? notice('ok', opts.ok) : ''} ${body}`;
   sendPage(res, page, {

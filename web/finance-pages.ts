@@ -23,6 +23,7 @@ import {
 } from './finance-queries';
 import type { RunSummary } from './finance-queries';
 import { exceptionsTable } from './finance-exception-table';
+import { merchantFilterForm, readMerchantFilter } from './finance-merchant-filter';
 import { financeBankPages } from './finance-bank-pages';
 
 /**
@@ -112,23 +113,39 @@ export function financePages(ctx: WebContext, deps: FinanceDeps): Router {
 
   router.get('/dashboard/finance', async (req, res) => {
     const view = financeView(req, res, ctx);
+    const { t } = view;
     const before =
       typeof req.query.before === 'string' && DATE.test(req.query.before) ? req.query.before : undefined;
+    const filter = await readMerchantFilter(ctx.knex, view, req.query.merchant);
+    const form = merchantFilterForm(view, filter);
+    // No figures at all under a filter that names no merchant: the message and the form only.
+    if (filter.error)
+      return sendFinancePage(res, view, form, {
+        title: t.runsByDay,
+        section: '',
+        here: '',
+        error: filter.error.message,
+        status: filter.error.status,
+      });
+    const merchantId = filter.merchant?.id;
+    // The environment switch, the language links and the older days keep the filter.
+    const keep: Record<string, string> = merchantId ? { merchant: merchantId } : {};
     const dates = chartDates(new Date().toISOString().slice(0, 10));
     const [runs, totals] = await Promise.all([
-      runsOfRecentDays(ctx.knex, view.livemode, { days: DAYS_PER_PAGE, before }),
-      dailyTotals(ctx.knex, view.livemode, dates[0]!, dates[dates.length - 1]!),
+      runsOfRecentDays(ctx.knex, view.livemode, { days: DAYS_PER_PAGE, before, merchantId }),
+      dailyTotals(ctx.knex, view.livemode, dates[0]!, dates[dates.length - 1]!, merchantId),
     ]);
     const oldest = runs[runs.length - 1]?.settlement_date;
     const more =
       oldest && new Set(runs.map((r) => r.settlement_date)).size === DAYS_PER_PAGE
         ? html`<p>
-            <a href="${financeHref(view, '', { before: oldest })}">${view.t.runsByDay} &lt; ${oldest}</a>
+            <a href="${financeHref(view, '', { ...keep, before: oldest })}">${t.runsByDay} &lt; ${oldest}</a>
           </p>`
         : '';
-    const body = html`${dailyChart(fillDays(dates, totals), view.lang, view.t)}
-    ${runs.length ? runsTable(view, runs) : html`<p>${view.t.noRuns}</p>`} ${more}`;
-    sendFinancePage(res, view, body, { title: view.t.runsByDay, section: '', here: '' });
+    const empty = filter.merchant ? t.noRunsOfMerchant(filter.merchant.name) : t.noRuns;
+    const body = html`${form} ${dailyChart(fillDays(dates, totals), view.lang, t, filter.merchant?.name)}
+    ${runs.length ? runsTable(view, runs) : html`<p>${empty}</p>`} ${more}`;
+    sendFinancePage(res, view, body, { title: t.runsByDay, section: '', here: '', keep });
   });
 
   async function runPage(

@@ -27,24 +27,30 @@ export interface DailyTotal {
   runs: number;
 }
 
-/** Runs of the `days` newest settlement dates before `before` (exclusive), newest first. */
+/**
+ * Runs of the `days` newest settlement dates before `before` (exclusive), newest first; with
+ * `merchantId`, that merchant's runs and the dates it has runs on.
+ */
 export async function runsOfRecentDays(
   db: Db,
   livemode: boolean,
-  opts: { days: number; before?: string | undefined },
+  opts: { days: number; before?: string | undefined; merchantId?: string | undefined },
 ): Promise<RunSummary[]> {
   const dates = db('settlement_runs')
     .distinct('settlement_date')
     .where({ livemode })
     .modify((q) => {
       if (opts.before) q.where('settlement_date', '<', opts.before);
+      if (opts.merchantId) q.where('merchant_id', opts.merchantId);
     })
     .orderBy('settlement_date', 'desc')
     .limit(opts.days);
-  return db('settlement_runs as r')
+  const query = db('settlement_runs as r')
     .join('merchants as m', 'm.id', 'r.merchant_id')
     .where('r.livemode', livemode)
-    .whereIn('r.settlement_date', dates)
+    .whereIn('r.settlement_date', dates);
+  if (opts.merchantId) query.where('r.merchant_id', opts.merchantId);
+  return query
     .select(
       'r.id',
       'r.merchant_id',
@@ -63,16 +69,23 @@ export async function runsOfRecentDays(
     ]);
 }
 
-/** Totals per settlement date from `from` to `to` inclusive; days without runs are absent. */
+/**
+ * Totals per settlement date from `from` to `to` inclusive, of one merchant when `merchantId` is
+ * given; days without runs are absent.
+ */
 export async function dailyTotals(
   db: Db,
   livemode: boolean,
   from: string,
   to: string,
+  merchantId?: string,
 ): Promise<DailyTotal[]> {
   const rows: DailyTotal[] = await db('settlement_runs')
     .where({ livemode })
     .whereBetween('settlement_date', [from, to])
+    .modify((q) => {
+      if (merchantId) q.where('merchant_id', merchantId);
+    })
     .groupBy('settlement_date')
     .orderBy('settlement_date')
     .select(
@@ -83,6 +96,33 @@ export async function dailyTotals(
       db.raw('count(*)::bigint as runs'),
     );
   return rows;
+}
+
+export interface MerchantOption {
+  id: string;
+  name: string;
+}
+
+/** The merchants with at least one run in the environment, by name: the runs page's filter. */
+export async function merchantsWithRuns(db: Db, livemode: boolean, limit: number): Promise<MerchantOption[]> {
+  return db('merchants as m')
+    .whereExists((q) => {
+      q.select(db.raw('1'))
+        .from('settlement_runs as r')
+        .whereRaw('r.merchant_id = m.id')
+        .where('r.livemode', livemode);
+    })
+    .orderBy([
+      { column: 'm.name', order: 'asc' },
+      { column: 'm.id', order: 'asc' },
+    ])
+    .limit(limit)
+    .select('m.id', 'm.name');
+}
+
+/** A merchant by id, whatever its environment (merchants have both). */
+export async function findMerchant(db: Db, id: string): Promise<MerchantOption | undefined> {
+  return db('merchants').where({ id }).first('id', 'name');
 }
 
 export interface RunDetail extends RunSummary {

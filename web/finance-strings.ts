@@ -68,6 +68,11 @@ const en = {
   lineCount: 'Lines',
   dayTotal: 'Day total',
   noRuns: 'No settlement runs in the last 90 days.',
+  allMerchants: 'All merchants',
+  show: 'Show',
+  merchantInvalid: 'The merchant filter is not a merchant id (acct_…). Choose a merchant from the list.',
+  merchantUnknown: (id: string) => `There is no merchant ${id}. Choose a merchant from the list.`,
+  noRunsOfMerchant: (name: string) => `No settlement runs of ${name} in this environment.`,
   chartTitle: 'Daily gross, fees and net, last 90 days',
   chartDesc: (from: string, to: string, gross: string, fees: string, net: string) =>
     `Bars per day from ${from} to ${to}. In total: gross ${gross}, fees ${fees}, net ${net}. The same figures are in the data table below the chart.`,
@@ -169,6 +174,11 @@ const is: FinanceStrings = {
   lineCount: 'Línur',
   dayTotal: 'Samtals dagsins',
   noRuns: 'Engin uppgjör síðustu 90 daga.',
+  allMerchants: 'Allir söluaðilar',
+  show: 'Sýna',
+  merchantInvalid: 'Söluaðilasían er ekki auðkenni söluaðila (acct_…). Veldu söluaðila af listanum.',
+  merchantUnknown: (id: string) => `Enginn söluaðili er með auðkennið ${id}. Veldu söluaðila af listanum.`,
+  noRunsOfMerchant: (name: string) => `Engin uppgjör hjá ${name} í þessu umhverfi.`,
   chartTitle: 'Brúttó, gjöld og nettó á dag, síðustu 90 daga',
   chartDesc: (from: string, to: string, gross: string, fees: string, net: string) =>
     `Súlur fyrir hvern dag frá ${from} til ${to}. Samtals: brúttó ${gross}, gjöld ${fees}, nettó ${net}. Sömu tölur eru í töflunni fyrir neðan myndina.`,

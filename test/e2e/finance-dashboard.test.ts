@@ -308,6 +308,169 @@ describe('runs by day', () => {
   });
 });
 
+describe('merchant filter', () => {
+  const filterSelect = () => page.locator('select[name="merchant"]');
+  const runIds = () =>
+    page
+      .locator('table.runs tr[data-run]')
+      .evaluateAll((rows) =>
+        rows.map((r) => (r as unknown as { getAttribute(n: string): string }).getAttribute('data-run')),
+      );
+
+  test('choosing a merchant shows only its runs, day totals and chart; the links keep env and merchant', async () => {
+    await page.goto(`${stack.url}/dashboard/finance?env=test&lang=en`);
+    // The test environment's merchants with runs, by name, after "All merchants" (chosen).
+    await expect(filterSelect().locator('option').allInnerTexts()).resolves.toEqual([
+      'All merchants',
+      'Bókabúð hf.',
+      'Kaffi ehf.',
+    ]);
+    await expect(filterSelect().inputValue()).resolves.toBe('');
+    await filterSelect().selectOption({ label: 'Kaffi ehf.' });
+    await Promise.all([page.waitForURL(/merchant=/), page.getByRole('button', { name: 'Show' }).click()]);
+    const url = new URL(page.url());
+    expect(url.pathname).toBe('/dashboard/finance');
+    expect(url.searchParams.get('env')).toBe('test');
+    expect(url.searchParams.get('merchant')).toBe(a.id);
+    await expect(filterSelect().inputValue()).resolves.toBe(a.id);
+    expect(await runIds()).toEqual(['stl_finA', 'stl_finOld']);
+    const day = await text(`tbody[data-date="${d1}"] tr.day-total`);
+    expect(day).toMatch(/Day total: 1\s+pending review\s+ISK 345,000\s+ISK 3,500\s+ISK 341,500\s+3/);
+    await expect(text(`tbody[data-date="${d10}"] tr.day-total`)).resolves.toMatch(
+      /Day total: 1\s+paid\s+ISK 50,000\s+ISK 750\s+ISK 49,250\s+1/,
+    );
+    // The chart: A's 90 days only (345,000 + 50,000 gross; 3,500 + 750 fees), titled with its name.
+    const chart = page.locator('svg.chart');
+    await expect(chart.locator('title#chart-title').textContent()).resolves.toBe(
+      'Daily gross, fees and net, last 90 days: Kaffi ehf.',
+    );
+    const desc = await chart.locator('desc#chart-desc').textContent();
+    expect(desc).toContain('gross ISK 395,000, fees ISK 4,250, net ISK 390,750');
+    await expect(chart.locator('g.day').count()).resolves.toBe(90);
+    await expect(page.locator('table.chart-data tbody tr', { hasText: d1 }).textContent()).resolves.toMatch(
+      /ISK 345,000\s+ISK 3,500\s+ISK 341,500\s+1\s*$/,
+    );
+
+    // The environment switch keeps the merchant: A's live run only.
+    const envHref = new URL((await page.getByTestId('env-switch').getAttribute('href'))!, stack.url);
+    expect(Object.fromEntries(envHref.searchParams)).toEqual({ env: 'live', merchant: a.id });
+    await Promise.all([page.waitForURL(/env=live/), page.getByTestId('env-switch').click()]);
+    await expect(page.getByTestId('finance-env').innerText()).resolves.toBe('Live');
+    await expect(filterSelect().inputValue()).resolves.toBe(a.id);
+    expect(await runIds()).toEqual(['stl_finLive']);
+    await expect(text(`tbody[data-date="${d1}"] tr.day-total`)).resolves.toMatch(
+      /ISK 5,000\s+ISK 75\s+ISK 4,925/,
+    );
+    // So do the language links, and the filter form carries the environment.
+    await Promise.all([page.waitForURL(/lang=is/), page.getByRole('link', { name: 'Íslenska' }).click()]);
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({
+      env: 'live',
+      merchant: a.id,
+      lang: 'is',
+    });
+    await expect(text(`tbody[data-date="${d1}"] tr.day-total`)).resolves.toMatch(
+      /5\.000 kr\.\s+75 kr\.\s+4\.925 kr\./,
+    );
+    // Live has only A's runs to choose from.
+    await expect(filterSelect().locator('option').allInnerTexts()).resolves.toEqual([
+      'Allir söluaðilar',
+      'Kaffi ehf.',
+    ]);
+    await Promise.all([page.waitForURL(/lang=en/), page.getByRole('link', { name: 'English' }).click()]);
+
+    // Back in test (the filter kept), then B: its run alone, with its figures.
+    await Promise.all([page.waitForURL(/env=test/), page.getByTestId('env-switch').click()]);
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ env: 'test', merchant: a.id });
+    await filterSelect().selectOption({ label: 'Bókabúð hf.' });
+    await Promise.all([
+      page.waitForURL(new RegExp(`merchant=${b.id}`)),
+      page.getByRole('button', { name: 'Show' }).click(),
+    ]);
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ env: 'test', merchant: b.id });
+    expect(await runIds()).toEqual(['stl_finB']);
+    await expect(text(`tbody[data-date="${d1}"] tr.day-total`)).resolves.toMatch(
+      /Day total: 1\s+paid\s+ISK 1,234,567\s+ISK 18,519\s+ISK 1,216,048\s+1/,
+    );
+    await expect(page.locator(`tbody[data-date="${d10}"]`).count()).resolves.toBe(0);
+    await expect(page.locator('desc#chart-desc').textContent()).resolves.toContain(
+      'gross ISK 1,234,567, fees ISK 18,519, net ISK 1,216,048',
+    );
+
+    // B has no live runs: switched to live it stays chosen, with the empty state, not everyone's runs.
+    await Promise.all([page.waitForURL(/env=live/), page.getByTestId('env-switch').click()]);
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ env: 'live', merchant: b.id });
+    await expect(filterSelect().inputValue()).resolves.toBe(b.id);
+    await expect(page.locator('table.runs').count()).resolves.toBe(0);
+    await expect(
+      page.getByText('No settlement runs of Bókabúð hf. in this environment.').count(),
+    ).resolves.toBe(1);
+    await expect(page.locator('desc#chart-desc').textContent()).resolves.toContain(
+      'gross ISK 0, fees ISK 0, net ISK 0',
+    );
+    await Promise.all([page.waitForURL(/env=test/), page.getByTestId('env-switch').click()]);
+
+    // "All merchants" shows both again, with the day's combined totals.
+    await filterSelect().selectOption({ label: 'All merchants' });
+    await Promise.all([
+      page.waitForURL(/merchant=(&|$)/),
+      page.getByRole('button', { name: 'Show' }).click(),
+    ]);
+    expect(await runIds()).toEqual(['stl_finB', 'stl_finA', 'stl_finOld']);
+    await expect(text(`tbody[data-date="${d1}"] tr.day-total`)).resolves.toMatch(
+      /Day total: 2\s+pending review, paid\s+ISK 1,579,567\s+ISK 22,019\s+ISK 1,557,548\s+4/,
+    );
+    await expect(page.locator('desc#chart-desc').textContent()).resolves.toContain('ISK 1,629,567');
+    const envAll = new URL((await page.getByTestId('env-switch').getAttribute('href'))!, stack.url);
+    expect(Object.fromEntries(envAll.searchParams)).toEqual({ env: 'live' });
+    expect(tab.errors).toEqual([]);
+  });
+
+  test('an unknown or malformed merchant id shows a message and no figures, never a 500', async () => {
+    const noTrace = (body: string) => {
+      expect(body).not.toMatch(/\n\s+at /);
+      expect(body).not.toContain('Error:');
+    };
+    const unknown = await page.goto(
+      `${stack.url}/dashboard/finance?env=test&lang=en&merchant=acct_doesNotExist`,
+    );
+    expect(unknown?.status()).toBe(200);
+    await expect(page.getByRole('alert').innerText()).resolves.toBe(
+      'There is no merchant acct_doesNotExist. Choose a merchant from the list.',
+    );
+    await expect(page.locator('tr[data-run]').count()).resolves.toBe(0);
+    await expect(page.locator('svg.chart').count()).resolves.toBe(0);
+    await expect(filterSelect().inputValue()).resolves.toBe('');
+    noTrace(await page.content());
+
+    const script = '<script>alert(1)</script>';
+    for (const query of [
+      `merchant=${encodeURIComponent(script)}`,
+      `merchant=${encodeURIComponent(`${a.id}' or '1'='1`)}`,
+      `merchant=${a.id}&merchant=${b.id}`,
+      `merchant[id]=${a.id}`,
+      `merchant=${'acct_' + 'x'.repeat(200)}`,
+    ]) {
+      const res = await page.goto(`${stack.url}/dashboard/finance?env=test&lang=en&${query}`);
+      expect(res?.status()).toBe(400);
+      await expect(page.getByRole('alert').innerText()).resolves.toBe(
+        'The merchant filter is not a merchant id (acct_…). Choose a merchant from the list.',
+      );
+      await expect(page.locator('tr[data-run]').count()).resolves.toBe(0);
+      const body = await res!.text();
+      expect(body).not.toContain(script);
+      noTrace(body);
+    }
+    // In Icelandic too; the environment switch drops the bad parameter.
+    const is = await page.goto(`${stack.url}/dashboard/finance?env=test&lang=is&merchant=nope`);
+    expect(is?.status()).toBe(400);
+    await expect(page.getByRole('alert').innerText()).resolves.toBe(
+      'Söluaðilasían er ekki auðkenni söluaðila (acct_…). Veldu söluaðila af listanum.',
+    );
+    const envHref = new URL((await page.getByTestId('env-switch').getAttribute('href'))!, stack.url);
+    expect(Object.fromEntries(envHref.searchParams)).toEqual({ env: 'live' });
+  });
+});
+
 describe("a run's page", () => {
   test('totals, lines, payout and the exceptions of its day', async () => {
     await page.goto(`${stack.url}/dashboard/finance?env=test&lang=en`);

@@ -76,6 +76,8 @@ export interface TestStackOptions {
   bank?: boolean;
   /** The simulated bank with its SFTP file exchange too (implies `bank`); see TestStack.bankFiles. */
   bankFiles?: boolean;
+  /** The worker's settlement auto-approve limit (ISK); unset: the worker's default. */
+  settlementAutoApproveMaxNet?: number;
 }
 
 /**
@@ -160,6 +162,9 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       }),
       ...(opts.webhookAttemptTimeoutMs !== undefined && {
         webhookAttemptTimeoutMs: opts.webhookAttemptTimeoutMs,
+      }),
+      ...(opts.settlementAutoApproveMaxNet !== undefined && {
+        settlementAutoApproveMaxNet: opts.settlementAutoApproveMaxNet,
       }),
     });
     worker = {
