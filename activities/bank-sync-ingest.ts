@@ -33,8 +33,6 @@ export interface IngestResult {
 export interface IngestOptions {
   /** Called every few thousand entries (the activity heartbeats from it). */
   onProgress?: (entries: number) => void;
-  /** Parser worker threads (see ParseCamtOptions.workers). */
-  workers?: number;
   /**
    * Runs after each batch of entries is inserted, on the same transaction, while the parser reads
    * on (claim payments are matched this way; see matchClaimPaymentsOfBatch).
@@ -148,10 +146,7 @@ export async function ingestCamtFile(
     }
   };
   try {
-    for await (const event of parseCamt(
-      source,
-      opts.workers !== undefined ? { workers: opts.workers } : {},
-    )) {
+    for await (const event of parseCamt(source)) {
       if (duplicate !== undefined) continue;
       try {
         await handle(event);

@@ -34,11 +34,31 @@ const REF_NAMES = [
   'UETR',
 ] as const;
 
-/** Reads one parsed `<Ntry>` (ReportEntry2 … ReportEntry10) into a version-independent entry. */
-export function readEntry(node: unknown, index: number, where: string): CamtEntry {
+/**
+ * Reads one parsed `<Ntry>` (ReportEntry2 … ReportEntry10) into a version-independent entry. When
+ * the scanner cut its `TxDtls` out (leaving an empty placeholder for each), `transactions` are
+ * those, read one by one before it, in document order.
+ */
+export function readEntry(
+  node: unknown,
+  index: number,
+  where: string,
+  transactions?: readonly CamtTxDtls[],
+): CamtEntry {
   const here = `${where} Ntry[${index}]`;
+  let next = 0;
+  const take = (transaction: unknown, i: number, detailsWhere: string): CamtTxDtls => {
+    if (transactions === undefined) return readTransaction(transaction, `${detailsWhere} TxDtls[${i}]`);
+    const cut = transactions[next++];
+    if (cut === undefined)
+      throw new CamtError('malformed', 'a TxDtls placeholder without its transaction', here);
+    return cut;
+  };
   const Sts = readStatus(child(node, 'Sts'), here);
   const rvsl = text(node, 'RvslInd');
+  const NtryDtls = all(node, 'NtryDtls').map((d) => readDetails(d, here, take));
+  if (transactions !== undefined && next !== transactions.length)
+    throw new CamtError('malformed', 'transactions without their placeholders', here);
   return defined({
     index,
     NtryRef: text(node, 'NtryRef'),
@@ -52,7 +72,7 @@ export function readEntry(node: unknown, index: number, where: string): CamtEntr
     AcctSvcrRef: text(node, 'AcctSvcrRef'),
     BkTxCd: readBankTransactionCode(child(node, 'BkTxCd')),
     AddtlNtryInf: text(node, 'AddtlNtryInf'),
-    NtryDtls: all(node, 'NtryDtls').map((d) => readDetails(d, here)),
+    NtryDtls,
   });
 }
 
@@ -86,11 +106,15 @@ function readBankTransactionCode(node: unknown): CamtBankTransactionCode | undef
   });
 }
 
-function readDetails(node: unknown, where: string): CamtEntryDetails {
+function readDetails(
+  node: unknown,
+  where: string,
+  take: (transaction: unknown, i: number, where: string) => CamtTxDtls,
+): CamtEntryDetails {
   const batch = child(node, 'Btch');
   return defined({
     Btch: batch === undefined ? undefined : readBatch(batch, where),
-    TxDtls: all(node, 'TxDtls').map((t, i) => readTransaction(t, `${where} TxDtls[${i}]`)),
+    TxDtls: all(node, 'TxDtls').map((t, i) => take(t, i, where)),
   });
 }
 
@@ -104,7 +128,8 @@ function readBatch(node: unknown, where: string): CamtBatch {
   });
 }
 
-function readTransaction(node: unknown, where: string): CamtTxDtls {
+/** Reads one parsed `<TxDtls>` (EntryTransaction2 … EntryTransaction10). */
+export function readTransaction(node: unknown, where: string): CamtTxDtls {
   const refs = child(node, 'Refs');
   const Refs: CamtRefs = {};
   for (const name of REF_NAMES) {

@@ -13,6 +13,12 @@ export interface ScanOptions {
   maxElementChars: number;
   /** `start`/`end` events are reported down to this depth only (the root is depth 1). */
   reportDepth: number;
+  /**
+   * Whether an element inside a captured one is cut out and returned alone, before its enclosing
+   * element: a lump-sum `<Ntry>` then arrives as its many `<TxDtls>` and a small shell in which each
+   * one is an empty placeholder element, so no element of the file is ever held or parsed whole.
+   */
+  split?(path: readonly string[]): boolean;
 }
 
 const LT = 60; // <
@@ -38,6 +44,10 @@ export async function* scanElements(
   let pos = 0; // next unread character of buf
   let captureFrom = -1; // index in buf of the captured element's '<', or -1
   let captureDepth = 0;
+  let splitFrom = -1; // index in buf of the '<' of an element being cut out of the capture, or -1
+  let splitDepth = 0;
+  let shell: string[] = []; // the captured element's text before the cut-out elements, placeholders for them
+  let shellChars = 0;
   let rootClosed = false;
   let sawRoot = false;
 
@@ -102,9 +112,17 @@ export async function* scanElements(
           );
         }
         pos = gt + 1;
-        if (captureFrom !== -1 && stack.length < captureDepth) {
-          const xml = buf.slice(captureFrom, pos);
+        if (splitFrom !== -1 && stack.length < splitDepth) {
+          const xml = buf.slice(splitFrom, pos);
+          splitFrom = -1;
+          captureFrom = pos; // the capture goes on after the cut-out element
+          yield { type: 'element', path: [...stack, name], xml };
+        } else if (captureFrom !== -1 && stack.length < captureDepth) {
+          const xml =
+            shell.length === 0 ? buf.slice(captureFrom, pos) : shell.join('') + buf.slice(captureFrom, pos);
           captureFrom = -1;
+          shell = [];
+          shellChars = 0;
           yield { type: 'element', path: [...stack, name], xml };
         } else if (captureFrom === -1 && stack.length < options.reportDepth) {
           yield { type: 'end', path: [...stack, name] };
@@ -120,7 +138,19 @@ export async function* scanElements(
       sawRoot = true;
       stack.push(name);
       pos = gt + 1;
-      if (captureFrom === -1) {
+      if (captureFrom !== -1 && splitFrom === -1 && options.split?.(stack) === true) {
+        const before = buf.slice(captureFrom, lt);
+        const placeholder = `<${rawName}/>`;
+        shell.push(before, placeholder);
+        shellChars += before.length + placeholder.length;
+        if (selfClosing) {
+          captureFrom = pos;
+          yield { type: 'element', path: [...stack], xml: buf.slice(lt, pos) };
+        } else {
+          splitFrom = lt;
+          splitDepth = stack.length;
+        }
+      } else if (captureFrom === -1) {
         if (options.capture(stack)) {
           if (selfClosing) {
             yield { type: 'element', path: [...stack], xml: buf.slice(lt, pos) };
@@ -143,13 +173,14 @@ export async function* scanElements(
   };
 
   const compact = (): void => {
-    const keep = captureFrom === -1 ? pos : captureFrom;
+    const keep = splitFrom !== -1 ? splitFrom : captureFrom === -1 ? pos : captureFrom;
     if (keep > 0) {
       buf = buf.slice(keep);
       pos -= keep;
-      if (captureFrom !== -1) captureFrom = 0;
+      if (splitFrom !== -1) splitFrom = 0;
+      else if (captureFrom !== -1) captureFrom = 0;
     }
-    const held = buf.length;
+    const held = buf.length + shellChars;
     if (held > options.maxElementChars) {
       throw new CamtError(
         'element_too_large',

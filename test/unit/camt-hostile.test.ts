@@ -157,20 +157,3 @@ test('namespace prefixes are accepted', async () => {
   expect(events.filter((e) => e.kind === 'entry')).toHaveLength(1);
 });
 
-test('worker threads give the same events, in order, and pass errors back typed', async () => {
-  const file = sample('fi_fffs_camt053_001_02_statement.xml');
-  const inThread: CamtEvent[] = [];
-  for await (const e of parseCamt(chunks(file, 4096))) inThread.push(e);
-  const onWorkers: CamtEvent[] = [];
-  for await (const e of parseCamt(chunks(file, 4096), { workers: 2 })) onWorkers.push(e);
-  expect(onWorkers).toEqual(inThread);
-
-  const bad = doc(entry('5') + entry('1.5'));
-  let code: string | undefined;
-  try {
-    for await (const _ of parseCamt(chunks(bad, 64), { workers: 1 })) void _;
-  } catch (error) {
-    code = error instanceof CamtError ? error.code : 'untyped';
-  }
-  expect(code).toBe('invalid_amount');
-});

@@ -1,0 +1,133 @@
+/**
+ * The parser reads a lump-sum entry's transactions one by one, cut out of the entry by the scanner
+ * (decision 0080). These tests hold it to the plain reading: the same entries as parsing each whole
+ * `<Ntry>` at once, for every public sample and for awkward markup, and no size bound on how many
+ * transactions one entry may carry.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { CamtError, parseCamt, type CamtEntry } from '../../bank-adapters/camt';
+import { readEntry } from '../../bank-adapters/camt/read-entry';
+import { all, parseFragment, text } from '../../bank-adapters/camt/xml-values';
+import {
+  claimDetailXml,
+  claimNotificationStart,
+  camt054Open,
+  CAMT054_CLOSE,
+  CLAIM_NOTIFICATION_END,
+} from '../../bench/reconcile-files';
+
+const SAMPLES = join(__dirname, '..', 'fixtures', 'bank-files');
+
+function chunks(data: string, size: number): Readable {
+  const buffer = Buffer.from(data);
+  const parts: Buffer[] = [];
+  for (let i = 0; i < buffer.length; i += size) parts.push(buffer.subarray(i, i + size));
+  return Readable.from(parts);
+}
+
+async function streamedEntries(xml: string, size: number, maxElementChars?: number): Promise<CamtEntry[]> {
+  const entries: CamtEntry[] = [];
+  for await (const e of parseCamt(chunks(xml, size), maxElementChars ? { maxElementChars } : {}))
+    if (e.kind === 'entry') entries.push(e.entry);
+  return entries;
+}
+
+/** The reference reading: the whole document in one parse, each `<Ntry>` read with its transactions in place. */
+function wholeEntries(xml: string): CamtEntry[] {
+  const document = parseFragment(xml, 'Document').Document;
+  const message = Object.entries(document as Record<string, unknown>).find(([k]) => !k.startsWith('@'))![1];
+  const entries: CamtEntry[] = [];
+  for (const name of ['Stmt', 'Ntfctn', 'Rpt']) {
+    for (const statement of all(message, name)) {
+      const id = text(statement, 'Id')!;
+      all(statement, 'Ntry').forEach((n, i) => entries.push(readEntry(n, i, id)));
+    }
+  }
+  return entries;
+}
+
+const samples = readdirSync(SAMPLES).filter((f) => f.endsWith('.xml'));
+
+test.each(samples)('%s: entries equal the whole-entry reading, in any chunking', async (file) => {
+  const xml = readFileSync(join(SAMPLES, file), 'utf8');
+  const expected = wholeEntries(xml);
+  expect(expected.length).toBeGreaterThan(0);
+  // Samples whose totals disagree are refused after their entries; the entries still compare.
+  for (const size of [7, 113, 64 * 1024]) {
+    const entries: CamtEntry[] = [];
+    try {
+      for await (const e of parseCamt(chunks(xml, size))) if (e.kind === 'entry') entries.push(e.entry);
+    } catch (error) {
+      expect(error).toBeInstanceOf(CamtError);
+    }
+    expect(entries).toEqual(expected);
+  }
+});
+
+test('the samples hold lump sums with several transactions, so the cut-out path is exercised', () => {
+  const counts = samples.map((f) =>
+    wholeEntries(readFileSync(join(SAMPLES, f), 'utf8')).map((e) =>
+      e.NtryDtls.reduce((n, d) => n + d.TxDtls.length, 0),
+    ),
+  );
+  expect(Math.max(...counts.flat())).toBeGreaterThan(1);
+});
+
+const ntfctnDoc = (entryXml: string) =>
+  `<?xml version="1.0"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.08"><BkToCstmrDbtCdtNtfctn>` +
+  `<GrpHdr><MsgId>M</MsgId><CreDtTm>2026-11-21T06:00:00Z</CreDtTm></GrpHdr>` +
+  `<Ntfctn><Id>N</Id><Acct><Id><Othr><Id>013326000133</Id></Othr></Id></Acct>${entryXml}</Ntfctn>` +
+  `</BkToCstmrDbtCdtNtfctn></Document>`;
+
+test('comments, CDATA, self-closing transactions and several NtryDtls keep their order and grouping', async () => {
+  const tx = (id: string, amount: number) =>
+    `<TxDtls><Refs><EndToEndId>${id}</EndToEndId></Refs><!-- <TxDtls>not one</TxDtls> -->` +
+    `<Amt Ccy="ISK">${amount}</Amt><AddtlTxInf><![CDATA[<TxDtls/> & text]]></AddtlTxInf></TxDtls>`;
+  const entry =
+    `<Ntry><Amt Ccy="ISK">600</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>` +
+    `<NtryDtls><Btch><NbOfTxs>2</NbOfTxs></Btch>${tx('A', 100)}${tx('B', 200)}</NtryDtls>` +
+    `<NtryDtls><TxDtls/>${tx('C', 300)}</NtryDtls><AddtlNtryInf>after</AddtlNtryInf></Ntry>`;
+  const xml = ntfctnDoc(entry);
+  for (const size of [5, 64, 4096]) {
+    const [streamed] = await streamedEntries(xml, size);
+    expect(streamed).toEqual(wholeEntries(xml)[0]);
+    expect(streamed!.NtryDtls.map((d) => d.TxDtls.map((t) => t.Refs.EndToEndId))).toEqual([
+      ['A', 'B'],
+      [undefined, 'C'],
+    ]);
+    expect(streamed!.NtryDtls[0]!.TxDtls[0]!.AddtlTxInf).toBe('<TxDtls/> & text');
+    expect(streamed!.AddtlNtryInf).toBe('after');
+  }
+});
+
+test('a lump sum larger than the element bound parses: the bound applies to each transaction', async () => {
+  const details = Array.from({ length: 45_000 }, (_, i) => ({
+    claimId: `5012131870013366${String(i).padStart(6, '0')}+20261201`,
+    transactionBatchId: `TB${i}`,
+    amount: 1000 + i,
+    payer: '0101302989',
+  }));
+  const net = details.reduce((s, d) => s + d.amount, 0);
+  const xml =
+    camt054Open('BIG') +
+    claimNotificationStart('2026-11-20', { count: details.length, net }, 1) +
+    details.map(claimDetailXml).join('') +
+    CLAIM_NOTIFICATION_END +
+    CAMT054_CLOSE;
+  // ~17.5 MB in one <Ntry>: over the 16 MiB bound that used to refuse the whole entry.
+  expect(xml.length).toBeGreaterThan(16 * 1024 * 1024);
+  const [entry] = await streamedEntries(xml, 256 * 1024);
+  const transactions = entry!.NtryDtls[0]!.TxDtls;
+  expect(transactions).toHaveLength(45_000);
+  expect(transactions.reduce((s, t) => s + t.Amt!.minor, 0n)).toBe(BigInt(net));
+  expect(transactions[44_999]!.Refs.TxId).toBe('TB44999');
+
+  // One transaction over the bound is still refused.
+  const huge = ntfctnDoc(
+    `<Ntry><Amt Ccy="ISK">1</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts><NtryDtls>` +
+      `<TxDtls><AddtlTxInf>${'x'.repeat(5000)}</AddtlTxInf></TxDtls></NtryDtls></Ntry>`,
+  );
+  await expect(streamedEntries(huge, 1024, 4096)).rejects.toMatchObject({ code: 'element_too_large' });
+});
