@@ -33,6 +33,8 @@ export interface IngestResult {
 export interface IngestOptions {
   /** Called every few thousand entries (the activity heartbeats from it). */
   onProgress?: (entries: number) => void;
+  /** Parser worker threads (see ParseCamtOptions.workers). */
+  workers?: number;
   /**
    * Runs after each batch of entries is inserted, on the same transaction, while the parser reads
    * on (claim payments are matched this way; see matchClaimPaymentsOfBatch).
@@ -146,7 +148,7 @@ export async function ingestCamtFile(
     }
   };
   try {
-    for await (const event of parseCamt(source)) {
+    for await (const event of parseCamt(source, { workers: opts.workers ?? 0 })) {
       if (duplicate !== undefined) continue;
       try {
         await handle(event);

@@ -31,6 +31,8 @@ export interface BankSyncDeps {
   bankFilesDir: string;
   /** Opens the connection's file transport; the SFTP client unless a test or bench says otherwise. */
   openTransport?: (connection: BankConnection) => BankFileTransport;
+  /** Parser worker threads per file (BANK_SYNC_PARSE_WORKERS; 0: parse on the activity's thread). */
+  parseWorkers?: number;
 }
 
 export interface BankFileOutcome {
@@ -182,7 +184,7 @@ export type BankSyncActivities = ReturnType<typeof createBankSyncActivities>;
  * a statement already received from another file makes the whole file a duplicate.
  */
 export async function processStoredFile(
-  deps: Pick<BankSyncDeps, 'knex'>,
+  deps: Pick<BankSyncDeps, 'knex' | 'parseWorkers'>,
   c: BankConnection,
   fileId: string,
   path: string,
@@ -208,6 +210,7 @@ export async function processStoredFile(
         createReadStream(path, { highWaterMark: 256 * 1024 }),
         {
           onProgress,
+          ...(deps.parseWorkers !== undefined && { workers: deps.parseWorkers }),
           // Claim payments are matched batch by batch while the parser reads on.
           afterBatch: async (b) => {
             if (b.messageType !== 'camt.054' || !isCollectionAccount(b.account, c.collectionAccount.account))

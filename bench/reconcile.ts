@@ -29,6 +29,8 @@ import { createSettlementRunRepository } from '../db/settlement-runs';
 import { writeClaimNotifications, type ClaimPaymentDetail } from './reconcile-files';
 
 const PER_DAY = 10_000; // details per day's lump-sum entry: ~4 MB, well under the parser's 16 MiB bound
+// The bank sync's parser threads (BANK_SYNC_PARSE_WORKERS); the bare parse uses the same.
+const PARSE_WORKERS = Number(process.env.RECONCILE_PARSE_WORKERS ?? 0);
 const PER_MERCHANT = 900_000; // claim numbers are 6 digits per merchant
 const CLAIMANT = '5012131870';
 const dueOf = (m: number) => `2026-12-${String(m + 1).padStart(2, '0')}`;
@@ -101,6 +103,7 @@ async function measure(job: Job): Promise<void> {
       log: createLogger('bench', 'silent'),
       bankConnections: [connection],
       bankFilesDir: job.filesDir,
+      parseWorkers: PARSE_WORKERS,
     });
 
     const baselineRss = process.memoryUsage().rss;
@@ -133,7 +136,9 @@ async function measure(job: Job): Promise<void> {
     const t1 = process.hrtime.bigint();
     let parsedDetails = 0;
     const stored = join(job.filesDir, (await k('bank_files').first('storage_path')).storage_path as string);
-    for await (const e of parseCamt(createReadStream(stored, { highWaterMark: 256 * 1024 }))) {
+    for await (const e of parseCamt(createReadStream(stored, { highWaterMark: 256 * 1024 }), {
+      workers: PARSE_WORKERS,
+    })) {
       if (e.kind === 'entry') parsedDetails += e.entry.NtryDtls.reduce((s, d) => s + d.TxDtls.length, 0);
     }
     const parseSeconds = Number(process.hrtime.bigint() - t1) / 1e9;
@@ -162,6 +167,7 @@ async function measure(job: Job): Promise<void> {
         ratioToBareParse: Number((perSecond / parsePerSecond).toFixed(2)),
         processMaxRssMB: Math.round((process.resourceUsage().maxRSS * 1024) / 1e6),
         heapLimitMB: process.env.RECONCILE_HEAP_MB ?? 'default',
+        parseWorkers: PARSE_WORKERS,
         loadAverage: Number(loadavg()[0]!.toFixed(1)),
       }),
     );

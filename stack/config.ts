@@ -58,6 +58,11 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[0-9]{10}$/)
     .default('5012131870'),
+  /**
+   * Worker threads that parse bank files next to the activity's thread. 0 (the default) on small
+   * machines: on 2 cores they compete with PostgreSQL and gain nothing end to end (bench/RESULTS.md).
+   */
+  BANK_SYNC_PARSE_WORKERS: z.coerce.number().int().min(0).max(16).default(0),
   /** Settlement runs with a net at or under this many ISK are approved without an operator; 0 = off. */
   SETTLEMENT_AUTO_APPROVE_MAX_NET: z.coerce.number().int().min(0).max(999_999_999_999).default(0),
   /** Largest request body accepted, in bytes. */

@@ -42,6 +42,8 @@ export interface WorkerDeps {
   bankConnections?: BankConnection[];
   /** Where raw bank files are kept once received (a folder under DATA_DIR). */
   bankFilesDir?: string;
+  /** Threads that parse bank files (BANK_SYNC_PARSE_WORKERS); default 0, parse on the activity's thread. */
+  bankSyncParseWorkers?: number;
   /** Runs with net at or under this (ISK) are approved by policy; unset: SETTLEMENT_AUTO_APPROVE_MAX_NET, 0 = off. */
   settlementAutoApproveMaxNet?: number;
   /** Overrides the payout channel per environment (default: pain.001 to the connection's SFTP outbox). */
@@ -101,6 +103,7 @@ export async function createWorker(
       log: deps.log.child({ area: 'bank-sync' }),
       bankConnections: deps.bankFilesDir !== undefined ? (deps.bankConnections ?? []) : [],
       bankFilesDir: deps.bankFilesDir ?? '',
+      parseWorkers: deps.bankSyncParseWorkers ?? 0,
     }),
     ...createClaimActivities({
       knex: deps.knex,

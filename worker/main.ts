@@ -31,6 +31,7 @@ async function main(): Promise<void> {
     claimsApi: claimsApiFromConfig(config),
     bankConnections,
     bankFilesDir: path.join(config.dataDir, 'bank-files'),
+    bankSyncParseWorkers: config.BANK_SYNC_PARSE_WORKERS,
     ...(process.env.WORKFLOW_BUNDLE_PATH && { workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH }),
   });
   // Bank sync runs every few minutes per configured bank connection (decision 0092).

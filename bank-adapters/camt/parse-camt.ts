@@ -1,7 +1,8 @@
-import type { CamtEvent, CamtMessage, CamtStatement, CamtTxDtls } from './camt-types';
+import type { CamtEntry, CamtEvent, CamtMessage, CamtStatement, CamtTxDtls } from './camt-types';
 import { checkStatementTotals, newTally, tallyEntry, totalsOf, type Tally } from './control-totals';
 import { CamtControlTotalError, CamtError } from './errors';
-import { readEntry, readTransaction } from './read-entry';
+import { completeEntry } from './read-entry';
+import { readUnit, type CamtUnit, type CamtUnitResult } from './read-unit';
 import {
   MESSAGE_ELEMENT,
   STATEMENT_ELEMENT,
@@ -9,6 +10,7 @@ import {
   readGroupHeader,
   readMessageType,
 } from './read-statement';
+import { createUnitParserPool, type UnitParserPool } from './unit-parser-pool';
 import { scanElements } from './xml-element-scanner';
 import { parseFragment } from './xml-values';
 
@@ -19,10 +21,19 @@ export interface ParseCamtOptions {
    * are parsed alone and dropped.
    */
   maxElementChars?: number;
+  /**
+   * Worker threads that read transactions and entries (0, the default: on this thread). XML
+   * parsing is most of the cost, so workers raise throughput where a core is free; order, totals
+   * and the scan stay on this thread. Needs the process to load TypeScript itself (tsx) or compiled code.
+   */
+  workers?: number;
 }
 
 const STATEMENT_CHILD_DEPTH = 4; // Document / message / Stmt|Ntfctn / child
 const TRANSACTION_DEPTH = 6; // … / Ntry / NtryDtls / TxDtls
+const BATCH_CHARS = 64 * 1024; // XML per worker message: a few hundred transactions…
+const BATCH_UNITS = 512; // …or this many small entries
+const IN_FLIGHT_PER_WORKER = 3; // bounds memory: batches queued per worker
 
 type Header = Omit<CamtMessage, 'GrpHdr'>;
 
@@ -41,14 +52,34 @@ export async function* parseCamt(
   source: AsyncIterable<Buffer | string>,
   options: ParseCamtOptions = {},
 ): AsyncGenerator<CamtEvent> {
+  const workers = options.workers ?? 0;
+  const pool = workers > 0 ? createUnitParserPool(workers) : undefined;
+  try {
+    yield* parse(source, options, new UnitQueue(pool, workers * IN_FLIGHT_PER_WORKER));
+  } finally {
+    await pool?.close();
+  }
+}
+
+async function* parse(
+  source: AsyncIterable<Buffer | string>,
+  options: ParseCamtOptions,
+  units: UnitQueue,
+): AsyncGenerator<CamtEvent> {
   let header: Header | undefined;
   let messageSeen = false;
   let statement: StatementBuilder | undefined;
   let built: CamtStatement | undefined;
   let tally: Tally = newTally();
   let entryIndex = 0;
-  // The transactions of the entry being read, in document order, until its shell arrives.
-  let transactions: CamtTxDtls[] = [];
+  let transactionIndex = 0; // within the entry being read
+
+  const entryEvents = function* (ready: CamtEntry[]): Generator<CamtEvent> {
+    for (const entry of ready) {
+      tallyEntry(tally, entry);
+      yield { kind: 'entry', statementId: built!.Id, entry };
+    }
+  };
 
   const scanner = scanElements(source, {
     maxElementChars: options.maxElementChars ?? 16 * 1024 * 1024,
@@ -106,14 +137,14 @@ export async function* parseCamt(
         yield { kind: 'statement', statement: built };
       }
       if (depth === TRANSACTION_DEPTH) {
-        const where = `${built.Id} Ntry[${entryIndex}] TxDtls[${transactions.length}]`;
-        transactions.push(readTransaction(parseFragment(event.xml, 'TxDtls').TxDtls, where));
+        const where = `${built.Id} Ntry[${entryIndex}] TxDtls[${transactionIndex++}]`;
+        yield* entryEvents(await units.add({ kind: 'transaction', xml: event.xml, where }));
         continue;
       }
-      const entry = readEntry(parseFragment(event.xml, 'Ntry').Ntry, entryIndex++, built.Id, transactions);
-      transactions = [];
-      tallyEntry(tally, entry);
-      yield { kind: 'entry', statementId: built.Id, entry };
+      transactionIndex = 0;
+      yield* entryEvents(
+        await units.add({ kind: 'entry', xml: event.xml, index: entryIndex++, where: built.Id }),
+      );
       continue;
     }
     // end of an element at depth ≤ 3
@@ -122,6 +153,7 @@ export async function* parseCamt(
         built = statement.build();
         yield { kind: 'statement', statement: built };
       }
+      yield* entryEvents(await units.drain());
       const checks = checkStatementTotals(header!.type, built, tally);
       if (checks.some((c) => !c.ok)) throw new CamtControlTotalError(built.Id, checks);
       yield { kind: 'statement-end', statementId: built.Id, totals: totalsOf(tally, checks) };
@@ -129,5 +161,60 @@ export async function* parseCamt(
     } else if (depth === 1 && !messageSeen) {
       throw new CamtError('malformed', 'the document has no GrpHdr');
     }
+  }
+}
+
+/**
+ * Turns units into entries in document order: at once on this thread, or in batches on the worker
+ * pool with a bounded number in flight. An entry's transactions come before its shell, which
+ * completes it. `add` and `drain` return the entries now complete.
+ */
+class UnitQueue {
+  private batch: CamtUnit[] = [];
+  private batchChars = 0;
+  private readonly inFlight: Promise<CamtUnitResult[]>[] = [];
+  private transactions: CamtTxDtls[] = [];
+
+  constructor(
+    private readonly pool: UnitParserPool | undefined,
+    private readonly maxInFlight: number,
+  ) {}
+
+  async add(unit: CamtUnit): Promise<CamtEntry[]> {
+    if (this.pool === undefined) return this.absorb([readUnit(unit)]);
+    this.batch.push(unit);
+    this.batchChars += unit.xml.length;
+    if (this.batchChars >= BATCH_CHARS || this.batch.length >= BATCH_UNITS) this.dispatch();
+    return this.inFlight.length > this.maxInFlight ? this.absorb(await this.inFlight.shift()!) : [];
+  }
+
+  async drain(): Promise<CamtEntry[]> {
+    this.dispatch();
+    const ready: CamtEntry[] = [];
+    while (this.inFlight.length > 0) ready.push(...this.absorb(await this.inFlight.shift()!));
+    return ready;
+  }
+
+  private absorb(results: CamtUnitResult[]): CamtEntry[] {
+    const entries: CamtEntry[] = [];
+    for (const result of results) {
+      if (result.kind === 'transaction') {
+        this.transactions.push(result.transaction);
+      } else {
+        entries.push(completeEntry(result.shell, this.transactions));
+        this.transactions = [];
+      }
+    }
+    return entries;
+  }
+
+  private dispatch(): void {
+    if (this.batch.length === 0 || this.pool === undefined) return;
+    const promise = this.pool.read(this.batch);
+    // Awaited in order later; until then a failure must not surface as an unhandled rejection.
+    promise.catch(() => undefined);
+    this.inFlight.push(promise);
+    this.batch = [];
+    this.batchChars = 0;
   }
 }

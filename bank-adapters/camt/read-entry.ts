@@ -34,31 +34,28 @@ const REF_NAMES = [
   'UETR',
 ] as const;
 
-/**
- * Reads one parsed `<Ntry>` (ReportEntry2 … ReportEntry10) into a version-independent entry. When
- * the scanner cut its `TxDtls` out (leaving an empty placeholder for each), `transactions` are
- * those, read one by one before it, in document order.
- */
-export function readEntry(
-  node: unknown,
-  index: number,
-  where: string,
-  transactions?: readonly CamtTxDtls[],
-): CamtEntry {
+/** An entry read without its transactions: how many `TxDtls` each `NtryDtls` holds instead. */
+export type CamtEntryShell = Omit<CamtEntry, 'NtryDtls'> & {
+  NtryDtls: (Omit<CamtEntryDetails, 'TxDtls'> & { transactions: number })[];
+};
+
+/** Reads one parsed `<Ntry>` (ReportEntry2 … ReportEntry10), transactions in place. */
+export function readEntry(node: unknown, index: number, where: string): CamtEntry {
   const here = `${where} Ntry[${index}]`;
-  let next = 0;
-  const take = (transaction: unknown, i: number, detailsWhere: string): CamtTxDtls => {
-    if (transactions === undefined) return readTransaction(transaction, `${detailsWhere} TxDtls[${i}]`);
-    const cut = transactions[next++];
-    if (cut === undefined)
-      throw new CamtError('malformed', 'a TxDtls placeholder without its transaction', here);
-    return cut;
-  };
+  const transactions = all(node, 'NtryDtls').flatMap((d, k) =>
+    all(d, 'TxDtls').map((t, i) => readTransaction(t, `${here} NtryDtls[${k}] TxDtls[${i}]`)),
+  );
+  return completeEntry(readEntryShell(node, index, where), transactions);
+}
+
+/**
+ * Reads a `<Ntry>` whose `TxDtls` the scanner cut out, leaving an empty placeholder for each; the
+ * transactions are read on their own and put back by completeEntry.
+ */
+export function readEntryShell(node: unknown, index: number, where: string): CamtEntryShell {
+  const here = `${where} Ntry[${index}]`;
   const Sts = readStatus(child(node, 'Sts'), here);
   const rvsl = text(node, 'RvslInd');
-  const NtryDtls = all(node, 'NtryDtls').map((d) => readDetails(d, here, take));
-  if (transactions !== undefined && next !== transactions.length)
-    throw new CamtError('malformed', 'transactions without their placeholders', here);
   return defined({
     index,
     NtryRef: text(node, 'NtryRef'),
@@ -72,8 +69,31 @@ export function readEntry(
     AcctSvcrRef: text(node, 'AcctSvcrRef'),
     BkTxCd: readBankTransactionCode(child(node, 'BkTxCd')),
     AddtlNtryInf: text(node, 'AddtlNtryInf'),
-    NtryDtls,
+    NtryDtls: all(node, 'NtryDtls').map((d) => {
+      const batch = child(d, 'Btch');
+      return defined({
+        Btch: batch === undefined ? undefined : readBatch(batch, here),
+        transactions: all(d, 'TxDtls').length,
+      });
+    }),
   });
+}
+
+/** Puts an entry's transactions (in document order) back into its shell. */
+export function completeEntry(shell: CamtEntryShell, transactions: readonly CamtTxDtls[]): CamtEntry {
+  let next = 0;
+  const NtryDtls = shell.NtryDtls.map(({ transactions: n, ...details }) => ({
+    ...details,
+    TxDtls: transactions.slice(next, (next += n)),
+  }));
+  if (next !== transactions.length) {
+    throw new CamtError(
+      'malformed',
+      `${transactions.length} transactions for ${next} TxDtls`,
+      `Ntry[${shell.index}]`,
+    );
+  }
+  return { ...shell, NtryDtls };
 }
 
 /** `<Sts>BOOK</Sts>` up to .001.07, `<Sts><Cd>BOOK</Cd></Sts>` (or `Prtry`) from .001.08. */
@@ -103,18 +123,6 @@ function readBankTransactionCode(node: unknown): CamtBankTransactionCode | undef
       proprietary === undefined
         ? undefined
         : defined({ Cd: text(proprietary, 'Cd') ?? '', Issr: text(proprietary, 'Issr') }),
-  });
-}
-
-function readDetails(
-  node: unknown,
-  where: string,
-  take: (transaction: unknown, i: number, where: string) => CamtTxDtls,
-): CamtEntryDetails {
-  const batch = child(node, 'Btch');
-  return defined({
-    Btch: batch === undefined ? undefined : readBatch(batch, where),
-    TxDtls: all(node, 'TxDtls').map((t, i) => take(t, i, where)),
   });
 }
 

@@ -27,10 +27,13 @@ function chunks(data: string, size: number): Readable {
   return Readable.from(parts);
 }
 
-async function streamedEntries(xml: string, size: number, maxElementChars?: number): Promise<CamtEntry[]> {
+async function streamedEntries(
+  xml: string,
+  size: number,
+  options: { maxElementChars?: number; workers?: number } = {},
+): Promise<CamtEntry[]> {
   const entries: CamtEntry[] = [];
-  for await (const e of parseCamt(chunks(xml, size), maxElementChars ? { maxElementChars } : {}))
-    if (e.kind === 'entry') entries.push(e.entry);
+  for await (const e of parseCamt(chunks(xml, size), options)) if (e.kind === 'entry') entries.push(e.entry);
   return entries;
 }
 
@@ -55,10 +58,16 @@ test.each(samples)('%s: entries equal the whole-entry reading, in any chunking',
   const expected = wholeEntries(xml);
   expect(expected.length).toBeGreaterThan(0);
   // Samples whose totals disagree are refused after their entries; the entries still compare.
-  for (const size of [7, 113, 64 * 1024]) {
+  for (const [size, workers] of [
+    [7, 0],
+    [113, 0],
+    [64 * 1024, 0],
+    [113, 2],
+  ] as const) {
     const entries: CamtEntry[] = [];
     try {
-      for await (const e of parseCamt(chunks(xml, size))) if (e.kind === 'entry') entries.push(e.entry);
+      for await (const e of parseCamt(chunks(xml, size), { workers }))
+        if (e.kind === 'entry') entries.push(e.entry);
     } catch (error) {
       expect(error).toBeInstanceOf(CamtError);
     }
@@ -90,8 +99,13 @@ test('comments, CDATA, self-closing transactions and several NtryDtls keep their
     `<NtryDtls><Btch><NbOfTxs>2</NbOfTxs></Btch>${tx('A', 100)}${tx('B', 200)}</NtryDtls>` +
     `<NtryDtls><TxDtls/>${tx('C', 300)}</NtryDtls><AddtlNtryInf>after</AddtlNtryInf></Ntry>`;
   const xml = ntfctnDoc(entry);
-  for (const size of [5, 64, 4096]) {
-    const [streamed] = await streamedEntries(xml, size);
+  for (const [size, workers] of [
+    [5, 0],
+    [64, 0],
+    [4096, 0],
+    [64, 1],
+  ] as const) {
+    const [streamed] = await streamedEntries(xml, size, { workers });
     expect(streamed).toEqual(wholeEntries(xml)[0]);
     expect(streamed!.NtryDtls.map((d) => d.TxDtls.map((t) => t.Refs.EndToEndId))).toEqual([
       ['A', 'B'],
@@ -118,16 +132,35 @@ test('a lump sum larger than the element bound parses: the bound applies to each
     CAMT054_CLOSE;
   // ~17.5 MB in one <Ntry>: over the 16 MiB bound that used to refuse the whole entry.
   expect(xml.length).toBeGreaterThan(16 * 1024 * 1024);
-  const [entry] = await streamedEntries(xml, 256 * 1024);
-  const transactions = entry!.NtryDtls[0]!.TxDtls;
-  expect(transactions).toHaveLength(45_000);
-  expect(transactions.reduce((s, t) => s + t.Amt!.minor, 0n)).toBe(BigInt(net));
-  expect(transactions[44_999]!.Refs.TxId).toBe('TB44999');
+  for (const workers of [0, 2]) {
+    const [entry] = await streamedEntries(xml, 256 * 1024, { workers });
+    const transactions = entry!.NtryDtls[0]!.TxDtls;
+    expect(transactions).toHaveLength(45_000);
+    expect(transactions.reduce((s, t) => s + t.Amt!.minor, 0n)).toBe(BigInt(net));
+    expect(transactions[44_999]!.Refs.TxId).toBe('TB44999');
+  }
 
   // One transaction over the bound is still refused.
   const huge = ntfctnDoc(
     `<Ntry><Amt Ccy="ISK">1</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts><NtryDtls>` +
       `<TxDtls><AddtlTxInf>${'x'.repeat(5000)}</AddtlTxInf></TxDtls></NtryDtls></Ntry>`,
   );
-  await expect(streamedEntries(huge, 1024, 4096)).rejects.toMatchObject({ code: 'element_too_large' });
+  await expect(streamedEntries(huge, 1024, { maxElementChars: 4096 })).rejects.toMatchObject({
+    code: 'element_too_large',
+  });
+});
+
+test('on worker threads a bad transaction is refused with its typed reason and place', async () => {
+  const tx = (amount: string) => `<TxDtls><Amt Ccy="ISK">${amount}</Amt></TxDtls>`;
+  const xml = ntfctnDoc(
+    `<Ntry><Amt Ccy="ISK">3</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>` +
+      `<NtryDtls>${tx('1')}${tx('1.5')}${tx('1')}</NtryDtls></Ntry>`,
+  );
+  for (const workers of [0, 1]) {
+    await expect(streamedEntries(xml, 64, { workers })).rejects.toMatchObject({
+      name: 'CamtError',
+      code: 'invalid_amount',
+      message: expect.stringContaining('N Ntry[0] TxDtls[1]'),
+    });
+  }
 });
