@@ -56,7 +56,7 @@ export async function writeCamt054(path: string, entries: number): Promise<{ sum
 }
 
 /** Parses one file, sampling RSS every 100 ms; the child-process half of the benchmark. */
-async function measure(path: string): Promise<void> {
+async function measure(path: string, workers: number): Promise<void> {
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage().rss);
@@ -65,7 +65,7 @@ async function measure(path: string): Promise<void> {
   const cpuBefore = process.cpuUsage();
   let entries = 0;
   let verified = false;
-  for await (const event of parseCamt(createReadStream(path, { highWaterMark: 256 * 1024 }))) {
+  for await (const event of parseCamt(createReadStream(path, { highWaterMark: 256 * 1024 }), { workers })) {
     if (event.kind === 'entry') entries++;
     if (event.kind === 'statement-end') verified = event.totals.checks.every((c) => c.ok);
   }
@@ -79,6 +79,7 @@ async function measure(path: string): Promise<void> {
     JSON.stringify({
       bench: 'camt-parse',
       entries,
+      workers,
       fileMB: Math.round(statSync(path).size / 1e6),
       seconds: Number(seconds.toFixed(2)),
       entriesPerSecond: Math.round(entries / seconds),
@@ -92,16 +93,22 @@ async function measure(path: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (process.argv[2] === '--measure') return measure(process.argv[3]!);
+  if (process.argv[2] === '--measure') return measure(process.argv[3]!, Number(process.argv[4]));
   const sizes = process.argv.slice(2).map(Number);
   const dir = mkdtempSync(join(tmpdir(), 'camt-bench-'));
   try {
     for (const size of sizes.length > 0 ? sizes : [100_000, 1_000_000]) {
       const file = join(dir, `camt054-${size}.xml`);
       await writeCamt054(file, size);
-      execFileSync(process.execPath, [...process.execArgv, __filename, '--measure', file], {
-        stdio: 'inherit',
-      });
+      for (const workers of [0, 2]) {
+        execFileSync(
+          process.execPath,
+          [...process.execArgv, __filename, '--measure', file, String(workers)],
+          {
+            stdio: 'inherit',
+          },
+        );
+      }
       rmSync(file);
     }
   } finally {
