@@ -243,6 +243,9 @@ async function runSize(size: number): Promise<void> {
     // RECONCILE_HEAP_MB caps the measured process's V8 heap, as a worker's deployment would.
     const heap = process.env.RECONCILE_HEAP_MB;
     const flags = heap ? [`--max-old-space-size=${heap}`] : [];
+    // RECONCILE_CPU_PROFILE_DIR writes a V8 CPU profile of the measured process there.
+    const profileDir = process.env.RECONCILE_CPU_PROFILE_DIR;
+    if (profileDir) flags.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
     const child = spawn(
       process.execPath,
       [...process.execArgv, ...flags, __filename, '--measure', JSON.stringify(job)],
