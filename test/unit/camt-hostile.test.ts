@@ -156,4 +156,3 @@ test('namespace prefixes are accepted', async () => {
   const events = await collect(xml);
   expect(events.filter((e) => e.kind === 'entry')).toHaveLength(1);
 });
-
