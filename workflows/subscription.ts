@@ -95,7 +95,13 @@ export async function subscriptionLifecycle(input: SubscriptionWorkflowInput): P
       throw ApplicationFailure.nonRetryable(`subscription ${ref.subscriptionId} is gone`, 'NotFound');
     const step = nextLifecycleStep(state, time.now());
     last = step;
-    if (step.action === 'done') break;
+    if (step.action === 'done') {
+      if (input.clock) await clearClockWait({ workflowId });
+      // A change signalled while this run was deciding to end (say cancel_at_period_end, set just
+      // after the first charge) reached this run, not a new one: look again instead of losing it.
+      if (changed) continue;
+      break;
+    }
     if (step.at > time.now()) {
       await time.sleepUntil(step.at, () => changed);
       continue; // re-read: the wait may have been cut short by a change
@@ -125,7 +131,6 @@ export async function subscriptionLifecycle(input: SubscriptionWorkflowInput): P
         break;
     }
   }
-  if (input.clock) await clearClockWait({ workflowId });
   time.finish();
   await condition(allHandlersFinished);
   return last?.action ?? 'done';
