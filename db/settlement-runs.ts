@@ -223,7 +223,15 @@ export function createSettlementRunRepository(knex: Knex) {
           await trx('settlement_runs').where({ id }).delete();
           return null;
         }
-        const auto = autoApproves(totals.net, input.autoApproveMaxNet);
+        // The policy approves only what can be paid out: a merchant without a bank account and
+        // kennitala waits for an operator (who cannot approve either until they are added).
+        const auto =
+          autoApproves(totals.net, input.autoApproveMaxNet) &&
+          (await trx('merchants')
+            .where({ id: scope.merchantId })
+            .whereNotNull('bank_account')
+            .whereNotNull('kennitala')
+            .first('id')) !== undefined;
         const now = new Date();
         const [run] = await trx<SettlementRunRow>('settlement_runs')
           .where({ id })

@@ -221,6 +221,18 @@ export function settlementOperatorRouter(deps: { knex: Knex; settlement: Settlem
     }),
   );
   router.post(
+    '/v1/operator/settlement-runs/:id/retry',
+    handle('/v1/operator/settlement-runs/:id/retry', Empty, 'body', async (_b, req, res) => {
+      const operator = operatorOf(res);
+      const row = await settlement.retryRun(String(req.params.id), {
+        kind: 'operator',
+        id: operator.id,
+        name: operator.name ?? operator.email,
+      });
+      return (await settlement.presentForOperator([row]))[0];
+    }),
+  );
+  router.post(
     '/v1/operator/settlement-days',
     handle('/v1/operator/settlement-days', SettlementDayBody, 'body', async (b) => {
       if (b.date !== undefined && !isBankingDay(b.date))

@@ -109,6 +109,28 @@ export function linesCsv(lines: SettlementLineRow[]): string {
 }
 
 /**
+ * A payout goes to the merchant's bank account and kennitala: approving (or retrying) a run of a
+ * merchant without them is refused up front, instead of failing the run after approval.
+ */
+async function requirePayoutDestination(
+  db: Knex | Knex.Transaction,
+  merchantId: string,
+): Promise<{ bankAccount: string; kennitala: string }> {
+  const merchant = await db<{ id: string; bank_account: string | null; kennitala: string | null }>(
+    'merchants',
+  )
+    .where({ id: merchantId })
+    .first('bank_account', 'kennitala');
+  if (!merchant?.bank_account || !merchant.kennitala)
+    throw new ConflictError(
+      'The merchant has no bank account and kennitala to pay out to; they must be added to the merchant profile first',
+      'merchant_payout_destination_missing',
+      'id',
+    );
+  return { bankAccount: merchant.bank_account, kennitala: merchant.kennitala };
+}
+
+/**
  * Settlement runs for the merchant API, the operator API and the finance dashboard: one place that
  * approves a run (with its audit record) and starts settlement days.
  */
@@ -146,6 +168,7 @@ export function createSettlementService(deps: SettlementServiceDeps) {
         const run = await runs.findForOperator(runId, trx);
         if (!run) throw new NotFoundError(`No such settlement run: '${runId.slice(0, 64)}'`, 'id');
         const scope: Scope = { merchantId: run.merchant_id, livemode: run.livemode };
+        if (run.status === 'pending_review') await requirePayoutDestination(trx, run.merchant_id);
         const now = new Date();
         const row = await runs.transition(
           scope,
@@ -174,6 +197,74 @@ export function createSettlementService(deps: SettlementServiceDeps) {
       // After commit: the approval stands even if Temporal is briefly away (the workflow re-reads hourly).
       await wakeRun(approved, 'approve').catch(() => undefined);
       return approved;
+    },
+
+    /**
+     * An operator sends a failed run's payout again, once what failed is mended (say the merchant's
+     * bank account added): `failed → approved`, its unsent payout back to `pending` with the
+     * merchant's account as it is now, an audit record, and the run's workflow started again. A
+     * failed run only ever failed before its payout reached the bank, so nothing can be paid twice.
+     */
+    async retryRun(runId: string, actor: AuditActor): Promise<SettlementRunRow> {
+      const retried = await deps.knex.transaction(async (trx) => {
+        const run = await runs.findForOperator(runId, trx);
+        if (!run) throw new NotFoundError(`No such settlement run: '${runId.slice(0, 64)}'`, 'id');
+        const scope: Scope = { merchantId: run.merchant_id, livemode: run.livemode };
+        if (run.status !== 'failed')
+          throw new ConflictError(
+            `A settlement run that is ${run.status} cannot be retried; only failed runs can`,
+            'settlement_run_not_failed',
+            'id',
+          );
+        const payout = await payouts.findByRun(scope, run.id, trx);
+        if (payout && payout.status !== 'failed' && payout.status !== 'pending')
+          throw new ConflictError(
+            `The run's payout is ${payout.status}: it reached the bank and is not sent again`,
+            'payout_already_submitted',
+            'id',
+          );
+        const destination = await requirePayoutDestination(trx, run.merchant_id);
+        const now = new Date();
+        const row = await runs.transition(
+          scope,
+          run.id,
+          ['failed'],
+          {
+            status: 'approved',
+            approved_by: actor.name,
+            approved_at: now,
+            failed_at: null,
+            failure_reason: null,
+          },
+          trx,
+        );
+        if (!row)
+          throw new ConflictError(
+            'The settlement run changed meanwhile; try again',
+            'settlement_run_changed',
+            'id',
+          );
+        if (payout)
+          await trx('payouts').where({ id: payout.id, status: payout.status }).update({
+            status: 'pending',
+            failure_reason: null,
+            destination_account: destination.bankAccount,
+            destination_kennitala: destination.kennitala,
+            updated_at: now,
+          });
+        await recordAudit(trx, {
+          actor,
+          action: 'settlement_run.retried',
+          objectType: 'settlement_run',
+          objectId: row.id,
+          livemode: row.livemode,
+          merchantId: row.merchant_id,
+          data: { net: row.net, previous_failure: run.failure_reason, payout: payout?.id ?? null },
+        });
+        return row;
+      });
+      await wakeRun(retried, 'approve').catch(() => undefined);
+      return retried;
     },
 
     /** Wakes the run's workflow after bank sync marked its payout paid (also done hourly by itself). */

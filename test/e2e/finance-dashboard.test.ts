@@ -506,6 +506,21 @@ describe("a run's page", () => {
 
 describe('approval', () => {
   test('Approve calls the settlement service: run approved by the operator, audited once', async () => {
+    // Without a bank account to pay out to, approval is refused with the reason and changes nothing.
+    await page.goto(`${stack.url}/dashboard/finance/runs/stl_finA?env=test&lang=en`);
+    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Approve run' }).click()]);
+    await expect(page.locator('.notice.error').innerText()).resolves.toContain(
+      'The merchant has no bank account and kennitala to pay out to',
+    );
+    expect((await stack.knex('settlement_runs').where({ id: 'stl_finA' }).first()).status).toBe(
+      'pending_review',
+    );
+    const owner = (await stack.knex('settlement_runs').where({ id: 'stl_finA' }).first()).merchant_id;
+    await stack
+      .knex('merchants')
+      .where({ id: owner })
+      .update({ kennitala: '4709063520', bank_account: '0101-26-123456' });
+
     await page.goto(`${stack.url}/dashboard/finance/runs/stl_finA?env=test&lang=en`);
     await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Approve run' }).click()]);
     expect(new URL(page.url()).searchParams.get('done')).toBe('approved');

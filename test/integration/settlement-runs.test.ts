@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { createOperator } from '../helpers/accounts';
+import { until } from '../helpers/until';
 import { createWorker } from '../../worker/create-worker';
 import { createLogger } from '../../stack/logger';
 import { newId } from '../../domain/ids';
@@ -515,19 +516,64 @@ test('approval writes the payout and the pain.001 file; the confirmed debit make
   expect(await handle.result()).toEqual({ runId: runA, status: 'paid' });
 }, 60_000);
 
-test('a merchant without a bank account: the approved run fails with the reason', async () => {
-  const res = await stack.api(operator.token, `/v1/operator/settlement-runs/${runB}/approve`, {
-    method: 'POST',
-    json: {},
+test('a merchant without a bank account: approval is refused; a run that fails anyway is retried once mended', async () => {
+  const approve = () =>
+    stack.api(operator.token, `/v1/operator/settlement-runs/${runB}/approve`, { method: 'POST', json: {} });
+  const retry = () =>
+    stack.api(operator.token, `/v1/operator/settlement-runs/${runB}/retry`, { method: 'POST', json: {} });
+  const refused = await approve();
+  expect(refused.status).toBe(409);
+  expect(refused.body.error).toMatchObject({ code: 'merchant_payout_destination_missing', param: 'id' });
+  expect(await stack.knex('settlement_runs').where({ id: runB }).first()).toMatchObject({
+    status: 'pending_review',
+    approved_by: null,
   });
-  expect(res.status).toBe(200);
+  expect(await stack.knex('audit_log').where({ object_id: runB })).toHaveLength(0);
+
+  // Approved while the account was there, removed before the payout was written (a race the guard
+  // cannot close): the run fails with the reason. Set in the database so the order is certain.
+  await stack
+    .knex('settlement_runs')
+    .where({ id: runB })
+    .update({ status: 'approved', approved_by: 'ops@example.is', approved_at: new Date() });
   const handle = stack.client.workflow.getHandle(settlementRunWorkflowId(false, b.id, settlementDate));
+  await handle.signal('approve');
   expect(await handle.result()).toEqual({ runId: runB, status: 'failed' });
-  const run = await stack.knex('settlement_runs').where({ id: runB }).first();
-  expect(run.failure_reason).toBe('The merchant has no bank account and kennitala to pay out to');
+  const failed = await stack.knex('settlement_runs').where({ id: runB }).first();
+  expect(failed.failure_reason).toBe('The merchant has no bank account and kennitala to pay out to');
   expect(await stack.knex('payouts').where({ settlement_run_id: runB })).toHaveLength(0);
   const listed = await stack.api(operator.token, `/v1/operator/settlement-runs?status=failed`);
   expect(listed.body.data.map((r: { id: string }) => r.id)).toEqual([runB]);
+
+  // Retrying before the account is back is refused and changes nothing.
+  const early = await retry();
+  expect(early.status).toBe(409);
+  expect(early.body.error.code).toBe('merchant_payout_destination_missing');
+  expect((await stack.knex('settlement_runs').where({ id: runB }).first()).status).toBe('failed');
+
+  // Mended: the retry approves it again and its payout goes to the account as it is now.
+  await stack.knex('merchants').where({ id: b.id }).update({ bank_account: '0133-26-000888' });
+  const retried = await retry();
+  expect(retried.status).toBe(200);
+  expect(retried.body).toMatchObject({ id: runB, status: 'approved', failure_reason: null });
+  await until(
+    () => stack.knex('settlement_runs').where({ id: runB }).first(),
+    (r) => r.status === 'submitted',
+  );
+  const payout = await stack.knex('payouts').where({ settlement_run_id: runB }).first();
+  expect(payout).toMatchObject({
+    status: 'submitted',
+    amount: 1_970, // 2,000 − fee 30
+    destination_account: '0133-26-000888',
+    destination_kennitala: '6501120120',
+  });
+  expect(
+    (await stack.knex('audit_log').where({ object_id: runB }).orderBy('id')).map((r) => r.action),
+  ).toEqual(['settlement_run.failed', 'settlement_run.retried']);
+  // Only a failed run can be retried.
+  const again = await retry();
+  expect(again.status).toBe(409);
+  expect(again.body.error.code).toBe('settlement_run_not_failed');
 }, 60_000);
 
 test('a second settlement day changes nothing; the ledger invariant holds for every merchant', async () => {
@@ -537,7 +583,7 @@ test('a second settlement day changes nothing; the ledger invariant holds for ev
   expect(res.body.runs.map((r: { id: string }) => r.id).sort()).toEqual([runA, runB].sort());
   expect(await stack.knex('settlement_lines').count<{ count: string }[]>('* as count')).toEqual(linesBefore);
   expect(await stack.knex('settlement_runs')).toHaveLength(2);
-  expect(await stack.knex('payouts')).toHaveLength(1);
+  expect(await stack.knex('payouts')).toHaveLength(2);
 
   // Done 2: captured − refunds − reversals = settled gross + unsettled, for every merchant and mode.
   const figures = {
@@ -605,8 +651,23 @@ test('gathering is idempotent under concurrency, and the auto-approve policy app
   });
   expect(again).toMatchObject({ id: opened.id, line_count: 1, gross: 3_000, fee: 45, net: 2_955 });
 
+  // Under the limit but nowhere to pay out to: the policy leaves it to an operator.
+  const noAccount = await stack.merchant('Auto without account ehf.');
+  await payment(noAccount, { amount: 4_000, channel: 'pos', at: minutesAgo(5) });
+  const waiting = await runs.gather({
+    scope: { merchantId: noAccount.id, livemode: false },
+    settlementDate: '2026-12-01',
+    cutoff,
+    autoApproveMaxNet: 3_968,
+  });
+  expect(waiting).toMatchObject({ status: 'pending_review', approved_by: null, net: 3_968 });
+
   // Auto-approve at or under the limit, with a system audit record.
   const e = await stack.merchant('Auto ehf.');
+  await stack
+    .knex('merchants')
+    .where({ id: e.id })
+    .update({ kennitala: '4709063520', bank_account: '0101-26-123456' });
   await payment(e, { amount: 4_000, channel: 'pos', at: minutesAgo(5) }); // fee 32 → net 3 968
   const auto = await runs.gather({
     scope: { merchantId: e.id, livemode: false },
