@@ -34,7 +34,7 @@ export async function matchLateNotifications(
          select n.amount from bank_entries n
            join bank_statements ns on ns.id = n.bank_statement_id and ns.message_type = 'camt.054'
           where n.bank_file_id = ? and n.livemode = e.livemode and n.acct_svcr_ref = e.acct_svcr_ref
-            and n.booked and n.credit = e.credit
+            and n.booked and not n.reversal and n.credit = e.credit
           order by (n.amount = e.amount) desc, n.id limit 1) n
       where e.livemode = ? and e.bank_file_id <> ? and e.booked and e.match_status = 'exception'
         -- From this file's notification statements, so a statement file (maybe a million entries) costs nothing.

@@ -37,7 +37,8 @@ export async function matchLumpSums(
        left join lateral (
          select n.id, n.amount from bank_entries n
            join bank_statements ns on ns.id = n.bank_statement_id and ns.message_type = 'camt.054'
-          where n.livemode = e.livemode and n.acct_svcr_ref = e.acct_svcr_ref and n.booked and n.credit = e.credit
+          where n.livemode = e.livemode and n.acct_svcr_ref = e.acct_svcr_ref and n.booked and not n.reversal
+            and n.credit = e.credit
           order by (n.amount = e.amount) desc, n.id limit 1) n on true
       where e.bank_file_id = ? and e.livemode = ? and e.match_status = 'unmatched' and e.acct_svcr_ref like 'CLM-%'`,
     [f.fileId, f.livemode],

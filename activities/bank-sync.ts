@@ -5,6 +5,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/activity';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Knex } from '../db/knex';
+import { withoutJit } from '../db/knex';
 import type { Logger } from '../stack/logger';
 import type { BankConnection } from '../bank-adapters/bank-connections';
 import type { BankFileTransport } from '../bank-adapters/bank-file-transport';
@@ -198,6 +199,7 @@ export async function processStoredFile(
     const started = Date.now();
     let earlyClaimPayments = 0;
     return await deps.knex.transaction(async (trx) => {
+      await withoutJit(trx);
       // Holds the file row, so two workers given the same file cannot both process it.
       const locked: { id: string } | undefined = await trx<{ id: string; status: string }>('bank_files')
         .where({ id: fileId, status: 'received' })

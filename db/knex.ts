@@ -15,12 +15,19 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (text: string) => {
 export function createKnex(databaseUrl: string, opts: { poolMax?: number } = {}): Knex {
   return knexFactory({
     client: 'pg',
-    // JIT compilation is for long analytic queries; here it fired on the settlement gather and bank
-    // matching (high estimated cost, short real work) and took ~1.4 s of a 100,000-line gather.
-    connection: { connectionString: databaseUrl, options: '-c jit=off' },
+    connection: databaseUrl,
     pool: { min: 0, max: opts.poolMax ?? 10 },
     acquireConnectionTimeout: 10_000,
   });
+}
+
+/**
+ * JIT compilation is for long analytic queries. It fired on the settlement gather and bank matching
+ * (high estimated cost, short real work) and took ~1.4 s of a 100,000-line gather, so those
+ * transactions turn it off for themselves (SET LOCAL: also right behind a transaction pooler).
+ */
+export async function withoutJit(trx: Knex.Transaction): Promise<void> {
+  await trx.raw('set local jit = off');
 }
 
 /** A knex instance or an open transaction: every repository method accepts either. */

@@ -1,4 +1,5 @@
 import type { Db, Knex } from './knex';
+import { withoutJit } from './knex';
 import type { Scope } from '../domain/scope';
 import type { SettlementFeeKind, SettlementLineKind } from '../domain/settlement-lines';
 import { autoApproves, opensRun } from '../domain/settlement-lines';
@@ -191,6 +192,7 @@ export function createSettlementRunRepository(knex: Knex) {
     async gather(input: GatherInput): Promise<SettlementRunRow | null> {
       const { scope } = input;
       return knex.transaction(async (trx) => {
+        await withoutJit(trx);
         const existing = await runs(trx, scope).where({ settlement_date: input.settlementDate }).first();
         if (existing) return existing;
         const id = newId('stl');

@@ -72,6 +72,12 @@ export async function settlementRun(input: SettlementRunInput): Promise<Settleme
   status = run.status;
 
   for (;;) {
+    if (status === 'failed' && woken) {
+      // Retried by an operator while this run was failing it: the signal came here, not to a new run.
+      woken = false;
+      status = await db.settlementRunStatus(key);
+      continue;
+    }
     if (status === 'paid' || status === 'failed') return { runId: run.runId, status };
     if (status === 'approved') {
       const written = await db.writePayout(key);

@@ -204,15 +204,17 @@ export function createSettlementService(deps: SettlementServiceDeps) {
      * bank account added): `failed → approved`, its unsent payout back to `pending` with the
      * merchant's account as it is now, an audit record, and the run's workflow started again. A
      * failed run only ever failed before its payout reached the bank, so nothing can be paid twice.
+     * An `approved` run whose payout has not gone can be retried too: that only starts its workflow
+     * again, the way out when the workflow service did not answer the first time (503 then).
      */
     async retryRun(runId: string, actor: AuditActor): Promise<SettlementRunRow> {
       const retried = await deps.knex.transaction(async (trx) => {
         const run = await runs.findForOperator(runId, trx);
         if (!run) throw new NotFoundError(`No such settlement run: '${runId.slice(0, 64)}'`, 'id');
         const scope: Scope = { merchantId: run.merchant_id, livemode: run.livemode };
-        if (run.status !== 'failed')
+        if (run.status !== 'failed' && run.status !== 'approved')
           throw new ConflictError(
-            `A settlement run that is ${run.status} cannot be retried; only failed runs can`,
+            `A settlement run that is ${run.status} cannot be retried; only failed (or approved, unsent) runs can`,
             'settlement_run_not_failed',
             'id',
           );
@@ -224,6 +226,7 @@ export function createSettlementService(deps: SettlementServiceDeps) {
             'id',
           );
         const destination = await requirePayoutDestination(trx, run.merchant_id);
+        if (run.status === 'approved') return run; // only the workflow is started again
         const now = new Date();
         const row = await runs.transition(
           scope,
@@ -263,7 +266,21 @@ export function createSettlementService(deps: SettlementServiceDeps) {
         });
         return row;
       });
-      await wakeRun(retried, 'approve').catch(() => undefined);
+      // The run is approved now; unlike approval, no workflow may be waiting for it, so a failure to
+      // start one is the operator's to see (retrying again starts it).
+      try {
+        await wakeRun(retried, 'approve');
+      } catch {
+        throw new ServiceUnavailableError(
+          'The run is approved, but the workflow service did not answer; retry it again to send the payout',
+          'workflows_unavailable',
+        );
+      }
+      if (!deps.client)
+        throw new ServiceUnavailableError(
+          'The run is approved, but the workflow service is not connected; retry it again to send the payout',
+          'workflows_unavailable',
+        );
       return retried;
     },
 

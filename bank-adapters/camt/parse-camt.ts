@@ -22,6 +22,12 @@ export interface ParseCamtOptions {
    */
   maxElementChars?: number;
   /**
+   * Most transactions one entry may carry (default 250,000). An entry's transactions are held until
+   * the entry is complete, and their values are slices of the text they came from (V8 keeps that
+   * text alive), so one lump sum costs memory in proportion to its own size: this bounds it.
+   */
+  maxTransactionsPerEntry?: number;
+  /**
    * Worker threads that read transactions and entries (0, the default: on this thread). XML
    * parsing is most of the cost, so workers raise throughput where a core is free; order, totals
    * and the scan stay on this thread. Needs the process to load TypeScript itself (tsx) or compiled code.
@@ -42,7 +48,7 @@ type Header = Omit<CamtMessage, 'GrpHdr'>;
  * yielding the message header, then per statement its header, each entry, and its verified totals.
  * Entries are parsed one at a time, and a lump-sum entry's transactions one by one before the rest
  * of it, so memory stays flat however many entries the file holds; what grows is only the entry
- * being read, by its parsed transactions (well under 1 KB each), never by its XML. Throws
+ * being read, in proportion to its own size (maxTransactionsPerEntry bounds it). Throws
  * a CamtError for a hostile, truncated or malformed file, and a CamtControlTotalError (after the
  * statement's entries) when its stated totals disagree with them. A file is good only if the
  * iteration completes: callers must treat any error as the whole file being untrusted, including
@@ -73,6 +79,7 @@ async function* parse(
   let tally: Tally = newTally();
   let entryIndex = 0;
   let transactionIndex = 0; // within the entry being read
+  const maxTransactions = options.maxTransactionsPerEntry ?? 250_000;
 
   const entryEvents = function* (ready: CamtEntry[]): Generator<CamtEvent> {
     for (const entry of ready) {
@@ -137,6 +144,12 @@ async function* parse(
         yield { kind: 'statement', statement: built };
       }
       if (depth === TRANSACTION_DEPTH) {
+        if (transactionIndex >= maxTransactions)
+          throw new CamtError(
+            'element_too_large',
+            `an entry with more than ${maxTransactions} transactions`,
+            `${built.Id} Ntry[${entryIndex}]`,
+          );
         const where = `${built.Id} Ntry[${entryIndex}] TxDtls[${transactionIndex++}]`;
         yield* entryEvents(await units.add({ kind: 'transaction', xml: event.xml, where }));
         continue;

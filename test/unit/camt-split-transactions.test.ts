@@ -30,7 +30,7 @@ function chunks(data: string, size: number): Readable {
 async function streamedEntries(
   xml: string,
   size: number,
-  options: { maxElementChars?: number; workers?: number } = {},
+  options: { maxElementChars?: number; workers?: number; maxTransactionsPerEntry?: number } = {},
 ): Promise<CamtEntry[]> {
   const entries: CamtEntry[] = [];
   for await (const e of parseCamt(chunks(xml, size), options)) if (e.kind === 'entry') entries.push(e.entry);
@@ -147,6 +147,19 @@ test('a lump sum larger than the element bound parses: the bound applies to each
   );
   await expect(streamedEntries(huge, 1024, { maxElementChars: 4096 })).rejects.toMatchObject({
     code: 'element_too_large',
+  });
+});
+
+test('an entry with more transactions than the bound is refused, the file not half-read', async () => {
+  const tx = `<TxDtls><Amt Ccy="ISK">1</Amt></TxDtls>`;
+  const xml = ntfctnDoc(
+    `<Ntry><Amt Ccy="ISK">4</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>` +
+      `<NtryDtls>${tx.repeat(4)}</NtryDtls></Ntry>`,
+  );
+  expect(await streamedEntries(xml, 64, { maxTransactionsPerEntry: 4 })).toHaveLength(1);
+  await expect(streamedEntries(xml, 64, { maxTransactionsPerEntry: 3 })).rejects.toMatchObject({
+    code: 'element_too_large',
+    message: expect.stringContaining('more than 3 transactions'),
   });
 });
 
