@@ -7,7 +7,7 @@ import { createPain001SftpChannel, type PayoutChannel } from '../bank-adapters/p
 import { isBankingDay, nextBankingDay } from '../domain/banking-days';
 import { accountDigits } from '../domain/settlement-ids';
 import { createSettlementRunRepository, type SettlementRunStatus } from '../db/settlement-runs';
-import { createPayoutRepository } from '../db/payouts';
+import { createPayoutRepository, findPayoutDestination } from '../db/payouts';
 import { recordAudit } from '../db/audit-log';
 
 export interface SettlementActivityDeps {
@@ -186,11 +186,8 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
           `run ${run.id} is ${run.status}, not approved`,
           'SettlementRunState',
         );
-      const merchant = await deps
-        .knex<{ id: string; bank_account: string | null; kennitala: string | null }>('merchants')
-        .where({ id: key.merchantId })
-        .first('bank_account', 'kennitala');
-      if (!merchant?.bank_account || !merchant.kennitala)
+      const destination = await findPayoutDestination(deps.knex, key.merchantId);
+      if (!destination)
         return { status: await failRun(key, 'The merchant has no bank account and kennitala to pay out to') };
       const channel = channelFor(key.livemode);
       if (!channel)
@@ -203,8 +200,8 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
       const payout = await payouts.createOnce(scope, {
         runId: run.id,
         amount: run.net,
-        destinationAccount: merchant.bank_account,
-        destinationKennitala: merchant.kennitala,
+        destinationAccount: destination.bankAccount,
+        destinationKennitala: destination.kennitala,
         channel: channel.name,
       });
       return { payoutId: payout.id };

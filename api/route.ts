@@ -62,3 +62,20 @@ export function createRoutes(router: Router, docs: OperationDoc[]) {
 }
 
 export type DefineRoute = ReturnType<typeof createRoutes>;
+
+/**
+ * A JSON handler for routes outside a merchant's scope (the operator API): names the route for
+ * logs and metrics, validates the body or the query with `schema`, and answers the result.
+ */
+export function jsonHandler<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  where: 'body' | 'query',
+  fn: (input: z.output<S>, req: Request, res: Response) => Promise<unknown>,
+) {
+  return async (req: Request, res: Response): Promise<void> => {
+    context(res).route = path;
+    const input = parseInput(schema, where === 'body' ? req.body : req.query, where);
+    res.json(await fn(input, req, res));
+  };
+}

@@ -35,6 +35,26 @@ export interface NewPayout {
   channel: string;
 }
 
+/** Where a merchant's payouts go: its bank account and kennitala, both required. */
+export interface PayoutDestination {
+  bankAccount: string;
+  kennitala: string;
+}
+
+/** The merchant's payout destination as it is now, or undefined when either part is missing. */
+export async function findPayoutDestination(
+  db: Db,
+  merchantId: string,
+): Promise<PayoutDestination | undefined> {
+  const merchant = await db<{ id: string; bank_account: string | null; kennitala: string | null }>(
+    'merchants',
+  )
+    .where({ id: merchantId })
+    .first('bank_account', 'kennitala');
+  if (!merchant?.bank_account || !merchant.kennitala) return undefined;
+  return { bankAccount: merchant.bank_account, kennitala: merchant.kennitala };
+}
+
 /** Payouts: one per settlement run, keyed `{stl_id}:payout`; every method takes the tenancy Scope. */
 export function createPayoutRepository(knex: Knex) {
   const payouts = (db: Db, scope: Scope) =>

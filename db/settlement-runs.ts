@@ -1,5 +1,6 @@
 import type { Db, Knex } from './knex';
 import { withoutJit } from './knex';
+import { findPayoutDestination } from './payouts';
 import type { Scope } from '../domain/scope';
 import type { SettlementFeeKind, SettlementLineKind } from '../domain/settlement-lines';
 import { autoApproves, opensRun } from '../domain/settlement-lines';
@@ -229,11 +230,7 @@ export function createSettlementRunRepository(knex: Knex) {
         // kennitala waits for an operator (who cannot approve either until they are added).
         const auto =
           autoApproves(totals.net, input.autoApproveMaxNet) &&
-          (await trx('merchants')
-            .where({ id: scope.merchantId })
-            .whereNotNull('bank_account')
-            .whereNotNull('kennitala')
-            .first('id')) !== undefined;
+          (await findPayoutDestination(trx, scope.merchantId)) !== undefined;
         const now = new Date();
         const [run] = await trx<SettlementRunRow>('settlement_runs')
           .where({ id })

@@ -1,4 +1,5 @@
 import type { Db } from '../db/knex';
+import type { SettlementLineRow } from '../db/settlement-runs';
 
 /**
  * Read-only SQL behind the finance pages. Operators see every merchant, so merchant rows (runs,
@@ -157,17 +158,10 @@ export async function findRun(db: Db, livemode: boolean, id: string): Promise<Ru
     );
 }
 
-export interface LineRow {
-  id: number;
-  kind: string;
-  fee_kind: string;
-  source_id: string;
-  payment_intent_id: string | null;
-  gross: number;
-  fee: number;
-  net: number;
-  occurred_at: Date;
-}
+export type LineRow = Pick<
+  SettlementLineRow,
+  'id' | 'kind' | 'fee_kind' | 'source_id' | 'payment_intent_id' | 'gross' | 'fee' | 'net' | 'occurred_at'
+>;
 
 /** A page of a run's lines in insertion order, after line id `after`. */
 export async function runLines(
@@ -308,17 +302,21 @@ export interface BankFileRow {
   open_exceptions: number;
 }
 
+const BANK_FILE_COLUMNS = [
+  'f.id',
+  'f.name',
+  'f.received_at',
+  'f.message_type',
+  'f.status',
+  'f.quarantine_reason',
+  'f.entry_count',
+] as const;
+
 export async function listBankFiles(db: Db, livemode: boolean, limit: number): Promise<BankFileRow[]> {
   return db('bank_files as f')
     .where('f.livemode', livemode)
     .select(
-      'f.id',
-      'f.name',
-      'f.received_at',
-      'f.message_type',
-      'f.status',
-      'f.quarantine_reason',
-      'f.entry_count',
+      ...BANK_FILE_COLUMNS,
       db.raw(
         `(select count(*) from bank_exceptions x where x.bank_file_id = f.id and x.status = 'open')::bigint as open_exceptions`,
       ),
@@ -333,16 +331,7 @@ export async function listBankFiles(db: Db, livemode: boolean, limit: number): P
 export async function findBankFile(db: Db, livemode: boolean, id: string): Promise<BankFileRow | undefined> {
   return db('bank_files as f')
     .where({ 'f.livemode': livemode, 'f.id': id })
-    .first(
-      'f.id',
-      'f.name',
-      'f.received_at',
-      'f.message_type',
-      'f.status',
-      'f.quarantine_reason',
-      'f.entry_count',
-      db.raw('0::bigint as open_exceptions'),
-    );
+    .first(...BANK_FILE_COLUMNS, db.raw('0::bigint as open_exceptions'));
 }
 
 export interface EntryRow {

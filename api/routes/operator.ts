@@ -1,11 +1,11 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { Knex } from '../../db/knex';
 import { createMerchantRepository, type MerchantRow } from '../../db/merchants';
 import { createUserRepository } from '../../db/users';
 import { APPLICATION_STATUSES } from '../../domain/capabilities';
-import { zBool, zInt, parseInput } from '../validation';
-import { context } from '../context';
+import { zBool, zInt } from '../validation';
+import { jsonHandler } from '../route';
 import { listResponse } from '../list';
 import { authenticateOperator, operatorOf } from '../middleware/operator-auth';
 import { routeNotFound } from '../middleware/errors';
@@ -36,23 +36,11 @@ export function operatorRouter(deps: { knex: Knex }): Router {
   const merchants = createMerchantRepository(deps.knex);
   router.use('/v1/operator', authenticateOperator(createUserRepository(deps.knex)));
 
-  const handle =
-    <S extends z.ZodType>(
-      path: string,
-      schema: S,
-      where: 'body' | 'query',
-      fn: (input: z.output<S>, req: Request, res: Response) => Promise<unknown>,
-    ) =>
-    async (req: Request, res: Response) => {
-      context(res).route = path;
-      const input = parseInput(schema, where === 'body' ? req.body : req.query, where);
-      res.json(await fn(input, req, res));
-    };
   const id = (req: Request) => String(req.params.id);
 
   router.get(
     '/v1/operator/merchants',
-    handle('/v1/operator/merchants', ListQuery, 'query', async (q) => {
+    jsonHandler('/v1/operator/merchants', ListQuery, 'query', async (q) => {
       const page = await merchants.listByApplication({
         limit: q.limit,
         ...(q.status && { status: q.status }),
@@ -63,37 +51,37 @@ export function operatorRouter(deps: { knex: Knex }): Router {
   );
   router.get(
     '/v1/operator/merchants/:id',
-    handle('/v1/operator/merchants/:id', Empty, 'query', async (_q, req) =>
+    jsonHandler('/v1/operator/merchants/:id', Empty, 'query', async (_q, req) =>
       present(await accounts.load(id(req))),
     ),
   );
   router.post(
     '/v1/operator/merchants/:id/approve',
-    handle('/v1/operator/merchants/:id/approve', Empty, 'body', async (_b, req, res) =>
+    jsonHandler('/v1/operator/merchants/:id/approve', Empty, 'body', async (_b, req, res) =>
       present(await accounts.approve(id(req), operatorOf(res).id)),
     ),
   );
   router.post(
     '/v1/operator/merchants/:id/reject',
-    handle('/v1/operator/merchants/:id/reject', Reject, 'body', async (b, req, res) =>
+    jsonHandler('/v1/operator/merchants/:id/reject', Reject, 'body', async (b, req, res) =>
       present(await accounts.reject(id(req), operatorOf(res).id, b.reason)),
     ),
   );
   router.post(
     '/v1/operator/merchants/:id/card-acquirer/activate',
-    handle('/v1/operator/merchants/:id/card-acquirer/activate', Empty, 'body', async (_b, req) =>
+    jsonHandler('/v1/operator/merchants/:id/card-acquirer/activate', Empty, 'body', async (_b, req) =>
       present(await accounts.activateCardAcquirer(id(req))),
     ),
   );
   router.post(
     '/v1/operator/merchants/:id/claims-agreement/sign',
-    handle('/v1/operator/merchants/:id/claims-agreement/sign', Empty, 'body', async (_b, req) =>
+    jsonHandler('/v1/operator/merchants/:id/claims-agreement/sign', Empty, 'body', async (_b, req) =>
       present(await accounts.signClaimsAgreement(id(req))),
     ),
   );
   router.patch(
     '/v1/operator/merchants/:id/features',
-    handle('/v1/operator/merchants/:id/features', Features, 'body', async (b, req) =>
+    jsonHandler('/v1/operator/merchants/:id/features', Features, 'body', async (b, req) =>
       present(await accounts.setFeatures(id(req), { pos: b.pos })),
     ),
   );

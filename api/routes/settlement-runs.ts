@@ -5,10 +5,10 @@ import type { OperationDoc } from '../openapi';
 import type { SettlementService } from '../services/settlement';
 import { linesCsv, presentLine } from '../services/settlement';
 import { createUserRepository } from '../../db/users';
-import { createRoutes } from '../route';
+import { createRoutes, jsonHandler } from '../route';
 import { listOf, listResponse } from '../list';
 import { pageOptions, pageQuery, zId } from '../fields';
-import { parseInput, zBool, zInt } from '../validation';
+import { zBool, zInt } from '../validation';
 import { context, scopeOf } from '../context';
 import { authenticateOperator, operatorOf } from '../middleware/operator-auth';
 import { InvalidRequestError } from '../../domain/errors';
@@ -184,22 +184,9 @@ export function settlementOperatorRouter(deps: { knex: Knex; settlement: Settlem
   const auth = authenticateOperator(createUserRepository(deps.knex));
   router.use(['/v1/operator/settlement-runs', '/v1/operator/settlement-days'], auth);
 
-  const handle =
-    <S extends z.ZodType>(
-      path: string,
-      schema: S,
-      where: 'body' | 'query',
-      fn: (input: z.output<S>, req: Request, res: Response) => Promise<unknown>,
-    ) =>
-    async (req: Request, res: Response) => {
-      context(res).route = path;
-      const input = parseInput(schema, where === 'body' ? req.body : req.query, where);
-      res.json(await fn(input, req, res));
-    };
-
   router.get(
     '/v1/operator/settlement-runs',
-    handle('/v1/operator/settlement-runs', OperatorListRuns, 'query', async (q) => {
+    jsonHandler('/v1/operator/settlement-runs', OperatorListRuns, 'query', async (q) => {
       const page = await settlement.listForOperator(
         q.livemode,
         { ...filtersOf(q), ...(q.merchant && { merchantId: q.merchant }) },
@@ -210,7 +197,7 @@ export function settlementOperatorRouter(deps: { knex: Knex; settlement: Settlem
   );
   router.post(
     '/v1/operator/settlement-runs/:id/approve',
-    handle('/v1/operator/settlement-runs/:id/approve', Empty, 'body', async (_b, req, res) => {
+    jsonHandler('/v1/operator/settlement-runs/:id/approve', Empty, 'body', async (_b, req, res) => {
       const operator = operatorOf(res);
       const row = await settlement.approveRun(String(req.params.id), {
         kind: 'operator',
@@ -222,7 +209,7 @@ export function settlementOperatorRouter(deps: { knex: Knex; settlement: Settlem
   );
   router.post(
     '/v1/operator/settlement-runs/:id/retry',
-    handle('/v1/operator/settlement-runs/:id/retry', Empty, 'body', async (_b, req, res) => {
+    jsonHandler('/v1/operator/settlement-runs/:id/retry', Empty, 'body', async (_b, req, res) => {
       const operator = operatorOf(res);
       const row = await settlement.retryRun(String(req.params.id), {
         kind: 'operator',
@@ -234,7 +221,7 @@ export function settlementOperatorRouter(deps: { knex: Knex; settlement: Settlem
   );
   router.post(
     '/v1/operator/settlement-days',
-    handle('/v1/operator/settlement-days', SettlementDayBody, 'body', async (b) => {
+    jsonHandler('/v1/operator/settlement-days', SettlementDayBody, 'body', async (b) => {
       if (b.date !== undefined && !isBankingDay(b.date))
         throw new InvalidRequestError(`${b.date} is not an Iceland banking day`, {
           code: 'parameter_invalid',

@@ -10,7 +10,7 @@ import {
   type SettlementLineRow,
   type SettlementRunRow,
 } from '../../db/settlement-runs';
-import { createPayoutRepository, type PayoutRow } from '../../db/payouts';
+import { createPayoutRepository, findPayoutDestination, type PayoutRow } from '../../db/payouts';
 import { ConflictError, NotFoundError, ServiceUnavailableError } from '../../domain/errors';
 import { nextBankingDay } from '../../domain/banking-days';
 import { settlementDayWorkflowId, settlementRunWorkflowId } from '../../domain/settlement-ids';
@@ -112,22 +112,15 @@ export function linesCsv(lines: SettlementLineRow[]): string {
  * A payout goes to the merchant's bank account and kennitala: approving (or retrying) a run of a
  * merchant without them is refused up front, instead of failing the run after approval.
  */
-async function requirePayoutDestination(
-  db: Knex | Knex.Transaction,
-  merchantId: string,
-): Promise<{ bankAccount: string; kennitala: string }> {
-  const merchant = await db<{ id: string; bank_account: string | null; kennitala: string | null }>(
-    'merchants',
-  )
-    .where({ id: merchantId })
-    .first('bank_account', 'kennitala');
-  if (!merchant?.bank_account || !merchant.kennitala)
+async function requirePayoutDestination(db: Knex | Knex.Transaction, merchantId: string) {
+  const destination = await findPayoutDestination(db, merchantId);
+  if (!destination)
     throw new ConflictError(
       'The merchant has no bank account and kennitala to pay out to; they must be added to the merchant profile first',
       'merchant_payout_destination_missing',
       'id',
     );
-  return { bankAccount: merchant.bank_account, kennitala: merchant.kennitala };
+  return destination;
 }
 
 /**
