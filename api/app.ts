@@ -33,21 +33,21 @@ import { paymentMethodsRouter } from './routes/payment-methods';
 import { paymentLinksRouter } from './routes/payment-links';
 import { claimsRouter } from './routes/claims';
 import type { ClaimsApi } from '../bank-adapters/claims-api';
-import { createCheckoutService } from './services/checkout';
-import { createPaymentService } from './services/payments';
+import { createCheckoutService } from '../services/checkout';
+import { createPaymentService } from '../services/payments';
 import { checkoutPages } from '../web/checkout-pages';
 import type { CardAcquirer } from '../bank-adapters/card-acquirer';
 import { createHttpCardAcquirer } from '../bank-adapters/http-card-acquirer';
-import { simulatedAcquirerRouter } from '../bank-adapters/simulated-acquirer';
+import { simulatedAcquirerRouter } from '../simulators/acquirer';
 import { Client } from '@temporalio/client';
 import { createSubscriptionEngine } from '../engine/subscription-engine';
-import { createSubscriptionService } from './services/subscriptions';
+import { createSubscriptionService } from '../services/subscriptions';
 import { subscriptionsRouter } from './routes/subscriptions';
 import { testClocksRouter } from './routes/test-clocks';
 import { billingPortalRouter } from './routes/billing-portal';
 import { portalPages } from '../web/portal-pages';
 import { settlementOperatorRouter, settlementRunsRouter } from './routes/settlement-runs';
-import { createSettlementService } from './services/settlement';
+import { createSettlementService } from '../services/settlement';
 
 export interface AppDeps {
   knex: Knex;

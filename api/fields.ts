@@ -1,8 +1,6 @@
 import Decimal from 'decimal.js';
 import { z } from 'zod';
-import type { Scope } from '../domain/scope';
 import type { PageOptions } from '../db/tenant';
-import { InvalidRequestError, NotFoundError } from '../domain/errors';
 import { listQuery } from './list';
 import { zInt, zMetadata } from './validation';
 
@@ -95,35 +93,4 @@ export function pageOptions(query: {
     ...(query.starting_after !== undefined && { startingAfter: query.starting_after }),
     ...(query.ending_before !== undefined && { endingBefore: query.ending_before }),
   };
-}
-
-/**
- * Finds an object of the caller's scope, or answers 404; when the id exists in the other mode the
- * message says so, as Stripe's does.
- */
-export async function findOr404<T>(
-  noun: string,
-  scope: Scope,
-  id: string,
-  find: () => Promise<T | undefined>,
-  existsInOtherMode: () => Promise<boolean>,
-  param = 'id',
-): Promise<T> {
-  if (!ID_SHAPE.test(id))
-    throw new NotFoundError(`No such ${noun}: '${id.slice(0, 64).replace(/\p{Cc}/gu, '?')}'`, param);
-  const row = await find();
-  if (row !== undefined) return row;
-  if (await existsInOtherMode()) {
-    const [used, other] = scope.livemode ? ['live', 'test'] : ['test', 'live'];
-    throw new NotFoundError(
-      `No such ${noun}: '${id}'; a similar object exists in ${other} mode, but a ${used} mode key was used to make this request.`,
-      param,
-    );
-  }
-  throw new NotFoundError(`No such ${noun}: '${id}'`, param);
-}
-
-/** A 400 for an id in the request body that names nothing in the caller's scope (Stripe's way). */
-export function missingReference(noun: string, id: string, param: string): InvalidRequestError {
-  return new InvalidRequestError(`No such ${noun}: '${id}'`, { code: 'resource_missing', param });
 }

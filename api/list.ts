@@ -19,10 +19,3 @@ export function listOf<T extends z.ZodType>(item: T) {
 export function listResponse<T>(url: string, data: T[], hasMore: boolean) {
   return { object: 'list' as const, data, has_more: hasMore, url };
 }
-
-/** Unix seconds, the API's time format (spec §2.1). */
-export function unix(date: Date): number;
-export function unix(date: Date | null): number | null;
-export function unix(date: Date | null): number | null {
-  return date === null ? null : Math.floor(date.getTime() / 1000);
-}

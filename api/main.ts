@@ -5,7 +5,7 @@ import { connectTemporal } from '../engine/temporal-client';
 import { createWebhookDispatcher } from '../engine/webhook-dispatch';
 import { createMetrics } from './metrics';
 import { createApp } from './app';
-import { claimsApiFromConfig } from '../bank-adapters/claims-bank-from-config';
+import { claimsApiFromConfig } from '../stack/claims-bank-from-config';
 
 /** Runs the HTTP API; needs DATABASE_URL and TEMPORAL_ADDRESS (npm start sets both). */
 async function main(): Promise<void> {

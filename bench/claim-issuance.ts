@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { claimAccount, claimIdOf, type CreateClaimDetails } from '../bank-adapters/claims-api';
 import { IobwsClaimsClient, waitForBatch } from '../bank-adapters/iobws-claims-client';
-import { SIMULATED_BANK_CLIENT, startSimulatedBank } from '../bank-adapters/simulated-bank/claims-bank';
+import { SIMULATED_BANK_CLIENT, startSimulatedBank } from '../simulators/bank/claims-bank';
 import { createLogger } from '../stack/logger';
 import { percentile } from './harness';
 

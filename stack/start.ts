@@ -8,13 +8,10 @@ import { startTemporalDevServer, type TemporalDevServer } from './temporal-serve
 import { ensureDemoMerchant } from './seed-demo';
 import { createKnex } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
-import {
-  SIMULATED_COLLECTION_ACCOUNT,
-  startSimulatedBank,
-} from '../bank-adapters/simulated-bank/claims-bank';
-import { scheduleDailyClose } from '../bank-adapters/simulated-bank/daily-close';
-import { SIMULATED_BANK_FOLDERS } from '../bank-adapters/simulated-bank/sftp-server';
-import { loadOrCreateSftpLogin } from '../bank-adapters/simulated-bank/sftp-login';
+import { SIMULATED_COLLECTION_ACCOUNT, startSimulatedBank } from '../simulators/bank/claims-bank';
+import { scheduleDailyClose } from '../simulators/bank/daily-close';
+import { SIMULATED_BANK_FOLDERS } from '../simulators/bank/sftp-server';
+import { loadOrCreateSftpLogin } from '../simulators/bank/sftp-login';
 
 /**
  * `npm start`: the whole service on one machine. PostgreSQL (embedded unless DATABASE_URL is set)

@@ -1,7 +1,7 @@
 import { Router, type Response } from 'express';
 import { ApiError } from '../domain/errors';
-import { createMerchantAccountService } from '../api/services/merchant-account';
-import { createDashboardKeyService } from '../api/services/dashboard-keys';
+import { createMerchantAccountService } from '../services/merchant-account';
+import { createDashboardKeyService } from '../services/dashboard-keys';
 import { html, type SafeHtml } from './html';
 import { csrfField, notice, sendPage } from './layout';
 import { errorMessage, field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';

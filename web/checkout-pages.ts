@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { Knex } from '../db/knex';
 import type { Logger } from '../stack/logger';
-import type { CheckoutService, PayOutcome } from '../api/services/checkout';
+import type { CheckoutService, PayOutcome } from '../services/checkout';
 import type { CheckoutSessionRow } from '../db/checkout-sessions';
 import type { ThemeValues } from '../domain/theme';
 import { createThemeRepository } from '../db/themes';

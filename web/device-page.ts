@@ -1,7 +1,7 @@
 import { Router, type Response } from 'express';
 import { ApiError } from '../domain/errors';
 import { normalizeUserCode } from '../domain/device-codes';
-import { createDeviceService } from '../api/services/device';
+import { createDeviceService } from '../services/device';
 import { createMerchantRepository } from '../db/merchants';
 import { html, type SafeHtml } from './html';
 import { csrfField, notice, sendPage } from './layout';

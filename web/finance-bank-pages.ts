@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { ApiError } from '../domain/errors';
-import { createBankExceptionService } from '../api/services/bank-exceptions';
+import { createBankExceptionService } from '../services/bank-exceptions';
 import { html } from './html';
 import { field, type WebContext } from './context';
 import {

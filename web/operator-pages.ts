@@ -2,7 +2,7 @@ import { Router, type Response } from 'express';
 import { ApiError } from '../domain/errors';
 import { APPLICATION_STATUSES, type ApplicationStatus } from '../domain/capabilities';
 import { createMerchantRepository } from '../db/merchants';
-import { createMerchantAccountService, presentMerchant } from '../api/services/merchant-account';
+import { createMerchantAccountService, presentMerchant } from '../services/merchant-account';
 import { html } from './html';
 import { csrfField, notice, sendPage } from './layout';
 import { field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';

@@ -3,7 +3,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { Knex } from '../db/knex';
 import type { Logger } from '../stack/logger';
 import type { CardAcquirer } from '../bank-adapters/card-acquirer';
-import type { SubscriptionService } from '../api/services/subscriptions';
+import type { SubscriptionService } from '../services/subscriptions';
 import type { Locale } from '../domain/checkout';
 import type { ThemeValues } from '../domain/theme';
 import { chooseLocale } from '../domain/checkout';

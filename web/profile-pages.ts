@@ -1,7 +1,7 @@
 import { Router, type Response } from 'express';
 import { ProfilePatch, MERCHANT_TYPES, type LegalAddress } from '../domain/merchant-profile';
 import { toInvalidRequest } from '../api/validation';
-import { createMerchantAccountService, presentMerchant } from '../api/services/merchant-account';
+import { createMerchantAccountService, presentMerchant } from '../services/merchant-account';
 import type { MerchantRow } from '../db/merchants';
 import { html } from './html';
 import { csrfField, notice, sendPage } from './layout';

@@ -1,5 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import { createSignInService, SESSION_TTL_SECONDS } from '../api/services/sign-in';
+import { createSignInService, SESSION_TTL_SECONDS } from '../services/sign-in';
 import { createUserRepository } from '../db/users';
 import { html } from './html';
 import { csrfField, notice, sendPage } from './layout';

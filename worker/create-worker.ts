@@ -10,7 +10,7 @@ import { createBillingActivities } from '../activities/billing';
 import { createSubscriptionActivities } from '../activities/subscriptions';
 import { createTestClockActivities } from '../activities/test-clocks';
 import { createSubscriptionEngine } from '../engine/subscription-engine';
-import { createInProcessAcquirer } from '../bank-adapters/in-process-acquirer';
+import { createInProcessAcquirer } from '../simulators/in-process-acquirer';
 import type { CardAcquirer } from '../bank-adapters/card-acquirer';
 import type { ClaimsApi } from '../bank-adapters/claims-api';
 import { createClaimActivities } from '../activities/claims';

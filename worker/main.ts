@@ -5,7 +5,7 @@ import { createKnex } from '../db/knex';
 import { connectTemporal } from '../engine/temporal-client';
 import { createWorker } from './create-worker';
 import { bankSyncSchedules, ensureSchedules } from './schedules';
-import { claimsApiFromConfig } from '../bank-adapters/claims-bank-from-config';
+import { claimsApiFromConfig } from '../stack/claims-bank-from-config';
 import { bankConnectionsFromConfig } from '../bank-adapters/bank-connections';
 
 /** Runs the Temporal worker; needs DATABASE_URL and TEMPORAL_ADDRESS (npm start sets both). */

@@ -5,7 +5,7 @@ import type { OperationDoc } from '../openapi';
 import { createPortalSessionRepository } from '../../db/billing-portal-sessions';
 import { InvalidRequestError, NotFoundError } from '../../domain/errors';
 import { createRoutes } from '../route';
-import { unix } from '../list';
+import { unix } from '../../domain/unix-time';
 import { zId } from '../fields';
 
 const CreatePortalSession = z

@@ -1,21 +1,13 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { OperationDoc } from '../openapi';
-import type { CheckoutService } from '../services/checkout';
-import { presentSession } from '../services/checkout';
+import type { CheckoutService } from '../../services/checkout';
+import { presentSession } from '../../services/checkout';
 import { createRoutes } from '../route';
 import { listOf, listResponse } from '../list';
 import { zBool, zInt } from '../validation';
-import {
-  findOr404,
-  pageOptions,
-  pageQuery,
-  zAmount,
-  zCurrency,
-  zId,
-  zLine,
-  zStoredMetadata,
-} from '../fields';
+import { pageOptions, pageQuery, zAmount, zCurrency, zId, zLine, zStoredMetadata } from '../fields';
+import { findOr404 } from '../../services/lookup';
 import { zVatRate } from './products';
 
 const zUrl = z

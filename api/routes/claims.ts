@@ -15,18 +15,11 @@ import { existsInOtherMode } from '../../db/tenant';
 import { pageByCreated } from '../../db/pagination';
 import { claimSessionUnpaid, insertClaim, type ClaimRow, type ClaimWireTerms } from '../../db/claims';
 import { createRoutes } from '../route';
-import { listOf, listResponse, unix } from '../list';
+import { listOf, listResponse } from '../list';
+import { unix } from '../../domain/unix-time';
 import { zBool, zInt } from '../validation';
-import {
-  findOr404,
-  missingReference,
-  pageOptions,
-  pageQuery,
-  zAmount,
-  zId,
-  zLine,
-  zStoredMetadata,
-} from '../fields';
+import { pageOptions, pageQuery, zAmount, zId, zLine, zStoredMetadata } from '../fields';
+import { findOr404, missingReference } from '../../services/lookup';
 
 const STATUSES = ['pending', 'issued', 'paid', 'partially_paid', 'cancelled', 'expired'] as const;
 

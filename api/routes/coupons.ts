@@ -8,12 +8,11 @@ import { couponState, createCouponRepository, type CouponRow } from '../../db/co
 import { createProductRepository } from '../../db/products';
 import { couponRejection } from '../../domain/redemption';
 import { createRoutes } from '../route';
-import { listOf, listResponse, unix } from '../list';
+import { listOf, listResponse } from '../list';
+import { unix } from '../../domain/unix-time';
 import { zInt } from '../validation';
 import {
-  findOr404,
   MAX_AMOUNT,
-  missingReference,
   pageOptions,
   pageQuery,
   zCurrency,
@@ -23,6 +22,7 @@ import {
   zStoredMetadata,
   zUnixTime,
 } from '../fields';
+import { findOr404, missingReference } from '../../services/lookup';
 
 const CreateCoupon = z
   .object({

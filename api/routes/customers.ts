@@ -8,17 +8,10 @@ import { createTestClockRepository } from '../../db/test-clocks';
 import { InvalidRequestError, NotFoundError } from '../../domain/errors';
 import { profileWarnings, zKennitala } from '../../domain/merchant-profile';
 import { createRoutes } from '../route';
-import { listOf, listResponse, unix } from '../list';
-import {
-  findOr404,
-  missingReference,
-  pageOptions,
-  pageQuery,
-  zId,
-  zLine,
-  zStoredMetadata,
-  zText,
-} from '../fields';
+import { listOf, listResponse } from '../list';
+import { unix } from '../../domain/unix-time';
+import { pageOptions, pageQuery, zId, zLine, zStoredMetadata, zText } from '../fields';
+import { findOr404, missingReference } from '../../services/lookup';
 
 const AddressInput = z
   .object({

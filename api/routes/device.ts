@@ -5,7 +5,7 @@ import type { OperationDoc } from '../openapi';
 import { parseInput } from '../validation';
 import { context } from '../context';
 import { routeNotFound } from '../middleware/errors';
-import { createDeviceService, DeviceTokenError } from '../services/device';
+import { createDeviceService, DeviceTokenError } from '../../services/device';
 
 /** 1 to 100 characters (code points), none of them control or invisible formatting characters. */
 const ClientName = z

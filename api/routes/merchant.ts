@@ -8,8 +8,12 @@ import { ProfilePatch, zKennitala } from '../../domain/merchant-profile';
 import { ThemePatch } from '../../domain/theme';
 import { NotFoundError, ServiceUnavailableError } from '../../domain/errors';
 import { createRoutes } from '../route';
-import { MerchantSchema, createMerchantAccountService, presentMerchant } from '../services/merchant-account';
-import { ThemeSchema, createThemeService, presentTheme } from '../services/theme';
+import {
+  MerchantSchema,
+  createMerchantAccountService,
+  presentMerchant,
+} from '../../services/merchant-account';
+import { ThemeSchema, createThemeService, presentTheme } from '../../services/theme';
 
 export interface MerchantRouterDeps {
   knex: Knex;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ChannelRow } from '../../db/notification-channels';
 import type { AttemptRow, DeliveryRow } from '../../db/webhook-deliveries';
-import { unix } from '../list';
+import { unix } from '../../domain/unix-time';
 
 // Response shapes of notification channels and their deliveries: the zod schemas document them in
 // the OpenAPI document; the presenters build exactly those fields from rows.

@@ -13,7 +13,7 @@ import { listOf, listQuery, listResponse } from '../list';
 import { zMetadata } from '../validation';
 import { assertChannelUrl } from '../channel-url';
 import { ChannelSchema, presentChannel } from './notification-channel-objects';
-import { createChannelLookup, createChannelWaker } from '../services/notification-channels';
+import { createChannelLookup, createChannelWaker } from '../../services/notification-channels';
 
 const Subscriptions = z
   .array(z.enum([...EVENT_TYPES, ALL_EVENTS]))

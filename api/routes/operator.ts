@@ -9,7 +9,7 @@ import { jsonHandler } from '../route';
 import { listResponse } from '../list';
 import { authenticateOperator, operatorOf } from '../middleware/operator-auth';
 import { routeNotFound } from '../middleware/errors';
-import { createMerchantAccountService, presentMerchant } from '../services/merchant-account';
+import { createMerchantAccountService, presentMerchant } from '../../services/merchant-account';
 
 const ListQuery = z
   .object({

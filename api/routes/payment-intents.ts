@@ -4,24 +4,15 @@ import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import type { OperationDoc } from '../openapi';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
-import type { PaymentService } from '../services/payments';
-import { presentPaymentIntent, presentRefund } from '../services/payments';
+import type { PaymentService } from '../../services/payments';
+import { presentPaymentIntent, presentRefund } from '../../services/payments';
 import { createCustomerRepository } from '../../db/customers';
 import { InvalidRequestError } from '../../domain/errors';
 import { createRoutes } from '../route';
 import { listOf, listResponse } from '../list';
 import { zBool, zInt } from '../validation';
-import {
-  findOr404,
-  missingReference,
-  pageOptions,
-  pageQuery,
-  zAmount,
-  zCurrency,
-  zId,
-  zLine,
-  zStoredMetadata,
-} from '../fields';
+import { pageOptions, pageQuery, zAmount, zCurrency, zId, zLine, zStoredMetadata } from '../fields';
+import { findOr404, missingReference } from '../../services/lookup';
 
 /** Raw card details, accepted in test mode only (test card numbers; README "Test cards"). */
 export const zTestCard = z

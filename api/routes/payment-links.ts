@@ -3,15 +3,17 @@ import { z } from 'zod';
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import type { OperationDoc } from '../openapi';
-import type { CheckoutService } from '../services/checkout';
+import type { CheckoutService } from '../../services/checkout';
 import { newId, ID_PREFIX } from '../../domain/ids';
 import { ConflictError, InvalidRequestError } from '../../domain/errors';
 import { existsInOtherMode } from '../../db/tenant';
 import { pageByCreated } from '../../db/pagination';
 import { createRoutes } from '../route';
-import { listOf, listResponse, unix } from '../list';
+import { listOf, listResponse } from '../list';
+import { unix } from '../../domain/unix-time';
 import { zBool, zInt } from '../validation';
-import { findOr404, pageOptions, pageQuery, zStoredMetadata } from '../fields';
+import { pageOptions, pageQuery, zStoredMetadata } from '../fields';
+import { findOr404 } from '../../services/lookup';
 import { SessionTemplate } from './checkout-sessions';
 
 export interface PaymentLinkRow {

@@ -3,13 +3,15 @@ import { z } from 'zod';
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import type { OperationDoc } from '../openapi';
-import type { PaymentService } from '../services/payments';
+import type { PaymentService } from '../../services/payments';
 import type { PaymentMethodRow } from '../../db/payment-methods';
 import { createCustomerRepository } from '../../db/customers';
 import { ConflictError } from '../../domain/errors';
 import { createRoutes } from '../route';
-import { listOf, listResponse, unix } from '../list';
-import { findOr404, missingReference, pageOptions, pageQuery, zId } from '../fields';
+import { listOf, listResponse } from '../list';
+import { unix } from '../../domain/unix-time';
+import { pageOptions, pageQuery, zId } from '../fields';
+import { findOr404, missingReference } from '../../services/lookup';
 import { zTestCard } from './payment-intents';
 
 export const PaymentMethodSchema = z.object({

@@ -6,11 +6,10 @@ import { createPriceRepository, type PriceRow } from '../../db/prices';
 import { createProductRepository } from '../../db/products';
 import { InvalidRequestError } from '../../domain/errors';
 import { createRoutes } from '../route';
-import { listOf, listResponse, unix } from '../list';
+import { listOf, listResponse } from '../list';
+import { unix } from '../../domain/unix-time';
 import { zBool } from '../validation';
 import {
-  findOr404,
-  missingReference,
   pageOptions,
   pageQuery,
   zAmount,
@@ -20,6 +19,7 @@ import {
   zRecurring,
   zStoredMetadata,
 } from '../fields';
+import { findOr404, missingReference } from '../../services/lookup';
 
 const Nickname = zLine(255).nullable().optional();
 

@@ -5,9 +5,11 @@ import type { DefineRoute } from '../route';
 import type { ProductRow } from '../../db/products';
 import { createVariantRepository, type VariantRow } from '../../db/product-variants';
 import { createPriceRepository, type PriceRow } from '../../db/prices';
-import { listOf, listResponse, unix } from '../list';
+import { listOf, listResponse } from '../list';
+import { unix } from '../../domain/unix-time';
 import { zBool, zInt } from '../validation';
-import { findOr404, pageOptions, pageQuery, zAmount, zLine, zRecurring, zStoredMetadata } from '../fields';
+import { pageOptions, pageQuery, zAmount, zLine, zRecurring, zStoredMetadata } from '../fields';
+import { findOr404 } from '../../services/lookup';
 
 const Stock = zInt()
   .pipe(z.number().min(0).max(2_000_000_000))

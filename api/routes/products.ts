@@ -8,19 +8,11 @@ import { createPriceRepository } from '../../db/prices';
 import { ConflictError, InvalidRequestError } from '../../domain/errors';
 import { isVatRate } from '../../domain/vat';
 import { createRoutes } from '../route';
-import { listOf, listResponse, unix } from '../list';
+import { listOf, listResponse } from '../list';
+import { unix } from '../../domain/unix-time';
 import { zBool, zInt } from '../validation';
-import {
-  findOr404,
-  pageOptions,
-  pageQuery,
-  zAmount,
-  zId,
-  zLine,
-  zRecurring,
-  zStoredMetadata,
-  zText,
-} from '../fields';
+import { pageOptions, pageQuery, zAmount, zId, zLine, zRecurring, zStoredMetadata, zText } from '../fields';
+import { findOr404 } from '../../services/lookup';
 import { variantRoutes } from './product-variants';
 
 /** 0, 11 or 24 (spec §2.1, §8). */

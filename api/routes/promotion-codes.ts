@@ -9,19 +9,11 @@ import { createPromotionCodeRepository, type PromotionCodeRow } from '../../db/p
 import { ConflictError, InvalidRequestError } from '../../domain/errors';
 import { couponRejection } from '../../domain/redemption';
 import { createRoutes } from '../route';
-import { listOf, listResponse, unix } from '../list';
+import { listOf, listResponse } from '../list';
+import { unix } from '../../domain/unix-time';
 import { zBool, zInt } from '../validation';
-import {
-  findOr404,
-  missingReference,
-  pageOptions,
-  pageQuery,
-  zAmount,
-  zCurrency,
-  zId,
-  zStoredMetadata,
-  zUnixTime,
-} from '../fields';
+import { pageOptions, pageQuery, zAmount, zCurrency, zId, zStoredMetadata, zUnixTime } from '../fields';
+import { findOr404, missingReference } from '../../services/lookup';
 
 const Code = z
   .string()

@@ -2,12 +2,13 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { Knex } from '../../db/knex';
 import type { OperationDoc } from '../openapi';
-import type { SubscriptionService } from '../services/subscriptions';
+import type { SubscriptionService } from '../../services/subscriptions';
 import { createSubscriptionRepository, subscriptionObject } from '../../db/subscriptions';
 import { SUBSCRIPTION_STATUSES } from '../../domain/subscription';
 import { createRoutes } from '../route';
 import { listOf, listResponse } from '../list';
-import { findOr404, pageOptions, pageQuery, zId, zLine, zStoredMetadata, zUnixTime } from '../fields';
+import { pageOptions, pageQuery, zId, zLine, zStoredMetadata, zUnixTime } from '../fields';
+import { findOr404 } from '../../services/lookup';
 import { zInt } from '../validation';
 
 const zRetryDays = z

@@ -12,7 +12,8 @@ import {
   ServiceUnavailableError,
 } from '../../domain/errors';
 import { createRoutes } from '../route';
-import { listOf, listResponse, unix } from '../list';
+import { listOf, listResponse } from '../list';
+import { unix } from '../../domain/unix-time';
 import { pageOptions, pageQuery, zLine, zUnixTime } from '../fields';
 import { pageByCreated } from '../../db/pagination';
 

@@ -11,7 +11,7 @@ import { ConflictError, NotFoundError } from '../../domain/errors';
 import { createRoutes } from '../route';
 import { listOf, listQuery, listResponse } from '../list';
 import { DeliverySchema, presentDelivery } from './notification-channel-objects';
-import { createChannelLookup, createChannelWaker } from '../services/notification-channels';
+import { createChannelLookup, createChannelWaker } from '../../services/notification-channels';
 
 const DeliveryListQuery = listQuery
   .extend({ status: z.enum(['pending', 'succeeded', 'failed']).optional() })

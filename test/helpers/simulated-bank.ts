@@ -10,12 +10,12 @@ import {
   type ObservedExchange,
   type SimulatedBank,
   type SimulatedBankOptions,
-} from '../../bank-adapters/simulated-bank/claims-bank';
+} from '../../simulators/bank/claims-bank';
 import { IobwsClaimsClient, type IobwsClaimsClientConfig } from '../../bank-adapters/iobws-claims-client';
 import type { BankConnection } from '../../bank-adapters/bank-connections';
-import type { DayCloseResult } from '../../bank-adapters/simulated-bank/bank-day-close';
-import type { CamtAccountInfo } from '../../bank-adapters/simulated-bank/camt-writer';
-import { SIMULATED_BANK_FOLDERS } from '../../bank-adapters/simulated-bank/sftp-server';
+import type { DayCloseResult } from '../../simulators/bank/bank-day-close';
+import type { CamtAccountInfo } from '../../simulators/bank/camt-writer';
+import { SIMULATED_BANK_FOLDERS } from '../../simulators/bank/sftp-server';
 import { loadIobwsValidator, type OpenApiValidator } from './iobws-openapi';
 
 let validator: OpenApiValidator | null = null;

@@ -24,7 +24,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createInProcessAcquirer } from '../../bank-adapters/in-process-acquirer';
+import { createInProcessAcquirer } from '../../simulators/in-process-acquirer';
 import type { BankConnection } from '../../bank-adapters/bank-connections';
 
 export interface TestMerchant {

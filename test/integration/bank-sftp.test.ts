@@ -17,12 +17,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SftpClient from 'ssh2-sftp-client';
 import { TransportError, type BankFileTransport } from '../../bank-adapters/bank-file-transport';
-import { generateHostKey, openSshPublicKey } from '../../bank-adapters/simulated-bank/host-key';
+import { generateHostKey, openSshPublicKey } from '../../simulators/bank/host-key';
 import {
   SIMULATED_BANK_FOLDERS,
   startSimulatedBankSftp,
   type SimulatedBankSftp,
-} from '../../bank-adapters/simulated-bank/sftp-server';
+} from '../../simulators/bank/sftp-server';
 import { createSftpTransport, type SftpConnectionConfig } from '../../bank-adapters/sftp-transport';
 import { freePort } from '../../stack/free-port';
 

@@ -13,7 +13,7 @@ import {
   startSimulatedBankSftp,
   SIMULATED_BANK_FOLDERS,
   type SimulatedBankSftp,
-} from '../../bank-adapters/simulated-bank/sftp-server';
+} from '../../simulators/bank/sftp-server';
 import type { BankConnection } from '../../bank-adapters/bank-connections';
 import { parseCamt } from '../../bank-adapters/camt';
 import { createWorker } from '../../worker/create-worker';
@@ -21,7 +21,7 @@ import { createLogger } from '../../stack/logger';
 import { randomBase62 } from '../../domain/ids';
 import { bankSync, type BankSyncResult } from '../../workflows/bank-sync';
 import { listOpenBankExceptions } from '../../db/bank-exceptions';
-import { createBankExceptionService } from '../../api/services/bank-exceptions';
+import { createBankExceptionService } from '../../services/bank-exceptions';
 import { listBankEntriesOfFile } from '../../db/bank-entries';
 import { listBankFilesByDay } from '../../db/bank-files';
 import { claimNotificationXml, statementXml, COLLECTION_ACCOUNT } from '../../bench/reconcile-files';

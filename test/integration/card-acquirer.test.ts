@@ -1,7 +1,7 @@
 import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { simulatedAcquirerRouter } from '../../bank-adapters/simulated-acquirer';
+import { simulatedAcquirerRouter } from '../../simulators/acquirer';
 import { createHttpCardAcquirer } from '../../bank-adapters/http-card-acquirer';
 import { AcquirerCardError, AcquirerUnavailableError } from '../../bank-adapters/card-acquirer';
 

@@ -17,13 +17,13 @@ import { cardFee, claimFee } from '../../domain/fees';
 import { ledgerDifference } from '../../domain/settlement-lines';
 import { settlementRunWorkflowId } from '../../domain/settlement-ids';
 import { nextBankingDay } from '../../domain/banking-days';
-import { LINES_CSV_HEADER } from '../../api/services/settlement';
+import { LINES_CSV_HEADER } from '../../services/settlement';
 import { AUTO_APPROVER, createSettlementRunRepository } from '../../db/settlement-runs';
 import {
   SIMULATED_BANK_FOLDERS,
   startSimulatedBankSftp,
   type SimulatedBankSftp,
-} from '../../bank-adapters/simulated-bank/sftp-server';
+} from '../../simulators/bank/sftp-server';
 import type { BankConnection } from '../../bank-adapters/bank-connections';
 import type { Worker } from '@temporalio/worker';
 

@@ -13,8 +13,8 @@ import express from 'express';
 import { parseCamt, type CamtEntry, type CamtEvent, type CamtStatement } from '../../bank-adapters/camt';
 import { claimAccount, claimIdOf, type CreateClaimDetails } from '../../bank-adapters/claims-api';
 import { createHttpCardAcquirer } from '../../bank-adapters/http-card-acquirer';
-import { createInProcessAcquirer } from '../../bank-adapters/in-process-acquirer';
-import { simulatedAcquirerRouter } from '../../bank-adapters/simulated-acquirer';
+import { createInProcessAcquirer } from '../../simulators/in-process-acquirer';
+import { simulatedAcquirerRouter } from '../../simulators/acquirer';
 import { createSftpTransport } from '../../bank-adapters/sftp-transport';
 import type { BankFileTransport } from '../../bank-adapters/bank-file-transport';
 import {

@@ -1,7 +1,7 @@
 import { writePain001, pain001FileName, PAIN001_NAMESPACE } from '../../bank-adapters/pain001';
 import { createPain001SftpChannel } from '../../bank-adapters/payout-channel';
 import { TransportError, type BankFileTransport } from '../../bank-adapters/bank-file-transport';
-import { readPain001 } from '../../bank-adapters/simulated-bank/pain001-reader';
+import { readPain001 } from '../../simulators/bank/pain001-reader';
 import type { BankConnection } from '../../bank-adapters/bank-connections';
 
 const payment = {

@@ -1,4 +1,4 @@
-import { confinePath } from '../../bank-adapters/simulated-bank/sftp-paths';
+import { confinePath } from '../../simulators/bank/sftp-paths';
 
 const ROOT = '/srv/bank';
 

@@ -1,11 +1,7 @@
 import { Readable } from 'node:stream';
 import { parseCamt, type CamtEvent } from '../../bank-adapters/camt';
-import {
-  writeCamt053,
-  writeCamt054,
-  type CamtEntryInput,
-} from '../../bank-adapters/simulated-bank/camt-writer';
-import { Pain001Error, readPain001 } from '../../bank-adapters/simulated-bank/pain001-reader';
+import { writeCamt053, writeCamt054, type CamtEntryInput } from '../../simulators/bank/camt-writer';
+import { Pain001Error, readPain001 } from '../../simulators/bank/pain001-reader';
 import { writePain001 } from '../../bank-adapters/pain001';
 
 // The simulated bank's camt writer read back by the real camt parser, and its pain.001 reader on

@@ -8,8 +8,8 @@ import {
   type ClaimTransaction,
   type CreateClaimDetails,
   type MergeClaimDetails,
-} from '../claims-api';
-import { claimTermsOf } from '../claim-terms';
+} from '../../bank-adapters/claims-api';
+import { claimTermsOf } from '../../bank-adapters/claim-terms';
 import { ClaimRuleError, isDate, mergePatch, plusYears, validateClaim } from './claims-rules';
 
 export { ClaimRuleError };

@@ -1,48 +1,39 @@
-import type { Knex } from '../../db/knex';
-import type { Scope } from '../../domain/scope';
-import type { VatRate } from '../../domain/vat';
-import type { FormField, Locale } from '../../domain/checkout';
-import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
-import type { CardAcquirer, Wallet } from '../../bank-adapters/card-acquirer';
-import type { SubscriptionEngine } from '../../engine/subscription-engine';
+import type { Knex } from '../db/knex';
+import type { Scope } from '../domain/scope';
+import type { VatRate } from '../domain/vat';
+import type { FormField, Locale } from '../domain/checkout';
+import type { WebhookDispatcher } from '../engine/webhook-dispatch';
+import type { CardAcquirer, Wallet } from '../bank-adapters/card-acquirer';
+import type { SubscriptionEngine } from '../engine/subscription-engine';
 import {
   createCheckoutSessionRepository,
   type CheckoutSessionRow,
   type LineItem,
   type NewSession,
   type SubscriptionData,
-} from '../../db/checkout-sessions';
-import {
-  createSubscriptionRepository,
-  subscriptionObject,
-  type SubscriptionRow,
-} from '../../db/subscriptions';
-import { periodAt } from '../../domain/billing-calendar';
-import { DEFAULT_RETRY_DAYS } from '../../domain/subscription';
-import { vatOf } from '../../domain/vat';
-import { createProductRepository } from '../../db/products';
-import { createPriceRepository } from '../../db/prices';
-import { createVariantRepository } from '../../db/product-variants';
-import { createCustomerRepository } from '../../db/customers';
-import { createEventRepository } from '../../db/events';
-import { createRedemptionService, type Pricing } from '../../db/coupon-redemptions';
-import { newId, ID_PREFIX } from '../../domain/ids';
-import {
-  effectiveFormFields,
-  isKnownField,
-  SESSION_LIFETIME_MS,
-  successRedirect,
-} from '../../domain/checkout';
-import { ApiError, InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
-import { unix } from '../list';
-import { missingReference } from '../fields';
+} from '../db/checkout-sessions';
+import { createSubscriptionRepository, subscriptionObject, type SubscriptionRow } from '../db/subscriptions';
+import { periodAt } from '../domain/billing-calendar';
+import { DEFAULT_RETRY_DAYS } from '../domain/subscription';
+import { vatOf } from '../domain/vat';
+import { createProductRepository } from '../db/products';
+import { createPriceRepository } from '../db/prices';
+import { createVariantRepository } from '../db/product-variants';
+import { createCustomerRepository } from '../db/customers';
+import { createEventRepository } from '../db/events';
+import { createRedemptionService, type Pricing } from '../db/coupon-redemptions';
+import { newId, ID_PREFIX } from '../domain/ids';
+import { effectiveFormFields, isKnownField, SESSION_LIFETIME_MS, successRedirect } from '../domain/checkout';
+import { ApiError, InvalidRequestError, ServiceUnavailableError } from '../domain/errors';
+import { unix } from '../domain/unix-time';
+import { missingReference } from './lookup';
 import { createPaymentService, DECLINE_MESSAGES, type AttemptOutcome } from './payments';
 import { onboardingState } from './merchant-account';
-import { enabledCapabilities } from '../../domain/capabilities';
-import { checkKennitala } from '../../domain/kennitala';
-import { claimDatesFor, claimTermsRuleOf } from '../../domain/checkout-claims';
-import { insertClaim } from '../../db/claims';
-import type { MerchantRow } from '../../db/merchants';
+import { enabledCapabilities } from '../domain/capabilities';
+import { checkKennitala } from '../domain/kennitala';
+import { claimDatesFor, claimTermsRuleOf } from '../domain/checkout-claims';
+import { insertClaim } from '../db/claims';
+import type { MerchantRow } from '../db/merchants';
 
 export type ItemInput =
   | { product: string; variant?: string | undefined; quantity: number }

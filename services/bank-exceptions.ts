@@ -1,6 +1,6 @@
-import type { Knex } from '../../db/knex';
-import { recordAudit, type AuditActor } from '../../db/audit-log';
-import { InvalidRequestError, NotFoundError } from '../../domain/errors';
+import type { Knex } from '../db/knex';
+import { recordAudit, type AuditActor } from '../db/audit-log';
+import { InvalidRequestError, NotFoundError } from '../domain/errors';
 
 /**
  * The finance operators' work on the bank exceptions queue: resolve an exception by naming the

@@ -1,7 +1,7 @@
-import type { Knex } from '../../db/knex';
-import { createApiKeyRepository, type ApiKeyRow } from '../../db/api-keys';
-import { createMerchantRepository } from '../../db/merchants';
-import { ConflictError, NotFoundError, PermissionError } from '../../domain/errors';
+import type { Knex } from '../db/knex';
+import { createApiKeyRepository, type ApiKeyRow } from '../db/api-keys';
+import { createMerchantRepository } from '../db/merchants';
+import { ConflictError, NotFoundError, PermissionError } from '../domain/errors';
 
 /**
  * API keys as the dashboard manages them: create, roll (a new secret, the old one revoked at once)

@@ -1,8 +1,8 @@
 import express, { Router, type Request, type Response } from 'express';
 import { randomBase62 } from '../domain/ids';
 import type { Logger } from '../stack/logger';
-import { reportAcquirerSettlement } from './simulated-bank/acquirer-settlement-report';
-import { cardBrand, type Authorization, type DeclineCode } from './card-acquirer';
+import { reportAcquirerSettlement } from './bank/acquirer-settlement-report';
+import { cardBrand, type Authorization, type DeclineCode } from '../bank-adapters/card-acquirer';
 
 /**
  * The simulated card acquirer of the test environment: a small HTTP service with the shape of a

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { Knex } from '../../db/knex';
-import type { Scope } from '../../domain/scope';
-import { createThemeRepository, type ThemeRow } from '../../db/themes';
-import { BUTTON_ROUNDNESS, THEME_FIELDS, logoUrlProblem, type ThemePatch } from '../../domain/theme';
-import { ConflictError, NotFoundError, UnprocessableError } from '../../domain/errors';
-import { unix } from '../list';
+import type { Knex } from '../db/knex';
+import type { Scope } from '../domain/scope';
+import { createThemeRepository, type ThemeRow } from '../db/themes';
+import { BUTTON_ROUNDNESS, THEME_FIELDS, logoUrlProblem, type ThemePatch } from '../domain/theme';
+import { ConflictError, NotFoundError, UnprocessableError } from '../domain/errors';
+import { unix } from '../domain/unix-time';
 
 export const ThemeSchema = z.object({
   object: z.literal('merchant.theme'),

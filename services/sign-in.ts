@@ -1,7 +1,7 @@
-import type { Knex } from '../../db/knex';
-import { createUserRepository, type SessionRow, type UserRow } from '../../db/users';
-import { hashPassword, verifyPassword, PASSWORD_MAX_LENGTH } from '../../domain/password';
-import { randomBase62 } from '../../domain/ids';
+import type { Knex } from '../db/knex';
+import { createUserRepository, type SessionRow, type UserRow } from '../db/users';
+import { hashPassword, verifyPassword, PASSWORD_MAX_LENGTH } from '../domain/password';
+import { randomBase62 } from '../domain/ids';
 
 /** Five failures within 15 minutes lock the address for 15 minutes (docs/decisions/0016-dashboard-sign-in.md). */
 export const SIGN_IN_POLICY = { maxFailures: 5, windowSeconds: 15 * 60, lockSeconds: 15 * 60 };

@@ -1,19 +1,19 @@
-import type { Knex } from '../../db/knex';
-import type { Scope } from '../../domain/scope';
-import type { Authorization, CardAcquirer } from '../../bank-adapters/card-acquirer';
-import { AcquirerCardError, AcquirerError } from '../../bank-adapters/card-acquirer';
+import type { Knex } from '../db/knex';
+import type { Scope } from '../domain/scope';
+import type { Authorization, CardAcquirer } from '../bank-adapters/card-acquirer';
+import { AcquirerCardError, AcquirerError } from '../bank-adapters/card-acquirer';
 import {
   createPaymentIntentRepository,
   type PaymentError,
   type PaymentIntentRow,
   type RefundRow,
-} from '../../db/payment-intents';
-import { createPaymentMethodRepository, type PaymentMethodRow } from '../../db/payment-methods';
-import { createEventRepository } from '../../db/events';
-import { newId, ID_PREFIX } from '../../domain/ids';
-import { cardFee } from '../../domain/fees';
-import { ConflictError, InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
-import { unix } from '../list';
+} from '../db/payment-intents';
+import { createPaymentMethodRepository, type PaymentMethodRow } from '../db/payment-methods';
+import { createEventRepository } from '../db/events';
+import { newId, ID_PREFIX } from '../domain/ids';
+import { cardFee } from '../domain/fees';
+import { ConflictError, InvalidRequestError, ServiceUnavailableError } from '../domain/errors';
+import { unix } from '../domain/unix-time';
 
 /** Decline messages shown to buyers and returned in last_payment_error. */
 export const DECLINE_MESSAGES: Record<string, string> = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Knex } from '../../db/knex';
-import { createMerchantRepository, type MerchantRow, type MerchantUpdate } from '../../db/merchants';
+import type { Knex } from '../db/knex';
+import { createMerchantRepository, type MerchantRow, type MerchantUpdate } from '../db/merchants';
 import {
   APPLICATION_STATUSES,
   APPLICATION_TRANSITIONS,
@@ -10,16 +10,16 @@ import {
   featuresOf,
   type ApplicationAction,
   type OnboardingState,
-} from '../../domain/capabilities';
+} from '../domain/capabilities';
 import {
   IDENTITY_FIELDS,
   VERIFIED_FIELDS,
   profileWarnings,
   type ProfilePatch,
-} from '../../domain/merchant-profile';
-import { ConflictError, NotFoundError, PermissionError, UnprocessableError } from '../../domain/errors';
-import { unix } from '../list';
-import { claimTermsRuleOf } from '../../domain/checkout-claims';
+} from '../domain/merchant-profile';
+import { ConflictError, NotFoundError, PermissionError, UnprocessableError } from '../domain/errors';
+import { unix } from '../domain/unix-time';
+import { claimTermsRuleOf } from '../domain/checkout-claims';
 
 /**
  * The merchant account: profile updates, the application and the operator's onboarding steps.

@@ -1,20 +1,20 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy, WorkflowIdConflictPolicy } from '@temporalio/client';
-import type { Knex } from '../../db/knex';
-import type { Scope } from '../../domain/scope';
-import type { settlementDay } from '../../workflows/settlement-day';
-import { recordAudit, type AuditActor } from '../../db/audit-log';
+import type { Knex } from '../db/knex';
+import type { Scope } from '../domain/scope';
+import type { settlementDay } from '../workflows/settlement-day';
+import { recordAudit, type AuditActor } from '../db/audit-log';
 import {
   createSettlementRunRepository,
   type RunFilters,
   type SettlementLineRow,
   type SettlementRunRow,
-} from '../../db/settlement-runs';
-import { createPayoutRepository, findPayoutDestination, type PayoutRow } from '../../db/payouts';
-import { ConflictError, NotFoundError, ServiceUnavailableError } from '../../domain/errors';
-import { nextBankingDay } from '../../domain/banking-days';
-import { settlementDayWorkflowId, settlementRunWorkflowId } from '../../domain/settlement-ids';
-import { unix } from '../list';
+} from '../db/settlement-runs';
+import { createPayoutRepository, findPayoutDestination, type PayoutRow } from '../db/payouts';
+import { ConflictError, NotFoundError, ServiceUnavailableError } from '../domain/errors';
+import { nextBankingDay } from '../domain/banking-days';
+import { settlementDayWorkflowId, settlementRunWorkflowId } from '../domain/settlement-ids';
+import { unix } from '../domain/unix-time';
 
 export interface SettlementServiceDeps {
   knex: Knex;

@@ -1,13 +1,13 @@
-import type { Knex } from '../../db/knex';
-import type { UserRow } from '../../db/users';
-import { createApiKeyRepository } from '../../db/api-keys';
+import type { Knex } from '../db/knex';
+import type { UserRow } from '../db/users';
+import { createApiKeyRepository } from '../db/api-keys';
 import {
   createDeviceAuthorizationRepository,
   type DeviceAuthorizationAt,
   type DeviceAuthorizationRow,
-} from '../../db/device-authorizations';
-import { formatUserCode } from '../../domain/device-codes';
-import { ApiError, InvalidRequestError } from '../../domain/errors';
+} from '../db/device-authorizations';
+import { formatUserCode } from '../domain/device-codes';
+import { ApiError, InvalidRequestError } from '../domain/errors';
 
 /**
  * Device authorization (spec §4.2, §5.4; RFC 8628): a CLI or agent asks for a code, a signed-in

@@ -6,7 +6,7 @@ import {
   type ClaimStatusError,
   type ClaimStatusSuccess,
   type CreateClaimDetails,
-} from '../claims-api';
+} from '../../bank-adapters/claims-api';
 import { ClaimRuleError, type ClaimsLedger } from './claims-ledger';
 
 /**

@@ -1,5 +1,5 @@
-import { IobwsClaimsClient } from './iobws-claims-client';
-import { SIMULATED_BANK_CLIENT } from './simulated-bank/claims-bank';
+import { IobwsClaimsClient } from '../bank-adapters/iobws-claims-client';
+import { SIMULATED_BANK_CLIENT } from '../simulators/bank/claims-bank';
 
 /** The claims bank of the configuration: the simulated bank's API when SIMULATED_BANK_URL is set, else none. */
 export function claimsApiFromConfig(config: {

@@ -1,20 +1,16 @@
-import type { Knex } from '../../db/knex';
-import type { Scope } from '../../domain/scope';
-import type { SubscriptionEngine } from '../../engine/subscription-engine';
-import type { DunningEndState } from '../../domain/subscription';
-import { DEFAULT_RETRY_DAYS, isEnded } from '../../domain/subscription';
-import { newId, ID_PREFIX } from '../../domain/ids';
-import { InvalidRequestError, NotFoundError, ServiceUnavailableError } from '../../domain/errors';
-import {
-  createSubscriptionRepository,
-  subscriptionObject,
-  type SubscriptionRow,
-} from '../../db/subscriptions';
-import { recordEvents } from '../../db/event-batch';
-import { prorate } from '../../domain/billing-calendar';
-import { enabledCapabilities } from '../../domain/capabilities';
+import type { Knex } from '../db/knex';
+import type { Scope } from '../domain/scope';
+import type { SubscriptionEngine } from '../engine/subscription-engine';
+import type { DunningEndState } from '../domain/subscription';
+import { DEFAULT_RETRY_DAYS, isEnded } from '../domain/subscription';
+import { newId, ID_PREFIX } from '../domain/ids';
+import { InvalidRequestError, NotFoundError, ServiceUnavailableError } from '../domain/errors';
+import { createSubscriptionRepository, subscriptionObject, type SubscriptionRow } from '../db/subscriptions';
+import { recordEvents } from '../db/event-batch';
+import { prorate } from '../domain/billing-calendar';
+import { enabledCapabilities } from '../domain/capabilities';
 import { onboardingState } from './merchant-account';
-import type { MerchantRow } from '../../db/merchants';
+import type { MerchantRow } from '../db/merchants';
 
 export interface CreateSubscriptionInput {
   customer: string;

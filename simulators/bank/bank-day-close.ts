@@ -1,8 +1,8 @@
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../stack/logger';
-import { claimIdOf, type ClaimTransaction } from '../claims-api';
-import { isTemporaryName } from '../sftp-transport';
+import { claimIdOf, type ClaimTransaction } from '../../bank-adapters/claims-api';
+import { isTemporaryName } from '../../bank-adapters/sftp-transport';
 import type { ClaimsLedger } from './claims-ledger';
 import {
   netOf,

@@ -13,9 +13,9 @@ import {
   type DeclineCode,
   type RefundRequest,
   type TokenizeRequest,
-} from './card-acquirer';
-import { TEST_CARDS } from './simulated-acquirer';
-import { reportAcquirerSettlement } from './simulated-bank/acquirer-settlement-report';
+} from '../bank-adapters/card-acquirer';
+import { TEST_CARDS } from './acquirer';
+import { reportAcquirerSettlement } from './bank/acquirer-settlement-report';
 import type { Logger } from '../stack/logger';
 
 const DECLINES: readonly string[] = [
