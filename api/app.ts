@@ -4,6 +4,7 @@ import type { Knex } from '../db/knex';
 import type { Logger } from '../stack/logger';
 import type { WebhookDispatcher } from '../engine/webhook-dispatch';
 import type { OperationDoc } from './openapi';
+import { checkResponses } from './route';
 import type { Metrics } from './metrics';
 import { createApiKeyRepository } from '../db/api-keys';
 import { createEventRepository } from '../db/events';
@@ -74,6 +75,8 @@ export interface AppDeps {
   temporalNamespace?: string;
   /** The bank's claims service (cancel and amend of issued claims); unset: those answer 503. */
   claimsApi?: ClaimsApi | undefined;
+  /** Hold every declared route's response to its schema (`CHECK_RESPONSES`; on in the test stack). */
+  checkResponses?: boolean;
 }
 
 /** The HTTP API: thin routers over repositories and workflow starts (architecture, "api"). */
@@ -84,6 +87,7 @@ export function createApp(deps: AppDeps): Express {
   const docs: OperationDoc[] = [];
 
   app.use(requestContext(deps.log, deps.metrics));
+  if (deps.checkResponses) app.use(checkResponses());
   app.use(
     systemRouter(
       { knex: deps.knex, temporal: deps.temporal, metrics: deps.metrics, publicBaseUrl: deps.publicBaseUrl },

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import type { z } from 'zod';
 import type { Scope } from '../domain/scope';
 
 /** What the middleware learns about a request, kept on res.locals under typed accessors. */
@@ -7,6 +8,8 @@ interface RequestContext {
   scope?: Scope;
   /** The matched route template, for metrics and logs. */
   route?: string;
+  /** The declared route that answers, whose response schema `checkResponses` holds the body to. */
+  declared?: { method: string; path: string; response: z.ZodType };
 }
 
 export function context(res: Response): RequestContext {

@@ -35,6 +35,7 @@ async function main(): Promise<void> {
     claimsApi: claimsApiFromConfig(config),
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     temporalNamespace: config.TEMPORAL_NAMESPACE,
+    checkResponses: config.CHECK_RESPONSES === 'true',
   });
   const server = app.listen(config.PORT, config.HOST, () => log.info({ port: config.PORT }, 'API listening'));
   const stop = () => {

@@ -1,4 +1,5 @@
-import type { Request, Response, Router } from 'express';
+import { isDeepStrictEqual } from 'node:util';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import type { Scope } from '../domain/scope';
 import type { HttpMethod, OperationDoc } from './openapi';
@@ -46,6 +47,7 @@ export function createRoutes(router: Router, docs: OperationDoc[]) {
     });
     router[def.method](def.path, async (req, res) => {
       context(res).route = def.path;
+      context(res).declared = def;
       const body = (def.body ? parseInput(def.body, req.body, 'body') : undefined) as z.output<B>;
       const query = (def.query ? parseInput(def.query, req.query, 'query') : undefined) as z.output<Q>;
       const result = await def.handler({
@@ -58,6 +60,51 @@ export function createRoutes(router: Router, docs: OperationDoc[]) {
       });
       res.status(status).json(result);
     });
+  };
+}
+
+/** Thrown when a handler's result does not match its route's declared response schema. */
+export class ResponseSchemaError extends Error {
+  constructor(
+    readonly route: string,
+    readonly issues: unknown,
+  ) {
+    super(`response of ${route} does not match its declared schema: ${JSON.stringify(issues)}`);
+    this.name = 'ResponseSchemaError';
+  }
+}
+
+/**
+ * Validates the JSON a client would receive. Zod drops undeclared keys when it parses, so a parse
+ * that succeeds but changes the value means the response carries a field the schema does not declare.
+ */
+export function checkResponse(
+  def: { method: string; path: string; response: z.ZodType },
+  result: unknown,
+): void {
+  const route = `${def.method.toUpperCase()} ${def.path}`;
+  const sent: unknown = result === undefined ? undefined : JSON.parse(JSON.stringify(result));
+  const parsed = def.response.safeParse(sent);
+  if (!parsed.success) throw new ResponseSchemaError(route, parsed.error.issues);
+  if (!isDeepStrictEqual(parsed.data, sent)) {
+    throw new ResponseSchemaError(route, [{ message: 'undeclared fields', sent, declared: parsed.data }]);
+  }
+}
+
+/**
+ * Checks every successful JSON response of a declared route against its schema before it is sent,
+ * and fails the request (500, logged with the differences) when it does not match. The test stack
+ * turns this on (`checkResponses`), so the OpenAPI document cannot drift from what is sent.
+ */
+export function checkResponses(): RequestHandler {
+  return (_req, res, next) => {
+    const json = res.json.bind(res);
+    res.json = (body: unknown) => {
+      const declared = context(res).declared;
+      if (declared && res.statusCode < 400) checkResponse(declared, body);
+      return json(body);
+    };
+    next();
   };
 }
 

@@ -17,6 +17,8 @@ const ConfigSchema = z.object({
   DATA_DIR: z.string().min(1).default('.data'),
   /** Where clients reach the API; used in documentation links and URLs the API hands out. */
   PUBLIC_BASE_URL: z.string().url().optional(),
+  /** Fail any response that differs from its route's declared schema (for test stacks). */
+  CHECK_RESPONSES: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Port of the simulated bank (test environment's claims API and payer online bank); 0 picks a free one. */
   SIMULATED_BANK_PORT: z.coerce.number().int().min(0).max(65535).default(3010),

@@ -57,6 +57,7 @@ export async function startWebStack(): Promise<WebStack> {
     dispatcher: noWebhooks,
     publicBaseUrl: url,
     bodyLimitBytes: 256 * 1024,
+    checkResponses: true,
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(port, '127.0.0.1', () => resolve(s));

@@ -138,6 +138,8 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     ...(bankFiles && { simulatedBankUrl: bankFiles.sim.baseUrl }),
     // Workflows the API starts (subscriptions, clock advances, claim batches) run on this file's worker.
     taskQueue,
+    // Every response is held to its declared schema, so the OpenAPI document stays true.
+    checkResponses: true,
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(port, '127.0.0.1', () => resolve(s));
