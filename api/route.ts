@@ -69,7 +69,7 @@ export class ResponseSchemaError extends Error {
     readonly route: string,
     readonly issues: unknown,
   ) {
-    super(`response of ${route} does not match its declared schema: ${JSON.stringify(issues)}`);
+    super(`${route} does not match its declared schema: ${JSON.stringify(issues)}`);
     this.name = 'ResponseSchemaError';
   }
 }

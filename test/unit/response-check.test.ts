@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { checkResponse, checkResponses, createRoutes, ResponseSchemaError } from '../../api/route';
 import { requestContext } from '../../api/middleware/request-context';
 import { errorHandler } from '../../api/middleware/errors';
+import { context } from '../../api/context';
 import { createLogger } from '../../stack/logger';
 import type { OperationDoc } from '../../api/openapi';
 import type { Metrics } from '../../api/metrics';
@@ -36,6 +37,10 @@ describe('response schema check', () => {
     const app = express();
     app.use(requestContext(log, metrics));
     app.use(checkResponses());
+    app.use((_req, res, next) => {
+      context(res).scope = { merchantId: 'acct_test', livemode: false };
+      next();
+    });
     const router = express.Router();
     const docs: OperationDoc[] = [];
     const define = createRoutes(router, docs);
@@ -65,7 +70,9 @@ describe('response schema check', () => {
       const bad = await fetch(`${base}/v1/things/thg_1`);
       expect(bad.status).toBe(500);
       expect(await bad.json()).toEqual({ error: expect.objectContaining({ type: 'api_error' }) });
-      expect(JSON.stringify(logged)).toContain('does not match its declared schema');
+      const err = (logged[0] as { err: Error }).err;
+      expect(err).toBeInstanceOf(ResponseSchemaError);
+      expect(err.message).toContain('GET /v1/things/:id does not match its declared schema');
       const good = await fetch(`${base}/v1/good/thg_2`);
       expect(good.status).toBe(200);
       expect(await good.json()).toEqual({ id: 'thg_2', amount: 7, note: 'ok' });
