@@ -6,9 +6,9 @@ import type { WebhookDispatcher } from '../engine/webhook-dispatch';
 import type { OperationDoc } from './openapi';
 import { checkResponses } from './route';
 import type { Metrics } from './metrics';
-import { createApiKeyRepository } from '../db/api-keys';
+import { createAccessService } from '../services/access';
 import { createEventRepository } from '../db/events';
-import { createIdempotencyRepository } from '../db/idempotency';
+import { createIdempotencyService } from '../services/idempotency';
 import { requestContext } from './middleware/request-context';
 import { bodyErrors, bodyParsers, requireObjectBody } from './middleware/body';
 import { authenticate } from './middleware/auth';
@@ -175,9 +175,13 @@ export function createApp(deps: AppDeps): Express {
   );
 
   const v1 = express.Router();
-  v1.use(authenticate(createApiKeyRepository(deps.knex), deps.log));
+  const access = createAccessService({
+    knex: deps.knex,
+    onTouchError: (err) => deps.log.warn({ err }, 'could not record API key use'),
+  });
+  v1.use(authenticate(access));
   v1.use(...bodyParsers(deps.bodyLimitBytes), bodyErrors(deps.bodyLimitBytes), requireObjectBody, rejectNul);
-  v1.use(idempotency(createIdempotencyRepository(deps.knex), deps.log));
+  v1.use(idempotency(createIdempotencyService({ knex: deps.knex }), deps.log));
   v1.use(eventsRouter({ events: createEventRepository(deps.knex) }, docs));
   v1.use(notificationChannelsRouter({ knex: deps.knex, log: deps.log, dispatcher: deps.dispatcher }, docs));
   v1.use(webhookDeliveriesRouter({ knex: deps.knex, log: deps.log, dispatcher: deps.dispatcher }, docs));

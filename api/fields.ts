@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { z } from 'zod';
-import type { PageOptions } from '../db/tenant';
+import type { PageOptions } from '../services/lookup';
 import { listQuery } from './list';
 import { zInt, zMetadata } from './validation';
 

@@ -1,5 +1,4 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Knex } from '../db/knex';
 
 interface TarnPool {
   numUsed(): number;
@@ -8,8 +7,11 @@ interface TarnPool {
   max: number;
 }
 
-/** The API's Prometheus metrics, in a registry of their own (several apps share a test process). */
-export function createMetrics(knex: Knex) {
+/**
+ * The API's Prometheus metrics, in a registry of their own (several apps share a test process).
+ * `db` is the knex instance, read only for its connection pool's gauges.
+ */
+export function createMetrics(db: { client: unknown }) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'skil_' });
 
@@ -33,7 +35,7 @@ export function createMetrics(knex: Knex) {
     registers: [registry],
   });
 
-  const pool = () => (knex.client as { pool?: TarnPool }).pool;
+  const pool = () => (db.client as { pool?: TarnPool }).pool;
   const poolGauge = (name: string, help: string, read: (p: TarnPool) => number) =>
     new Gauge({
       name,

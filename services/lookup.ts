@@ -1,4 +1,6 @@
 import type { Scope } from '../domain/scope';
+
+export type { PageOptions } from '../db/tenant';
 import { InvalidRequestError, NotFoundError } from '../domain/errors';
 
 /** Ids are at most 64 characters of letters, digits and `_`; anything else names nothing. */

@@ -1,10 +1,7 @@
 import type { RequestHandler } from 'express';
-import type { ApiKeyRepository } from '../../db/api-keys';
-import type { Logger } from '../../stack/logger';
+import type { AccessService } from '../../services/access';
 import { AuthenticationError } from '../../domain/errors';
 import { context } from '../context';
-
-const KEY_SHAPE = /^sk_(test|live)_[0-9A-Za-z]{20,100}$/;
 
 /** Masks a key for error messages: the prefix and last four characters only. */
 function mask(secret: string): string {
@@ -16,7 +13,7 @@ function mask(secret: string): string {
  * Authenticates `Authorization: Bearer <key>` or `x-api-key: <key>` (spec §5) and sets the request
  * scope: the key alone selects merchant and environment.
  */
-export function authenticate(keys: ApiKeyRepository, log: Logger): RequestHandler {
+export function authenticate(access: Pick<AccessService, 'scopeForApiKey'>): RequestHandler {
   return async (req, res, next) => {
     const authorization = req.get('authorization');
     let secret: string | undefined;
@@ -37,10 +34,9 @@ export function authenticate(keys: ApiKeyRepository, log: Logger): RequestHandle
         'missing_api_key',
       );
     }
-    const row = KEY_SHAPE.test(secret) ? await keys.findActiveBySecret(secret) : undefined;
-    if (!row) throw new AuthenticationError(`Invalid API key provided: ${mask(secret)}`);
-    context(res).scope = { merchantId: row.merchant_id, livemode: row.livemode };
-    keys.touch(row.id).catch((err: unknown) => log.warn({ err }, 'could not record API key use'));
+    const scope = await access.scopeForApiKey(secret);
+    if (!scope) throw new AuthenticationError(`Invalid API key provided: ${mask(secret)}`);
+    context(res).scope = scope;
     next();
   };
 }

@@ -1,12 +1,10 @@
 import type { RequestHandler, Response } from 'express';
-import type { UserRepository, UserRow } from '../../db/users';
+import type { Operator } from '../../services/access';
 import { AuthenticationError } from '../../domain/errors';
 
-const TOKEN_SHAPE = /^op_[0-9A-Za-z]{40}$/;
-
 /** The operator of a request behind `authenticateOperator`. */
-export function operatorOf(res: Response): UserRow {
-  const operator = (res.locals as { operator?: UserRow }).operator;
+export function operatorOf(res: Response): Operator {
+  const operator = (res.locals as { operator?: Operator }).operator;
   if (!operator) throw new Error('operatorOf called on a route without operator authentication');
   return operator;
 }
@@ -15,7 +13,9 @@ export function operatorOf(res: Response): UserRow {
  * The operator API's credential: `Authorization: Bearer op_…`, a token created by
  * `npm run operator:create` and stored hashed. API keys are refused here, whatever their mode.
  */
-export function authenticateOperator(users: UserRepository): RequestHandler {
+export function authenticateOperator(access: {
+  operatorForToken(token: string): Promise<Operator | undefined>;
+}): RequestHandler {
   return async (req, res, next) => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
     if (!match) {
@@ -25,9 +25,9 @@ export function authenticateOperator(users: UserRepository): RequestHandler {
       );
     }
     const token = match[1]!;
-    const operator = TOKEN_SHAPE.test(token) ? await users.findOperatorByToken(token) : undefined;
+    const operator = await access.operatorForToken(token);
     if (!operator) throw new AuthenticationError('Invalid operator token', 'invalid_operator_token');
-    (res.locals as { operator?: UserRow }).operator = operator;
+    (res.locals as { operator?: Operator }).operator = operator;
     next();
   };
 }

@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { Knex } from '../../db/knex';
 import { createMerchantRepository, type MerchantRow } from '../../db/merchants';
-import { createUserRepository } from '../../db/users';
+import { createAccessService } from '../../services/access';
 import { APPLICATION_STATUSES } from '../../domain/capabilities';
 import { zBool, zInt } from '../validation';
 import { jsonHandler } from '../route';
@@ -34,7 +34,7 @@ export function operatorRouter(deps: { knex: Knex }): Router {
   const router = Router();
   const accounts = createMerchantAccountService(deps.knex);
   const merchants = createMerchantRepository(deps.knex);
-  router.use('/v1/operator', authenticateOperator(createUserRepository(deps.knex)));
+  router.use('/v1/operator', authenticateOperator(createAccessService({ knex: deps.knex })));
 
   const id = (req: Request) => String(req.params.id);
 

@@ -4,7 +4,7 @@ import type { Knex } from '../../db/knex';
 import type { OperationDoc } from '../openapi';
 import type { SettlementService } from '../../services/settlement';
 import { linesCsv, presentLine } from '../../services/settlement';
-import { createUserRepository } from '../../db/users';
+import { createAccessService } from '../../services/access';
 import { createRoutes, jsonHandler } from '../route';
 import { listOf, listResponse } from '../list';
 import { pageOptions, pageQuery, zId } from '../fields';
@@ -181,7 +181,7 @@ export function settlementRunsRouter(deps: { settlement: SettlementService }, do
 export function settlementOperatorRouter(deps: { knex: Knex; settlement: SettlementService }): Router {
   const router = Router();
   const { settlement } = deps;
-  const auth = authenticateOperator(createUserRepository(deps.knex));
+  const auth = authenticateOperator(createAccessService({ knex: deps.knex }));
   router.use(['/v1/operator/settlement-runs', '/v1/operator/settlement-days'], auth);
 
   router.get(

@@ -349,7 +349,7 @@ describe('idempotency', () => {
   });
 
   test('a key still in flight is 409, and changes nothing', async () => {
-    const { requestHash } = await import('../../api/middleware/idempotency');
+    const { requestHash } = await import('../../services/idempotency');
     await stack.knex('idempotency_keys').insert({
       merchant_id: merchant.id,
       livemode: false,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseInput, zInt, zBool } from '../../api/validation';
 import { InvalidRequestError } from '../../domain/errors';
-import { requestHash } from '../../api/middleware/idempotency';
+import { requestHash } from '../../services/idempotency';
 
 const schema = z
   .object({ amount: zInt(), config: z.object({ url: z.string() }).strict(), live: zBool().optional() })

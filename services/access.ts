@@ -1,0 +1,37 @@
+import type { Knex } from '../db/knex';
+import type { Scope } from '../domain/scope';
+import { createApiKeyRepository } from '../db/api-keys';
+import { createUserRepository, type UserRow } from '../db/users';
+
+const API_KEY_SHAPE = /^sk_(test|live)_[0-9A-Za-z]{20,100}$/;
+const OPERATOR_TOKEN_SHAPE = /^op_[0-9A-Za-z]{40}$/;
+
+/** An operator of the service (finance and onboarding review), as the operator API sees them. */
+export type Operator = UserRow;
+
+/** Who a credential belongs to: API keys open a merchant's environment, operator tokens the operator API. */
+export function createAccessService(deps: { knex: Knex; onTouchError?: (err: unknown) => void }) {
+  const keys = createApiKeyRepository(deps.knex);
+  const users = createUserRepository(deps.knex);
+  return {
+    /**
+     * The merchant and environment an API key opens, or undefined for an unknown, revoked or
+     * malformed key. The key's last use is recorded in the background: a slow write never delays
+     * the request it authenticates.
+     */
+    async scopeForApiKey(secret: string): Promise<Scope | undefined> {
+      if (!API_KEY_SHAPE.test(secret)) return undefined;
+      const row = await keys.findActiveBySecret(secret);
+      if (!row) return undefined;
+      keys.touch(row.id).catch((err: unknown) => deps.onTouchError?.(err));
+      return { merchantId: row.merchant_id, livemode: row.livemode };
+    },
+
+    /** The operator an `op_…` token belongs to, or undefined. */
+    async operatorForToken(token: string): Promise<Operator | undefined> {
+      return OPERATOR_TOKEN_SHAPE.test(token) ? users.findOperatorByToken(token) : undefined;
+    },
+  };
+}
+
+export type AccessService = ReturnType<typeof createAccessService>;
