@@ -5,7 +5,6 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/activity';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Knex } from '../db/knex';
-import { withoutJit } from '../db/knex';
 import type { Logger } from '../stack/logger';
 import type { BankConnection } from '../bank-adapters/bank-connections';
 import type { BankFileTransport } from '../bank-adapters/bank-file-transport';
@@ -15,13 +14,10 @@ import { CamtError } from '../bank-adapters/camt';
 import { randomBase62 } from '../domain/ids';
 import { createBankFileRepository, type BankFileStatus, type BankScope } from '../db/bank-files';
 import { recordBankException } from '../db/bank-exceptions';
+import { createBankMatchingRepository } from '../db/bank-matching';
+import { payoutsConfirmedBy } from '../db/bank-statement-matching';
 import { DuplicateStatementError, ingestCamtFile } from './bank-sync-ingest';
-import {
-  isCollectionAccount,
-  matchBankFile,
-  matchClaimPaymentsOfBatch,
-  type ConfirmedPayout,
-} from './bank-matching';
+import { isCollectionAccount, matchBankFile, type ConfirmedPayout } from './bank-matching';
 
 export interface BankSyncDeps {
   knex: Knex;
@@ -198,14 +194,7 @@ export async function processStoredFile(
   try {
     const started = Date.now();
     let earlyClaimPayments = 0;
-    return await deps.knex.transaction(async (trx) => {
-      await withoutJit(trx);
-      // Holds the file row, so two workers given the same file cannot both process it.
-      const locked: { id: string } | undefined = await trx<{ id: string; status: string }>('bank_files')
-        .where({ id: fileId, status: 'received' })
-        .forUpdate()
-        .first('id');
-      if (!locked) return { outcome: {}, confirmed: [] };
+    const processed = await files.processReceived(scope, fileId, async (trx) => {
       const ingested = await ingestCamtFile(
         trx,
         { id: fileId, livemode: c.livemode },
@@ -217,7 +206,10 @@ export async function processStoredFile(
           afterBatch: async (b) => {
             if (b.messageType !== 'camt.054' || !isCollectionAccount(b.account, c.collectionAccount.account))
               return;
-            earlyClaimPayments += await matchClaimPaymentsOfBatch(trx, { livemode: c.livemode, ...b });
+            earlyClaimPayments += await createBankMatchingRepository(trx).matchClaimPaymentsOfBatch({
+              livemode: c.livemode,
+              ...b,
+            });
           },
         },
       );
@@ -256,6 +248,7 @@ export async function processStoredFile(
         confirmed: matched.payouts,
       };
     });
+    return processed ?? { outcome: {}, confirmed: [] };
   } catch (err) {
     const refused = refusalOf(err);
     if (refused === null) throw err; // transient (database, disk): the activity is retried
@@ -291,19 +284,6 @@ async function archive(transport: BankFileTransport, name: string): Promise<void
     if (err instanceof TransportError && err.kind === 'not_found') return;
     throw err;
   }
-}
-
-async function payoutsConfirmedBy(knex: Knex, livemode: boolean, fileId: string): Promise<ConfirmedPayout[]> {
-  const rows = await knex.raw<{ rows: ConfirmedPayout[] }>(
-    `select p.id as "payoutId", p.merchant_id as "merchantId", p.livemode, p.settlement_run_id as "settlementRunId",
-            r.settlement_date as "settlementDate", p.bank_entry_id as "bankEntryId", p.amount
-       from payouts p
-       join bank_entries e on e.id = p.bank_entry_id
-       join settlement_runs r on r.id = p.settlement_run_id and r.merchant_id = p.merchant_id and r.livemode = p.livemode
-      where e.bank_file_id = ? and p.livemode = ? and p.status = 'paid'`,
-    [fileId, livemode],
-  );
-  return rows.rows;
 }
 
 /** Signals `payoutConfirmed`; a run whose workflow is gone (or never ran here) is already recorded as paid. */

@@ -1,4 +1,3 @@
-import { sqlArgs } from '../db/event-batch';
 import { heartbeat } from '@temporalio/activity';
 import type { Knex } from '../db/knex';
 import type { Logger } from '../stack/logger';
@@ -21,7 +20,10 @@ import {
   type RenewalSource,
 } from '../db/renewals';
 import type { CouponRow } from '../db/coupons';
-import { claimSessionUnpaid, insertClaim } from '../db/claims';
+import { insertClaim } from '../db/claims';
+import { claimPartiesOf, expireClaims } from '../db/claim-collection';
+import { moveToChargedPeriods } from '../db/subscription-periods';
+import { createTestClockWaitRepository } from '../db/test-clock-waits';
 import { claimDatesFor, claimTermsRuleOf } from '../domain/checkout-claims';
 
 /** Why a period is charged; it decides the events and what a failure means. */
@@ -258,13 +260,7 @@ export function createBillingActivities(
       }
       // Clock-bound workflows about to start must be woken by the clock at this instant.
       const clocked = lifecycleRefs.filter((l) => l.testClockId !== null);
-      if (clocked.length > 0)
-        await trx.raw(
-          `insert into test_clock_waits (workflow_id, test_clock_id, due_at)
-           select 'subscription/' || t.id, t.clock, ?::timestamptz from unnest(?::text[], ?::text[]) as t(id, clock)
-           on conflict (workflow_id) do update set due_at = least(test_clock_waits.due_at, excluded.due_at)`,
-          sqlArgs(...[asOf, clocked.map((l) => l.subscriptionId), clocked.map((l) => l.testClockId)]),
-        );
+      if (clocked.length > 0) await createTestClockWaitRepository(trx).registerSubscriptionsAt(asOf, clocked);
       return { finished: moved, channelIds: await recordEvents(trx, events), lifecycle: lifecycleRefs };
     });
     const t3 = performance.now();
@@ -346,42 +342,23 @@ async function moveSubscriptions(
     if (reason === 'retry') return before;
     return 'past_due';
   };
-  const result = await trx.raw<{ rows: SubscriptionRow[] }>(
-    `update subscriptions s set
-            status = t.status,
-            current_period_index = case when t.advance then t.period_index else s.current_period_index end,
-            current_period_start = case when t.advance then t.period_start else s.current_period_start end,
-            current_period_end = case when t.advance then t.period_end else s.current_period_end end,
-            price_id = case when t.advance then t.price_id else s.price_id end,
-            pending_price_id = case when t.advance and s.pending_price_id = t.price_id then null
-                                    else s.pending_price_id end,
-            proration_amount = case when t.advance then s.proration_amount - t.proration else s.proration_amount end,
-            payment_failed_at = case when t.paid then null else coalesce(s.payment_failed_at, ?::timestamptz) end,
-            payment_retry_requested = false,
-            paused = case when t.paid then false else s.paused end,
-            updated_at = now()
-       from unnest(?::text[], ?::text[], ?::boolean[], ?::boolean[], ?::integer[], ?::timestamptz[],
-                   ?::timestamptz[], ?::text[], ?::bigint[])
-            as t(id, status, paid, advance, period_index, period_start, period_end, price_id, proration)
-      where s.id = t.id
-     returning s.*`,
-    sqlArgs(
-      ...[
-        asOf,
-        moved.map((r) => r.subscription_id),
-        moved.map(status),
-        moved.map((r) => r.status !== 'failed'),
-        // A failed first charge leaves the subscription before its first period; anything else moves on.
-        moved.map((r) => status(r) !== 'incomplete'),
-        moved.map((r) => r.period_index),
-        moved.map((r) => r.period_start),
-        moved.map((r) => r.period_end),
-        moved.map((r) => r.price_id),
-        moved.map((r) => r.proration_amount),
-      ],
-    ),
+  const rows = await moveToChargedPeriods(
+    trx,
+    moved.map((r) => ({
+      subscriptionId: r.subscription_id,
+      status: status(r),
+      paid: r.status !== 'failed',
+      // A failed first charge leaves the subscription before its first period; anything else moves on.
+      advance: status(r) !== 'incomplete',
+      periodIndex: r.period_index,
+      periodStart: r.period_start,
+      periodEnd: r.period_end,
+      priceId: r.price_id,
+      proration: r.proration_amount,
+    })),
+    asOf,
   );
-  return new Map(result.rows.map((r) => [r.id, r]));
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 function renewalData(r: FinishedRenewal) {
@@ -430,16 +407,7 @@ function paymentIntentData(r: FinishedRenewal, sub: SubscriptionRow, o: RenewalO
  * merchant default; the claim batch issues it and the claim payments sync marks the renewal paid.
  */
 async function renewalClaim(trx: Knex.Transaction, sub: SubscriptionRow, r: FinishedRenewal, asOf: Date) {
-  const merchant = await trx('merchants')
-    .where({ id: sub.merchant_id })
-    .first<{ kennitala: string | null; bank_account: string | null; claim_terms: unknown }>(
-      'kennitala',
-      'bank_account',
-      'claim_terms',
-    );
-  const customer = await trx('customers')
-    .where({ id: sub.customer_id })
-    .first<{ kennitala: string | null }>('kennitala');
+  const { merchant, customer } = await claimPartiesOf(trx, sub.merchant_id, sub.customer_id);
   if (!merchant?.kennitala || !customer?.kennitala)
     throw new Error(`subscription ${sub.id} is collected by claim without a claimant or payer kennitala`);
   await insertClaim(trx, {
@@ -454,34 +422,5 @@ async function renewalClaim(trx: Knex.Transaction, sub: SubscriptionRow, r: Fini
     description: `Subscription ${sub.id}, period ${r.period_index + 1}`,
     metadata: { subscription: sub.id, renewal: r.id },
     renewalId: r.id,
-  });
-}
-
-/**
- * Expires the unpaid claims whose cancellation date (niðurfellingardagur) has passed by `asOf`: those
- * of the clock's subscriptions for a test clock, every other claim otherwise (decision 0064). Their
- * renewals are void and their checkout sessions unpaid.
- */
-export async function expireClaims(knex: Knex, asOf: Date, testClockId: string | null): Promise<number> {
-  const clockOf = `(select s.test_clock_id from renewals r join subscriptions s on s.id = r.subscription_id
-                     where r.id = c.renewal_id)`;
-  return knex.transaction(async (trx) => {
-    const { rows } = await trx.raw<{
-      rows: { renewal_id: string | null; checkout_session_id: string | null }[];
-    }>(
-      `update claims c set status = 'expired', updated_at = now()
-        where c.status in ('pending', 'issued', 'partially_paid') and c.cancellation_date < ?
-          and ${testClockId === null ? `${clockOf} is null` : `${clockOf} = ?`}
-       returning c.renewal_id, c.checkout_session_id`,
-      sqlArgs(asOf.toISOString().slice(0, 10), ...(testClockId === null ? [] : [testClockId])),
-    );
-    const renewalIds = rows.map((r) => r.renewal_id).filter((id): id is string => id !== null);
-    if (renewalIds.length > 0)
-      await trx('renewals')
-        .whereIn('id', renewalIds)
-        .where({ status: 'awaiting_claim' })
-        .update({ status: 'void', updated_at: new Date() });
-    for (const r of rows) if (r.checkout_session_id) await claimSessionUnpaid(trx, r.checkout_session_id);
-    return rows.length;
   });
 }

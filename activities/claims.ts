@@ -6,7 +6,9 @@ import type { ClaimsApi, ClaimStatusError, ClaimTransaction } from '../bank-adap
 import { claimIdOf } from '../bank-adapters/claims-api';
 import { BankError } from '../bank-adapters/claims-errors';
 import { claimSessionUnpaid, toCreateClaimDetails, type ClaimRow } from '../db/claims';
-import { recordEvents, sqlArgs, type BatchEvent } from '../db/event-batch';
+import { createClaimBatchRepository } from '../db/claim-batches';
+import { createClaimPaymentRepository } from '../db/claim-payments';
+import { recordEvents, type BatchEvent } from '../db/event-batch';
 import { createPaymentIntentRepository } from '../db/payment-intents';
 import { presentClaim } from '../api/routes/claims';
 import { presentPaymentIntent } from '../services/payments';
@@ -64,6 +66,8 @@ export function transactionKey(claimId: string, tx: ClaimTransaction): string {
 export function createClaimActivities(deps: ClaimActivityDeps) {
   const { knex } = deps;
   const intents = createPaymentIntentRepository(knex);
+  const batches = createClaimBatchRepository(knex);
+  const payments = createClaimPaymentRepository(knex);
   const api = (): ClaimsApi => {
     if (!deps.claimsApi)
       throw ApplicationFailure.nonRetryable(
@@ -81,11 +85,7 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
     if (bankClaimIds.length === 0) return 0;
     let channels: string[] = [];
     const rows = await knex.transaction(async (trx) => {
-      const updated = await trx<ClaimRow>('claims')
-        .whereIn('bank_claim_id', bankClaimIds)
-        .where({ status: 'pending' })
-        .update({ status: 'issued', issued_at: new Date(), bank_error: null, updated_at: new Date() })
-        .returning('*');
+      const updated = await batches.markIssued(bankClaimIds, trx);
       channels = await recordEvents(
         trx,
         updated.map((r) => claimEvent('claim.created', r)),
@@ -108,20 +108,7 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
       batchKey: string;
       limit: number;
     }): Promise<string[]> {
-      await knex.raw(
-        `update claims set batch_key = ?, updated_at = now()
-          where id in (select id from claims
-                        where status = 'pending' and livemode = ? and bank_error is null
-                          and (batch_key is null or updated_at < now() - interval '1 hour')
-                        order by created_at, id limit ? for update skip locked)`,
-        sqlArgs(input.batchKey, input.livemode, input.limit),
-      );
-      const rows = await knex<ClaimRow>('claims')
-        .where({ batch_key: input.batchKey, status: 'pending' })
-        .whereNull('bank_error')
-        .orderBy('id')
-        .select('id');
-      return rows.map((r) => r.id);
+      return batches.collect(input);
     },
 
     /**
@@ -133,7 +120,7 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
       batchKey: string;
       claimIds: string[];
     }): Promise<string> {
-      const rows = await knex<ClaimRow>('claims').whereIn('id', input.claimIds).orderBy('id');
+      const rows = await batches.listByIds(input.claimIds);
       const digest = createHash('sha256')
         .update(rows.map((r) => r.id).join(','))
         .digest('hex')
@@ -175,13 +162,7 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
           });
       }
       const issued = await markIssued(issuedIds);
-      for (const f of failures)
-        await knex<ClaimRow>('claims')
-          .where({ bank_claim_id: f.id, status: 'pending' })
-          .update({
-            bank_error: JSON.stringify({ code: f.code, message: f.message }) as never,
-            updated_at: new Date(),
-          });
+      for (const f of failures) await batches.recordBankError(f.id, { code: f.code, message: f.message });
       return { done: true, issued, failed: failures.length };
     },
 
@@ -207,11 +188,7 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
       // Claims cancelled at the bank appear in no transaction: read the status of each unpaid claim
       // due in the window (GET claim, `claimStatus: Cancelled`).
       let cancelled = 0;
-      const unpaid = await knex<ClaimRow>('claims')
-        .whereIn('status', ['issued', 'partially_paid'])
-        .where('due_date', '>=', query.dateFrom)
-        .orderBy('id')
-        .select('id', 'bank_claim_id');
+      const unpaid = await payments.listUnpaidDueSince(query.dateFrom);
       for (const c of unpaid) {
         // A claim the bank does not know (404) is left as it is.
         const details = await bankCall(() =>
@@ -222,26 +199,11 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
               throw err;
             }),
         );
-        if (details?.claimStatus === 'Cancelled' && (await markCancelledAtBank(c.id))) cancelled++;
+        if (details?.claimStatus === 'Cancelled' && (await payments.markCancelledAtBank(c.id))) cancelled++;
       }
       return { read, applied, cancelled };
     },
   };
-
-  /** Marks an unpaid claim cancelled (at the bank) and its checkout session unpaid; false if it no longer is unpaid. */
-  async function markCancelledAtBank(claimId: string): Promise<boolean> {
-    return knex.transaction(async (trx) => {
-      const now = new Date();
-      const [row] = await trx<ClaimRow>('claims')
-        .where({ id: claimId })
-        .whereIn('status', ['issued', 'partially_paid'])
-        .update({ status: 'cancelled', cancelled_at: now, updated_at: now })
-        .returning('*');
-      if (!row) return false;
-      if (row.checkout_session_id) await claimSessionUnpaid(trx, row.checkout_session_id);
-      return true;
-    });
-  }
 
   /** Applies one bank transaction to its claim; false when already applied or not Skil's. */
   async function applyTransaction(tx: ClaimTransaction): Promise<boolean> {
@@ -249,21 +211,20 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
     const bankClaimId = claimIdOf(tx.claimKey);
     const channels: string[] = [];
     const applied = await knex.transaction(async (trx) => {
-      const claim = await trx<ClaimRow>('claims').where({ bank_claim_id: bankClaimId }).forUpdate().first();
+      const claim = await payments.lockByBankClaimId(bankClaimId, trx);
       if (!claim) return false;
       const paid = Number(tx.totalAmountPaid ?? tx.depositedAmount ?? 0);
-      const inserted = await trx('claim_transactions')
-        .insert({
-          claim_id: claim.id,
-          bank_transaction_key: transactionKey(bankClaimId, tx),
-          payment_type: tx.paymentType ?? 'Complete',
+      const recorded = await payments.recordTransaction(
+        {
+          claimId: claim.id,
+          bankTransactionKey: transactionKey(bankClaimId, tx),
+          paymentType: tx.paymentType ?? 'Complete',
           amount: tx.paymentType === 'Refund' ? -Math.abs(paid) : paid,
-          data: JSON.stringify(tx),
-        })
-        .onConflict('bank_transaction_key')
-        .ignore()
-        .returning('id');
-      if (inserted.length === 0) return false;
+          data: tx,
+        },
+        trx,
+      );
+      if (!recorded) return false;
       const scope = { merchantId: claim.merchant_id, livemode: claim.livemode };
       const now = new Date();
       const events: BatchEvent[] = [];
@@ -315,32 +276,15 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
           });
         }
       }
-      const [row] = await trx<ClaimRow>('claims')
-        .where({ id: claim.id })
-        .update({ ...patch, updated_at: now })
-        .returning('*');
-      if (row!.status === 'paid' && claim.status !== 'paid') events.unshift(claimEvent('claim.paid', row!));
+      const row = await payments.update(claim.id, { ...patch, updated_at: now }, trx);
+      if (row.status === 'paid' && claim.status !== 'paid') events.unshift(claimEvent('claim.paid', row));
       // The subscription renewal the claim collects is paid with the claim's intent (0064).
-      if (claim.renewal_id && row!.status === 'paid') {
-        await trx('renewals').where({ id: claim.renewal_id, status: 'awaiting_claim' }).update({
-          status: 'paid',
-          paid_at: now,
-          payment_intent_id: row!.payment_intent_id,
-          updated_at: now,
-        });
-        await trx('payment_intents')
-          .where({ id: row!.payment_intent_id })
-          .update({
-            subscription_id: trx('renewals').where({ id: claim.renewal_id }).select('subscription_id'),
-          });
-      }
+      if (claim.renewal_id && row.status === 'paid')
+        await payments.payRenewal(claim.renewal_id, row.payment_intent_id, now, trx);
       // The checkout session the claim pays follows it: paid, or unpaid again on a reversal (0063).
       if (claim.checkout_session_id) {
-        if (row!.status === 'paid')
-          await trx('checkout_sessions')
-            .where({ id: claim.checkout_session_id })
-            .whereNot({ payment_status: 'paid' })
-            .update({ payment_status: 'paid', payment_intent_id: row!.payment_intent_id, updated_at: now });
+        if (row.status === 'paid')
+          await payments.markSessionPaid(claim.checkout_session_id, row.payment_intent_id, now, trx);
         else if (claim.status === 'paid') await claimSessionUnpaid(trx, claim.checkout_session_id);
       }
       channels.push(...(await recordEvents(trx, events)));

@@ -9,6 +9,7 @@ import { accountDigits } from '../domain/settlement-ids';
 import { createSettlementRunRepository, type SettlementRunStatus } from '../db/settlement-runs';
 import { createPayoutRepository, findPayoutDestination } from '../db/payouts';
 import { recordAudit } from '../db/audit-log';
+import { createMerchantRepository } from '../db/merchants';
 
 export interface SettlementActivityDeps {
   knex: Knex;
@@ -52,6 +53,7 @@ const scopeOf = (k: { merchantId: string; livemode: boolean }): Scope => ({
 export function createSettlementActivities(deps: SettlementActivityDeps) {
   const runs = createSettlementRunRepository(deps.knex);
   const payouts = createPayoutRepository(deps.knex);
+  const merchants = createMerchantRepository(deps.knex);
   const channelFor = (livemode: boolean): PayoutChannel | undefined => {
     if (deps.payoutChannel) return deps.payoutChannel(livemode);
     const connection = deps.bankConnections?.find((c) => c.livemode === livemode);
@@ -85,10 +87,7 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
         { status: 'failed', failed_at: now, failure_reason: reason },
         trx,
       );
-      await trx('payouts')
-        .where({ settlement_run_id: key.runId, merchant_id: key.merchantId, livemode: key.livemode })
-        .whereIn('status', ['pending'])
-        .update({ status: 'failed', failure_reason: reason, updated_at: now });
+      await payouts.failUnsent(scope, key.runId, reason, now, trx);
       if (failed)
         await recordAudit(trx, {
           actor: { kind: 'system', id: null, name: 'settlement' },
@@ -221,10 +220,7 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
       if (payout.status !== 'pending') return run.status;
       const channel = channelFor(key.livemode);
       if (!channel) return failRun(key, 'No payout channel (bank connection) for this mode');
-      const merchant = await deps
-        .knex<{ id: string; name: string }>('merchants')
-        .where({ id: key.merchantId })
-        .first('name');
+      const merchant = await merchants.findById(key.merchantId);
       const { fileName } = await channel.submit({
         runId: run.id,
         payoutId: payout.id,

@@ -1,9 +1,10 @@
-import { sqlArgs } from '../db/event-batch';
 import type { Knex } from '../db/knex';
 import type { Scope } from '../domain/scope';
 import type { LifecycleState } from '../domain/subscription-lifecycle';
 import { createSubscriptionRepository, subscriptionObject, type SubscriptionRow } from '../db/subscriptions';
 import { recordEvents, type BatchEvent } from '../db/event-batch';
+import { createSubscriptionLifecycleRepository } from '../db/subscription-lifecycle';
+import { createTestClockWaitRepository } from '../db/test-clock-waits';
 
 export interface SubscriptionActivityDeps {
   knex: Knex;
@@ -23,6 +24,8 @@ export interface SubscriptionRef {
  */
 export function createSubscriptionActivities(deps: Pick<SubscriptionActivityDeps, 'knex' | 'wakeChannels'>) {
   const subscriptions = createSubscriptionRepository(deps.knex);
+  const lifecycle = createSubscriptionLifecycleRepository(deps.knex);
+  const waits = createTestClockWaitRepository(deps.knex);
 
   async function step(
     ref: SubscriptionRef,
@@ -60,25 +63,17 @@ export function createSubscriptionActivities(deps: Pick<SubscriptionActivityDeps
         ref.subscriptionId,
       );
       if (!row) return null;
-      const latest = await deps
-        .knex('renewals')
-        .where({ subscription_id: row.id })
-        .orderBy('period_index', 'desc')
-        .first<{ status: string; attempt_count: number } | undefined>('status', 'attempt_count');
-      const pm = row.payment_method_id
-        ? await deps
-            .knex('payment_methods')
-            .where({ id: row.payment_method_id })
-            .whereNull('detached_at')
-            .first<{ id: string } | undefined>('id')
-        : undefined;
+      const latest = await lifecycle.latestRenewal(row.id);
+      const hasPaymentMethod = row.payment_method_id
+        ? await lifecycle.isAttached(row.payment_method_id)
+        : false;
       return {
         status: row.status,
         createdAt: row.created_at.getTime(),
         trialEnd: row.trial_end?.getTime() ?? null,
         trialEnded: row.trial_ended_at !== null,
         paused: row.paused,
-        hasPaymentMethod: pm !== undefined,
+        hasPaymentMethod,
         retryRequested: row.payment_retry_requested,
         cancelAtPeriodEnd: row.cancel_at_period_end,
         currentPeriodEnd: row.current_period_end.getTime(),
@@ -102,13 +97,8 @@ export function createSubscriptionActivities(deps: Pick<SubscriptionActivityDeps
       if (first === 'missing') return 'missing';
       return step(ref, async (row, trx) => {
         if (row.status !== 'trialing') return null;
-        const pm = row.payment_method_id
-          ? await trx('payment_methods')
-              .where({ id: row.payment_method_id })
-              .whereNull('detached_at')
-              .first<{ id: string } | undefined>('id')
-          : undefined;
-        if (pm !== undefined) return { patch: {}, event: null, result: 'charge' };
+        if (row.payment_method_id && (await lifecycle.isAttached(row.payment_method_id, trx)))
+          return { patch: {}, event: null, result: 'charge' };
         if (row.missing_payment_method === 'pause')
           return {
             patch: { status: 'unpaid', paused: true },
@@ -193,18 +183,12 @@ export function createSubscriptionActivities(deps: Pick<SubscriptionActivityDeps
       testClockId: string;
       dueAt: number;
     }): Promise<number | null> {
-      const result = await deps.knex.raw<{ rows: { frozen_time: Date }[] }>(
-        `with wait as (
-           insert into test_clock_waits (workflow_id, test_clock_id, due_at) values (?, ?, ?)
-           on conflict (workflow_id) do update set due_at = excluded.due_at, test_clock_id = excluded.test_clock_id)
-         select frozen_time from test_clocks where id = ?`,
-        sqlArgs(...[input.workflowId, input.testClockId, new Date(input.dueAt), input.testClockId]),
-      );
-      return result.rows[0]?.frozen_time.getTime() ?? null;
+      const now = await waits.registerWait({ ...input, dueAt: new Date(input.dueAt) });
+      return now?.getTime() ?? null;
     },
 
     async clearClockWait(input: { workflowId: string }): Promise<void> {
-      await deps.knex('test_clock_waits').where({ workflow_id: input.workflowId }).delete();
+      await waits.clearWait(input.workflowId);
     },
   };
 }

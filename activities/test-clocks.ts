@@ -1,7 +1,7 @@
-import { sqlArgs } from '../db/event-batch';
 import { heartbeat } from '@temporalio/activity';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Knex } from '../db/knex';
+import { createTestClockWaitRepository } from '../db/test-clock-waits';
 
 export interface TestClockActivityDeps {
   knex: Knex;
@@ -10,33 +10,20 @@ export interface TestClockActivityDeps {
 
 /** Side effects of advancing a test clock. */
 export function createTestClockActivities(deps: Pick<TestClockActivityDeps, 'knex' | 'client'>) {
+  const waits = createTestClockWaitRepository(deps.knex);
   return {
     /**
      * The next instant in (after, to] at which something bound to the clock is due: a renewal or a
      * workflow's wait. `to` when nothing is due before it.
      */
     async nextClockInstant(input: { testClockId: string; after: number; to: number }): Promise<number> {
-      const result = await deps.knex.raw<{ rows: { at: Date | null }[] }>(
-        `select least(
-           (select min(current_period_end) from subscriptions
-             where test_clock_id = ? and status = 'active' and not cancel_at_period_end),
-           (select min(due_at) from test_clock_waits where test_clock_id = ?)) as at`,
-        sqlArgs(...[input.testClockId, input.testClockId]),
-      );
-      const at = result.rows[0]?.at?.getTime() ?? null;
+      const at = (await waits.nextDue(input.testClockId))?.getTime() ?? null;
       if (at === null || at > input.to) return input.to;
       return Math.max(at, input.after);
     },
 
     async setClockTime(input: { testClockId: string; at: number; ready: boolean }): Promise<void> {
-      await deps
-        .knex('test_clocks')
-        .where({ id: input.testClockId })
-        .update({
-          frozen_time: new Date(input.at),
-          updated_at: deps.knex.fn.now(),
-          ...(input.ready && { status: 'ready', advancing_to: null }),
-        });
+      await waits.setTime(input.testClockId, new Date(input.at), input.ready);
     },
 
     /**
@@ -44,16 +31,12 @@ export function createTestClockActivities(deps: Pick<TestClockActivityDeps, 'kne
      * due (the tick update returns then). Returns how many were ticked.
      */
     async tickClockWaits(input: { testClockId: string; now: number }): Promise<number> {
-      const due = await deps
-        .knex('test_clock_waits')
-        .where({ test_clock_id: input.testClockId })
-        .where('due_at', '<=', new Date(input.now))
-        .select<{ workflow_id: string }[]>('workflow_id');
+      const due = await waits.dueWorkflowIds(input.testClockId, new Date(input.now));
       let done = 0;
       let next = 0;
       const lane = async () => {
         while (next < due.length) {
-          const workflowId = due[next++]!.workflow_id;
+          const workflowId = due[next++]!;
           try {
             await deps.client.workflow
               .getHandle(workflowId)
@@ -62,11 +45,7 @@ export function createTestClockActivities(deps: Pick<TestClockActivityDeps, 'kne
             // A finished workflow has nothing left to wait for.
             const gone = err instanceof WorkflowNotFoundError || /completed|not found/i.test(String(err));
             if (!gone) throw err;
-            await deps
-              .knex('test_clock_waits')
-              .where({ workflow_id: workflowId })
-              .where('due_at', '<=', new Date(input.now))
-              .delete();
+            await waits.clearWaitDueBy(workflowId, new Date(input.now));
           }
           done += 1;
           heartbeat(done);

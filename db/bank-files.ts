@@ -1,4 +1,5 @@
-import type { Db } from './knex';
+import type { Db, Knex } from './knex';
+import { withoutJit } from './knex';
 import { newId } from '../domain/ids';
 
 /**
@@ -86,6 +87,27 @@ export function createBankFileRepository(db: Db) {
 
     async get(scope: BankScope, id: string, trx: Db = db): Promise<BankFileRow | undefined> {
       return scoped(scope, trx).where({ id }).first();
+    },
+
+    /**
+     * Runs `work` in one transaction holding the file's row, if the file is still `received`, so two
+     * workers given the same file cannot both process it; undefined when it is not. JIT is off for
+     * the transaction (see withoutJit): matching a file is many short statements.
+     */
+    async processReceived<T>(
+      scope: BankScope,
+      id: string,
+      work: (trx: Knex.Transaction) => Promise<T>,
+    ): Promise<T | undefined> {
+      return db.transaction(async (trx) => {
+        await withoutJit(trx);
+        const locked: { id: string } | undefined = await scoped(scope, trx)
+          .where({ id, status: 'received' })
+          .forUpdate()
+          .first('id');
+        if (!locked) return undefined;
+        return work(trx);
+      });
     },
 
     /** Only a file still `received` changes state: a finished file is never finished twice. */

@@ -20,3 +20,8 @@ export async function migrateLatest(knex: Knex): Promise<string[]> {
   const [, ran] = (await knex.migrate.latest({ migrationSource: source })) as [number, string[]];
   return ran;
 }
+
+/** Whether the schema has the table yet (a tool run before the first migration says so plainly). */
+export async function hasTable(knex: Knex, table: string): Promise<boolean> {
+  return knex.schema.hasTable(table);
+}

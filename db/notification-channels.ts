@@ -126,3 +126,13 @@ export function createChannelRepository(db: Db) {
 }
 
 export type ChannelRepository = ReturnType<typeof createChannelRepository>;
+
+/** Each existing channel of `ids` with its merchant and environment: whose delivery loop to wake. */
+export async function findChannelOwners(
+  db: Db,
+  ids: readonly string[],
+): Promise<{ id: string; merchant_id: string; livemode: boolean }[]> {
+  return db('notification_channels')
+    .whereIn('id', ids)
+    .select<{ id: string; merchant_id: string; livemode: boolean }[]>('id', 'merchant_id', 'livemode');
+}

@@ -69,6 +69,14 @@ export function createPayoutRepository(knex: Knex) {
       return payouts(db, scope).where({ settlement_run_id: runId }).first();
     },
 
+    /** Fails the run's payout if it is still unsent (`pending`), with the reason. */
+    async failUnsent(scope: Scope, runId: string, reason: string, now: Date, db: Db = knex): Promise<void> {
+      await payouts(db, scope)
+        .where({ settlement_run_id: runId })
+        .whereIn('status', ['pending'])
+        .update({ status: 'failed', failure_reason: reason, updated_at: now });
+    },
+
     /** The payouts of several runs of one environment (operator lists), by run id. */
     async byRuns(livemode: boolean, runIds: string[]): Promise<Map<string, PayoutRow>> {
       if (runIds.length === 0) return new Map();

@@ -1,6 +1,6 @@
-import { sqlArgs } from '../db/event-batch';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { Knex } from '../db/knex';
+import { createTestClockWaitRepository } from '../db/test-clock-waits';
 
 /** Workflow id of a subscription's lifecycle (architecture, "Workflows"). */
 export function subscriptionWorkflowId(subscriptionId: string): string {
@@ -26,23 +26,16 @@ export interface SubscriptionRefForEngine {
  * ticks it in order.
  */
 export function createSubscriptionEngine(deps: { client: Client; knex: Knex; taskQueue: string }) {
+  const waits = createTestClockWaitRepository(deps.knex);
   return {
     async notify(refs: readonly SubscriptionRefForEngine[]): Promise<void> {
       const clockIds = [...new Set(refs.map((r) => r.testClockId).filter((c): c is string => c !== null))];
       const clocks = new Map<string, number>();
       if (clockIds.length > 0) {
-        const rows = await deps
-          .knex('test_clocks')
-          .whereIn('id', clockIds)
-          .select<{ id: string; frozen_time: Date }[]>('id', 'frozen_time');
-        for (const r of rows) clocks.set(r.id, r.frozen_time.getTime());
+        for (const [id, at] of await waits.frozenTimes(clockIds)) clocks.set(id, at);
         const clocked = refs.filter((r) => r.testClockId !== null && clocks.has(r.testClockId));
-        await deps.knex.raw(
-          `insert into test_clock_waits (workflow_id, test_clock_id, due_at)
-           select 'subscription/' || t.id, t.clock, c.frozen_time
-             from unnest(?::text[], ?::text[]) as t(id, clock) join test_clocks c on c.id = t.clock
-           on conflict (workflow_id) do update set due_at = least(test_clock_waits.due_at, excluded.due_at)`,
-          sqlArgs(...[clocked.map((r) => r.subscriptionId), clocked.map((r) => r.testClockId)]),
+        await waits.registerSubscriptionsAtClockTime(
+          clocked.map((r) => ({ subscriptionId: r.subscriptionId, testClockId: r.testClockId! })),
         );
       }
       let next = 0;

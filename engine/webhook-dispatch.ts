@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Counter } from 'prom-client';
 import { WEBHOOK_RETRY_DELAYS_MS } from '../domain/webhook-schedule';
 import type { Knex } from '../db/knex';
+import { findChannelOwners } from '../db/notification-channels';
 
 /** Workflow id of a channel's delivery loop (architecture, "webhook channel"). */
 export function webhookWorkflowId(channelId: string): string {
@@ -27,10 +28,7 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps) {
     async wake(channelIds: readonly string[]): Promise<void> {
       const unique = [...new Set(channelIds)];
       if (unique.length === 0) return;
-      const rows = await deps
-        .knex('notification_channels')
-        .whereIn('id', unique)
-        .select<{ id: string; merchant_id: string; livemode: boolean }[]>('id', 'merchant_id', 'livemode');
+      const rows = await findChannelOwners(deps.knex, unique);
       await Promise.all(
         rows.map(async (row) => {
           await deps.client.workflow.signalWithStart('webhookChannel', {

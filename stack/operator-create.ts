@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config';
 import { createKnex } from '../db/knex';
+import { hasTable } from '../db/migrate';
 import { createUserRepository } from '../db/users';
 import { hashPassword } from '../domain/password';
 import { randomBase62 } from '../domain/ids';
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
   }
   const knex = createKnex(databaseUrl, { poolMax: 1 });
   try {
-    if (!(await knex.schema.hasTable('users'))) {
+    if (!(await hasTable(knex, 'users'))) {
       throw new Error('the database has no users table yet: start Skil (npm start) once to migrate it');
     }
     const users = createUserRepository(knex);

@@ -1,5 +1,5 @@
-import type { Knex } from '../db/knex';
-import { NEW_EXCEPTION_ID_SQL } from '../db/bank-exceptions';
+import type { Knex } from './knex';
+import { NEW_EXCEPTION_ID_SQL } from './bank-exceptions';
 import { count, SYSTEM_ACTOR, type FileRef } from './bank-matching-sql';
 
 /**

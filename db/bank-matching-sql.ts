@@ -1,8 +1,8 @@
-import type { Knex } from '../db/knex';
-import { sqlArgs } from '../db/event-batch';
-import { NEW_EXCEPTION_ID_SQL } from '../db/bank-exceptions';
+import type { Knex } from './knex';
+import { sqlArgs } from './event-batch';
+import { NEW_EXCEPTION_ID_SQL } from './bank-exceptions';
 
-/** SQL helpers shared by the matching steps (bank-matching.ts, bank-matching-statement.ts). */
+/** SQL helpers shared by the matching repositories (bank-matching.ts, bank-statement-matching.ts). */
 
 export interface FileRef {
   fileId: string;

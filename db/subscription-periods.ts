@@ -1,0 +1,64 @@
+import type { Knex } from './knex';
+import type { SubscriptionRow } from './subscriptions';
+import { sqlArgs } from './event-batch';
+
+/** Where one subscription goes after a charge of one of its periods. */
+export interface ChargedPeriod {
+  subscriptionId: string;
+  status: string;
+  paid: boolean;
+  /** Whether the subscription moves to the charged period (a failed first charge does not). */
+  advance: boolean;
+  periodIndex: number;
+  periodStart: Date;
+  periodEnd: Date;
+  priceId: string;
+  proration: number;
+}
+
+/**
+ * Moves each subscription to the period it was just charged for, in one statement: the given
+ * status, the period and its price when it advances (a pending price that took effect is cleared,
+ * the proration charged is taken off), and the failure time kept or cleared. Returns the rows.
+ */
+export async function moveToChargedPeriods(
+  trx: Knex.Transaction,
+  moved: readonly ChargedPeriod[],
+  asOf: Date,
+): Promise<SubscriptionRow[]> {
+  const result = await trx.raw<{ rows: SubscriptionRow[] }>(
+    `update subscriptions s set
+            status = t.status,
+            current_period_index = case when t.advance then t.period_index else s.current_period_index end,
+            current_period_start = case when t.advance then t.period_start else s.current_period_start end,
+            current_period_end = case when t.advance then t.period_end else s.current_period_end end,
+            price_id = case when t.advance then t.price_id else s.price_id end,
+            pending_price_id = case when t.advance and s.pending_price_id = t.price_id then null
+                                    else s.pending_price_id end,
+            proration_amount = case when t.advance then s.proration_amount - t.proration else s.proration_amount end,
+            payment_failed_at = case when t.paid then null else coalesce(s.payment_failed_at, ?::timestamptz) end,
+            payment_retry_requested = false,
+            paused = case when t.paid then false else s.paused end,
+            updated_at = now()
+       from unnest(?::text[], ?::text[], ?::boolean[], ?::boolean[], ?::integer[], ?::timestamptz[],
+                   ?::timestamptz[], ?::text[], ?::bigint[])
+            as t(id, status, paid, advance, period_index, period_start, period_end, price_id, proration)
+      where s.id = t.id
+     returning s.*`,
+    sqlArgs(
+      ...[
+        asOf,
+        moved.map((m) => m.subscriptionId),
+        moved.map((m) => m.status),
+        moved.map((m) => m.paid),
+        moved.map((m) => m.advance),
+        moved.map((m) => m.periodIndex),
+        moved.map((m) => m.periodStart),
+        moved.map((m) => m.periodEnd),
+        moved.map((m) => m.priceId),
+        moved.map((m) => m.proration),
+      ],
+    ),
+  );
+  return result.rows;
+}
