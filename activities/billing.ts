@@ -23,6 +23,8 @@ import {
 import type { CouponRow } from '../db/coupons';
 import { claimSessionUnpaid, insertClaim } from '../db/claims';
 import { claimDatesFor, claimTermsRuleOf } from '../domain/checkout-claims';
+import { subscriptionWorkflowId } from '../workflows/contract';
+import { isFinalAdapterError } from './adapter-failure';
 
 /** Why a period is charged; it decides the events and what a failure means. */
 export type ChargeReason = 'renewal' | 'first' | 'trial_end' | 'retry';
@@ -166,7 +168,8 @@ export function createBillingActivities(
       };
     } catch (err) {
       // A refusal is an outcome; an outage is thrown so Temporal retries the page with the same keys.
-      if (err instanceof AcquirerError && !err.retryable) return failed(err.code, null, err.message);
+      if (err instanceof AcquirerError && isFinalAdapterError(err))
+        return failed(err.code, null, err.message);
       throw err;
     }
   }
@@ -261,9 +264,15 @@ export function createBillingActivities(
       if (clocked.length > 0)
         await trx.raw(
           `insert into test_clock_waits (workflow_id, test_clock_id, due_at)
-           select 'subscription/' || t.id, t.clock, ?::timestamptz from unnest(?::text[], ?::text[]) as t(id, clock)
+           select t.id, t.clock, ?::timestamptz from unnest(?::text[], ?::text[]) as t(id, clock)
            on conflict (workflow_id) do update set due_at = least(test_clock_waits.due_at, excluded.due_at)`,
-          sqlArgs(...[asOf, clocked.map((l) => l.subscriptionId), clocked.map((l) => l.testClockId)]),
+          sqlArgs(
+            ...[
+              asOf,
+              clocked.map((l) => subscriptionWorkflowId(l.subscriptionId)),
+              clocked.map((l) => l.testClockId),
+            ],
+          ),
         );
       return { finished: moved, channelIds: await recordEvents(trx, events), lifecycle: lifecycleRefs };
     });

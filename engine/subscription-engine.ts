@@ -1,16 +1,13 @@
 import { sqlArgs } from '../db/event-batch';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { Knex } from '../db/knex';
-
-/** Workflow id of a subscription's lifecycle (architecture, "Workflows"). */
-export function subscriptionWorkflowId(subscriptionId: string): string {
-  return `subscription/${subscriptionId}`;
-}
-
-/** Workflow id of a test clock's advance. */
-export function testClockWorkflowId(clockId: string): string {
-  return `clock/${clockId}`;
-}
+import {
+  WorkflowType,
+  subscriptionChangedSignal,
+  subscriptionWorkflowId,
+  testClockWorkflowId,
+  type Workflows,
+} from '../workflows/contract';
 
 export interface SubscriptionRefForEngine {
   merchantId: string;
@@ -39,10 +36,15 @@ export function createSubscriptionEngine(deps: { client: Client; knex: Knex; tas
         const clocked = refs.filter((r) => r.testClockId !== null && clocks.has(r.testClockId));
         await deps.knex.raw(
           `insert into test_clock_waits (workflow_id, test_clock_id, due_at)
-           select 'subscription/' || t.id, t.clock, c.frozen_time
+           select t.id, t.clock, c.frozen_time
              from unnest(?::text[], ?::text[]) as t(id, clock) join test_clocks c on c.id = t.clock
            on conflict (workflow_id) do update set due_at = least(test_clock_waits.due_at, excluded.due_at)`,
-          sqlArgs(...[clocked.map((r) => r.subscriptionId), clocked.map((r) => r.testClockId)]),
+          sqlArgs(
+            ...[
+              clocked.map((r) => subscriptionWorkflowId(r.subscriptionId)),
+              clocked.map((r) => r.testClockId),
+            ],
+          ),
         );
       }
       let next = 0;
@@ -50,22 +52,25 @@ export function createSubscriptionEngine(deps: { client: Client; knex: Knex; tas
         while (next < refs.length) {
           const r = refs[next++]!;
           const now = r.testClockId === null ? undefined : clocks.get(r.testClockId);
-          await deps.client.workflow.signalWithStart('subscriptionLifecycle', {
-            workflowId: subscriptionWorkflowId(r.subscriptionId),
-            taskQueue: deps.taskQueue,
-            // A finished lifecycle starts again when the subscription needs one.
-            workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-            args: [
-              {
-                merchantId: r.merchantId,
-                livemode: r.livemode,
-                subscriptionId: r.subscriptionId,
-                clock: r.testClockId !== null && now !== undefined ? { id: r.testClockId, now } : null,
-              },
-            ],
-            signal: 'subscriptionChanged',
-            signalArgs: [],
-          });
+          await deps.client.workflow.signalWithStart<Workflows['subscriptionLifecycle'], []>(
+            WorkflowType.subscriptionLifecycle,
+            {
+              workflowId: subscriptionWorkflowId(r.subscriptionId),
+              taskQueue: deps.taskQueue,
+              // A finished lifecycle starts again when the subscription needs one.
+              workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+              args: [
+                {
+                  merchantId: r.merchantId,
+                  livemode: r.livemode,
+                  subscriptionId: r.subscriptionId,
+                  clock: r.testClockId !== null && now !== undefined ? { id: r.testClockId, now } : null,
+                },
+              ],
+              signal: subscriptionChangedSignal,
+              signalArgs: [],
+            },
+          );
         }
       };
       await Promise.all(Array.from({ length: Math.min(8, refs.length) }, lane));
@@ -80,7 +85,7 @@ export function createSubscriptionEngine(deps: { client: Client; knex: Knex; tas
     }): Promise<void> {
       const workflowId = testClockWorkflowId(input.testClockId);
       const start = () =>
-        deps.client.workflow.start('testClockAdvance', {
+        deps.client.workflow.start<Workflows['testClockAdvance']>(WorkflowType.testClockAdvance, {
           workflowId,
           taskQueue: deps.taskQueue,
           workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
