@@ -18,6 +18,8 @@ import { createBankMatchingRepository } from '../db/bank-matching';
 import { payoutsConfirmedBy } from '../db/bank-statement-matching';
 import { DuplicateStatementError, ingestCamtFile } from './bank-sync-ingest';
 import { isCollectionAccount, matchBankFile, type ConfirmedPayout } from './bank-matching';
+import { FailureType, payoutConfirmedSignal, settlementRunWorkflowId } from '../workflows/contract';
+import { toActivityFailure } from './adapter-failure';
 
 export interface BankSyncDeps {
   knex: Knex;
@@ -50,11 +52,6 @@ export interface BankFileOutcome {
   timingsMs?: Record<string, number>;
 }
 
-/** The settlement workflow of a run, told when its payout is debited (decision 0090). */
-export const settlementWorkflowId = (
-  p: Pick<ConfirmedPayout, 'livemode' | 'merchantId' | 'settlementDate'>,
-) => `settlement/${p.livemode ? 'live' : 'test'}/${p.merchantId}/${p.settlementDate}`;
-
 /**
  * Notifications before statements, then by name: a camt.053 lump sum is matched against the
  * camt.054 of the same day, so that should be stored first.
@@ -68,7 +65,10 @@ export function createBankSyncActivities(deps: BankSyncDeps) {
   const connectionOf = (id: string): BankConnection => {
     const c = deps.bankConnections.find((x) => x.id === id);
     if (!c)
-      throw ApplicationFailure.nonRetryable(`no bank connection ${id} is configured`, 'NoBankConnection');
+      throw ApplicationFailure.nonRetryable(
+        `no bank connection ${id} is configured`,
+        FailureType.NoBankConnection,
+      );
     return c;
   };
   const withTransport = async <T>(
@@ -78,6 +78,9 @@ export function createBankSyncActivities(deps: BankSyncDeps) {
     const t = (deps.openTransport ?? ((x: BankConnection) => createSftpTransport(x.sftp)))(c);
     try {
       return await work(t);
+    } catch (err) {
+      // The bank's final answers (a wrong login, a file refused) stop the activity's retries.
+      throw toActivityFailure(err);
     } finally {
       await t.close().catch(() => undefined);
     }
@@ -286,10 +289,14 @@ async function archive(transport: BankFileTransport, name: string): Promise<void
   }
 }
 
-/** Signals `payoutConfirmed`; a run whose workflow is gone (or never ran here) is already recorded as paid. */
+/**
+ * Tells the run's settlement workflow that its payout is debited (decision 0090); a run whose
+ * workflow is gone (or never ran here) is already recorded as paid.
+ */
 async function tellSettlement(deps: Pick<BankSyncDeps, 'client' | 'log'>, p: ConfirmedPayout): Promise<void> {
+  const workflowId = settlementRunWorkflowId(p.livemode, p.merchantId, p.settlementDate);
   try {
-    await deps.client.workflow.getHandle(settlementWorkflowId(p)).signal('payoutConfirmed', {
+    await deps.client.workflow.getHandle(workflowId).signal(payoutConfirmedSignal, {
       payoutId: p.payoutId,
       settlementRunId: p.settlementRunId,
       bankEntryId: p.bankEntryId,

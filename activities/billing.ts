@@ -25,6 +25,8 @@ import { claimPartiesOf, expireClaims } from '../db/claim-collection';
 import { moveToChargedPeriods } from '../db/subscription-periods';
 import { createTestClockWaitRepository } from '../db/test-clock-waits';
 import { claimDatesFor, claimTermsRuleOf } from '../domain/checkout-claims';
+import { subscriptionWorkflowId } from '../workflows/contract';
+import { isFinalAdapterError } from './adapter-failure';
 
 /** Why a period is charged; it decides the events and what a failure means. */
 export type ChargeReason = 'renewal' | 'first' | 'trial_end' | 'retry';
@@ -168,7 +170,8 @@ export function createBillingActivities(
       };
     } catch (err) {
       // A refusal is an outcome; an outage is thrown so Temporal retries the page with the same keys.
-      if (err instanceof AcquirerError && !err.retryable) return failed(err.code, null, err.message);
+      if (err instanceof AcquirerError && isFinalAdapterError(err))
+        return failed(err.code, null, err.message);
       throw err;
     }
   }
@@ -260,7 +263,14 @@ export function createBillingActivities(
       }
       // Clock-bound workflows about to start must be woken by the clock at this instant.
       const clocked = lifecycleRefs.filter((l) => l.testClockId !== null);
-      if (clocked.length > 0) await createTestClockWaitRepository(trx).registerSubscriptionsAt(asOf, clocked);
+      if (clocked.length > 0)
+        await createTestClockWaitRepository(trx).registerWaitsAt(
+          asOf,
+          clocked.map((l) => ({
+            workflowId: subscriptionWorkflowId(l.subscriptionId),
+            testClockId: l.testClockId,
+          })),
+        );
       return { finished: moved, channelIds: await recordEvents(trx, events), lifecycle: lifecycleRefs };
     });
     const t3 = performance.now();

@@ -13,6 +13,8 @@ import { createPaymentIntentRepository } from '../db/payment-intents';
 import { presentClaim } from '../api/routes/claims';
 import { presentPaymentIntent } from '../services/payments';
 import { claimFee } from '../domain/fees';
+import { FailureType, claimBatchWorkflowId } from '../workflows/contract';
+import { callAdapter } from './adapter-failure';
 
 export interface ClaimActivityDeps {
   knex: Knex;
@@ -33,19 +35,6 @@ export interface ClaimSyncResult {
   applied: number;
   /** Claims found cancelled at the bank (by the bank or the payer) and marked cancelled. */
   cancelled: number;
-}
-
-const envOf = (livemode: boolean) => (livemode ? 'live' : 'test');
-
-/** Final bank errors fail the activity without retries; transient ones are retried by Temporal. */
-async function bankCall<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    if (err instanceof BankError && !err.retryable)
-      throw ApplicationFailure.nonRetryable(err.message, err.name, { code: err.code, status: err.status });
-    throw err;
-  }
 }
 
 function claimEvent(type: string, row: ClaimRow): BatchEvent {
@@ -72,7 +61,7 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
     if (!deps.claimsApi)
       throw ApplicationFailure.nonRetryable(
         'no bank connection is configured for claims',
-        'NoBankConnection',
+        FailureType.NoBankConnection,
       );
     return deps.claimsApi;
   };
@@ -125,9 +114,10 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
         .update(rows.map((r) => r.id).join(','))
         .digest('hex')
         .slice(0, 16);
-      const status = await bankCall(() =>
+      const status = await callAdapter(() =>
         api().createClaimsBatch(rows.map(toCreateClaimDetails), {
-          idempotencyIdentity: `claim-batch/${envOf(input.livemode)}/${input.batchKey}/${digest}`,
+          // The batch's workflow id and its claims: the bank keeps idempotency on these bytes.
+          idempotencyIdentity: `${claimBatchWorkflowId(input.livemode, input.batchKey)}/${digest}`,
         }),
       );
       if (!status.batchId) throw new Error('the bank answered the batch without a batchId');
@@ -140,7 +130,7 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
      * created it: the claim is issued.
      */
     async recordClaimBatch(input: { batchId: string }): Promise<ClaimBatchResult> {
-      const status = await bankCall(() => api().getBatch(input.batchId));
+      const status = await callAdapter(() => api().getBatch(input.batchId));
       if ((status.pending ?? 0) > 0) return { done: false, issued: 0, failed: 0 };
       const idOf = (s: { claimId?: string; claimKey?: ClaimStatusError['claimKey'] }) =>
         s.claimId ?? (s.claimKey ? claimIdOf(s.claimKey) : null);
@@ -178,7 +168,7 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
       let read = 0;
       let applied = 0;
       for (let page = 1; ; page++) {
-        const res = await bankCall(() => api().listClaimTransactions({ ...query, page }));
+        const res = await callAdapter(() => api().listClaimTransactions({ ...query, page }));
         for (const tx of res.items) {
           read++;
           if (await applyTransaction(tx)) applied++;
@@ -191,7 +181,7 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
       const unpaid = await payments.listUnpaidDueSince(query.dateFrom);
       for (const c of unpaid) {
         // A claim the bank does not know (404) is left as it is.
-        const details = await bankCall(() =>
+        const details = await callAdapter(() =>
           api()
             .getClaim(c.bank_claim_id)
             .catch((err: unknown) => {

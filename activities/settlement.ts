@@ -10,6 +10,8 @@ import { createSettlementRunRepository, type SettlementRunStatus } from '../db/s
 import { createPayoutRepository, findPayoutDestination } from '../db/payouts';
 import { recordAudit } from '../db/audit-log';
 import { createMerchantRepository } from '../db/merchants';
+import { FailureType } from '../workflows/contract';
+import { callAdapter } from './adapter-failure';
 
 export interface SettlementActivityDeps {
   knex: Knex;
@@ -165,7 +167,10 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
     async settlementRunStatus(key: RunKey): Promise<SettlementRunStatus> {
       const run = await runs.find(scopeOf(key), key.runId);
       if (!run)
-        throw ApplicationFailure.nonRetryable(`no settlement run ${key.runId}`, 'SettlementRunMissing');
+        throw ApplicationFailure.nonRetryable(
+          `no settlement run ${key.runId}`,
+          FailureType.SettlementRunMissing,
+        );
       return run.status;
     },
 
@@ -177,13 +182,16 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
       const scope = scopeOf(key);
       const run = await runs.find(scope, key.runId);
       if (!run)
-        throw ApplicationFailure.nonRetryable(`no settlement run ${key.runId}`, 'SettlementRunMissing');
+        throw ApplicationFailure.nonRetryable(
+          `no settlement run ${key.runId}`,
+          FailureType.SettlementRunMissing,
+        );
       const existing = await payouts.findByRun(scope, key.runId);
       if (existing) return { payoutId: existing.id };
       if (run.status !== 'approved')
         throw ApplicationFailure.nonRetryable(
           `run ${run.id} is ${run.status}, not approved`,
-          'SettlementRunState',
+          FailureType.SettlementRunState,
         );
       const destination = await findPayoutDestination(deps.knex, key.merchantId);
       if (!destination)
@@ -206,6 +214,19 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
       return { payoutId: payout.id };
     },
 
+    /** Fails an approved or submitted run (and its unsent payout) after the bank refused the payout. */
+    async failSettlementRun(input: RunKey & { reason: string }): Promise<SettlementRunStatus> {
+      const { reason, ...key } = input;
+      await failRun(key, reason);
+      const run = await runs.find(scopeOf(key), key.runId);
+      if (!run)
+        throw ApplicationFailure.nonRetryable(
+          `no settlement run ${key.runId}`,
+          FailureType.SettlementRunMissing,
+        );
+      return run.status;
+    },
+
     /**
      * Hands the payout to its channel and marks payout and run submitted, in one transaction after
      * the upload. A retry after a lost answer uploads the same file name, which the channel treats as
@@ -216,23 +237,25 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
       const payout = await payouts.find(scope, key.payoutId);
       const run = await runs.find(scope, key.runId);
       if (!payout || !run)
-        throw ApplicationFailure.nonRetryable('payout or run missing', 'SettlementRunMissing');
+        throw ApplicationFailure.nonRetryable('payout or run missing', FailureType.SettlementRunMissing);
       if (payout.status !== 'pending') return run.status;
       const channel = channelFor(key.livemode);
       if (!channel) return failRun(key, 'No payout channel (bank connection) for this mode');
       const merchant = await merchants.findById(key.merchantId);
-      const { fileName } = await channel.submit({
-        runId: run.id,
-        payoutId: payout.id,
-        amount: payout.amount,
-        requestedDate: run.settlement_date,
-        createdAt: payout.created_at,
-        creditor: {
-          name: merchant?.name ?? key.merchantId,
-          kennitala: payout.destination_kennitala,
-          account: accountDigits(payout.destination_account),
-        },
-      });
+      const { fileName } = await callAdapter(() =>
+        channel.submit({
+          runId: run.id,
+          payoutId: payout.id,
+          amount: payout.amount,
+          requestedDate: run.settlement_date,
+          createdAt: payout.created_at,
+          creditor: {
+            name: merchant?.name ?? key.merchantId,
+            kennitala: payout.destination_kennitala,
+            account: accountDigits(payout.destination_account),
+          },
+        }),
+      );
       return deps.knex.transaction(async (trx) => {
         await payouts.markSubmitted(scope, payout.id, fileName, trx);
         const submitted = await runs.transition(

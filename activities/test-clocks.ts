@@ -2,6 +2,7 @@ import { heartbeat } from '@temporalio/activity';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Knex } from '../db/knex';
 import { createTestClockWaitRepository } from '../db/test-clock-waits';
+import { clockTickUpdate } from '../workflows/contract';
 
 export interface TestClockActivityDeps {
   knex: Knex;
@@ -40,7 +41,7 @@ export function createTestClockActivities(deps: Pick<TestClockActivityDeps, 'kne
           try {
             await deps.client.workflow
               .getHandle(workflowId)
-              .executeUpdate<void, [number]>('clockTick', { args: [input.now] });
+              .executeUpdate(clockTickUpdate, { args: [input.now] });
           } catch (err) {
             // A finished workflow has nothing left to wait for.
             const gone = err instanceof WorkflowNotFoundError || /completed|not found/i.test(String(err));

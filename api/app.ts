@@ -3,6 +3,8 @@ import type { Connection } from '@temporalio/client';
 import type { Knex } from '../db/knex';
 import type { Logger } from '../stack/logger';
 import type { WebhookDispatcher } from '../engine/webhook-dispatch';
+import { createClaimBatchStarter } from '../engine/claim-batch-starter';
+import { DEFAULT_TASK_QUEUE } from '../workflows/contract';
 import type { OperationDoc } from './openapi';
 import { checkResponses } from './route';
 import type { Metrics } from './metrics';
@@ -114,7 +116,7 @@ export function createApp(deps: AppDeps): Express {
     };
   }
   const payments = createPaymentService({ knex: deps.knex, acquirer: acquirer.client });
-  const taskQueue = deps.taskQueue ?? 'skil';
+  const taskQueue = deps.taskQueue ?? DEFAULT_TASK_QUEUE;
   const temporalClient = deps.temporal
     ? new Client({
         connection: deps.temporal,
@@ -124,20 +126,9 @@ export function createApp(deps: AppDeps): Express {
   const subscriptionEngine = temporalClient
     ? createSubscriptionEngine({ client: temporalClient, knex: deps.knex, taskQueue })
     : null;
-  // A krafa chosen at checkout is issued by a claim batch started at once (decision 0063); should the
-  // start fail, the scheduled batch issues it within a minute.
+  // A krafa chosen at checkout is issued by a claim batch started at once (decision 0063).
   const issueClaims = temporalClient
-    ? async (livemode: boolean, batch: string) => {
-        try {
-          await temporalClient.workflow.start('claimBatch', {
-            workflowId: `claim-batch/${livemode ? 'live' : 'test'}/${batch}`,
-            taskQueue,
-            args: [{ livemode, batch }],
-          });
-        } catch (err) {
-          deps.log.warn({ err, batch }, 'claim batch not started; the scheduled batch issues the claims');
-        }
-      }
+    ? createClaimBatchStarter({ client: temporalClient, taskQueue, log: deps.log })
     : undefined;
   const checkout = createCheckoutService({
     knex: deps.knex,

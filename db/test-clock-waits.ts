@@ -17,33 +17,33 @@ export function createTestClockWaitRepository(db: Db) {
     },
 
     /**
-     * Registers the lifecycle workflows of subscriptions as due at their clock's time (an earlier
-     * wait is kept), so an advance in progress ticks them in order.
+     * Registers workflows (subscription lifecycles) as due at their clock's time (an earlier wait is
+     * kept), so an advance in progress ticks them in order.
      */
-    async registerSubscriptionsAtClockTime(
-      refs: readonly { subscriptionId: string; testClockId: string }[],
+    async registerWaitsAtClockTime(
+      refs: readonly { workflowId: string; testClockId: string }[],
       trx: Db = db,
     ): Promise<void> {
       await trx.raw(
         `insert into test_clock_waits (workflow_id, test_clock_id, due_at)
-           select 'subscription/' || t.id, t.clock, c.frozen_time
+           select t.id, t.clock, c.frozen_time
              from unnest(?::text[], ?::text[]) as t(id, clock) join test_clocks c on c.id = t.clock
            on conflict (workflow_id) do update set due_at = least(test_clock_waits.due_at, excluded.due_at)`,
-        sqlArgs(...[refs.map((r) => r.subscriptionId), refs.map((r) => r.testClockId)]),
+        sqlArgs(...[refs.map((r) => r.workflowId), refs.map((r) => r.testClockId)]),
       );
     },
 
-    /** Registers the lifecycle workflows of subscriptions as due at `at` (an earlier wait is kept). */
-    async registerSubscriptionsAt(
+    /** Registers workflows (subscription lifecycles) as due at `at` (an earlier wait is kept). */
+    async registerWaitsAt(
       at: Date,
-      refs: readonly { subscriptionId: string; testClockId: string | null }[],
+      refs: readonly { workflowId: string; testClockId: string | null }[],
       trx: Db = db,
     ): Promise<void> {
       await trx.raw(
         `insert into test_clock_waits (workflow_id, test_clock_id, due_at)
-           select 'subscription/' || t.id, t.clock, ?::timestamptz from unnest(?::text[], ?::text[]) as t(id, clock)
+           select t.id, t.clock, ?::timestamptz from unnest(?::text[], ?::text[]) as t(id, clock)
            on conflict (workflow_id) do update set due_at = least(test_clock_waits.due_at, excluded.due_at)`,
-        sqlArgs(...[at, refs.map((l) => l.subscriptionId), refs.map((l) => l.testClockId)]),
+        sqlArgs(...[at, refs.map((l) => l.workflowId), refs.map((l) => l.testClockId)]),
       );
     },
 

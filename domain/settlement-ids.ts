@@ -1,23 +1,7 @@
 /**
- * Business identities of settlement workflows (architecture, "Workflows"): one run per merchant per
- * Iceland banking day, one settlement day per environment and date.
+ * Business identities of settlement (architecture, "Workflows"): one payout per run. The runs'
+ * workflow ids are in workflows/contract.ts.
  */
-
-const env = (livemode: boolean) => (livemode ? 'live' : 'test');
-
-/** `settlement/{test|live}/{merchant_id}/{yyyy-mm-dd}`. */
-export function settlementRunWorkflowId(
-  livemode: boolean,
-  merchantId: string,
-  settlementDate: string,
-): string {
-  return `settlement/${env(livemode)}/${merchantId}/${settlementDate}`;
-}
-
-/** `settlement-day/{test|live}/{yyyy-mm-dd}`. */
-export function settlementDayWorkflowId(livemode: boolean, settlementDate: string): string {
-  return `settlement-day/${env(livemode)}/${settlementDate}`;
-}
 
 /** The payout's idempotency key: one payout per run, whatever retries happen. */
 export function payoutIdempotencyKey(runId: string): string {

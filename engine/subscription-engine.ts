@@ -1,16 +1,13 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { Knex } from '../db/knex';
 import { createTestClockWaitRepository } from '../db/test-clock-waits';
-
-/** Workflow id of a subscription's lifecycle (architecture, "Workflows"). */
-export function subscriptionWorkflowId(subscriptionId: string): string {
-  return `subscription/${subscriptionId}`;
-}
-
-/** Workflow id of a test clock's advance. */
-export function testClockWorkflowId(clockId: string): string {
-  return `clock/${clockId}`;
-}
+import {
+  WorkflowType,
+  subscriptionChangedSignal,
+  subscriptionWorkflowId,
+  testClockWorkflowId,
+  type Workflows,
+} from '../workflows/contract';
 
 export interface SubscriptionRefForEngine {
   merchantId: string;
@@ -34,8 +31,11 @@ export function createSubscriptionEngine(deps: { client: Client; knex: Knex; tas
       if (clockIds.length > 0) {
         for (const [id, at] of await waits.frozenTimes(clockIds)) clocks.set(id, at);
         const clocked = refs.filter((r) => r.testClockId !== null && clocks.has(r.testClockId));
-        await waits.registerSubscriptionsAtClockTime(
-          clocked.map((r) => ({ subscriptionId: r.subscriptionId, testClockId: r.testClockId! })),
+        await waits.registerWaitsAtClockTime(
+          clocked.map((r) => ({
+            workflowId: subscriptionWorkflowId(r.subscriptionId),
+            testClockId: r.testClockId!,
+          })),
         );
       }
       let next = 0;
@@ -43,22 +43,25 @@ export function createSubscriptionEngine(deps: { client: Client; knex: Knex; tas
         while (next < refs.length) {
           const r = refs[next++]!;
           const now = r.testClockId === null ? undefined : clocks.get(r.testClockId);
-          await deps.client.workflow.signalWithStart('subscriptionLifecycle', {
-            workflowId: subscriptionWorkflowId(r.subscriptionId),
-            taskQueue: deps.taskQueue,
-            // A finished lifecycle starts again when the subscription needs one.
-            workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-            args: [
-              {
-                merchantId: r.merchantId,
-                livemode: r.livemode,
-                subscriptionId: r.subscriptionId,
-                clock: r.testClockId !== null && now !== undefined ? { id: r.testClockId, now } : null,
-              },
-            ],
-            signal: 'subscriptionChanged',
-            signalArgs: [],
-          });
+          await deps.client.workflow.signalWithStart<Workflows['subscriptionLifecycle'], []>(
+            WorkflowType.subscriptionLifecycle,
+            {
+              workflowId: subscriptionWorkflowId(r.subscriptionId),
+              taskQueue: deps.taskQueue,
+              // A finished lifecycle starts again when the subscription needs one.
+              workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+              args: [
+                {
+                  merchantId: r.merchantId,
+                  livemode: r.livemode,
+                  subscriptionId: r.subscriptionId,
+                  clock: r.testClockId !== null && now !== undefined ? { id: r.testClockId, now } : null,
+                },
+              ],
+              signal: subscriptionChangedSignal,
+              signalArgs: [],
+            },
+          );
         }
       };
       await Promise.all(Array.from({ length: Math.min(8, refs.length) }, lane));
@@ -73,7 +76,7 @@ export function createSubscriptionEngine(deps: { client: Client; knex: Knex; tas
     }): Promise<void> {
       const workflowId = testClockWorkflowId(input.testClockId);
       const start = () =>
-        deps.client.workflow.start('testClockAdvance', {
+        deps.client.workflow.start<Workflows['testClockAdvance']>(WorkflowType.testClockAdvance, {
           workflowId,
           taskQueue: deps.taskQueue,
           workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,

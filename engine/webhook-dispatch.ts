@@ -3,11 +3,7 @@ import type { Counter } from 'prom-client';
 import { WEBHOOK_RETRY_DELAYS_MS } from '../domain/webhook-schedule';
 import type { Knex } from '../db/knex';
 import { findChannelOwners } from '../db/notification-channels';
-
-/** Workflow id of a channel's delivery loop (architecture, "webhook channel"). */
-export function webhookWorkflowId(channelId: string): string {
-  return `webhooks/${channelId}`;
-}
+import { WorkflowType, deliveriesDueSignal, webhookWorkflowId, type Workflows } from '../workflows/contract';
 
 export interface WebhookDispatcherDeps {
   client: Client;
@@ -31,14 +27,17 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps) {
       const rows = await findChannelOwners(deps.knex, unique);
       await Promise.all(
         rows.map(async (row) => {
-          await deps.client.workflow.signalWithStart('webhookChannel', {
-            workflowId: webhookWorkflowId(row.id),
-            taskQueue: deps.taskQueue,
-            args: [{ merchantId: row.merchant_id, livemode: row.livemode, channelId: row.id, schedule }],
-            signal: 'deliveriesDue',
-            signalArgs: [],
-          });
-          deps.workflowStarts?.inc({ workflow: 'webhookChannel' });
+          await deps.client.workflow.signalWithStart<Workflows['webhookChannel'], []>(
+            WorkflowType.webhookChannel,
+            {
+              workflowId: webhookWorkflowId(row.id),
+              taskQueue: deps.taskQueue,
+              args: [{ merchantId: row.merchant_id, livemode: row.livemode, channelId: row.id, schedule }],
+              signal: deliveriesDueSignal,
+              signalArgs: [],
+            },
+          );
+          deps.workflowStarts?.inc({ workflow: WorkflowType.webhookChannel });
         }),
       );
     },

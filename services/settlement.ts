@@ -2,7 +2,6 @@ import type { Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy, WorkflowIdConflictPolicy } from '@temporalio/client';
 import type { Knex } from '../db/knex';
 import type { Scope } from '../domain/scope';
-import type { settlementDay } from '../workflows/settlement-day';
 import { recordAudit, type AuditActor } from '../db/audit-log';
 import {
   createSettlementRunRepository,
@@ -13,7 +12,15 @@ import {
 import { createPayoutRepository, findPayoutDestination, type PayoutRow } from '../db/payouts';
 import { ConflictError, NotFoundError, ServiceUnavailableError } from '../domain/errors';
 import { nextBankingDay } from '../domain/banking-days';
-import { settlementDayWorkflowId, settlementRunWorkflowId } from '../domain/settlement-ids';
+import {
+  WorkflowType,
+  approveSignal,
+  payoutConfirmedSignal,
+  settlementDayWorkflowId,
+  settlementRunWorkflowId,
+  type PayoutConfirmation,
+  type Workflows,
+} from '../workflows/contract';
 import { unix } from '../domain/unix-time';
 
 export interface SettlementServiceDeps {
@@ -132,22 +139,29 @@ export function createSettlementService(deps: SettlementServiceDeps) {
   const payouts = createPayoutRepository(deps.knex);
 
   /** Wakes (or, if it is gone, restarts) the run's workflow, which re-reads the run's status. */
-  async function wakeRun(run: SettlementRunRow, signal: 'approve' | 'payoutConfirmed'): Promise<void> {
+  async function wakeRun(
+    run: SettlementRunRow,
+    // approveSignal takes no arguments, payoutConfirmedSignal an optional one: both fit this type.
+    signal: typeof payoutConfirmedSignal,
+  ): Promise<void> {
     if (!deps.client) return;
-    await deps.client.workflow.signalWithStart('settlementRun', {
-      workflowId: settlementRunWorkflowId(run.livemode, run.merchant_id, run.settlement_date),
-      taskQueue: deps.taskQueue,
-      args: [
-        {
-          livemode: run.livemode,
-          merchantId: run.merchant_id,
-          settlementDate: run.settlement_date,
-          cutoff: run.cutoff.toISOString(),
-        },
-      ],
-      signal,
-      signalArgs: [],
-    });
+    await deps.client.workflow.signalWithStart<Workflows['settlementRun'], [PayoutConfirmation?]>(
+      WorkflowType.settlementRun,
+      {
+        workflowId: settlementRunWorkflowId(run.livemode, run.merchant_id, run.settlement_date),
+        taskQueue: deps.taskQueue,
+        args: [
+          {
+            livemode: run.livemode,
+            merchantId: run.merchant_id,
+            settlementDate: run.settlement_date,
+            cutoff: run.cutoff.toISOString(),
+          },
+        ],
+        signal,
+        signalArgs: [],
+      },
+    );
   }
 
   return {
@@ -188,7 +202,7 @@ export function createSettlementService(deps: SettlementServiceDeps) {
         return row;
       });
       // After commit: the approval stands even if Temporal is briefly away (the workflow re-reads hourly).
-      await wakeRun(approved, 'approve').catch(() => undefined);
+      await wakeRun(approved, approveSignal).catch(() => undefined);
       return approved;
     },
 
@@ -262,7 +276,7 @@ export function createSettlementService(deps: SettlementServiceDeps) {
       // The run is approved now; unlike approval, no workflow may be waiting for it, so a failure to
       // start one is the operator's to see (retrying again starts it).
       try {
-        await wakeRun(retried, 'approve');
+        await wakeRun(retried, approveSignal);
       } catch {
         throw new ServiceUnavailableError(
           'The run is approved, but the workflow service did not answer; retry it again to send the payout',
@@ -279,7 +293,7 @@ export function createSettlementService(deps: SettlementServiceDeps) {
 
     /** Wakes the run's workflow after bank sync marked its payout paid (also done hourly by itself). */
     async confirmPayout(run: SettlementRunRow): Promise<void> {
-      await wakeRun(run, 'payoutConfirmed');
+      await wakeRun(run, payoutConfirmedSignal);
     },
 
     /**
@@ -296,14 +310,17 @@ export function createSettlementService(deps: SettlementServiceDeps) {
           'workflows_unavailable',
         );
       const settlementDate = input.date ?? nextBankingDay(new Date().toISOString().slice(0, 10));
-      const result = await deps.client.workflow.execute<typeof settlementDay>('settlementDay', {
-        workflowId: settlementDayWorkflowId(input.livemode, settlementDate),
-        taskQueue: deps.taskQueue,
-        args: [{ livemode: input.livemode, settlementDate }],
-        // A day may be run again (late payments); one already running is joined, not doubled.
-        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      });
+      const result = await deps.client.workflow.execute<Workflows['settlementDay']>(
+        WorkflowType.settlementDay,
+        {
+          workflowId: settlementDayWorkflowId(input.livemode, settlementDate),
+          taskQueue: deps.taskQueue,
+          args: [{ livemode: input.livemode, settlementDate }],
+          // A day may be run again (late payments); one already running is joined, not doubled.
+          workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+          workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+        },
+      );
       return {
         settlementDate,
         runs: await runs.listByDate(input.livemode, result.settlementDate ?? settlementDate),

@@ -1,69 +1,75 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
+import { WorkflowType, scheduleId, type Workflows } from '../workflows/contract';
 
 interface ScheduleDef {
-  /** Schedule ids carry the task queue, so deployments (and test runs) sharing a namespace stay apart. */
+  /** Schedule ids carry the task queue (workflows/contract.ts scheduleId). */
   id: (taskQueue: string) => string;
   every: Duration;
-  workflowType: string;
+  workflowType: keyof Workflows;
   args: unknown[];
 }
 
 export const SCHEDULES: readonly ScheduleDef[] = [
   // Wakes channel workflows whose wake-up signal was lost (decision 0005).
   {
-    id: (q) => `webhooks-relay/${q}`,
+    id: scheduleId.webhookRelay,
     every: '1 minute',
-    workflowType: 'webhookRelay',
+    workflowType: WorkflowType.webhookRelay,
     args: [{ graceMs: 60_000 }],
   },
   // Forgets idempotency keys older than 24 hours (decision 0003).
-  { id: (q) => `maintenance/${q}`, every: '1 hour', workflowType: 'maintenance', args: [] },
+  { id: scheduleId.maintenance, every: '1 hour', workflowType: WorkflowType.maintenance, args: [] },
   // Expires open checkout sessions past their 24 hours (spec §3; reads also expire lazily).
-  { id: (q) => `checkout-expiry/${q}`, every: '5 minutes', workflowType: 'checkoutExpiry', args: [{}] },
+  {
+    id: scheduleId.checkoutExpiry,
+    every: '5 minutes',
+    workflowType: WorkflowType.checkoutExpiry,
+    args: [{}],
+  },
   // Renews the subscriptions due, per environment (architecture, billing run; decision 0042).
   {
-    id: (q) => `billing-run/live/${q}`,
+    id: (q) => scheduleId.billingRun(true, q),
     every: '15 minutes',
-    workflowType: 'billingRun',
+    workflowType: WorkflowType.billingRun,
     args: [{ livemode: true }],
   },
   {
-    id: (q) => `billing-run/test/${q}`,
+    id: (q) => scheduleId.billingRun(false, q),
     every: '15 minutes',
-    workflowType: 'billingRun',
+    workflowType: WorkflowType.billingRun,
     args: [{ livemode: false }],
   },
   // Issues pending claims at the bank in batches, and reads their payments (decisions 0061, 0062).
   {
-    id: (q) => `claim-batch/test/${q}`,
+    id: (q) => scheduleId.claimBatch(false, q),
     every: '1 minute',
-    workflowType: 'claimBatch',
+    workflowType: WorkflowType.claimBatch,
     args: [{ livemode: false }],
   },
   {
-    id: (q) => `claim-batch/live/${q}`,
+    id: (q) => scheduleId.claimBatch(true, q),
     every: '1 minute',
-    workflowType: 'claimBatch',
+    workflowType: WorkflowType.claimBatch,
     args: [{ livemode: true }],
   },
   // Opens the day's settlement runs at 00:00 UTC (Iceland time); closed days are skipped (decision 0093).
   {
-    id: (q) => `settlement-day/test/${q}`,
+    id: (q) => scheduleId.settlementDay(false, q),
     every: '1 day',
-    workflowType: 'settlementDay',
+    workflowType: WorkflowType.settlementDay,
     args: [{ livemode: false, scheduled: true }],
   },
   {
-    id: (q) => `settlement-day/live/${q}`,
+    id: (q) => scheduleId.settlementDay(true, q),
     every: '1 day',
-    workflowType: 'settlementDay',
+    workflowType: WorkflowType.settlementDay,
     args: [{ livemode: true, scheduled: true }],
   },
   {
-    id: (q) => `claim-payments-sync/${q}`,
+    id: scheduleId.claimPaymentsSync,
     every: '5 minutes',
-    workflowType: 'claimPaymentsSync',
+    workflowType: WorkflowType.claimPaymentsSync,
     args: [{}],
   },
 ];
@@ -74,9 +80,9 @@ export const SCHEDULES: readonly ScheduleDef[] = [
  */
 export function bankSyncSchedules(connections: readonly { id: string }[]): ScheduleDef[] {
   return connections.map((c) => ({
-    id: (q) => `bank-sync/${c.id}/${q}`,
+    id: (q) => scheduleId.bankSync(c.id, q),
     every: '5 minutes',
-    workflowType: 'bankSync',
+    workflowType: WorkflowType.bankSync,
     args: [{ connection: c.id }],
   }));
 }

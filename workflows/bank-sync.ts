@@ -1,6 +1,7 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { BankFileOutcome, BankSyncActivities } from '../activities/bank-sync';
 import type { ClaimActivities } from '../activities/claims';
+import { ADAPTER_REFUSALS, FailureType, applicationFailureOf } from './contract';
 
 const { listBankInbox } = proxyActivities<BankSyncActivities>({
   startToCloseTimeout: '2 minutes',
@@ -14,7 +15,7 @@ const { syncBankFile } = proxyActivities<BankSyncActivities>({
   retry: {
     initialInterval: '2 seconds',
     maximumInterval: '1 minute',
-    nonRetryableErrorTypes: ['NoBankConnection'],
+    nonRetryableErrorTypes: [FailureType.NoBankConnection, ...ADAPTER_REFUSALS],
   },
 });
 
@@ -42,8 +43,7 @@ export async function bankSync(input: BankSyncInput): Promise<BankSyncResult> {
     await syncClaimPayments({});
   } catch (err) {
     // No claims service configured: there are no claim transactions to wait for.
-    const cause = err instanceof ActivityFailure ? err.cause : undefined;
-    if (!(cause instanceof ApplicationFailure && cause.type === 'NoBankConnection')) throw err;
+    if (applicationFailureOf(err)?.type !== FailureType.NoBankConnection) throw err;
   }
   const names = await listBankInbox({ connection: input.connection });
   const files: BankFileOutcome[] = [];

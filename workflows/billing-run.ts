@@ -1,5 +1,6 @@
 import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { createBillingActivities } from '../activities/billing';
+import { ADAPTER_REFUSALS } from './contract';
 
 type BillingActivities = ReturnType<typeof createBillingActivities>;
 
@@ -12,7 +13,7 @@ const { renewDuePage } = proxyActivities<BillingActivities>({
   retry: {
     initialInterval: '1 second',
     maximumInterval: '30 seconds',
-    nonRetryableErrorTypes: ['AcquirerInvalidRequestError', 'AcquirerCardError'],
+    nonRetryableErrorTypes: [...ADAPTER_REFUSALS],
   },
 });
 

@@ -1,8 +1,7 @@
 import { ParentClosePolicy, WorkflowIdReusePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { SettlementActivities, SettlementRunRef } from '../activities/settlement';
-import type { settlementRun } from './settlement-run';
-import { settlementRunWorkflowId } from '../domain/settlement-ids';
+import { WorkflowType, settlementRunWorkflowId, type Workflows } from './contract';
 
 const { planSettlementDay, gatherSettlementRuns } = proxyActivities<SettlementActivities>({
   startToCloseTimeout: '10 minutes',
@@ -57,7 +56,7 @@ export async function settlementDay(input: SettlementDayInput): Promise<Settleme
   for (const run of runs) {
     if (run.status === 'paid' || run.status === 'failed') continue;
     try {
-      await startChild<typeof settlementRun>('settlementRun', {
+      await startChild<Workflows['settlementRun']>(WorkflowType.settlementRun, {
         workflowId: settlementRunWorkflowId(input.livemode, run.merchantId, settlementDate),
         args: [{ livemode: input.livemode, merchantId: run.merchantId, settlementDate, cutoff }],
         // The run outlives the day that opened it: approval and the bank's debit take days.

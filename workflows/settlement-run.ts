@@ -2,13 +2,19 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
-  defineQuery,
-  defineSignal,
   proxyActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { SettlementActivities } from '../activities/settlement';
+import type { RunKey, SettlementActivities } from '../activities/settlement';
+import {
+  ADAPTER_REFUSALS,
+  FailureType,
+  adapterRefusalOf,
+  approveSignal,
+  payoutConfirmedSignal,
+  settlementRunStatusQuery,
+} from './contract';
 
 // Database steps: short, retried until the database answers.
 const db = proxyActivities<SettlementActivities>({
@@ -16,13 +22,17 @@ const db = proxyActivities<SettlementActivities>({
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 // The upload to the bank: idempotent by payout id (file name), so retrying is safe; a final answer
-// from the transport (host key, authentication) stops it.
+// from the bank (host key, authentication, a refused file) stops it and fails the run.
 const bank = proxyActivities<SettlementActivities>({
   startToCloseTimeout: '5 minutes',
   retry: {
     initialInterval: '5 seconds',
     maximumInterval: '10 minutes',
-    nonRetryableErrorTypes: ['SettlementRunMissing', 'SettlementRunState'],
+    nonRetryableErrorTypes: [
+      FailureType.SettlementRunMissing,
+      FailureType.SettlementRunState,
+      ...ADAPTER_REFUSALS,
+    ],
   },
 });
 
@@ -41,12 +51,6 @@ export interface SettlementRunResult {
   runId: string | null;
   status: string;
 }
-
-/** An operator (or the auto-approve policy) approved the run in the database: go on. */
-export const approveSignal = defineSignal('approve');
-/** Bank sync matched the payout's debit and marked payout and run paid: finish. */
-export const payoutConfirmedSignal = defineSignal('payoutConfirmed');
-export const settlementRunStatusQuery = defineQuery<string>('settlementRunStatus');
 
 /**
  * `settlement/{env}/{merchant}/{date}`: gathers the merchant's unsettled money into a run, waits for
@@ -81,10 +85,7 @@ export async function settlementRun(input: SettlementRunInput): Promise<Settleme
     if (status === 'paid' || status === 'failed') return { runId: run.runId, status };
     if (status === 'approved') {
       const written = await db.writePayout(key);
-      status =
-        'status' in written
-          ? written.status
-          : await bank.submitPayout({ ...key, payoutId: written.payoutId });
+      status = 'status' in written ? written.status : await submitPayout(key, written.payoutId);
       continue;
     }
     // pending_review waits for approval, submitted for the bank's debit.
@@ -95,5 +96,20 @@ export async function settlementRun(input: SettlementRunInput): Promise<Settleme
       await condition(allHandlersFinished);
       return continueAsNew<typeof settlementRun>(input);
     }
+  }
+}
+
+/**
+ * Submits the payout. The bank's final refusal (a wrong password or key, a host key that is not the
+ * pinned one) fails the run with the bank's reason for an operator to mend and retry; anything else
+ * the bank answers is retried by the activity's policy.
+ */
+async function submitPayout(key: RunKey, payoutId: string): Promise<string> {
+  try {
+    return await bank.submitPayout({ ...key, payoutId });
+  } catch (err) {
+    const refusal = adapterRefusalOf(err);
+    if (!refusal) throw err;
+    return db.failSettlementRun({ ...key, reason: `The bank refused the payout: ${refusal.message}` });
   }
 }

@@ -3,8 +3,6 @@ import {
   ApplicationFailure,
   condition,
   continueAsNew,
-  defineQuery,
-  defineSignal,
   proxyActivities,
   setHandler,
   workflowInfo,
@@ -13,6 +11,7 @@ import type { createBillingActivities } from '../activities/billing';
 import type { createSubscriptionActivities } from '../activities/subscriptions';
 import { nextLifecycleStep, type LifecycleStep } from '../domain/subscription-lifecycle';
 import { workflowTime, type BoundClock } from './time';
+import { ADAPTER_REFUSALS, FailureType, lifecycleQuery, subscriptionChangedSignal } from './contract';
 
 type BillingActivities = ReturnType<typeof createBillingActivities>;
 type SubscriptionActivities = ReturnType<typeof createSubscriptionActivities>;
@@ -37,7 +36,7 @@ const { chargeSubscription } = proxyActivities<BillingActivities>({
   retry: {
     initialInterval: '2 seconds',
     maximumInterval: '1 minute',
-    nonRetryableErrorTypes: ['AcquirerInvalidRequestError', 'AcquirerCardError'],
+    nonRetryableErrorTypes: [...ADAPTER_REFUSALS],
   },
 });
 
@@ -48,12 +47,6 @@ export interface SubscriptionWorkflowInput {
   /** Set when the customer is bound to a test clock. */
   clock: BoundClock | null;
 }
-
-/** Something changed in Postgres (card, cancel flag, resume): look again. */
-export const subscriptionChangedSignal = defineSignal('subscriptionChanged');
-
-/** The last step decided, for operators and tests. */
-export const lifecycleQuery = defineQuery<LifecycleStep | null>('lifecycle');
 
 const STEPS_PER_RUN = 100;
 
@@ -92,7 +85,10 @@ export async function subscriptionLifecycle(input: SubscriptionWorkflowInput): P
     changed = false;
     const state = await loadLifecycle(ref);
     if (state === null)
-      throw ApplicationFailure.nonRetryable(`subscription ${ref.subscriptionId} is gone`, 'NotFound');
+      throw ApplicationFailure.nonRetryable(
+        `subscription ${ref.subscriptionId} is gone`,
+        FailureType.NotFound,
+      );
     const step = nextLifecycleStep(state, time.now());
     last = step;
     if (step.action === 'done') {

@@ -6,6 +6,7 @@ import {
 } from '@temporalio/workflow';
 import type { createTestClockActivities } from '../activities/test-clocks';
 import { billingRun } from './billing-run';
+import { testClockBillingRunWorkflowId } from './contract';
 
 type TestClockActivities = ReturnType<typeof createTestClockActivities>;
 
@@ -45,7 +46,7 @@ export async function testClockAdvance(input: TestClockInput): Promise<{ instant
     await setClockTime({ testClockId: input.testClockId, at, ready: false });
     for (let pass = 0; pass < 50; pass++) {
       const run = await executeChild(billingRun, {
-        workflowId: `billing-run/test/${input.testClockId}/${new Date(at).toISOString()}/${pass}`,
+        workflowId: testClockBillingRunWorkflowId(input.testClockId, at, pass),
         args: [{ livemode: false, asOf: at, testClockId: input.testClockId }],
         parentClosePolicy: ParentClosePolicy.TERMINATE,
         workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,

@@ -1,16 +1,11 @@
-import { condition, defineUpdate, setHandler } from '@temporalio/workflow';
+import { condition, setHandler } from '@temporalio/workflow';
+import { clockTickUpdate } from './contract';
 
 /** A test clock a workflow is bound to, and the clock's time when the workflow (re)started. */
 export interface BoundClock {
   id: string;
   now: number;
 }
-
-/**
- * The clock advanced to `now` (epoch ms): the workflow does everything due up to then and answers
- * once it waits for something later, or has finished. The clock advances in time order through it.
- */
-export const clockTickUpdate = defineUpdate<void, [number]>('clockTick');
 
 export interface WorkflowTime {
   /** Epoch ms: workflow time, or the bound clock's frozen time. */

@@ -2,12 +2,12 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
-  defineSignal,
   proxyActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createWebhookActivities } from '../activities/webhooks';
+import { deliveriesDueSignal } from './contract';
 
 type WebhookActivities = ReturnType<typeof createWebhookActivities>;
 
@@ -37,9 +37,6 @@ export interface WebhookChannelInput {
   /** Requests in flight at once to this channel's endpoint. */
   concurrency?: number;
 }
-
-/** New deliveries are due for this channel, or it was re-enabled: look again. */
-export const deliveriesDueSignal = defineSignal('deliveriesDue');
 
 /** Rounds of work before the history is cut with continue-as-new, whatever the server suggests. */
 const ROUNDS_PER_RUN = 500;

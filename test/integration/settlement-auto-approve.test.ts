@@ -12,7 +12,7 @@ import { until } from '../helpers/until';
 import { newId } from '../../domain/ids';
 import { cardFee } from '../../domain/fees';
 import { nextBankingDay } from '../../domain/banking-days';
-import { settlementRunWorkflowId } from '../../domain/settlement-ids';
+import { settlementRunWorkflowId } from '../../workflows/contract';
 import { AUTO_APPROVER } from '../../db/settlement-runs';
 
 const LIMIT = 10_000;

@@ -15,7 +15,7 @@ import { createLogger } from '../../stack/logger';
 import { newId } from '../../domain/ids';
 import { cardFee, claimFee } from '../../domain/fees';
 import { ledgerDifference } from '../../domain/settlement-lines';
-import { settlementRunWorkflowId } from '../../domain/settlement-ids';
+import { settlementRunWorkflowId } from '../../workflows/contract';
 import { nextBankingDay } from '../../domain/banking-days';
 import { LINES_CSV_HEADER } from '../../services/settlement';
 import { AUTO_APPROVER, createSettlementRunRepository } from '../../db/settlement-runs';

@@ -9,12 +9,8 @@ import {
   paymentLine,
   runTotals,
 } from '../../domain/settlement-lines';
-import {
-  accountDigits,
-  payoutIdempotencyKey,
-  settlementDayWorkflowId,
-  settlementRunWorkflowId,
-} from '../../domain/settlement-ids';
+import { accountDigits, payoutIdempotencyKey } from '../../domain/settlement-ids';
+import { settlementDayWorkflowId, settlementRunWorkflowId } from '../../workflows/contract';
 
 test('payment lines: gross captured, the fee stored at capture, net the difference', () => {
   expect(paymentLine(10_000, cardFee(10_000, 'online'))).toEqual({ gross: 10_000, fee: 150, net: 9_850 });
