@@ -11,7 +11,7 @@ import { allocate } from '../domain/discount';
 import { vatOf } from '../domain/vat';
 import { ApiError } from '../domain/errors';
 import { openPaymentLink } from '../api/routes/payment-links';
-import { context } from '../api/context';
+import { context } from '../stack/request-context';
 import { html, trusted, type SafeHtml } from './html';
 import { CHECKOUT_PREVIEW_CSS, fontStylesheetUrl, themeCss } from './theme-render';
 import { formatIsk, STRINGS, type Strings } from './checkout-strings';

@@ -1,6 +1,6 @@
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { createUserRepository } from '../db/users';
-import { context } from '../api/context';
+import { context } from '../stack/request-context';
 import { html } from './html';
 import { sendPage } from './layout';
 import { cookieNames, loadSession, webSession } from './session';

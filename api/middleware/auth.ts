@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import type { ApiKeyRepository } from '../../db/api-keys';
 import type { Logger } from '../../stack/logger';
 import { AuthenticationError } from '../../domain/errors';
-import { context } from '../context';
+import { context } from '../../stack/request-context';
 
 const KEY_SHAPE = /^sk_(test|live)_[0-9A-Za-z]{20,100}$/;
 

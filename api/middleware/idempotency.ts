@@ -3,7 +3,7 @@ import type { RequestHandler, Response } from 'express';
 import type { IdempotencyRepository } from '../../db/idempotency';
 import type { Logger } from '../../stack/logger';
 import { IdempotencyError, InvalidRequestError } from '../../domain/errors';
-import { scopeOf } from '../context';
+import { scopeOf } from '../../stack/request-context';
 
 /** JSON with object keys sorted, so the same parameters hash alike in any key order. */
 function canonical(value: unknown): string {
