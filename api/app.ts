@@ -190,9 +190,6 @@ export function createApp(deps: AppDeps): Express {
   v1.use(subscriptionsRouter({ knex: deps.knex, subscriptions: subscriptionService }, docs));
   v1.use(testClocksRouter({ knex: deps.knex, engine: subscriptionEngine }, docs));
   v1.use(billingPortalRouter({ knex: deps.knex, publicBaseUrl: deps.publicBaseUrl }, docs));
-  v1.use(claimsRouter({ knex: deps.knex, claimsApi: deps.claimsApi }, docs));
-  v1.use(settlementRunsRouter({ settlement }, docs));
-  v1.use(paymentLinksRouter({ knex: deps.knex, checkout, publicBaseUrl: deps.publicBaseUrl }, docs));
   // The pages (hosted checkout, short URLs, payment links, the browser SDK, the customer portal, the
   // dashboard and the device page) need no API key, so they come before v1's key check.
   app.use(
@@ -207,6 +204,9 @@ export function createApp(deps: AppDeps): Express {
       settlement,
     }),
   );
+  v1.use(claimsRouter({ knex: deps.knex, claimsApi: deps.claimsApi }, docs));
+  v1.use(settlementRunsRouter({ settlement }, docs));
+  v1.use(paymentLinksRouter({ knex: deps.knex, checkout, publicBaseUrl: deps.publicBaseUrl }, docs));
   // Routers declare full paths (they double as OpenAPI paths), so v1 is entered, not mounted.
   app.use((req, res, next) => (req.path.startsWith('/v1/') ? v1(req, res, next) : next()));
 
