@@ -24,7 +24,7 @@ import { webhookDeliveriesRouter } from './routes/webhook-deliveries';
 import { merchantRouter } from './routes/merchant';
 import { deviceRouter } from './routes/device';
 import { operatorRouter } from './routes/operator';
-import { webHandler } from '../web';
+import { pages } from '../web';
 import { productsRouter } from './routes/products';
 import { pricesRouter } from './routes/prices';
 import { customersRouter } from './routes/customers';
@@ -38,7 +38,6 @@ import { claimsRouter } from './routes/claims';
 import type { ClaimsApi } from '../bank-adapters/claims-api';
 import { createCheckoutService } from '../services/checkout';
 import { createPaymentService } from '../services/payments';
-import { checkoutPages } from '../web/checkout-pages';
 import type { CardAcquirer } from '../bank-adapters/card-acquirer';
 import { createHttpCardAcquirer } from '../bank-adapters/http-card-acquirer';
 import { simulatedAcquirerRouter } from '../simulators/acquirer';
@@ -48,7 +47,6 @@ import { createSubscriptionService } from '../services/subscriptions';
 import { subscriptionsRouter } from './routes/subscriptions';
 import { testClocksRouter } from './routes/test-clocks';
 import { billingPortalRouter } from './routes/billing-portal';
-import { portalPages } from '../web/portal-pages';
 import { settlementOperatorRouter, settlementRunsRouter } from './routes/settlement-runs';
 import { createSettlementService } from '../services/settlement';
 
@@ -138,17 +136,6 @@ export function createApp(deps: AppDeps): Express {
     engine: subscriptionEngine,
     issueClaims,
   });
-  // The hosted checkout, short URLs, payment link visits and the browser SDK need no API key.
-  app.use(
-    checkoutPages({
-      knex: deps.knex,
-      log: deps.log,
-      checkout,
-      publicBaseUrl: deps.publicBaseUrl,
-      acquirerOrigin: acquirer.origin,
-    }),
-  );
-
   const publicV1 = express.Router();
   publicV1.use(
     ...bodyParsers(deps.bodyLimitBytes),
@@ -198,13 +185,18 @@ export function createApp(deps: AppDeps): Express {
   v1.use(subscriptionsRouter({ knex: deps.knex, subscriptions: subscriptionService }, docs));
   v1.use(testClocksRouter({ knex: deps.knex, engine: subscriptionEngine }, docs));
   v1.use(billingPortalRouter({ knex: deps.knex, publicBaseUrl: deps.publicBaseUrl }, docs));
-  // The customer portal's pages need no API key; the session's single-use link opens them.
+  // The pages (hosted checkout, short URLs, payment links, the browser SDK, the customer portal, the
+  // dashboard and the device page) need no API key, so they come before v1's key check.
   app.use(
-    portalPages({
+    pages({
       knex: deps.knex,
       log: deps.log,
+      publicBaseUrl: deps.publicBaseUrl,
       acquirer: acquirer.client,
+      acquirerOrigin: acquirer.origin,
+      checkout,
       subscriptions: subscriptionService,
+      settlement,
     }),
   );
   v1.use(claimsRouter({ knex: deps.knex, claimsApi: deps.claimsApi }, docs));
@@ -212,9 +204,6 @@ export function createApp(deps: AppDeps): Express {
   v1.use(paymentLinksRouter({ knex: deps.knex, checkout, publicBaseUrl: deps.publicBaseUrl }, docs));
   // Routers declare full paths (they double as OpenAPI paths), so v1 is entered, not mounted.
   app.use((req, res, next) => (req.path.startsWith('/v1/') ? v1(req, res, next) : next()));
-
-  // Dashboard and device verification pages (HTML), outside /v1.
-  app.use(webHandler({ knex: deps.knex, log: deps.log, publicBaseUrl: deps.publicBaseUrl, settlement }));
 
   app.use(routeNotFound);
   app.use(bodyErrors(deps.bodyLimitBytes));

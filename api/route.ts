@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { Scope } from '../domain/scope';
 import type { HttpMethod, OperationDoc } from './openapi';
 import { parseInput } from './validation';
-import { context, scopeOf } from './context';
+import { context, scopeOf } from '../stack/request-context';
 
 export interface HandlerInput<B, Q> {
   body: B;

@@ -5,6 +5,8 @@
  * amounts are JSON numbers on the wire (whole ISK in Skil's use).
  */
 
+import { claimAccount, claimIdOf, parseClaimId, type ClaimKey } from '../domain/claim-key';
+
 /** `YYYY-MM-DD`. */
 export type IsoDate = string;
 
@@ -20,13 +22,6 @@ export type ClaimResultCode =
   | 'CLAIM_IS_CANCELLED'
   | 'CLAIM_NOT_IN_SECONDARY_STATE'
   | 'CLAIM_OTHERS';
-
-/** `claimKey`: claimant kennitala + account (bank 4 + "66" + claim number 6) + due date. */
-export interface ClaimKey {
-  claimantId: string;
-  account: string;
-  dueDate: IsoDate;
-}
 
 /** `dayAmountItem`. */
 export interface DayAmountItem {
@@ -239,6 +234,8 @@ export interface MutationOptions {
 }
 
 /** A bank's claims service. */
+export { claimAccount, claimIdOf, parseClaimId, type ClaimKey };
+
 export interface ClaimsApi {
   /** `POST /v1/claims`: one claim, synchronously. */
   createClaim(claim: CreateClaimDetails, opts: MutationOptions): Promise<ClaimStatusSuccess>;
@@ -258,24 +255,4 @@ export interface ClaimsApi {
   getClaimTransactions(claimId: string, query?: PageQuery): Promise<Paged<ClaimTransaction>>;
   /** `GET /v1/claims/transactions`: payments of many claims by booking date. */
   listClaimTransactions(query: ClaimTransactionsQuery): Promise<Paged<ClaimTransaction>>;
-}
-
-/** The string form `claimId = claimantId + account + "+" + YYYYMMDD` (TS 315). */
-export function claimIdOf(key: ClaimKey): string {
-  return `${key.claimantId}${key.account}+${key.dueDate.replaceAll('-', '')}`;
-}
-
-/** Parses a claimId back into its key; null when malformed. */
-export function parseClaimId(claimId: string): ClaimKey | null {
-  const m = /^(\d{10})(\d{4}66\d{6})\+(\d{4})(\d{2})(\d{2})$/.exec(claimId);
-  if (!m) return null;
-  return { claimantId: m[1]!, account: m[2]!, dueDate: `${m[3]}-${m[4]}-${m[5]}` };
-}
-
-/** `account` of a claim: bank/branch (4) + ledger 66 + claim number (6). */
-export function claimAccount(bank: string, claimNumber: number): string {
-  if (!/^\d{4}$/.test(bank)) throw new RangeError('bank must be 4 digits');
-  if (!Number.isInteger(claimNumber) || claimNumber < 1 || claimNumber > 999_999)
-    throw new RangeError('claim number must be 1–999999');
-  return `${bank}66${String(claimNumber).padStart(6, '0')}`;
 }

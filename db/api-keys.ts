@@ -69,6 +69,11 @@ export function createApiKeyRepository(db: Db) {
         .first();
     },
 
+    /** A key of the merchant in either mode, locked for the change that follows (the dashboard's keys). */
+    async lockOfMerchant(merchantId: string, id: string, trx: Db): Promise<ApiKeyRow | undefined> {
+      return trx<ApiKeyRow>('api_keys').where({ id, merchant_id: merchantId }).forUpdate().first();
+    },
+
     async revoke(scope: Scope, id: string, trx: Db = db): Promise<boolean> {
       const count = await trx('api_keys')
         .where({ id, merchant_id: scope.merchantId, livemode: scope.livemode })

@@ -5,7 +5,7 @@ import type {
   DefaultInterest,
   Discount,
 } from '../bank-adapters/claims-api';
-import { claimAccount, claimIdOf } from '../bank-adapters/claims-api';
+import { claimAccount, claimIdOf } from '../domain/claim-key';
 import { newId, ID_PREFIX } from '../domain/ids';
 
 export type ClaimStatus = 'pending' | 'issued' | 'paid' | 'partially_paid' | 'cancelled' | 'expired';

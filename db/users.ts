@@ -132,6 +132,15 @@ export function createUserRepository(db: Db) {
      * Counts a failure inside a window of `windowSeconds`; the `maxFailures`-th locks the address for
      * `lockSeconds`. Returns the row after the update.
      */
+    /** Whether the address is locked now (the database's clock decides, as it set the lock). */
+    async isLocked(email: string, trx: Db = db): Promise<boolean> {
+      const row = await trx<ThrottleRow>('sign_in_throttle')
+        .where({ email: normalizeEmail(email) })
+        .where('locked_until', '>', trx.fn.now())
+        .first('email');
+      return row !== undefined;
+    },
+
     async recordFailure(
       email: string,
       policy: { maxFailures: number; windowSeconds: number; lockSeconds: number },

@@ -20,10 +20,7 @@ export function createDashboardKeyService(knex: Knex) {
   }
 
   async function find(merchantId: string, keyId: string, trx: Knex | Knex.Transaction): Promise<ApiKeyRow> {
-    const row = await trx<ApiKeyRow>('api_keys')
-      .where({ id: keyId, merchant_id: merchantId })
-      .forUpdate()
-      .first();
+    const row = await createApiKeyRepository(trx).lockOfMerchant(merchantId, keyId, trx);
     if (!row) throw new NotFoundError(`No such API key: '${keyId}'`, 'id');
     return row;
   }

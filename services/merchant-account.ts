@@ -9,6 +9,7 @@ import {
   enabledCapabilities,
   featuresOf,
   type ApplicationAction,
+  type ApplicationStatus,
   type OnboardingState,
 } from '../domain/capabilities';
 import {
@@ -25,6 +26,8 @@ import { claimTermsRuleOf } from '../domain/checkout-claims';
  * The merchant account: profile updates, the application and the operator's onboarding steps.
  * Shared by the API (`/v1/merchant`, `/v1/operator`) and the dashboard, so both apply one set of rules.
  */
+
+export type { MerchantRow } from '../db/merchants';
 
 /** Who is changing the profile: a key of either kind, or a signed-in dashboard user. */
 export type ProfileActor = 'test_key' | 'live_key' | 'dashboard';
@@ -167,6 +170,11 @@ export function createMerchantAccountService(knex: Knex) {
 
   return {
     load,
+
+    /** The merchants of one application status, oldest submission first: the operator's queue. */
+    async listApplications(opts: { status: ApplicationStatus; limit: number }): Promise<MerchantRow[]> {
+      return (await merchants.listByApplication(opts)).data;
+    },
 
     /**
      * Applies a profile patch. Verified fields are frozen while the application is reviewed;

@@ -1,5 +1,7 @@
 import type { Knex } from '../db/knex';
 import { createUserRepository, type SessionRow, type UserRow } from '../db/users';
+
+export type { SessionRow, UserKind, UserRow } from '../db/users';
 import { hashPassword, verifyPassword, PASSWORD_MAX_LENGTH } from '../domain/password';
 import { randomBase62 } from '../domain/ids';
 
@@ -8,31 +10,27 @@ export const SIGN_IN_POLICY = { maxFailures: 5, windowSeconds: 15 * 60, lockSeco
 /** A dashboard session lasts 12 hours from sign-in. */
 export const SESSION_TTL_SECONDS = 12 * 60 * 60;
 
+/** A signed-in dashboard visit: the session and its user. */
+export interface DashboardSession {
+  session: SessionRow;
+  user: UserRow;
+}
+
 export type SignInResult =
   | { ok: true; user: UserRow; session: SessionRow; token: string }
   | { ok: false; reason: 'invalid' | 'locked' };
 
 /**
- * Email and password sign-in. Unknown addresses cost the same key derivation as known ones and
+ * Dashboard sign-in and sessions. Unknown addresses cost the same key derivation as known ones and
  * are throttled alike, so neither timing nor lockout tells which addresses have accounts.
  */
 export function createSignInService(knex: Knex) {
   const users = createUserRepository(knex);
   let dummyHash: Promise<string> | undefined;
 
-  async function locked(email: string): Promise<boolean> {
-    const row = await users.throttle(email);
-    if (!row?.locked_until) return false;
-    const { rows } = await knex.raw<{ rows: { locked: boolean }[] }>(
-      'select ?::timestamptz > now() as locked',
-      [row.locked_until],
-    );
-    return rows[0]!.locked;
-  }
-
   return {
     async signIn(email: string, password: string): Promise<SignInResult> {
-      if (await locked(email)) return { ok: false, reason: 'locked' };
+      if (await users.isLocked(email)) return { ok: false, reason: 'locked' };
       const user = await users.findByEmail(email);
       let valid = false;
       if (password.length > PASSWORD_MAX_LENGTH * 4) {
@@ -49,6 +47,15 @@ export function createSignInService(knex: Knex) {
       await users.clearFailures(email);
       const { row: session, token } = await users.createSession(user.id, SESSION_TTL_SECONDS);
       return { ok: true, user, session, token };
+    },
+
+    /** The live session of a cookie token, if any. */
+    async findSession(token: string): Promise<DashboardSession | undefined> {
+      return users.findSession(token);
+    },
+
+    async signOut(sessionId: string): Promise<void> {
+      await users.deleteSession(sessionId);
     },
   };
 }

@@ -2,7 +2,14 @@ import { z } from 'zod';
 import type { Knex } from '../db/knex';
 import type { Scope } from '../domain/scope';
 import { createThemeRepository, type ThemeRow } from '../db/themes';
-import { BUTTON_ROUNDNESS, THEME_FIELDS, logoUrlProblem, type ThemePatch } from '../domain/theme';
+import { createMerchantRepository } from '../db/merchants';
+import {
+  BUTTON_ROUNDNESS,
+  THEME_FIELDS,
+  logoUrlProblem,
+  type ThemePatch,
+  type ThemeValues,
+} from '../domain/theme';
 import { ConflictError, NotFoundError, UnprocessableError } from '../domain/errors';
 import { unix } from '../domain/unix-time';
 
@@ -48,13 +55,23 @@ function mismatch(): ConflictError {
  */
 export function createThemeService(knex: Knex) {
   const themes = createThemeRepository(knex);
+  const merchants = createMerchantRepository(knex);
 
   async function assertMerchant(trx: Knex | Knex.Transaction, merchantId: string): Promise<void> {
-    const found: unknown = await trx('merchants').where({ id: merchantId }).first('id');
+    const found = await merchants.findById(merchantId, trx);
     if (!found) throw new NotFoundError(`No such merchant: '${merchantId}'`);
   }
 
   return {
+    /**
+     * How a merchant's buyer pages look (checkout, portal): the shared theme row, or no theme at
+     * all, and the name the pages show.
+     */
+    async forPages(merchantId: string): Promise<{ theme: ThemeValues; merchantName: string }> {
+      const [row, merchant] = await Promise.all([themes.find(merchantId), merchants.findById(merchantId)]);
+      return { theme: presentTheme(row), merchantName: merchant?.name ?? '' };
+    },
+
     /** What the key's environment shows: the shared row (a live row also governs test). */
     async read(scope: Scope): Promise<ThemeRow | undefined> {
       const row = await themes.find(scope.merchantId);

@@ -27,7 +27,7 @@ export const LAYOUT = {
 
 /**
  * Files that assemble the parts of a process (composition roots) and so may import any room;
- * `api/app.ts` is also the one file where the API mounts the pages of `web/` (decision 0098).
+ * `api/app.ts` is also the one file where the API mounts the pages of `web/` (decision 0097).
  */
 export const COMPOSITION_ROOTS = [
   'api/main.ts',
@@ -42,8 +42,11 @@ export const COMPOSITION_ROOTS = [
   'stack/claims-bank-from-config.ts',
 ];
 
-/** Imports a room may make by type only (workflow code calls activities through proxies). */
-const TYPE_ONLY = { workflows: ['activities'] };
+/**
+ * Imports a room may make by type only: workflow code calls activities through proxies; rows in db/
+ * keep the bank's wire shapes (claim terms as sent, a card token), typed by their adapter (decision 0097).
+ */
+const TYPE_ONLY = { workflows: ['activities'], db: ['bank-adapters'] };
 
 function roomOf(rel) {
   const parts = rel.split('/');

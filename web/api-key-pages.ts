@@ -1,16 +1,14 @@
 import { Router, type Response } from 'express';
 import { ApiError } from '../domain/errors';
-import { createMerchantAccountService } from '../services/merchant-account';
-import { createDashboardKeyService } from '../services/dashboard-keys';
-import { html, type SafeHtml } from './html';
-import { csrfField, notice, sendPage } from './layout';
+import { html, type SafeHtml } from '../html/html';
+import { notice } from '../html/notice';
+import { csrfField, sendPage } from './layout';
 import { errorMessage, field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
 
 /** API keys: list, create (live after approval), roll and revoke; a new secret is shown once. */
 export function apiKeyPages(ctx: WebContext): Router {
   const router = Router();
-  const accounts = createMerchantAccountService(ctx.knex);
-  const keys = createDashboardKeyService(ctx.knex);
+  const { accounts, keys } = ctx.services;
   router.use('/dashboard/api-keys', requireUser('merchant'), requireCsrf(ctx));
   const merchantIdOf = (res: Response) => sessionOf(res).user.merchant_id!;
 

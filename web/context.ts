@@ -1,19 +1,17 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { Knex } from '../db/knex';
 import type { Logger } from '../stack/logger';
-import type { UserKind } from '../db/users';
+import type { PageServices } from '../services/page-services';
+import type { UserKind } from '../services/sign-in';
 import { ApiError } from '../domain/errors';
-import { html } from './html';
+import { html } from '../html/html';
 import { sendPage } from './layout';
 import { csrfValid, webSession, type CookieNames, type WebSession } from './session';
 
-export interface WebDeps {
-  knex: Knex;
+/** What every dashboard page gets: the services, the log, our public URL and the cookie names. */
+export interface WebContext {
+  services: PageServices;
   log: Logger;
   publicBaseUrl: string;
-}
-
-export interface WebContext extends WebDeps {
   cookies: CookieNames;
 }
 

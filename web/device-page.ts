@@ -1,10 +1,9 @@
 import { Router, type Response } from 'express';
 import { ApiError } from '../domain/errors';
 import { normalizeUserCode } from '../domain/device-codes';
-import { createDeviceService } from '../services/device';
-import { createMerchantRepository } from '../db/merchants';
-import { html, type SafeHtml } from './html';
-import { csrfField, notice, sendPage } from './layout';
+import { html, type SafeHtml } from '../html/html';
+import { notice } from '../html/notice';
+import { csrfField, sendPage } from './layout';
 import { field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
 
 /**
@@ -14,8 +13,7 @@ import { field, requireCsrf, requireUser, sessionOf, type WebContext } from './c
  */
 export function devicePages(ctx: WebContext): Router {
   const router = Router();
-  const device = createDeviceService(ctx.knex, { publicBaseUrl: ctx.publicBaseUrl });
-  const merchants = createMerchantRepository(ctx.knex);
+  const { device, accounts } = ctx.services;
   router.use('/device', requireUser(), requireCsrf(ctx));
 
   function codeForm(res: Response, message?: SafeHtml, status = 200) {
@@ -62,11 +60,11 @@ export function devicePages(ctx: WebContext): Router {
         found.state === 'expired' ? 410 : 404,
       );
     }
-    const merchant = await merchants.findById(session.user.merchant_id!);
+    const merchant = await accounts.load(session.user.merchant_id!);
     const csrf = csrfField(session.session.csrf_token);
     const body = html`<p>
         <strong data-testid="client-name">${found.row.client_name}</strong> asks for a
-        <strong>test mode</strong> API key for <strong>${merchant?.name ?? ''}</strong>.
+        <strong>test mode</strong> API key for <strong>${merchant.name}</strong>.
       </p>
       <p>Code: <strong data-testid="user-code">${found.userCode}</strong></p>
       <p>

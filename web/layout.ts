@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
-import { html, trusted, type SafeHtml } from './html';
+import { html, trusted, type SafeHtml } from '../html/html';
+import { newNonce, setPageSecurityHeaders } from '../html/security-headers';
 import type { WebSession } from './session';
 
 /**
@@ -72,24 +72,9 @@ function nav(session: WebSession | undefined): SafeHtml {
 
 /** Sends a full page with security headers; the nonce admits only our own inline style. */
 export function sendPage(res: Response, body: SafeHtml, opts: PageOptions): void {
-  const nonce = randomBytes(16).toString('base64');
+  const nonce = newNonce();
   res.status(opts.status ?? 200);
-  res.setHeader(
-    'Content-Security-Policy',
-    [
-      "default-src 'none'",
-      `style-src 'nonce-${nonce}' https://fonts.googleapis.com`,
-      'font-src https://fonts.gstatic.com',
-      "img-src 'self' https: data:",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-      "base-uri 'none'",
-    ].join('; '),
-  );
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  res.setHeader('Cache-Control', 'no-store');
+  setPageSecurityHeaders(res, { nonce, themeAssets: true });
   res.type('html');
   const page = html`<!doctype html>
     <html lang="${opts.lang ?? 'en'}">
@@ -112,11 +97,6 @@ export function sendPage(res: Response, body: SafeHtml, opts: PageOptions): void
       </body>
     </html>`;
   res.send(page.value);
-}
-
-/** A notice box; `role=alert` for errors so screen readers announce them. */
-export function notice(kind: 'error' | 'ok' | 'warn', text: string | SafeHtml): SafeHtml {
-  return html`<div class="notice ${kind}" ${kind === 'error' ? trusted('role="alert"') : ''}>${text}</div>`;
 }
 
 export function csrfField(token: string): SafeHtml {

@@ -1,17 +1,16 @@
 import { Router, type Response } from 'express';
 import { ApiError } from '../domain/errors';
 import { APPLICATION_STATUSES, type ApplicationStatus } from '../domain/capabilities';
-import { createMerchantRepository } from '../db/merchants';
-import { createMerchantAccountService, presentMerchant } from '../services/merchant-account';
-import { html } from './html';
-import { csrfField, notice, sendPage } from './layout';
+import { presentMerchant } from '../services/merchant-account';
+import { html } from '../html/html';
+import { notice } from '../html/notice';
+import { csrfField, sendPage } from './layout';
 import { field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
 
 /** Operators review applications and run the onboarding steps (the operator API's twin). */
 export function operatorPages(ctx: WebContext): Router {
   const router = Router();
-  const accounts = createMerchantAccountService(ctx.knex);
-  const merchants = createMerchantRepository(ctx.knex);
+  const { accounts } = ctx.services;
   router.use('/dashboard/operator', requireUser('operator'), requireCsrf(ctx));
 
   router.get('/dashboard/operator', async (req, res) => {
@@ -19,8 +18,8 @@ export function operatorPages(ctx: WebContext): Router {
     const status = (APPLICATION_STATUSES as readonly string[]).includes(wanted)
       ? (wanted as ApplicationStatus)
       : 'in_review';
-    const page = await merchants.listByApplication({ status, limit: 100 });
-    const rows = page.data.map(
+    const applications = await accounts.listApplications({ status, limit: 100 });
+    const rows = applications.map(
       (m) =>
         html`<tr>
           <td><a href="/dashboard/operator/merchants/${m.id}">${m.name}</a></td>

@@ -1,16 +1,16 @@
 import { Router, type Response } from 'express';
 import { ProfilePatch, MERCHANT_TYPES, type LegalAddress } from '../domain/merchant-profile';
-import { toInvalidRequest } from '../api/validation';
-import { createMerchantAccountService, presentMerchant } from '../services/merchant-account';
-import type { MerchantRow } from '../db/merchants';
-import { html } from './html';
-import { csrfField, notice, sendPage } from './layout';
+import { toInvalidRequest } from '../domain/invalid-request';
+import { presentMerchant, type MerchantRow } from '../services/merchant-account';
+import { html } from '../html/html';
+import { notice } from '../html/notice';
+import { csrfField, sendPage } from './layout';
 import { errorMessage, field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
 
 /** The merchant's profile form and application status, with the submit button. */
 export function profilePages(ctx: WebContext): Router {
   const router = Router();
-  const accounts = createMerchantAccountService(ctx.knex);
+  const { accounts } = ctx.services;
   router.use('/dashboard/profile', requireUser('merchant'), requireCsrf(ctx));
   const merchantIdOf = (res: Response) => sessionOf(res).user.merchant_id!;
 

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import type { SessionRow, UserRepository, UserRow } from '../db/users';
+import type { DashboardSession, SignInService } from '../services/sign-in';
 import { randomBase62 } from '../domain/ids';
 
 /**
@@ -9,10 +9,7 @@ import { randomBase62 } from '../domain/ids';
  * double-submit CSRF cookie guards the sign-in form itself (docs/decisions/0016-dashboard-sign-in.md).
  */
 
-export interface WebSession {
-  session: SessionRow;
-  user: UserRow;
-}
+export type WebSession = DashboardSession;
 
 export interface CookieNames {
   session: string;
@@ -69,11 +66,11 @@ export function webSession(res: Response): WebSession | undefined {
 }
 
 /** Loads the session of the cookie, if any and still valid. */
-export function loadSession(users: UserRepository, names: CookieNames): RequestHandler {
+export function loadSession(signIn: SignInService, names: CookieNames): RequestHandler {
   return async (req, res, next) => {
     const token = readCookies(req)[names.session];
     if (token && /^[0-9A-Za-z]{20,100}$/.test(token)) {
-      const found = await users.findSession(token);
+      const found = await signIn.findSession(token);
       if (found) (res.locals as { web?: WebSession }).web = found;
     }
     next();

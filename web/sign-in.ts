@@ -1,16 +1,15 @@
 import { Router, type RequestHandler } from 'express';
-import { createSignInService, SESSION_TTL_SECONDS } from '../services/sign-in';
-import { createUserRepository } from '../db/users';
-import { html } from './html';
-import { csrfField, notice, sendPage } from './layout';
+import { SESSION_TTL_SECONDS } from '../services/sign-in';
+import { html } from '../html/html';
+import { notice } from '../html/notice';
+import { csrfField, sendPage } from './layout';
 import { csrfValid, preSessionCsrf, setCookie, webSession } from './session';
 import { field, requireCsrf, safeNext, type WebContext } from './context';
 
 /** `/dashboard/sign-in` and `/dashboard/sign-out` for merchant users and operators. */
 export function signInPages(ctx: WebContext): Router {
   const router = Router();
-  const signIn = createSignInService(ctx.knex);
-  const users = createUserRepository(ctx.knex);
+  const { signIn } = ctx.services;
 
   const home = (kind: string) => (kind === 'operator' ? '/dashboard/operator' : '/dashboard/profile');
 
@@ -67,7 +66,7 @@ export function signInPages(ctx: WebContext): Router {
     }
     // A fresh token at every sign-in, so a session id planted before sign-in is worthless.
     const old = webSession(res);
-    if (old) await users.deleteSession(old.session.id);
+    if (old) await signIn.signOut(old.session.id);
     setCookie(res, ctx.cookies, ctx.cookies.session, result.token, SESSION_TTL_SECONDS);
     res.redirect(303, next ?? home(result.user.kind));
   });
@@ -75,7 +74,7 @@ export function signInPages(ctx: WebContext): Router {
   const signedOut: RequestHandler = (_req, res, next) =>
     webSession(res) ? next() : res.redirect(303, '/dashboard/sign-in');
   router.post('/dashboard/sign-out', signedOut, requireCsrf(ctx), async (_req, res) => {
-    await users.deleteSession(webSession(res)!.session.id);
+    await signIn.signOut(webSession(res)!.session.id);
     setCookie(res, ctx.cookies, ctx.cookies.session, '', 0);
     res.redirect(303, '/dashboard/sign-in');
   });

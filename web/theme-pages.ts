@@ -1,19 +1,18 @@
 import { Router, type Response } from 'express';
 import { ApiError } from '../domain/errors';
 import { ThemePatch, BUTTON_ROUNDNESS, THEME_FIELDS, type ThemeValues } from '../domain/theme';
-import { toInvalidRequest } from '../api/validation';
-import { createMerchantAccountService } from '../services/merchant-account';
-import { createThemeService, presentTheme } from '../services/theme';
-import { html } from './html';
-import { csrfField, notice, sendPage } from './layout';
+import { toInvalidRequest } from '../domain/invalid-request';
+import { presentTheme } from '../services/theme';
+import { html } from '../html/html';
+import { notice } from '../html/notice';
+import { csrfField, sendPage } from './layout';
 import { CHECKOUT_PREVIEW_CSS, checkoutPreview, fontStylesheetUrl, themeCss } from './theme-render';
 import { errorMessage, field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
 
 /** The checkout theme form with a live preview rendered by the checkout renderer. */
 export function themePages(ctx: WebContext): Router {
   const router = Router();
-  const accounts = createMerchantAccountService(ctx.knex);
-  const themes = createThemeService(ctx.knex);
+  const { accounts, themes } = ctx.services;
   router.use('/dashboard/theme', requireUser('merchant'), requireCsrf(ctx));
   const merchantIdOf = (res: Response) => sessionOf(res).user.merchant_id!;
 

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from './html';
+import { html, type SafeHtml } from '../html/html';
 import { FONT_FAMILY, HEX_COLOR, LOGO_URL, logoUrlProblem, type ThemeValues } from '../domain/theme';
 
 /**
@@ -26,6 +26,17 @@ const logo = (v: string | null) =>
 
 const radius = (v: string | null) =>
   v !== null && Object.hasOwn(RADIUS, v) ? RADIUS[v as keyof typeof RADIUS] : DEFAULTS.radius;
+
+/** The look of a buyer page that belongs to no merchant (an unknown checkout id or portal link). */
+export const NO_THEME: ThemeValues = {
+  primary_color: null,
+  background_color: null,
+  font_family: null,
+  heading_font_family: null,
+  button_roundness: null,
+  logo_url: null,
+  source: null,
+};
 
 /** The theme as CSS custom properties on `.skil-checkout`; values validated again, fonts quoted. */
 export function themeCss(theme: ThemeValues): string {

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { AccessService } from '../../services/access';
 import { AuthenticationError } from '../../domain/errors';
-import { context } from '../context';
+import { context } from '../../stack/request-context';
 
 /** Masks a key for error messages: the prefix and last four characters only. */
 function mask(secret: string): string {

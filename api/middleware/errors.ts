@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../../stack/logger';
 import { ApiError, InvalidRequestError } from '../../domain/errors';
-import { context } from '../context';
+import { context } from '../../stack/request-context';
 
 /** Unknown paths answer in the envelope too. */
 export const routeNotFound: RequestHandler = (req, _res, next) => {

@@ -1,7 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 import type { IdempotencyService } from '../../services/idempotency';
 import type { Logger } from '../../stack/logger';
-import { scopeOf } from '../context';
+import { scopeOf } from '../../stack/request-context';
 
 /**
  * `Idempotency-Key` on POST and PATCH (architecture, "API conventions"). The first response is

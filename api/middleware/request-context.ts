@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from '../../stack/logger';
 import type { Metrics } from '../metrics';
-import { context } from '../context';
+import { context } from '../../stack/request-context';
 import { newId, ID_PREFIX } from '../../domain/ids';
 
 /**

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Knex } from '../../db/knex';
 import type { OperationDoc } from '../openapi';
 import { parseInput } from '../validation';
-import { context } from '../context';
+import { context } from '../../stack/request-context';
 import { routeNotFound } from '../middleware/errors';
 import { createDeviceService, DeviceTokenError } from '../../services/device';
 

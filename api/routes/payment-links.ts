@@ -210,21 +210,3 @@ export function paymentLinksRouter(
 
   return router;
 }
-
-/** Opens a new checkout session from a link, or explains why it cannot (inactive, limit reached). */
-export async function openPaymentLink(
-  knex: Knex,
-  checkout: CheckoutService,
-  id: string,
-): Promise<{ sessionId: string } | { unavailable: true } | null> {
-  const link = await knex<PaymentLinkRow>('payment_links').where({ id }).first();
-  if (!link) return null;
-  if (
-    !link.active ||
-    (link.completed_sessions_limit !== null && link.completed_sessions_count >= link.completed_sessions_limit)
-  )
-    return { unavailable: true };
-  const scope = { merchantId: link.merchant_id, livemode: link.livemode };
-  const session = await checkout.create(scope, { ...link.template, mode: 'payment', paymentLinkId: link.id });
-  return { sessionId: session.id };
-}

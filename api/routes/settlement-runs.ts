@@ -9,7 +9,7 @@ import { createRoutes, jsonHandler } from '../route';
 import { listOf, listResponse } from '../list';
 import { pageOptions, pageQuery, zId } from '../fields';
 import { zBool, zInt } from '../validation';
-import { context, scopeOf } from '../context';
+import { context, scopeOf } from '../../stack/request-context';
 import { authenticateOperator, operatorOf } from '../middleware/operator-auth';
 import { InvalidRequestError } from '../../domain/errors';
 import { isBankingDay } from '../../domain/banking-days';

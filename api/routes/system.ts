@@ -5,7 +5,7 @@ import type { Connection } from '@temporalio/client';
 import type { Metrics } from '../metrics';
 import type { OperationDoc } from '../openapi';
 import { API_VERSION, buildOpenApi } from '../openapi';
-import { context } from '../context';
+import { context } from '../../stack/request-context';
 
 const PROBE_TIMEOUT_MS = 2000;
 

@@ -1,8 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import { checkKennitala } from '../../domain/kennitala';
-import { html, trusted, type SafeHtml } from '../../web/html';
-import { notice } from '../../web/layout';
+import { html, trusted, type SafeHtml } from '../../html/html';
+import { notice } from '../../html/notice';
+import { newNonce, setPageSecurityHeaders } from '../../html/security-headers';
 import { ClaimRuleError, type ClaimsLedger, type StoredClaim } from './claims-ledger';
 
 /**
@@ -92,16 +93,10 @@ export function formatIsk(amount: number, lang: Lang): string {
 }
 
 function sendPage(res: Response, lang: Lang, body: SafeHtml, switchHref: string, status = 200): void {
-  const nonce = randomBytes(16).toString('base64');
+  const nonce = newNonce();
   const t = STRINGS[lang];
   res.status(status);
-  res.setHeader(
-    'Content-Security-Policy',
-    `default-src 'none'; style-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
-  );
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  res.setHeader('Cache-Control', 'no-store');
+  setPageSecurityHeaders(res, { nonce });
   res.type('html').send(
     html`<!doctype html>
       <html lang="${lang}">

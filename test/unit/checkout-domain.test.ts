@@ -1,7 +1,7 @@
 import { toAcquirerError, cardBrand } from '../../bank-adapters/card-acquirer';
 import { cardFee } from '../../domain/fees';
 import { chooseLocale, successRedirect } from '../../domain/checkout';
-import { formatIsk } from '../../web/checkout-strings';
+import { formatIsk } from '../../web/checkout/strings';
 
 describe('toAcquirerError: one mapping with retry classification', () => {
   test.each([

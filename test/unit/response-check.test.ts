@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { checkResponse, checkResponses, createRoutes, ResponseSchemaError } from '../../api/route';
 import { requestContext } from '../../api/middleware/request-context';
 import { errorHandler } from '../../api/middleware/errors';
-import { context } from '../../api/context';
+import { context } from '../../stack/request-context';
 import { createLogger } from '../../stack/logger';
 import type { OperationDoc } from '../../api/openapi';
 import type { Metrics } from '../../api/metrics';

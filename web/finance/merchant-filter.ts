@@ -1,8 +1,7 @@
-import type { Db } from '../db/knex';
-import { ID_PREFIX } from '../domain/ids';
-import { html, type SafeHtml } from './html';
-import type { FinanceView } from './finance-frame';
-import { findMerchant, merchantsWithRuns, type MerchantOption } from './finance-queries';
+import { ID_PREFIX } from '../../domain/ids';
+import { html, type SafeHtml } from '../../html/html';
+import type { FinanceView } from './frame';
+import type { FinanceRunService, MerchantOption } from '../../services/finance/runs';
 
 /**
  * The runs page's merchant filter: `?merchant=acct_…`, chosen from a select submitted by GET (no
@@ -24,13 +23,17 @@ export interface MerchantFilter {
 }
 
 /** Reads `merchant` from the query; malformed is 400, well-formed but unknown an empty 200. */
-export async function readMerchantFilter(db: Db, view: FinanceView, raw: unknown): Promise<MerchantFilter> {
-  const options = await merchantsWithRuns(db, view.livemode, MAX_OPTIONS);
+export async function readMerchantFilter(
+  runs: FinanceRunService,
+  view: FinanceView,
+  raw: unknown,
+): Promise<MerchantFilter> {
+  const options = await runs.merchantsWithRuns(view.livemode, MAX_OPTIONS);
   if (raw === undefined || raw === '') return { options };
   // A repeated or nested parameter (`merchant=a&merchant=b`) is malformed too.
   if (typeof raw !== 'string' || !MERCHANT_ID.test(raw))
     return { options, error: { status: 400, message: view.t.merchantInvalid } };
-  const merchant = options.find((m) => m.id === raw) ?? (await findMerchant(db, raw));
+  const merchant = options.find((m) => m.id === raw) ?? (await runs.findMerchant(raw));
   if (!merchant) return { options, error: { status: 200, message: view.t.merchantUnknown(raw) } };
   // A merchant with no runs in this environment (say, after switching it) stays chosen.
   return { merchant, options: options.some((m) => m.id === merchant.id) ? options : [merchant, ...options] };

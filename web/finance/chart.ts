@@ -1,6 +1,6 @@
-import { html, type SafeHtml } from './html';
-import type { DailyTotal } from './finance-queries';
-import { formatIsk, type FinanceLang, type FinanceStrings } from './finance-strings';
+import { html, type SafeHtml } from '../../html/html';
+import type { DailyTotal } from '../../services/finance/runs';
+import { formatIsk, type FinanceLang, type FinanceStrings } from './strings';
 
 /**
  * Daily gross, fees and net as an inline SVG bar chart, drawn on the server: the CSP admits no

@@ -1,4 +1,4 @@
-import type { Locale } from '../domain/checkout';
+import type { Locale } from '../../domain/checkout';
 
 /** The hosted checkout's texts in Icelandic and English (spec §1). */
 export const STRINGS = {

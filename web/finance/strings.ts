@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { readCookies, setCookie, type CookieNames } from './session';
+import { readCookies, setCookie, type CookieNames } from '../session';
 
 /** The finance dashboard's languages; English is the default (decision 0094). */
 export type FinanceLang = 'is' | 'en';

@@ -1,10 +1,11 @@
 import type { Request, Response } from 'express';
-import { html, type SafeHtml } from './html';
-import { csrfField, notice, sendPage } from './layout';
-import { sessionOf, type WebContext } from './context';
-import type { WebSession } from './session';
-import type { AuditActor } from '../db/audit-log';
-import { chooseLang, FINANCE_STRINGS, type FinanceLang, type FinanceStrings } from './finance-strings';
+import { html, type SafeHtml } from '../../html/html';
+import { notice } from '../../html/notice';
+import { csrfField, sendPage } from '../layout';
+import { sessionOf, type WebContext } from '../context';
+import type { WebSession } from '../session';
+import type { AuditActor } from '../../services/finance/runs';
+import { chooseLang, FINANCE_STRINGS, type FinanceLang, type FinanceStrings } from './strings';
 
 /**
  * What every finance page shares: the language, the environment it shows (test or live), the

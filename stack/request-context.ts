@@ -2,7 +2,10 @@ import type { Response } from 'express';
 import type { z } from 'zod';
 import type { Scope } from '../domain/scope';
 
-/** What the middleware learns about a request, kept on res.locals under typed accessors. */
+/**
+ * What the middleware learns about a request (its id, route and scope), kept on res.locals under
+ * typed accessors. A logging concern: the API and the pages both label their logs and metrics with it.
+ */
 interface RequestContext {
   requestId: string;
   scope?: Scope;

@@ -1,8 +1,8 @@
-import { html, type SafeHtml } from './html';
-import type { ExceptionRow } from './finance-queries';
-import type { FinanceView } from './finance-frame';
-import { financeHref } from './finance-frame';
-import { formatIsk, formatTime } from './finance-strings';
+import { html, type SafeHtml } from '../../html/html';
+import type { ExceptionRow } from '../../services/finance/bank';
+import type { FinanceView } from './frame';
+import { financeHref } from './frame';
+import { formatIsk, formatTime } from './strings';
 
 /**
  * Bank exceptions as a table: on a run's page (read only) and in the queue, where each open

@@ -1,8 +1,7 @@
 import { Router, type Request, type Response } from 'express';
-import { ApiError } from '../domain/errors';
-import { createBankExceptionService } from '../services/bank-exceptions';
-import { html } from './html';
-import { field, type WebContext } from './context';
+import { ApiError } from '../../domain/errors';
+import { html } from '../../html/html';
+import { field, type WebContext } from '../context';
 import {
   financeHref,
   financeView,
@@ -10,10 +9,9 @@ import {
   sendFinanceNotFound,
   sendFinancePage,
   type FinanceView,
-} from './finance-frame';
-import { formatIsk, formatTime } from './finance-strings';
-import { fileEntries, findBankFile, listBankFiles, listExceptions, recentAudit } from './finance-queries';
-import { exceptionsTable } from './finance-exception-table';
+} from './frame';
+import { formatIsk, formatTime } from './strings';
+import { exceptionsTable } from './exception-table';
 
 /**
  * The bank half of the finance dashboard: files received, a file's parsed entries, the exceptions
@@ -25,12 +23,12 @@ const ENTRIES_PER_PAGE = 200;
 
 export function financeBankPages(ctx: WebContext): Router {
   const router = Router();
-  const exceptions = createBankExceptionService({ knex: ctx.knex });
+  const { financeBank, bankExceptions: exceptions } = ctx.services;
 
   router.get('/dashboard/finance/bank-files', async (req, res) => {
     const view = financeView(req, res, ctx);
     const { t } = view;
-    const files = await listBankFiles(ctx.knex, view.livemode, 100);
+    const files = await financeBank.files(view.livemode, 100);
     const body = files.length
       ? html`<table class="bank-files">
           <thead>
@@ -68,13 +66,16 @@ export function financeBankPages(ctx: WebContext): Router {
   router.get('/dashboard/finance/bank-files/:id', async (req, res) => {
     const view = financeView(req, res, ctx);
     const { t } = view;
-    const file = await findBankFile(ctx.knex, view.livemode, String(req.params.id));
-    if (!file) return sendFinanceNotFound(res, view, '/bank-files');
     const after =
       typeof req.query.after === 'string' && /^\d{1,15}$/.test(req.query.after)
         ? Number(req.query.after)
         : undefined;
-    const entries = await fileEntries(ctx.knex, view.livemode, file.id, { after, limit: ENTRIES_PER_PAGE });
+    const found = await financeBank.file(view.livemode, String(req.params.id), {
+      after,
+      entriesPerPage: ENTRIES_PER_PAGE,
+    });
+    if (!found) return sendFinanceNotFound(res, view, '/bank-files');
+    const { file, entries } = found;
     const last = entries[entries.length - 1];
     const body = html`<dl class="totals">
         <dt>${t.type}</dt>
@@ -153,10 +154,7 @@ export function financeBankPages(ctx: WebContext): Router {
     opts: { error?: string | undefined; ok?: string | undefined; status?: number } = {},
   ): Promise<void> {
     const { t } = view;
-    const [open, closed] = await Promise.all([
-      listExceptions(ctx.knex, view.livemode, { open: true, limit: 200 }),
-      listExceptions(ctx.knex, view.livemode, { open: false, limit: 50 }),
-    ]);
+    const { open, closed } = await financeBank.exceptionQueue(view.livemode, { open: 200, closed: 50 });
     const body = html`<h2>${t.openExceptions} (${open.length})</h2>
       ${open.length ? exceptionsTable(view, open, { actions: true }) : html`<p>${t.noExceptions}</p>`}
       <h2>${t.resolvedExceptions}</h2>
@@ -206,7 +204,7 @@ export function financeBankPages(ctx: WebContext): Router {
   router.get('/dashboard/finance/audit', async (req, res) => {
     const view = financeView(req, res, ctx);
     const { t } = view;
-    const rows = await recentAudit(ctx.knex, view.livemode, 100);
+    const rows = await financeBank.audit(view.livemode, 100);
     const body = rows.length
       ? html`<table class="audit">
           <thead>

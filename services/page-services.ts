@@ -1,0 +1,57 @@
+import type { Knex } from '../db/knex';
+import type { CardAcquirer } from '../bank-adapters/card-acquirer';
+import type { AuditActor } from '../db/audit-log';
+import type { CheckoutService } from './checkout';
+import type { SubscriptionService } from './subscriptions';
+import { createSignInService } from './sign-in';
+import { createMerchantAccountService } from './merchant-account';
+import { createDashboardKeyService } from './dashboard-keys';
+import { createThemeService } from './theme';
+import { createDeviceService } from './device';
+import { createBankExceptionService } from './bank-exceptions';
+import { createFinanceRunService } from './finance/runs';
+import { createFinanceBankService } from './finance/bank';
+import { createPortalService } from './portal/portal';
+import { createPaymentLinkVisits } from './payment-links/open-payment-link';
+
+/** Approval of settlement runs, as the settlement service does it. */
+export interface RunApprover {
+  approveRun(runId: string, actor: AuditActor): Promise<unknown>;
+}
+
+export interface PageServiceDeps {
+  knex: Knex;
+  publicBaseUrl: string;
+  acquirer: CardAcquirer;
+  checkout: CheckoutService;
+  subscriptions: SubscriptionService;
+  /** The settlement service; null when the server has no Temporal connection. */
+  settlement?: RunApprover | null | undefined;
+}
+
+/**
+ * The services the pages call (checkout, portal, dashboard, device page), built once from the
+ * composition root's parts, so the pages hold services and never a database handle.
+ */
+export function createPageServices(deps: PageServiceDeps) {
+  return {
+    checkout: deps.checkout,
+    paymentLinks: createPaymentLinkVisits({ knex: deps.knex, checkout: deps.checkout }),
+    portal: createPortalService({
+      knex: deps.knex,
+      acquirer: deps.acquirer,
+      subscriptions: deps.subscriptions,
+    }),
+    themes: createThemeService(deps.knex),
+    signIn: createSignInService(deps.knex),
+    accounts: createMerchantAccountService(deps.knex),
+    keys: createDashboardKeyService(deps.knex),
+    device: createDeviceService(deps.knex, { publicBaseUrl: deps.publicBaseUrl }),
+    financeRuns: createFinanceRunService({ knex: deps.knex }),
+    financeBank: createFinanceBankService({ knex: deps.knex }),
+    bankExceptions: createBankExceptionService({ knex: deps.knex }),
+    settlement: deps.settlement ?? null,
+  };
+}
+
+export type PageServices = ReturnType<typeof createPageServices>;

@@ -1,0 +1,21 @@
+import { html, type SafeHtml } from '../../html/html';
+import type { Strings } from './strings';
+import type { CheckoutSessionView } from './view';
+
+/** The card fields, when there is something to pay now or a card to save. */
+export function cardForm(s: CheckoutSessionView, t: Strings): SafeHtml | '' {
+  if (!(s.amount > 0 || s.save_payment_method || s.allow_custom_amount)) return '';
+  return html`<h2>${t.card}</h2>
+    <label for="card-number">${t.cardNumber}</label>
+    <input id="card-number" name="card_number" inputmode="numeric" autocomplete="cc-number" />
+    <div class="row">
+      <div>
+        <label for="card-exp">${t.expiry}</label>
+        <input id="card-exp" name="card_exp" autocomplete="cc-exp" placeholder="MM/YY" />
+      </div>
+      <div>
+        <label for="card-cvc">${t.cvc}</label>
+        <input id="card-cvc" name="card_cvc" inputmode="numeric" autocomplete="cc-csc" />
+      </div>
+    </div>`;
+}
