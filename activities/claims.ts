@@ -9,7 +9,7 @@ import { claimSessionUnpaid, toCreateClaimDetails, type ClaimRow } from '../db/c
 import { recordEvents, sqlArgs, type BatchEvent } from '../db/event-batch';
 import { createPaymentIntentRepository } from '../db/payment-intents';
 import { presentClaim } from '../api/routes/claims';
-import { presentPaymentIntent } from '../services/payments';
+import { presentPaymentIntent } from '../services/payments/payment-intent-object';
 import { claimFee } from '../domain/fees';
 
 export interface ClaimActivityDeps {

@@ -35,7 +35,10 @@ import { paymentLinksRouter } from './routes/payment-links';
 import { claimsRouter } from './routes/claims';
 import type { ClaimsApi } from '../bank-adapters/claims-api';
 import { createCheckoutService } from '../services/checkout';
-import { createPaymentService } from '../services/payments';
+import { createPaymentService } from '../services/payments/card-payments';
+import { createPaymentIntentService } from '../services/payments/payment-intents';
+import { createRefundService } from '../services/payments/refunds';
+import { createPaymentMethodService } from '../services/payments/payment-methods';
 import { checkoutPages } from '../web/checkout-pages';
 import type { CardAcquirer } from '../bank-adapters/card-acquirer';
 import { createHttpCardAcquirer } from '../bank-adapters/http-card-acquirer';
@@ -188,13 +191,21 @@ export function createApp(deps: AppDeps): Express {
   v1.use(couponsRouter({ knex: deps.knex }, docs));
   v1.use(promotionCodesRouter({ knex: deps.knex }, docs));
   v1.use(checkoutSessionsRouter({ checkout, publicBaseUrl: deps.publicBaseUrl }, docs));
+  const paymentIntents = createPaymentIntentService({
+    knex: deps.knex,
+    payments,
+    dispatcher: deps.dispatcher,
+    publicBaseUrl: deps.publicBaseUrl,
+  });
+  const refunds = createRefundService({
+    knex: deps.knex,
+    acquirer: acquirer.client,
+    dispatcher: deps.dispatcher,
+  });
+  v1.use(paymentIntentsRouter({ paymentIntents, refunds }, docs));
   v1.use(
-    paymentIntentsRouter(
-      { knex: deps.knex, payments, dispatcher: deps.dispatcher, publicBaseUrl: deps.publicBaseUrl },
-      docs,
-    ),
+    paymentMethodsRouter({ paymentMethods: createPaymentMethodService({ knex: deps.knex, payments }) }, docs),
   );
-  v1.use(paymentMethodsRouter({ knex: deps.knex, payments }, docs));
   const subscriptionService = createSubscriptionService({
     knex: deps.knex,
     engine: subscriptionEngine,

@@ -3,7 +3,7 @@ import type { Scope } from '../../domain/scope';
 import { createCheckoutSessionRepository, type CheckoutSessionRow } from '../../db/checkout-sessions';
 import type { SubscriptionRow } from '../../db/subscriptions';
 import { ApiError } from '../../domain/errors';
-import { DECLINE_MESSAGES, type AttemptOutcome, type PaymentService } from '../payments';
+import { DECLINE_MESSAGES, type AttemptOutcome, type PaymentService } from '../payments/card-payments';
 import type { PayInput, PayOutcome } from './inputs';
 import type { CheckoutCompletion } from './completion';
 

@@ -10,7 +10,7 @@ import { createEventRepository } from '../../db/events';
 import { createRedemptionService } from '../../db/coupon-redemptions';
 import { effectiveFormFields, isKnownField } from '../../domain/checkout';
 import { ApiError, InvalidRequestError } from '../../domain/errors';
-import type { PaymentService } from '../payments';
+import type { PaymentService } from '../payments/card-payments';
 import type { PayInput } from './inputs';
 import { linesOf } from './promotion-codes';
 import type { SubscriptionSignup } from './subscription-signup';

@@ -4,7 +4,7 @@ import type { CardAcquirer } from '../../bank-adapters/card-acquirer';
 import type { SubscriptionEngine } from '../../engine/subscription-engine';
 import type { CheckoutSessionRow } from '../../db/checkout-sessions';
 import { successRedirect } from '../../domain/checkout';
-import { createPaymentService } from '../payments';
+import { createPaymentService } from '../payments/card-payments';
 import { createSubscriptionSignup } from './subscription-signup';
 import { createCheckoutPromotionCodes } from './promotion-codes';
 import { createCheckoutSessions } from './sessions';
