@@ -39,6 +39,8 @@ import { createPaymentService } from '../services/payments/card-payments';
 import { createPaymentIntentService } from '../services/payments/payment-intents';
 import { createRefundService } from '../services/payments/refunds';
 import { createPaymentMethodService } from '../services/payments/payment-methods';
+import { createPaymentLinkService } from '../services/payment-links/payment-links';
+import { createBillingPortalService } from '../services/billing-portal/billing-portal-sessions';
 import { checkoutPages } from '../web/checkout-pages';
 import type { CardAcquirer } from '../bank-adapters/card-acquirer';
 import { createHttpCardAcquirer } from '../bank-adapters/http-card-acquirer';
@@ -190,7 +192,7 @@ export function createApp(deps: AppDeps): Express {
   v1.use(customersRouter({ knex: deps.knex }, docs));
   v1.use(couponsRouter({ knex: deps.knex }, docs));
   v1.use(promotionCodesRouter({ knex: deps.knex }, docs));
-  v1.use(checkoutSessionsRouter({ checkout, publicBaseUrl: deps.publicBaseUrl }, docs));
+  v1.use(checkoutSessionsRouter({ checkout }, docs));
   const paymentIntents = createPaymentIntentService({
     knex: deps.knex,
     payments,
@@ -213,7 +215,12 @@ export function createApp(deps: AppDeps): Express {
   });
   v1.use(subscriptionsRouter({ knex: deps.knex, subscriptions: subscriptionService }, docs));
   v1.use(testClocksRouter({ knex: deps.knex, engine: subscriptionEngine }, docs));
-  v1.use(billingPortalRouter({ knex: deps.knex, publicBaseUrl: deps.publicBaseUrl }, docs));
+  v1.use(
+    billingPortalRouter(
+      { billingPortal: createBillingPortalService({ knex: deps.knex, publicBaseUrl: deps.publicBaseUrl }) },
+      docs,
+    ),
+  );
   // The customer portal's pages need no API key; the session's single-use link opens them.
   app.use(
     portalPages({
@@ -225,7 +232,18 @@ export function createApp(deps: AppDeps): Express {
   );
   v1.use(claimsRouter({ knex: deps.knex, claimsApi: deps.claimsApi }, docs));
   v1.use(settlementRunsRouter({ settlement }, docs));
-  v1.use(paymentLinksRouter({ knex: deps.knex, checkout, publicBaseUrl: deps.publicBaseUrl }, docs));
+  v1.use(
+    paymentLinksRouter(
+      {
+        paymentLinks: createPaymentLinkService({
+          knex: deps.knex,
+          checkout,
+          publicBaseUrl: deps.publicBaseUrl,
+        }),
+      },
+      docs,
+    ),
+  );
   // Routers declare full paths (they double as OpenAPI paths), so v1 is entered, not mounted.
   app.use((req, res, next) => (req.path.startsWith('/v1/') ? v1(req, res, next) : next()));
 

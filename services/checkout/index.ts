@@ -13,7 +13,6 @@ import { createCardPayment } from './card-payment';
 import { createClaimPayment } from './claim-payment';
 
 export type { ItemInput, SubscriptionDataInput, SessionInput, PayInput, PayOutcome } from './inputs';
-export { presentSession } from './checkout-session-object';
 
 /** Hosted checkout: sessions, promotion codes, card and krafa payment, subscription sign-up. */
 export function createCheckoutService(deps: {
@@ -32,8 +31,9 @@ export function createCheckoutService(deps: {
   const payments = createPaymentService({ knex: deps.knex, acquirer: deps.acquirer });
   const signup = createSubscriptionSignup({ knex: deps.knex });
   const promotionCodes = createCheckoutPromotionCodes({ knex: deps.knex });
-  const { sessions, create } = createCheckoutSessions({
+  const sessions = createCheckoutSessions({
     knex: deps.knex,
+    publicBaseUrl: deps.publicBaseUrl,
     engine: deps.engine,
     promotionCodes,
     signup,
@@ -50,8 +50,7 @@ export function createCheckoutService(deps: {
   const claim = createClaimPayment({ knex: deps.knex, completion, issueClaims: deps.issueClaims });
 
   return {
-    sessions,
-    create,
+    ...sessions,
     applyCode: promotionCodes.applyCode,
     ...claim,
     ...card,

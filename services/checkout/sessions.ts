@@ -13,7 +13,9 @@ import { createVariantRepository } from '../../db/product-variants';
 import { createCustomerRepository } from '../../db/customers';
 import { newId, ID_PREFIX } from '../../domain/ids';
 import { InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
-import { missingReference } from '../lookup';
+import { findOr404, missingReference } from '../lookup';
+import type { PageOptions } from '../../db/tenant';
+import { presentSession } from './checkout-session-object';
 import { bad, type ItemInput, type SessionInput } from './inputs';
 import type { CheckoutPromotionCodes } from './promotion-codes';
 import { isTrial, type SubscriptionSignup } from './subscription-signup';
@@ -21,6 +23,7 @@ import { isTrial, type SubscriptionSignup } from './subscription-signup';
 /** Creating checkout sessions: what they sell, at what price, for whom (spec §2.1). */
 export function createCheckoutSessions(deps: {
   knex: Knex;
+  publicBaseUrl: string;
   engine?: SubscriptionEngine | null;
   promotionCodes: CheckoutPromotionCodes;
   signup: SubscriptionSignup;
@@ -218,5 +221,32 @@ export function createCheckoutSessions(deps: {
     return sessions.create(scope, session);
   }
 
-  return { sessions, create };
+  const present = (row: CheckoutSessionRow) => presentSession(row, deps.publicBaseUrl);
+
+  return {
+    sessions,
+
+    /** Creates an open session (the checkout session object of spec §2.1). */
+    async create(scope: Scope, input: SessionInput) {
+      return present(await create(scope, input));
+    },
+
+    async retrieve(scope: Scope, id: string) {
+      return present(
+        await findOr404(
+          'checkout session',
+          scope,
+          id,
+          () => sessions.findById(scope, id),
+          () => sessions.existsInOtherMode(scope, id),
+        ),
+      );
+    },
+
+    /** Newest first. */
+    async list(scope: Scope, opts: PageOptions) {
+      const page = await sessions.list(scope, opts);
+      return { data: page.data.map(present), hasMore: page.hasMore };
+    },
+  };
 }
