@@ -58,6 +58,12 @@ export function createPaymentMethodRepository(db: Db) {
       return scoped(scope, trx).where({ id }).first();
     },
 
+    /** Payment methods by id, of any merchant (a batch's own ids), e.g. to present intents in events. */
+    async findByIds(ids: readonly string[], trx: Db = db): Promise<PaymentMethodRow[]> {
+      if (ids.length === 0) return [];
+      return trx<PaymentMethodRow>('payment_methods').whereIn('id', [...ids]);
+    },
+
     existsInOtherMode: (scope: Scope, id: string, trx: Db = db) =>
       existsInOtherMode(trx, 'payment_methods', scope, id),
 

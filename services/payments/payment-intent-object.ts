@@ -28,6 +28,7 @@ export const PaymentIntentSchema = z.object({
   payment_method: z.string().nullable(),
   payment_method_details: z.unknown().nullable(),
   checkout_session: z.string().nullable(),
+  subscription: z.string().nullable().describe('The subscription whose sign-up or renewal this payment is'),
   description: z.string().nullable(),
   fee_amount: z.number().nullable().describe('Service fee (1.5 % online card), set at capture'),
   net_amount: z.number().nullable().describe('amount_received − fee_amount'),
@@ -69,6 +70,7 @@ export function presentPaymentIntent(row: PaymentIntentRow, pm?: PaymentMethodRo
         }
       : null,
     checkout_session: row.checkout_session_id,
+    subscription: row.subscription_id,
     description: row.description,
     fee_amount: row.fee_amount,
     net_amount: row.fee_amount === null ? null : row.amount_captured - row.fee_amount,
