@@ -99,6 +99,14 @@ export function createPaymentMethodRepository(db: Db) {
         .where({ merchant_id: scope.merchantId, livemode: scope.livemode, id: customerId })
         .update({ default_payment_method_id: paymentMethodId, updated_at: trx.fn.now() });
     },
+
+    /** Makes the card the customer's default unless one is set already (a card saved at checkout). */
+    async setDefaultIfUnset(customerId: string, paymentMethodId: string, trx: Db = db): Promise<void> {
+      await trx('customers')
+        .where({ id: customerId })
+        .whereNull('default_payment_method_id')
+        .update({ default_payment_method_id: paymentMethodId });
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Knex } from '../../db/knex';
 import { createCheckoutSessionRepository, type CheckoutSessionRow } from '../../db/checkout-sessions';
-import type { MerchantRow } from '../../db/merchants';
+import { createMerchantRepository } from '../../db/merchants';
 import { insertClaim } from '../../db/claims';
 import { enabledCapabilities } from '../../domain/capabilities';
 import { checkKennitala } from '../../domain/kennitala';
@@ -20,6 +20,7 @@ export function createClaimPayment(deps: {
   issueClaims?: ((livemode: boolean, batch: string) => Promise<void>) | undefined;
 }) {
   const sessions = createCheckoutSessionRepository(deps.knex);
+  const merchants = createMerchantRepository(deps.knex);
   const { readFields, claimCompletion, complete, afterCommit } = deps.completion;
 
   /**
@@ -29,7 +30,7 @@ export function createClaimPayment(deps: {
   async function claimsOffered(s: CheckoutSessionRow, trx: Knex | Knex.Transaction = deps.knex) {
     if (s.mode !== 'payment' || s.save_payment_method || (s.amount <= 0 && !s.allow_custom_amount))
       return null;
-    const merchant = await trx<MerchantRow>('merchants').where({ id: s.merchant_id }).first();
+    const merchant = await merchants.findById(s.merchant_id, trx);
     if (!merchant?.kennitala) return null;
     if (!enabledCapabilities(onboardingState(merchant), s.livemode).includes('payments.bank_claim'))
       return null;

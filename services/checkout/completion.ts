@@ -8,6 +8,7 @@ import { createVariantRepository } from '../../db/product-variants';
 import { createCustomerRepository } from '../../db/customers';
 import { createEventRepository } from '../../db/events';
 import { createRedemptionService } from '../../db/coupon-redemptions';
+import { createPaymentLinkRepository } from '../../db/payment-links';
 import { effectiveFormFields, isKnownField } from '../../domain/checkout';
 import { ApiError, InvalidRequestError } from '../../domain/errors';
 import type { PaymentService } from '../payments/card-payments';
@@ -33,6 +34,7 @@ export function createCheckoutCompletion(deps: {
   const customers = createCustomerRepository(deps.knex);
   const events = createEventRepository(deps.knex);
   const redemption = createRedemptionService(deps.knex);
+  const links = createPaymentLinkRepository(deps.knex);
   const { payments } = deps;
   const { subscribe } = deps.signup;
 
@@ -86,16 +88,7 @@ export function createCheckoutCompletion(deps: {
             throw new InvalidRequestError(`${item.description} is sold out`, { code: 'out_of_stock' });
         }
         if (s.payment_link_id) {
-          const rows = await t('payment_links')
-            .where({ id: s.payment_link_id, active: true })
-            .andWhere((q) =>
-              q
-                .whereNull('completed_sessions_limit')
-                .orWhereRaw('completed_sessions_count < completed_sessions_limit'),
-            )
-            .increment('completed_sessions_count', 1)
-            .returning('id');
-          if (rows.length !== 1)
+          if (!(await links.countCompletion(s.payment_link_id, t)))
             throw new InvalidRequestError('This payment link is no longer available', {
               code: 'payment_link_inactive',
             });
@@ -130,10 +123,7 @@ export function createCheckoutCompletion(deps: {
         customerId = created.id;
       }
       await payments.methods.attach(scope, paymentMethodId, customerId, trx);
-      await trx('customers')
-        .where({ id: customerId })
-        .whereNull('default_payment_method_id')
-        .update({ default_payment_method_id: paymentMethodId });
+      await payments.methods.setDefaultIfUnset(customerId, paymentMethodId, trx);
       savedId = paymentMethodId;
     }
     if (paymentIntentId && customerId)

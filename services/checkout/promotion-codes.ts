@@ -6,6 +6,7 @@ import {
   type LineItem,
 } from '../../db/checkout-sessions';
 import { createRedemptionService, type Pricing } from '../../db/coupon-redemptions';
+import { createPromotionCodeRepository } from '../../db/promotion-codes';
 import { isTrial } from './subscription-signup';
 
 export const linesOf = (items: LineItem[]) =>
@@ -20,17 +21,14 @@ export const linesOf = (items: LineItem[]) =>
 export function createCheckoutPromotionCodes(deps: { knex: Knex }) {
   const sessions = createCheckoutSessionRepository(deps.knex);
   const redemption = createRedemptionService(deps.knex);
+  const codes = createPromotionCodeRepository(deps.knex);
 
   async function promotionId(
     scope: Scope,
     code: string,
     trx: Knex.Transaction | Knex = deps.knex,
   ): Promise<string | undefined> {
-    const row = await trx('promotion_codes')
-      .where({ merchant_id: scope.merchantId, livemode: scope.livemode, active: true })
-      .whereRaw('lower(code) = lower(?)', [code])
-      .first<{ id: string } | undefined>('id');
-    return row?.id;
+    return (await codes.findActiveByCode(scope, code, trx))?.id;
   }
 
   /** Prices a session's amount or items with a promotion code (checked, not yet counted). */
