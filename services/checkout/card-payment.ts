@@ -33,7 +33,11 @@ export function createCardPayment(deps: {
       await payments.release(scope, outcome.intent, refused, trx);
       return { kind: 'declined', message: refused, session: s };
     }
-    const captured = await payments.capture(scope, outcome.intent, outcome.intent.amount, trx, wake);
+    // Announced once completion has linked the customer and subscription, so the event's data is
+    // what a GET of the intent returns.
+    const captured = await payments.capture(scope, outcome.intent, outcome.intent.amount, trx, wake, {
+      announce: false,
+    });
     const done = await complete(
       scope,
       s,
@@ -44,6 +48,7 @@ export function createCardPayment(deps: {
       wake,
       started,
     );
+    await payments.announceCaptured(scope, captured.id, trx, wake);
     return { kind: 'complete', session: done };
   }
 

@@ -194,6 +194,7 @@ export function createPaymentService(deps: PaymentDeps) {
       amount: number,
       trx: Knex.Transaction,
       wake: string[],
+      opts: { announce?: boolean } = {},
     ): Promise<PaymentIntentRow> {
       if (intent.status !== 'requires_capture')
         throw new ConflictError(
@@ -220,8 +221,13 @@ export function createPaymentService(deps: PaymentDeps) {
         },
         trx,
       );
-      await emit(scope, 'payment_intent.captured', row, trx, wake);
+      if (opts.announce !== false) await emit(scope, 'payment_intent.captured', row, trx, wake);
       return row;
+    },
+
+    /** Records `payment_intent.captured` for an intent captured with `announce: false`, as it is now. */
+    async announceCaptured(scope: Scope, id: string, trx: Knex.Transaction, wake: string[]) {
+      await emit(scope, 'payment_intent.captured', (await intents.findById(scope, id, trx))!, trx, wake);
     },
 
     /**
