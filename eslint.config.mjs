@@ -11,7 +11,6 @@ import { COMPOSITION_ROOTS, layoutPlugin } from './tools/eslint-layout.mjs';
 const LAYOUT_PENDING = [
   'activities/claims.ts',
   'api/channel-url.ts',
-  'api/routes/billing-portal.ts',
   'api/routes/claims.ts',
   'api/routes/coupons.ts',
   'api/routes/customers.ts',
@@ -21,9 +20,6 @@ const LAYOUT_PENDING = [
   'api/routes/notification-channel-objects.ts',
   'api/routes/notification-channels.ts',
   'api/routes/operator.ts',
-  'api/routes/payment-intents.ts',
-  'api/routes/payment-links.ts',
-  'api/routes/payment-methods.ts',
   'api/routes/prices.ts',
   'api/routes/product-variants.ts',
   'api/routes/products.ts',
@@ -68,12 +64,11 @@ const KNEX_NAMES = '/^(knex|trx|db|tx)$/';
 const sqlFiles = ['**/*.ts', '**/*.mts', '**/*.cts', '**/*.js', '**/*.mjs', '**/*.cjs'];
 const sqlAllowed = ['db/**', 'migrations/**', 'stack/embedded-postgres.ts', 'test/**', 'bench/**'];
 const sqlNotYetMoved = [
-  // api and web: removed once their SQL has moved
+  // Files whose SQL is still moving into db/; the list only shrinks.
   'api/**',
   'web/**',
-  // services still holding SQL on this branch (their areas are being reorganised): removed once merged
   'services/bank-exceptions.ts',
-  'services/checkout.ts',
+  'services/checkout/subscription-signup.ts',
   'services/dashboard-keys.ts',
   'services/settlement.ts',
   'services/sign-in.ts',

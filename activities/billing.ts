@@ -11,6 +11,7 @@ import { vatOf } from '../domain/vat';
 import { couponTerms } from '../db/coupons';
 import { subscriptionObject, type SubscriptionRow } from '../db/subscriptions';
 import { recordEvents, type BatchEvent } from '../db/event-batch';
+import { presentPaymentIntentsById } from '../services/payments/payment-intent-events';
 import {
   createRenewalRepository,
   type FinishedRenewal,
@@ -222,10 +223,14 @@ export function createBillingActivities(
     const pending = await renewals.findPending(deps.knex, subscriptionIds);
     const outcomes = await chargeAll(pending);
     const t2 = performance.now();
-    const outcomeOf = new Map(outcomes.map((o) => [o.id, o]));
 
     const { finished, channelIds, lifecycle } = await deps.knex.transaction(async (trx) => {
       const moved = await renewals.finish(trx, outcomes, asOf);
+      const intents = await presentPaymentIntentsById(
+        deps.knex,
+        moved.flatMap((r) => (r.payment_intent_id ? [r.payment_intent_id] : [])),
+        trx,
+      );
       const updated = await moveSubscriptions(trx, moved, byId, asOf, reason);
       for (const r of moved)
         if (r.status === 'awaiting_claim') await renewalClaim(trx, updated.get(r.subscription_id)!, r, asOf);
@@ -235,7 +240,7 @@ export function createBillingActivities(
         const sub = updated.get(r.subscription_id)!;
         const before = byId.get(r.subscription_id)!;
         const scope = { merchantId: sub.merchant_id, livemode: sub.livemode };
-        const pi = paymentIntentData(r, sub, outcomeOf.get(r.id)!);
+        const pi = r.payment_intent_id ? intents.get(r.payment_intent_id)! : null;
         const renewal = renewalData(r);
         if (r.status !== 'failed') {
           // A claim-collected period moves on like a paid one; its renewal says awaiting_claim.
@@ -387,27 +392,6 @@ function renewalData(r: FinishedRenewal) {
     status: r.status,
     attempt_count: r.attempt_count,
     payment_intent: r.payment_intent_id,
-  };
-}
-
-function paymentIntentData(r: FinishedRenewal, sub: SubscriptionRow, o: RenewalOutcome) {
-  if (r.payment_intent_id === null) return null;
-  const paid = r.status === 'paid';
-  return {
-    id: r.payment_intent_id,
-    object: 'payment_intent' as const,
-    livemode: sub.livemode,
-    amount: r.amount,
-    amount_received: paid ? r.amount : 0,
-    currency: 'ISK' as const,
-    status: paid ? 'succeeded' : 'requires_payment_method',
-    customer: sub.customer_id,
-    payment_method: sub.payment_method_id,
-    subscription: sub.id,
-    description: 'Subscription renewal',
-    fee_amount: o.fee,
-    net_amount: o.fee === null ? null : r.amount - o.fee,
-    last_payment_error: o.error,
   };
 }
 

@@ -11,7 +11,7 @@ import { createClaimPaymentRepository } from '../db/claim-payments';
 import { recordEvents, type BatchEvent } from '../db/event-batch';
 import { createPaymentIntentRepository } from '../db/payment-intents';
 import { presentClaim } from '../api/routes/claims';
-import { presentPaymentIntent } from '../services/payments';
+import { presentPaymentIntent } from '../services/payments/payment-intent-object';
 import { claimFee } from '../domain/fees';
 import { FailureType, claimBatchWorkflowId } from '../workflows/contract';
 import { callAdapter } from './adapter-failure';

@@ -37,7 +37,12 @@ import { paymentLinksRouter } from './routes/payment-links';
 import { claimsRouter } from './routes/claims';
 import type { ClaimsApi } from '../bank-adapters/claims-api';
 import { createCheckoutService } from '../services/checkout';
-import { createPaymentService } from '../services/payments';
+import { createPaymentService } from '../services/payments/card-payments';
+import { createPaymentIntentService } from '../services/payments/payment-intents';
+import { createRefundService } from '../services/payments/refunds';
+import { createPaymentMethodService } from '../services/payments/payment-methods';
+import { createPaymentLinkService } from '../services/payment-links/payment-links';
+import { createBillingPortalService } from '../services/billing-portal/billing-portal-sessions';
 import type { CardAcquirer } from '../bank-adapters/card-acquirer';
 import { createHttpCardAcquirer } from '../bank-adapters/http-card-acquirer';
 import { simulatedAcquirerRouter } from '../simulators/acquirer';
@@ -169,14 +174,22 @@ export function createApp(deps: AppDeps): Express {
   v1.use(customersRouter({ knex: deps.knex }, docs));
   v1.use(couponsRouter({ knex: deps.knex }, docs));
   v1.use(promotionCodesRouter({ knex: deps.knex }, docs));
-  v1.use(checkoutSessionsRouter({ checkout, publicBaseUrl: deps.publicBaseUrl }, docs));
+  v1.use(checkoutSessionsRouter({ checkout }, docs));
+  const paymentIntents = createPaymentIntentService({
+    knex: deps.knex,
+    payments,
+    dispatcher: deps.dispatcher,
+    publicBaseUrl: deps.publicBaseUrl,
+  });
+  const refunds = createRefundService({
+    knex: deps.knex,
+    acquirer: acquirer.client,
+    dispatcher: deps.dispatcher,
+  });
+  v1.use(paymentIntentsRouter({ paymentIntents, refunds }, docs));
   v1.use(
-    paymentIntentsRouter(
-      { knex: deps.knex, payments, dispatcher: deps.dispatcher, publicBaseUrl: deps.publicBaseUrl },
-      docs,
-    ),
+    paymentMethodsRouter({ paymentMethods: createPaymentMethodService({ knex: deps.knex, payments }) }, docs),
   );
-  v1.use(paymentMethodsRouter({ knex: deps.knex, payments }, docs));
   const subscriptionService = createSubscriptionService({
     knex: deps.knex,
     engine: subscriptionEngine,
@@ -184,7 +197,12 @@ export function createApp(deps: AppDeps): Express {
   });
   v1.use(subscriptionsRouter({ knex: deps.knex, subscriptions: subscriptionService }, docs));
   v1.use(testClocksRouter({ knex: deps.knex, engine: subscriptionEngine }, docs));
-  v1.use(billingPortalRouter({ knex: deps.knex, publicBaseUrl: deps.publicBaseUrl }, docs));
+  v1.use(
+    billingPortalRouter(
+      { billingPortal: createBillingPortalService({ knex: deps.knex, publicBaseUrl: deps.publicBaseUrl }) },
+      docs,
+    ),
+  );
   // The pages (hosted checkout, short URLs, payment links, the browser SDK, the customer portal, the
   // dashboard and the device page) need no API key, so they come before v1's key check.
   app.use(
@@ -201,7 +219,18 @@ export function createApp(deps: AppDeps): Express {
   );
   v1.use(claimsRouter({ knex: deps.knex, claimsApi: deps.claimsApi }, docs));
   v1.use(settlementRunsRouter({ settlement }, docs));
-  v1.use(paymentLinksRouter({ knex: deps.knex, checkout, publicBaseUrl: deps.publicBaseUrl }, docs));
+  v1.use(
+    paymentLinksRouter(
+      {
+        paymentLinks: createPaymentLinkService({
+          knex: deps.knex,
+          checkout,
+          publicBaseUrl: deps.publicBaseUrl,
+        }),
+      },
+      docs,
+    ),
+  );
   // Routers declare full paths (they double as OpenAPI paths), so v1 is entered, not mounted.
   app.use((req, res, next) => (req.path.startsWith('/v1/') ? v1(req, res, next) : next()));
 

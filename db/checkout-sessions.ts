@@ -165,6 +165,11 @@ export function createCheckoutSessionRepository(db: Db) {
       return row!;
     },
 
+    /** Removes a session that was only made to check a payment link's template (never shown). */
+    async deleteProbe(id: string, trx: Db = db): Promise<void> {
+      await trx('checkout_sessions').where({ id }).delete();
+    },
+
     /** The periodic sweep: every open session past its expiry becomes `expired`, in one statement. */
     async expireDue(now: Date = new Date(), trx: Db = db): Promise<number> {
       const rows = await trx('checkout_sessions')

@@ -31,6 +31,8 @@ export interface PaymentIntentRow {
   customer_id: string | null;
   payment_method_id: string | null;
   checkout_session_id: string | null;
+  /** The subscription whose sign-up or renewal this payment is. */
+  subscription_id: string | null;
   description: string | null;
   attempt_count: number;
   acquirer_authorization: string | null;
@@ -104,6 +106,12 @@ export function createPaymentIntentRepository(db: Db) {
 
     async findById(scope: Scope, id: string, trx: Db = db): Promise<PaymentIntentRow | undefined> {
       return scoped(scope, trx).where({ id }).first();
+    },
+
+    /** Intents by id, of any merchant (a batch's own ids), e.g. to present them in events. */
+    async findByIds(ids: readonly string[], trx: Db = db): Promise<PaymentIntentRow[]> {
+      if (ids.length === 0) return [];
+      return trx<PaymentIntentRow>('payment_intents').whereIn('id', [...ids]);
     },
 
     /** The intent locked for a state change: concurrent confirms, captures and refunds queue here. */

@@ -1,34 +1,118 @@
 import type { Db } from './knex';
+import type { Scope } from '../domain/scope';
+import type { FormField, Locale } from '../domain/checkout';
+import type { VatRate } from '../domain/vat';
+import { newId, ID_PREFIX } from '../domain/ids';
+import { pageByCreated } from './pagination';
+import { existsInOtherMode, type PageOptions } from './tenant';
 
-/** What a payment link visit needs of the link: whether it still sells, and what it sells. */
-export interface PaymentLinkVisitRow {
+/** A line of a link's template, as the merchant sent it (resolved into a line item per session). */
+export type TemplateItem =
+  | { product: string; variant?: string | undefined; quantity: number }
+  | { price: string; quantity: number }
+  | { description: string; unit_amount: number; vat_rate: VatRate; quantity: number };
+
+/** The session template a link opens a checkout session from, as stored (JSON). */
+export interface PaymentLinkTemplate {
+  amount?: number | undefined;
+  items?: TemplateItem[] | undefined;
+  product?: string | undefined;
+  success_url?: string | null | undefined;
+  cancel_url?: string | null | undefined;
+  save_payment_method: boolean;
+  locale?: Locale | null | undefined;
+  form_fields?: FormField[] | null | undefined;
+  allow_custom_amount: boolean;
+  minimum_amount?: number | null | undefined;
+}
+
+export interface PaymentLinkRow {
   id: string;
   merchant_id: string;
   livemode: boolean;
   active: boolean;
-  /** The session template, validated by the payment link API when it was stored. */
-  template: Record<string, unknown>;
+  template: PaymentLinkTemplate;
   completed_sessions_limit: number | null;
   completed_sessions_count: number;
+  metadata: Record<string, string>;
+  created_at: Date;
+  updated_at: Date;
 }
 
+/** Payment links: deactivated, never deleted, because sessions and payments refer to them. */
 export function createPaymentLinkRepository(db: Db) {
+  const scoped = (scope: Scope, trx: Db) =>
+    trx<PaymentLinkRow>('payment_links').where({ merchant_id: scope.merchantId, livemode: scope.livemode });
+
   return {
-    /** A link by its public id, whatever its merchant and environment (the id is in its URL). */
-    async findForVisit(id: string): Promise<PaymentLinkVisitRow | undefined> {
-      return db<PaymentLinkVisitRow>('payment_links')
+    async create(
+      scope: Scope,
+      input: {
+        template: PaymentLinkTemplate;
+        completedSessionsLimit: number | null;
+        metadata: Record<string, string>;
+      },
+      trx: Db = db,
+    ): Promise<PaymentLinkRow> {
+      const [row] = await trx<PaymentLinkRow>('payment_links')
+        .insert({
+          id: newId(ID_PREFIX.paymentLink),
+          merchant_id: scope.merchantId,
+          livemode: scope.livemode,
+          template: JSON.stringify(input.template) as never,
+          completed_sessions_limit: input.completedSessionsLimit,
+          metadata: input.metadata,
+        })
+        .returning('*');
+      return row!;
+    },
+
+    async findById(scope: Scope, id: string, trx: Db = db): Promise<PaymentLinkRow | undefined> {
+      return scoped(scope, trx).where({ id }).first();
+    },
+
+    /** By id alone, for a visit to the link's public URL. */
+    async findPublic(id: string, trx: Db = db): Promise<PaymentLinkRow | undefined> {
+      return trx<PaymentLinkRow>('payment_links').where({ id }).first();
+    },
+
+    existsInOtherMode: (scope: Scope, id: string, trx: Db = db) =>
+      existsInOtherMode(trx, 'payment_links', scope, id),
+
+    async list(scope: Scope, opts: PageOptions & { active?: boolean | undefined }, trx: Db = db) {
+      const q = scoped(scope, trx);
+      if (opts.active !== undefined) q.where({ active: opts.active });
+      return pageByCreated<PaymentLinkRow>(q, 'payment_links', scope, opts);
+    },
+
+    async update(
+      scope: Scope,
+      id: string,
+      patch: Partial<Pick<PaymentLinkRow, 'active' | 'completed_sessions_limit' | 'metadata'>>,
+      trx: Db = db,
+    ): Promise<PaymentLinkRow> {
+      const [row] = await scoped(scope, trx)
         .where({ id })
-        .first(
-          'id',
-          'merchant_id',
-          'livemode',
-          'active',
-          'template',
-          'completed_sessions_limit',
-          'completed_sessions_count',
-        );
+        .update({ ...patch, updated_at: new Date() })
+        .returning('*');
+      return row!;
+    },
+
+    /**
+     * Counts a completed session against the link, in the completion's transaction; false when the
+     * link is inactive or at its limit (the check and the count are one statement).
+     */
+    async countCompletion(id: string, trx: Db): Promise<boolean> {
+      const rows = await trx('payment_links')
+        .where({ id, active: true })
+        .andWhere((q) =>
+          q
+            .whereNull('completed_sessions_limit')
+            .orWhereRaw('completed_sessions_count < completed_sessions_limit'),
+        )
+        .increment('completed_sessions_count', 1)
+        .returning('id');
+      return rows.length === 1;
     },
   };
 }
-
-export type PaymentLinkRepository = ReturnType<typeof createPaymentLinkRepository>;

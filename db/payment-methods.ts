@@ -58,6 +58,12 @@ export function createPaymentMethodRepository(db: Db) {
       return scoped(scope, trx).where({ id }).first();
     },
 
+    /** Payment methods by id, of any merchant (a batch's own ids), e.g. to present intents in events. */
+    async findByIds(ids: readonly string[], trx: Db = db): Promise<PaymentMethodRow[]> {
+      if (ids.length === 0) return [];
+      return trx<PaymentMethodRow>('payment_methods').whereIn('id', [...ids]);
+    },
+
     existsInOtherMode: (scope: Scope, id: string, trx: Db = db) =>
       existsInOtherMode(trx, 'payment_methods', scope, id),
 
@@ -92,6 +98,14 @@ export function createPaymentMethodRepository(db: Db) {
       await trx('customers')
         .where({ merchant_id: scope.merchantId, livemode: scope.livemode, id: customerId })
         .update({ default_payment_method_id: paymentMethodId, updated_at: trx.fn.now() });
+    },
+
+    /** Makes the card the customer's default unless one is set already (a card saved at checkout). */
+    async setDefaultIfUnset(customerId: string, paymentMethodId: string, trx: Db = db): Promise<void> {
+      await trx('customers')
+        .where({ id: customerId })
+        .whereNull('default_payment_method_id')
+        .update({ default_payment_method_id: paymentMethodId });
     },
   };
 }

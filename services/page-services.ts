@@ -12,7 +12,7 @@ import { createBankExceptionService } from './bank-exceptions';
 import { createFinanceRunService } from './finance/runs';
 import { createFinanceBankService } from './finance/bank';
 import { createPortalService } from './portal/portal';
-import { createPaymentLinkVisits } from './payment-links/open-payment-link';
+import { openPaymentLink } from './payment-links/payment-links';
 
 /** Approval of settlement runs, as the settlement service does it. */
 export interface RunApprover {
@@ -36,7 +36,7 @@ export interface PageServiceDeps {
 export function createPageServices(deps: PageServiceDeps) {
   return {
     checkout: deps.checkout,
-    paymentLinks: createPaymentLinkVisits({ knex: deps.knex, checkout: deps.checkout }),
+    paymentLinks: { open: (id: string) => openPaymentLink(deps.knex, deps.checkout, id) },
     portal: createPortalService({
       knex: deps.knex,
       acquirer: deps.acquirer,

@@ -2,12 +2,11 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { OperationDoc } from '../openapi';
 import type { CheckoutService } from '../../services/checkout';
-import { presentSession } from '../../services/checkout';
+import { CheckoutSessionSchema } from '../../services/checkout/checkout-session-object';
 import { createRoutes } from '../route';
 import { listOf, listResponse } from '../list';
 import { zBool, zInt } from '../validation';
 import { pageOptions, pageQuery, zAmount, zCurrency, zId, zLine, zStoredMetadata } from '../fields';
-import { findOr404 } from '../../services/lookup';
 import { zVatRate } from './products';
 
 const zUrl = z
@@ -84,62 +83,12 @@ const CreateSession = SessionTemplate.extend({
   promotion_code: z.string().min(1).max(64).optional().describe('A promotion code as the customer types it'),
 }).strict();
 
-const LineItemSchema = z.object({
-  id: z.string(),
-  product_id: z.string().nullable(),
-  variant_id: z.string().nullable(),
-  description: z.string(),
-  quantity: z.number().int(),
-  unit_amount: z.number().int(),
-  vat_rate: z.union([z.literal(0), z.literal(11), z.literal(24)]),
-});
-
-/** Spec §2.1, field by field; `.strict()` in tests proves no field is missing or extra. */
-export const CheckoutSessionSchema = z.object({
-  id: z.string().regex(/^cs_/),
-  object: z.literal('checkout.session'),
-  livemode: z.boolean(),
-  amount: z.number().int(),
-  amount_subtotal: z.number().int(),
-  discount_amount: z.number().int(),
-  promotion_code_id: z.string().nullable(),
-  currency: z.literal('ISK'),
-  status: z.enum(['open', 'complete', 'expired']),
-  url: z.string(),
-  short_url: z.string(),
-  success_url: z.string().nullable(),
-  cancel_url: z.string().nullable(),
-  save_payment_method: z.boolean(),
-  customer: z.string().nullable(),
-  product: z.string().nullable(),
-  subscription: z.string().nullable(),
-  payment_intent: z.string().nullable(),
-  payment_method: z.string().nullable(),
-  customer_email: z.string().nullable(),
-  customer_name: z.string().nullable(),
-  customer_phone: z.string().nullable(),
-  payment_status: z.enum(['paid', 'awaiting_claim', 'unpaid', 'no_payment_required']),
-  locale: z.enum(['is', 'en']).nullable(),
-  items: z.array(LineItemSchema),
-  form_fields: z.array(z.object({ name: z.string(), type: z.string(), required: z.boolean() })).nullable(),
-  custom_fields: z.record(z.string(), z.string()).nullable(),
-  allow_custom_amount: z.boolean(),
-  minimum_amount: z.number().int().nullable(),
-  expires_at: z.number(),
-  created_at: z.number(),
-  metadata: z.record(z.string(), z.unknown()).nullable(),
-});
-
 /** Checkout sessions (spec §2.1, §3, §4.5), with and without the trailing slash. */
-export function checkoutSessionsRouter(
-  deps: { checkout: CheckoutService; publicBaseUrl: string },
-  docs: OperationDoc[],
-): Router {
+export function checkoutSessionsRouter(deps: { checkout: CheckoutService }, docs: OperationDoc[]): Router {
   const router = Router();
   const route = createRoutes(router, docs);
   const tag = 'Checkout Sessions';
-  const { sessions } = deps.checkout;
-  const present = (row: Parameters<typeof presentSession>[0]) => presentSession(row, deps.publicBaseUrl);
+  const { checkout } = deps;
 
   for (const path of ['/v1/checkout/sessions/', '/v1/checkout/sessions']) {
     route({
@@ -151,7 +100,7 @@ export function checkoutSessionsRouter(
       response: CheckoutSessionSchema,
       handler: async ({ body, scope }) => {
         const { currency: _currency, ...input } = body;
-        return present(await deps.checkout.create(scope, input));
+        return checkout.create(scope, input);
       },
     });
     route({
@@ -162,8 +111,8 @@ export function checkoutSessionsRouter(
       query: pageQuery,
       response: listOf(CheckoutSessionSchema),
       handler: async ({ query, scope }) => {
-        const page = await sessions.list(scope, pageOptions(query));
-        return listResponse('/v1/checkout/sessions', page.data.map(present), page.hasMore);
+        const page = await checkout.list(scope, pageOptions(query));
+        return listResponse('/v1/checkout/sessions', page.data, page.hasMore);
       },
     });
   }
@@ -174,16 +123,7 @@ export function checkoutSessionsRouter(
       summary: 'Retrieve a checkout session, including custom_fields',
       tag,
       response: CheckoutSessionSchema,
-      handler: async ({ params, scope }) =>
-        present(
-          await findOr404(
-            'checkout session',
-            scope,
-            params.id!,
-            () => sessions.findById(scope, params.id!),
-            () => sessions.existsInOtherMode(scope, params.id!),
-          ),
-        ),
+      handler: ({ params, scope }) => checkout.retrieve(scope, params.id!),
     });
   }
   return router;

@@ -1,18 +1,14 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { Knex } from '../../db/knex';
-import type { Scope } from '../../domain/scope';
 import type { OperationDoc } from '../openapi';
-import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
-import type { PaymentService } from '../../services/payments';
-import { presentPaymentIntent, presentRefund } from '../../services/payments';
-import { createCustomerRepository } from '../../db/customers';
-import { InvalidRequestError } from '../../domain/errors';
+import type { PaymentIntentService } from '../../services/payments/payment-intents';
+import type { RefundService } from '../../services/payments/refunds';
+import { PaymentIntentSchema } from '../../services/payments/payment-intent-object';
+import { RefundSchema } from '../../services/payments/refund-object';
 import { createRoutes } from '../route';
 import { listOf, listResponse } from '../list';
 import { zBool, zInt } from '../validation';
 import { pageOptions, pageQuery, zAmount, zCurrency, zId, zLine, zStoredMetadata } from '../fields';
-import { findOr404, missingReference } from '../../services/lookup';
 
 /** Raw card details, accepted in test mode only (test card numbers; README "Test cards"). */
 export const zTestCard = z
@@ -66,143 +62,15 @@ const RefundIntent = z
   .object({ amount: zAmount().pipe(z.number().min(1)).optional(), reason: RefundReason.optional() })
   .strict();
 
-export const PaymentIntentSchema = z.object({
-  id: z.string(),
-  object: z.literal('payment_intent'),
-  livemode: z.boolean(),
-  amount: z.number(),
-  amount_capturable: z.number(),
-  amount_received: z.number(),
-  amount_refunded: z.number(),
-  currency: z.literal('ISK'),
-  status: z.enum([
-    'requires_payment_method',
-    'requires_action',
-    'requires_capture',
-    'processing',
-    'succeeded',
-    'canceled',
-  ]),
-  capture_method: z.enum(['automatic', 'manual']),
-  customer: z.string().nullable(),
-  payment_method: z.string().nullable(),
-  payment_method_details: z.unknown().nullable(),
-  checkout_session: z.string().nullable(),
-  description: z.string().nullable(),
-  fee_amount: z.number().nullable().describe('Service fee (1.5 % online card), set at capture'),
-  net_amount: z.number().nullable().describe('amount_received − fee_amount'),
-  last_payment_error: z
-    .object({ code: z.string(), decline_code: z.string().nullable(), message: z.string() })
-    .nullable(),
-  next_action: z.unknown().nullable(),
-  canceled_at: z.number().nullable(),
-  cancellation_reason: z.string().nullable(),
-  created_at: z.number(),
-  metadata: z.record(z.string(), z.string()),
-});
-
-const RefundSchema = z.object({
-  id: z.string(),
-  object: z.literal('refund'),
-  livemode: z.boolean(),
-  payment_intent: z.string(),
-  amount: z.number(),
-  currency: z.literal('ISK'),
-  status: z.enum(['succeeded', 'failed']),
-  reason: z.string().nullable(),
-  created_at: z.number(),
-});
-
 /** Payment intents and refunds (spec §2.4: creation, authorization, capture, refund). */
 export function paymentIntentsRouter(
-  deps: { knex: Knex; payments: PaymentService; dispatcher: WebhookDispatcher; publicBaseUrl: string },
+  deps: { paymentIntents: PaymentIntentService; refunds: RefundService },
   docs: OperationDoc[],
 ): Router {
   const router = Router();
   const route = createRoutes(router, docs);
-  const { intents, methods } = deps.payments;
-  const customers = createCustomerRepository(deps.knex);
+  const { paymentIntents, refunds } = deps;
   const tag = 'Payment Intents';
-
-  const find = (scope: Scope, id: string) =>
-    findOr404(
-      'payment_intent',
-      scope,
-      id,
-      () => intents.findById(scope, id),
-      () => intents.existsInOtherMode(scope, id),
-    );
-  const present = async (scope: Scope, row: Parameters<typeof presentPaymentIntent>[0]) =>
-    presentPaymentIntent(
-      row,
-      row.payment_method_id ? await methods.findById(scope, row.payment_method_id) : null,
-    );
-
-  /** Runs a change on the locked intent in one transaction, then wakes webhook channels. */
-  async function change<T>(
-    scope: Scope,
-    id: string,
-    work: (
-      row: Parameters<typeof presentPaymentIntent>[0],
-      trx: Knex.Transaction,
-      wake: string[],
-    ) => Promise<T>,
-  ) {
-    await find(scope, id);
-    const wake: string[] = [];
-    const result = await deps.knex.transaction(async (trx) =>
-      work((await intents.lock(scope, id, trx))!, trx, wake),
-    );
-    await deps.dispatcher.wake(wake);
-    return result;
-  }
-
-  async function paymentMethodFor(
-    scope: Scope,
-    body: { payment_method?: string | undefined; card?: z.output<typeof zTestCard> | undefined },
-    customerId: string | null,
-  ) {
-    if (body.card) return deps.payments.tokenizeCard(scope, body.card, null);
-    if (body.payment_method) {
-      const pm = await methods.findById(scope, body.payment_method);
-      if (!pm || pm.detached_at)
-        throw missingReference('payment_method', body.payment_method, 'payment_method');
-      if (pm.customer_id !== null && pm.customer_id !== customerId)
-        throw new InvalidRequestError('The payment method belongs to another customer', {
-          code: 'parameter_invalid',
-          param: 'payment_method',
-        });
-      return pm;
-    }
-    return null;
-  }
-
-  async function confirm(scope: Scope, id: string, body: z.output<typeof ConfirmIntent>) {
-    const current = await find(scope, id);
-    const pm =
-      (await paymentMethodFor(scope, body, current.customer_id)) ??
-      (current.payment_method_id ? await methods.findById(scope, current.payment_method_id) : null);
-    if (!pm)
-      throw new InvalidRequestError('A payment_method or card is required to confirm', {
-        code: 'parameter_missing',
-        param: 'payment_method',
-      });
-    return change(scope, id, async (row, trx, wake) => {
-      if (row.status !== 'requires_payment_method')
-        throw new InvalidRequestError(
-          `This PaymentIntent cannot be confirmed because it has a status of ${row.status}`,
-          {
-            status: 409,
-            code: 'payment_intent_unexpected_state',
-          },
-        );
-      const returnUrl = body.return_url ?? `${deps.publicBaseUrl}/v1`;
-      const outcome = await deps.payments.attempt(scope, row, pm, returnUrl, trx, wake);
-      if (outcome.kind === 'authorized' && row.capture_method === 'automatic')
-        return deps.payments.capture(scope, outcome.intent, outcome.intent.amount, trx, wake);
-      return outcome.intent;
-    });
-  }
 
   route({
     method: 'post',
@@ -212,22 +80,8 @@ export function paymentIntentsRouter(
     body: CreateIntent,
     response: PaymentIntentSchema,
     handler: async ({ body, scope }) => {
-      if (body.customer && !(await customers.findById(scope, body.customer)))
-        throw missingReference('customer', body.customer, 'customer');
-      const pm = await paymentMethodFor(scope, body, body.customer ?? null);
-      const row = await intents.create(scope, {
-        amount: body.amount,
-        captureMethod: body.capture_method,
-        customerId: body.customer ?? null,
-        paymentMethodId: pm?.id ?? null,
-        description: body.description ?? null,
-        ...(body.metadata && { metadata: body.metadata }),
-      });
-      if (!body.confirm) return present(scope, row);
-      return present(
-        scope,
-        await confirm(scope, row.id, { ...(body.return_url && { return_url: body.return_url }) }),
-      );
+      const { currency: _currency, ...input } = body;
+      return paymentIntents.create(scope, input);
     },
   });
 
@@ -239,15 +93,11 @@ export function paymentIntentsRouter(
     query: pageQuery.extend({ customer: zId.optional() }).strict(),
     response: listOf(PaymentIntentSchema),
     handler: async ({ query, scope }) => {
-      const page = await intents.list(scope, {
+      const page = await paymentIntents.list(scope, {
         ...pageOptions(query),
         ...(query.customer && { customerId: query.customer }),
       });
-      return listResponse(
-        '/v1/payment-intents',
-        await Promise.all(page.data.map((r) => present(scope, r))),
-        page.hasMore,
-      );
+      return listResponse('/v1/payment-intents', page.data, page.hasMore);
     },
   });
 
@@ -257,19 +107,7 @@ export function paymentIntentsRouter(
     summary: 'Retrieve a payment intent (one waiting for 3-D Secure is brought up to date)',
     tag,
     response: PaymentIntentSchema,
-    handler: async ({ params, scope }) => {
-      const row = await find(scope, params.id!);
-      if (row.status !== 'requires_action') return present(scope, row);
-      return present(
-        scope,
-        await change(scope, row.id, async (locked, trx, wake) => {
-          const outcome = await deps.payments.resume(scope, locked, trx, wake);
-          if (outcome?.kind === 'authorized' && locked.capture_method === 'automatic')
-            return deps.payments.capture(scope, outcome.intent, outcome.intent.amount, trx, wake);
-          return outcome?.intent ?? locked;
-        }),
-      );
-    },
+    handler: ({ params, scope }) => paymentIntents.retrieve(scope, params.id!),
   });
 
   route({
@@ -279,7 +117,7 @@ export function paymentIntentsRouter(
     tag,
     body: ConfirmIntent,
     response: PaymentIntentSchema,
-    handler: async ({ params, body, scope }) => present(scope, await confirm(scope, params.id!, body)),
+    handler: ({ params, body, scope }) => paymentIntents.confirm(scope, params.id!, body),
   });
 
   route({
@@ -289,13 +127,7 @@ export function paymentIntentsRouter(
     tag,
     body: CaptureIntent,
     response: PaymentIntentSchema,
-    handler: async ({ params, body, scope }) =>
-      present(
-        scope,
-        await change(scope, params.id!, (row, trx, wake) =>
-          deps.payments.capture(scope, row, body.amount_to_capture ?? row.amount, trx, wake),
-        ),
-      ),
+    handler: ({ params, body, scope }) => paymentIntents.capture(scope, params.id!, body.amount_to_capture),
   });
 
   route({
@@ -305,38 +137,9 @@ export function paymentIntentsRouter(
     tag,
     body: CancelIntent,
     response: PaymentIntentSchema,
-    handler: async ({ params, body, scope }) =>
-      present(
-        scope,
-        await change(scope, params.id!, (row, trx) =>
-          deps.payments.cancel(scope, row, body.cancellation_reason ?? null, trx),
-        ),
-      ),
+    handler: ({ params, body, scope }) =>
+      paymentIntents.cancel(scope, params.id!, body.cancellation_reason ?? null),
   });
-
-  async function refund(
-    scope: Scope,
-    id: string,
-    body: { amount?: number | undefined; reason?: z.output<typeof RefundReason> | undefined },
-    key: string | undefined,
-  ) {
-    const wake: string[] = [];
-    const row = await deps.knex.transaction((trx) =>
-      deps.payments.refund(
-        scope,
-        id,
-        {
-          ...(body.amount !== undefined && { amount: body.amount }),
-          ...(body.reason && { reason: body.reason }),
-          ...(key !== undefined && { idempotencyKey: key }),
-        },
-        trx,
-        wake,
-      ),
-    );
-    await deps.dispatcher.wake(wake);
-    return presentRefund(row);
-  }
 
   route({
     method: 'post',
@@ -345,10 +148,8 @@ export function paymentIntentsRouter(
     tag,
     body: RefundIntent,
     response: RefundSchema,
-    handler: async ({ params, body, scope, req }) => {
-      await find(scope, params.id!);
-      return refund(scope, params.id!, body, req.get('idempotency-key'));
-    },
+    handler: ({ params, body, scope, req }) =>
+      refunds.refundPaymentIntent(scope, params.id!, { ...body, idempotencyKey: req.get('idempotency-key') }),
   });
 
   route({
@@ -358,8 +159,10 @@ export function paymentIntentsRouter(
     tag: 'Refunds',
     body: CreateRefund,
     response: RefundSchema,
-    handler: async ({ body, scope, req }) =>
-      refund(scope, body.payment_intent, body, req.get('idempotency-key')),
+    handler: ({ body, scope, req }) => {
+      const { payment_intent, ...input } = body;
+      return refunds.create(scope, payment_intent, { ...input, idempotencyKey: req.get('idempotency-key') });
+    },
   });
 
   route({
@@ -370,11 +173,11 @@ export function paymentIntentsRouter(
     query: pageQuery.extend({ payment_intent: zId.optional() }).strict(),
     response: listOf(RefundSchema),
     handler: async ({ query, scope }) => {
-      const page = await intents.listRefunds(scope, {
+      const page = await refunds.list(scope, {
         ...pageOptions(query),
         ...(query.payment_intent && { paymentIntentId: query.payment_intent }),
       });
-      return listResponse('/v1/refunds', page.data.map(presentRefund), page.hasMore);
+      return listResponse('/v1/refunds', page.data, page.hasMore);
     },
   });
 
@@ -384,16 +187,7 @@ export function paymentIntentsRouter(
     summary: 'Retrieve a refund',
     tag: 'Refunds',
     response: RefundSchema,
-    handler: async ({ params, scope }) =>
-      presentRefund(
-        await findOr404(
-          'refund',
-          scope,
-          params.id!,
-          () => intents.findRefund(scope, params.id!),
-          () => Promise.resolve(false),
-        ),
-      ),
+    handler: ({ params, scope }) => refunds.retrieve(scope, params.id!),
   });
 
   return router;

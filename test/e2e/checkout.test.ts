@@ -7,7 +7,7 @@ import { launchChromium } from '../helpers/browser';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { startReceiver } from '../helpers/receiver';
 import { freePort } from '../../stack/free-port';
-import { CheckoutSessionSchema } from '../../api/routes/checkout-sessions';
+import { CheckoutSessionSchema } from '../../services/checkout/checkout-session-object';
 
 /**
  * Done-means 1–6 of the checkout issue in headless Chromium: hosted checkout paid with the success

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
-import { CheckoutSessionSchema } from '../../api/routes/checkout-sessions';
+import { CheckoutSessionSchema } from '../../services/checkout/checkout-session-object';
 import { createCheckoutActivities } from '../../activities/checkout';
 
 /**

@@ -1,7 +1,7 @@
 import { verify } from '@octokit/webhooks-methods';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { startReceiver } from '../helpers/receiver';
-import { PaymentIntentSchema } from '../../api/routes/payment-intents';
+import { PaymentIntentSchema } from '../../services/payments/payment-intent-object';
 
 /**
  * Payment intents against the simulated acquirer over HTTP: statuses, manual capture, cancel,

@@ -1,5 +1,5 @@
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
-import { CheckoutSessionSchema } from '../../api/routes/checkout-sessions';
+import { CheckoutSessionSchema } from '../../services/checkout/checkout-session-object';
 import { periodAt } from '../../domain/billing-calendar';
 import { until as waitUntil } from '../helpers/until';
 

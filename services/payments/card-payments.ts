@@ -1,19 +1,16 @@
-import type { Knex } from '../db/knex';
-import type { Scope } from '../domain/scope';
-import type { Authorization, CardAcquirer } from '../bank-adapters/card-acquirer';
-import { AcquirerCardError, AcquirerError } from '../bank-adapters/card-acquirer';
+import type { Knex } from '../../db/knex';
+import type { Scope } from '../../domain/scope';
+import type { Authorization, CardAcquirer } from '../../bank-adapters/card-acquirer';
+import { AcquirerCardError, AcquirerError } from '../../bank-adapters/card-acquirer';
 import {
   createPaymentIntentRepository,
   type PaymentError,
   type PaymentIntentRow,
-  type RefundRow,
-} from '../db/payment-intents';
-import { createPaymentMethodRepository, type PaymentMethodRow } from '../db/payment-methods';
-import { createEventRepository } from '../db/events';
-import { newId, ID_PREFIX } from '../domain/ids';
-import { cardFee } from '../domain/fees';
-import { ConflictError, InvalidRequestError, ServiceUnavailableError } from '../domain/errors';
-import { unix } from '../domain/unix-time';
+} from '../../db/payment-intents';
+import { createPaymentMethodRepository, type PaymentMethodRow } from '../../db/payment-methods';
+import { cardFee } from '../../domain/fees';
+import { ConflictError, InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
+import { createPaymentIntentEvents } from './payment-intent-events';
 
 /** Decline messages shown to buyers and returned in last_payment_error. */
 export const DECLINE_MESSAGES: Record<string, string> = {
@@ -27,65 +24,6 @@ export const DECLINE_MESSAGES: Record<string, string> = {
   invalid_cvc: "Your card's security code is invalid.",
   processing_error: 'An error occurred while processing your card. Try again.',
 };
-
-export function presentPaymentIntent(row: PaymentIntentRow, pm?: PaymentMethodRow | null) {
-  return {
-    id: row.id,
-    object: 'payment_intent' as const,
-    livemode: row.livemode,
-    amount: row.amount,
-    amount_capturable: row.status === 'requires_capture' ? row.amount : 0,
-    amount_received: row.amount_captured,
-    amount_refunded: row.amount_refunded,
-    currency: row.currency,
-    status: row.status,
-    capture_method: row.capture_method,
-    customer: row.customer_id,
-    payment_method: row.payment_method_id,
-    payment_method_details: pm
-      ? {
-          type: 'card' as const,
-          card: {
-            brand: pm.card_brand,
-            last4: pm.card_last4,
-            exp_month: pm.card_exp_month,
-            exp_year: pm.card_exp_year,
-            wallet: pm.wallet,
-          },
-        }
-      : null,
-    checkout_session: row.checkout_session_id,
-    description: row.description,
-    fee_amount: row.fee_amount,
-    net_amount: row.fee_amount === null ? null : row.amount_captured - row.fee_amount,
-    last_payment_error: row.last_payment_error,
-    next_action:
-      row.status === 'requires_action' && row.next_action_url
-        ? {
-            type: 'redirect_to_url' as const,
-            redirect_to_url: { url: row.next_action_url, return_url: row.return_url },
-          }
-        : null,
-    canceled_at: unix(row.canceled_at),
-    cancellation_reason: row.cancellation_reason,
-    created_at: unix(row.created_at),
-    metadata: row.metadata,
-  };
-}
-
-export function presentRefund(row: RefundRow) {
-  return {
-    id: row.id,
-    object: 'refund' as const,
-    livemode: row.livemode,
-    payment_intent: row.payment_intent_id,
-    amount: row.amount,
-    currency: row.currency,
-    status: row.status,
-    reason: row.reason,
-    created_at: unix(row.created_at),
-  };
-}
 
 /** What an authorization attempt came to, for the caller (the API or the checkout page). */
 export type AttemptOutcome =
@@ -107,24 +45,7 @@ export interface PaymentDeps {
 export function createPaymentService(deps: PaymentDeps) {
   const intents = createPaymentIntentRepository(deps.knex);
   const methods = createPaymentMethodRepository(deps.knex);
-  const events = createEventRepository(deps.knex);
-
-  async function emit(
-    scope: Scope,
-    type: string,
-    row: PaymentIntentRow,
-    trx: Knex.Transaction,
-    wake: string[],
-    extra = {},
-  ) {
-    const pm = row.payment_method_id ? await methods.findById(scope, row.payment_method_id, trx) : null;
-    const recorded = await events.record(
-      scope,
-      { type, data: { ...presentPaymentIntent(row, pm), ...extra } },
-      trx,
-    );
-    wake.push(...recorded.channelIds);
-  }
+  const { emit } = createPaymentIntentEvents(deps.knex);
 
   function assertTestCardsAllowed(scope: Scope): void {
     if (scope.livemode)
@@ -273,6 +194,7 @@ export function createPaymentService(deps: PaymentDeps) {
       amount: number,
       trx: Knex.Transaction,
       wake: string[],
+      opts: { announce?: boolean } = {},
     ): Promise<PaymentIntentRow> {
       if (intent.status !== 'requires_capture')
         throw new ConflictError(
@@ -299,8 +221,13 @@ export function createPaymentService(deps: PaymentDeps) {
         },
         trx,
       );
-      await emit(scope, 'payment_intent.captured', row, trx, wake);
+      if (opts.announce !== false) await emit(scope, 'payment_intent.captured', row, trx, wake);
       return row;
+    },
+
+    /** Records `payment_intent.captured` for an intent captured with `announce: false`, as it is now. */
+    async announceCaptured(scope: Scope, id: string, trx: Knex.Transaction, wake: string[]) {
+      await emit(scope, 'payment_intent.captured', (await intents.findById(scope, id, trx))!, trx, wake);
     },
 
     /**
@@ -343,73 +270,6 @@ export function createPaymentService(deps: PaymentDeps) {
         { status: 'canceled', canceled_at: new Date(), cancellation_reason: reason, next_action_url: null },
         trx,
       );
-    },
-
-    /**
-     * Refunds part or all of a captured payment. The intent row is locked, so concurrent refunds
-     * queue; the remaining amount is checked under the lock and a CHECK constraint backs it. A
-     * repeated idempotency key returns the first refund.
-     */
-    async refund(
-      scope: Scope,
-      intentId: string,
-      input: { amount?: number; reason?: RefundRow['reason']; idempotencyKey?: string },
-      trx: Knex.Transaction,
-      wake: string[],
-    ): Promise<RefundRow> {
-      const intent = await intents.lock(scope, intentId, trx);
-      if (!intent)
-        throw new InvalidRequestError(`No such payment_intent: '${intentId}'`, {
-          code: 'resource_missing',
-          param: 'payment_intent',
-        });
-      if (input.idempotencyKey !== undefined) {
-        const existing = await intents.findRefundByKey(intent.id, input.idempotencyKey, trx);
-        if (existing) return existing;
-      }
-      if (intent.status !== 'succeeded')
-        throw new ConflictError(
-          `This PaymentIntent cannot be refunded because it has a status of ${intent.status}`,
-          'payment_intent_unexpected_state',
-          'payment_intent',
-        );
-      const remaining = intent.amount_captured - intent.amount_refunded;
-      if (remaining === 0)
-        throw new ConflictError(
-          'This payment has already been refunded in full',
-          'charge_already_refunded',
-          'payment_intent',
-        );
-      const amount = input.amount ?? remaining;
-      if (amount > remaining)
-        throw new InvalidRequestError(
-          `Refund amount (${amount} ISK) is greater than the unrefunded amount (${remaining} ISK)`,
-          { code: 'amount_too_large', param: 'amount' },
-        );
-      const id = newId(ID_PREFIX.refund);
-      const key = input.idempotencyKey ?? id;
-      const done = await deps.acquirer.refund({
-        authorization: intent.acquirer_authorization!,
-        amount,
-        idempotency_key: `${intent.id}:refund:${key}`,
-      });
-      const refund = await intents.insertRefund(
-        {
-          id,
-          merchant_id: scope.merchantId,
-          livemode: scope.livemode,
-          payment_intent_id: intent.id,
-          amount,
-          status: 'succeeded',
-          reason: input.reason ?? null,
-          idempotency_key: key,
-          acquirer_reference: done.id,
-        },
-        trx,
-      );
-      const row = await intents.update(intent.id, { amount_refunded: intent.amount_refunded + amount }, trx);
-      await emit(scope, 'payment_intent.refunded', row, trx, wake, { refund: presentRefund(refund) });
-      return refund;
     },
   };
 }

@@ -1,0 +1,51 @@
+import type { Knex } from '../../db/knex';
+import type { Scope } from '../../domain/scope';
+import { createPortalSessionRepository } from '../../db/billing-portal-sessions';
+import { createCustomerRepository } from '../../db/customers';
+import { createPriceRepository } from '../../db/prices';
+import { InvalidRequestError, NotFoundError } from '../../domain/errors';
+import { presentPortalSession } from './billing-portal-session-object';
+
+export interface PortalSessionInput {
+  customer: string;
+  return_url: string;
+  locale?: 'is' | 'en' | undefined;
+  /** Prices the customer may switch to: active recurring prices of the merchant. */
+  allowed_prices?: string[] | undefined;
+}
+
+/** Billing portal sessions (decision 0047): a single-use, expiring link to the customer portal. */
+export function createBillingPortalService(deps: { knex: Knex; publicBaseUrl: string }) {
+  const sessions = createPortalSessionRepository(deps.knex);
+  const customers = createCustomerRepository(deps.knex);
+  const prices = createPriceRepository(deps.knex);
+
+  return {
+    async createSession(scope: Scope, input: PortalSessionInput) {
+      const customer = await customers.findById(scope, input.customer);
+      if (!customer) throw new NotFoundError(`No such customer: '${input.customer}'`, 'customer');
+      const allowed = input.allowed_prices ?? [];
+      if (allowed.length > 0) {
+        const found = await prices.findByIds(scope, allowed);
+        const missing = allowed.find((p) => {
+          const price = found.get(p);
+          return !price || price.type !== 'recurring' || !price.active;
+        });
+        if (missing)
+          throw new InvalidRequestError(`No active recurring price: '${missing}'`, {
+            code: 'parameter_invalid',
+            param: 'allowed_prices',
+          });
+      }
+      const { row, token } = await sessions.create(scope, {
+        customerId: customer.id,
+        returnUrl: input.return_url,
+        locale: input.locale ?? null,
+        allowedPrices: allowed,
+      });
+      return presentPortalSession(row, token, deps.publicBaseUrl);
+    },
+  };
+}
+
+export type BillingPortalService = ReturnType<typeof createBillingPortalService>;

@@ -1,0 +1,65 @@
+import type { Knex } from '../../db/knex';
+import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
+import type { CardAcquirer } from '../../bank-adapters/card-acquirer';
+import type { SubscriptionEngine } from '../../engine/subscription-engine';
+import type { CheckoutSessionRow } from '../../db/checkout-sessions';
+import { successRedirect } from '../../domain/checkout';
+import { createPaymentService } from '../payments/card-payments';
+import { createSubscriptionSignup } from './subscription-signup';
+import { createCheckoutPromotionCodes } from './promotion-codes';
+import { createCheckoutSessions } from './sessions';
+import { createCheckoutCompletion } from './completion';
+import { createCardPayment } from './card-payment';
+import { createClaimPayment } from './claim-payment';
+
+export type { ItemInput, SubscriptionDataInput, SessionInput, PayInput, PayOutcome } from './inputs';
+
+/** Hosted checkout: sessions, promotion codes, card and krafa payment, subscription sign-up. */
+export function createCheckoutService(deps: {
+  knex: Knex;
+  acquirer: CardAcquirer;
+  dispatcher: WebhookDispatcher;
+  publicBaseUrl: string;
+  /** Starts the lifecycle of a trial subscription created at completion; null without Temporal. */
+  engine?: SubscriptionEngine | null;
+  /**
+   * Issues pending claims now (a claim batch named `batch`) instead of at the next scheduled batch;
+   * unset or failing: the scheduled batch issues them (decision 0063).
+   */
+  issueClaims?: ((livemode: boolean, batch: string) => Promise<void>) | undefined;
+}) {
+  const payments = createPaymentService({ knex: deps.knex, acquirer: deps.acquirer });
+  const signup = createSubscriptionSignup({ knex: deps.knex });
+  const promotionCodes = createCheckoutPromotionCodes({ knex: deps.knex });
+  const sessions = createCheckoutSessions({
+    knex: deps.knex,
+    publicBaseUrl: deps.publicBaseUrl,
+    engine: deps.engine,
+    promotionCodes,
+    signup,
+  });
+  const completion = createCheckoutCompletion({
+    knex: deps.knex,
+    payments,
+    signup,
+    dispatcher: deps.dispatcher,
+    publicBaseUrl: deps.publicBaseUrl,
+    engine: deps.engine,
+  });
+  const card = createCardPayment({ knex: deps.knex, payments, completion });
+  const claim = createClaimPayment({ knex: deps.knex, completion, issueClaims: deps.issueClaims });
+
+  return {
+    ...sessions,
+    applyCode: promotionCodes.applyCode,
+    ...claim,
+    ...card,
+
+    /** Where the buyer goes after paying: success_url with the id substituted, or our own page. */
+    successUrl(s: CheckoutSessionRow): string {
+      return s.success_url ? successRedirect(s.success_url, s.id) : `${deps.publicBaseUrl}/checkout/${s.id}`;
+    },
+  };
+}
+
+export type CheckoutService = ReturnType<typeof createCheckoutService>;

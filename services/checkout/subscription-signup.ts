@@ -1,0 +1,215 @@
+import type { Knex } from '../../db/knex';
+import type { Scope } from '../../domain/scope';
+import type { CheckoutSessionRow, LineItem, SubscriptionData } from '../../db/checkout-sessions';
+import {
+  createSubscriptionRepository,
+  subscriptionObject,
+  type SubscriptionRow,
+} from '../../db/subscriptions';
+import { createEventRepository } from '../../db/events';
+import { periodAt } from '../../domain/billing-calendar';
+import { DEFAULT_RETRY_DAYS } from '../../domain/subscription';
+import { vatOf } from '../../domain/vat';
+import { newId, ID_PREFIX } from '../../domain/ids';
+import { SESSION_LIFETIME_MS } from '../../domain/checkout';
+import { bad, type SubscriptionDataInput } from './inputs';
+
+export const isTrial = (d: SubscriptionData) => d.trial_end !== null || d.trial_period_days !== null;
+
+/** Subscription sign-up through checkout: the session's subscription data, the subscription at completion. */
+export function createSubscriptionSignup(deps: { knex: Knex }) {
+  const events = createEventRepository(deps.knex);
+  const subscriptions = createSubscriptionRepository(deps.knex);
+
+  /** The customer's time: its test clock's, or now. */
+  async function customerNow(customerId: string, trx: Knex): Promise<{ now: Date; clockId: string | null }> {
+    const row = await trx('customers')
+      .leftJoin('test_clocks', 'test_clocks.id', 'customers.test_clock_id')
+      .where('customers.id', customerId)
+      .first<{ test_clock_id: string | null; frozen_time: Date | null }>(
+        'customers.test_clock_id',
+        'test_clocks.frozen_time',
+      );
+    return { now: row?.frozen_time ?? new Date(), clockId: row?.test_clock_id ?? null };
+  }
+
+  /** Checks and stores what a subscription session will subscribe to (decision 0050). */
+  async function subscriptionDataOf(
+    input: SubscriptionDataInput | undefined,
+    line: LineItem,
+    priceId: string,
+    customer: { id: string } | null,
+  ): Promise<SubscriptionData> {
+    const days = input?.trial_period_days ?? null;
+    const end = input?.trial_end ?? null;
+    if (days !== null && end !== null)
+      throw bad('Send trial_end or trial_period_days, not both', 'subscription_data.trial_end');
+    if (end !== null) {
+      // The trial must outlive the open session, so a buyer paying late never lands after its end.
+      const now = customer ? (await customerNow(customer.id, deps.knex)).now : new Date();
+      if (end * 1000 <= now.getTime() + SESSION_LIFETIME_MS)
+        throw bad('trial_end must be more than 24 hours away', 'subscription_data.trial_end');
+    }
+    return {
+      price: priceId,
+      quantity: line.quantity,
+      trial_period_days: days,
+      trial_end: end === null ? null : new Date(end * 1000).toISOString(),
+      metadata: input?.metadata ?? {},
+    };
+  }
+
+  /**
+   * The subscription a completed `subscription` session creates, in the completion's transaction
+   * (decision 0050). A trial starts `trialing` and its lifecycle workflow (started after commit)
+   * ends it. Without a trial the checkout's payment IS period 0: the subscription starts `active`
+   * in period 0, anchored now, with a paid renewal for period 0 holding the checkout's payment
+   * intent, so neither the lifecycle nor a billing run charges period 0 again.
+   */
+  async function subscribe(
+    scope: Scope,
+    s: CheckoutSessionRow,
+    customerId: string,
+    paymentMethodId: string,
+    paymentIntentId: string | null,
+    trx: Knex.Transaction,
+    wake: string[],
+  ): Promise<SubscriptionRow> {
+    const data = s.subscription_data!;
+    const { now, clockId } = await customerNow(customerId, trx);
+    const price = await trx('prices')
+      .where({ id: data.price })
+      .first<{ recurring_interval: 'week' | 'month' | 'year'; recurring_interval_count: number }>(
+        'recurring_interval',
+        'recurring_interval_count',
+      );
+    const couponId = s.promotion_code_id
+      ? (
+          await trx('promotion_codes')
+            .where({ id: s.promotion_code_id })
+            .first<{ coupon_id: string }>('coupon_id')
+        ).coupon_id
+      : null;
+    const trialEnd =
+      data.trial_end !== null
+        ? new Date(data.trial_end)
+        : data.trial_period_days !== null
+          ? new Date(now.getTime() + data.trial_period_days * 86_400_000)
+          : null;
+    const period = periodAt(
+      now,
+      { interval: price.recurring_interval, intervalCount: price.recurring_interval_count },
+      0,
+    );
+    const sub = await subscriptions.create(
+      scope,
+      {
+        id: newId(ID_PREFIX.subscription),
+        customer_id: customerId,
+        price_id: data.price,
+        quantity: data.quantity,
+        payment_method_id: paymentMethodId,
+        collection_method: 'charge_automatically',
+        test_clock_id: clockId,
+        ...(trialEnd
+          ? {
+              status: 'trialing' as const,
+              billing_cycle_anchor: trialEnd,
+              current_period_index: -1,
+              current_period_start: now,
+              current_period_end: trialEnd,
+              trial_start: now,
+              trial_end: trialEnd,
+            }
+          : {
+              status: 'active' as const,
+              billing_cycle_anchor: now,
+              current_period_index: 0,
+              current_period_start: period.start,
+              current_period_end: period.end,
+              trial_start: null,
+              trial_end: null,
+            }),
+        trial_ended_at: null,
+        payment_retry_requested: false,
+        missing_payment_method: 'cancel',
+        paused: false,
+        cancel_at_period_end: false,
+        cancellation_reason: null,
+        canceled_at: null,
+        ended_at: null,
+        pending_price_id: null,
+        proration_amount: 0,
+        // The coupon counts its duration from period 0, the first charge (decision 0046).
+        coupon_id: couponId,
+        discount_period_index: couponId ? 0 : null,
+        discount_start: couponId ? now : null,
+        dunning_retry_days: [...DEFAULT_RETRY_DAYS],
+        dunning_end_state: 'canceled',
+        payment_failed_at: null,
+        metadata: data.metadata,
+      },
+      trx,
+    );
+    const types: { type: string; data: Record<string, unknown> }[] = [
+      { type: 'subscription.created', data: subscriptionObject(sub) },
+    ];
+    if (!trialEnd) {
+      const line = s.items[0]!;
+      const renewal = {
+        id: newId(ID_PREFIX.renewal),
+        merchant_id: scope.merchantId,
+        livemode: scope.livemode,
+        subscription_id: sub.id,
+        period_index: 0,
+        period_start: period.start,
+        period_end: period.end,
+        price_id: data.price,
+        quantity: data.quantity,
+        amount_subtotal: s.amount_subtotal,
+        discount_amount: s.discount_amount,
+        amount: s.amount,
+        vat_rate: line.vat_rate,
+        vat_amount: vatOf(s.amount, line.vat_rate),
+        proration_amount: 0,
+        coupon_id: couponId,
+        status: 'paid',
+        attempt_count: 1,
+        payment_intent_id: paymentIntentId,
+        paid_at: now,
+      };
+      // The unique (subscription, period_start) key holds period 0 against any second charge.
+      await trx('renewals').insert(renewal);
+      if (paymentIntentId)
+        await trx('payment_intents').where({ id: paymentIntentId }).update({ subscription_id: sub.id });
+      types.push({
+        type: 'subscription.activated',
+        data: {
+          ...subscriptionObject(sub),
+          latest_renewal: {
+            id: renewal.id,
+            object: 'renewal' as const,
+            period_start: Math.floor(period.start.getTime() / 1000),
+            period_end: Math.floor(period.end.getTime() / 1000),
+            price: data.price,
+            amount_subtotal: renewal.amount_subtotal,
+            discount_amount: renewal.discount_amount,
+            amount: renewal.amount,
+            vat_amount: renewal.vat_amount,
+            proration_amount: 0,
+            currency: 'ISK' as const,
+            status: 'paid' as const,
+            attempt_count: 1,
+            payment_intent: paymentIntentId,
+          },
+        },
+      });
+    }
+    for (const e of types) wake.push(...(await events.record(scope, e, trx)).channelIds);
+    return sub;
+  }
+
+  return { customerNow, subscriptionDataOf, subscribe };
+}
+
+export type SubscriptionSignup = ReturnType<typeof createSubscriptionSignup>;

@@ -1,0 +1,151 @@
+import type { Knex } from '../../db/knex';
+import type { Scope } from '../../domain/scope';
+import type { CardAcquirer } from '../../bank-adapters/card-acquirer';
+import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
+import type { PageOptions } from '../../db/tenant';
+import { createPaymentIntentRepository, type RefundRow } from '../../db/payment-intents';
+import { newId, ID_PREFIX } from '../../domain/ids';
+import { ConflictError, InvalidRequestError } from '../../domain/errors';
+import { findOr404 } from '../lookup';
+import { createPaymentIntentEvents } from './payment-intent-events';
+import { presentRefund } from './refund-object';
+
+export interface RefundInput {
+  amount?: number | undefined;
+  reason?: RefundRow['reason'] | undefined;
+  /** The request's Idempotency-Key: a repeated key returns the first refund. */
+  idempotencyKey?: string | undefined;
+}
+
+/** Refunds of captured card payments, through the acquirer, never more than was captured. */
+export function createRefundService(deps: {
+  knex: Knex;
+  acquirer: CardAcquirer;
+  dispatcher: WebhookDispatcher;
+}) {
+  const intents = createPaymentIntentRepository(deps.knex);
+  const { emit } = createPaymentIntentEvents(deps.knex);
+
+  /**
+   * Refunds part or all of a captured payment. The intent row is locked, so concurrent refunds
+   * queue; the remaining amount is checked under the lock and a CHECK constraint backs it. A
+   * repeated idempotency key returns the first refund.
+   */
+  async function refundLocked(
+    scope: Scope,
+    intentId: string,
+    input: { amount?: number; reason?: RefundRow['reason']; idempotencyKey?: string },
+    trx: Knex.Transaction,
+    wake: string[],
+  ): Promise<RefundRow> {
+    const intent = await intents.lock(scope, intentId, trx);
+    if (!intent)
+      throw new InvalidRequestError(`No such payment_intent: '${intentId}'`, {
+        code: 'resource_missing',
+        param: 'payment_intent',
+      });
+    if (input.idempotencyKey !== undefined) {
+      const existing = await intents.findRefundByKey(intent.id, input.idempotencyKey, trx);
+      if (existing) return existing;
+    }
+    if (intent.status !== 'succeeded')
+      throw new ConflictError(
+        `This PaymentIntent cannot be refunded because it has a status of ${intent.status}`,
+        'payment_intent_unexpected_state',
+        'payment_intent',
+      );
+    const remaining = intent.amount_captured - intent.amount_refunded;
+    if (remaining === 0)
+      throw new ConflictError(
+        'This payment has already been refunded in full',
+        'charge_already_refunded',
+        'payment_intent',
+      );
+    const amount = input.amount ?? remaining;
+    if (amount > remaining)
+      throw new InvalidRequestError(
+        `Refund amount (${amount} ISK) is greater than the unrefunded amount (${remaining} ISK)`,
+        { code: 'amount_too_large', param: 'amount' },
+      );
+    const id = newId(ID_PREFIX.refund);
+    const key = input.idempotencyKey ?? id;
+    const done = await deps.acquirer.refund({
+      authorization: intent.acquirer_authorization!,
+      amount,
+      idempotency_key: `${intent.id}:refund:${key}`,
+    });
+    const refund = await intents.insertRefund(
+      {
+        id,
+        merchant_id: scope.merchantId,
+        livemode: scope.livemode,
+        payment_intent_id: intent.id,
+        amount,
+        status: 'succeeded',
+        reason: input.reason ?? null,
+        idempotency_key: key,
+        acquirer_reference: done.id,
+      },
+      trx,
+    );
+    const row = await intents.update(intent.id, { amount_refunded: intent.amount_refunded + amount }, trx);
+    await emit(scope, 'payment_intent.refunded', row, trx, wake, { refund: presentRefund(refund) });
+    return refund;
+  }
+
+  /** Refunds in one transaction, then wakes the webhook channels of the refund event. */
+  async function refund(scope: Scope, intentId: string, input: RefundInput) {
+    const wake: string[] = [];
+    const row = await deps.knex.transaction((trx) =>
+      refundLocked(
+        scope,
+        intentId,
+        {
+          ...(input.amount !== undefined && { amount: input.amount }),
+          ...(input.reason && { reason: input.reason }),
+          ...(input.idempotencyKey !== undefined && { idempotencyKey: input.idempotencyKey }),
+        },
+        trx,
+        wake,
+      ),
+    );
+    await deps.dispatcher.wake(wake);
+    return presentRefund(row);
+  }
+
+  return {
+    /** A refund of the payment intent named in the body: an unknown one is a 400 resource_missing. */
+    create: refund,
+
+    /** A refund of the payment intent in the path: an unknown one is a 404. */
+    async refundPaymentIntent(scope: Scope, intentId: string, input: RefundInput) {
+      await findOr404(
+        'payment_intent',
+        scope,
+        intentId,
+        () => intents.findById(scope, intentId),
+        () => intents.existsInOtherMode(scope, intentId),
+      );
+      return refund(scope, intentId, input);
+    },
+
+    async list(scope: Scope, opts: PageOptions & { paymentIntentId?: string }) {
+      const page = await intents.listRefunds(scope, opts);
+      return { data: page.data.map(presentRefund), hasMore: page.hasMore };
+    },
+
+    async retrieve(scope: Scope, id: string) {
+      return presentRefund(
+        await findOr404(
+          'refund',
+          scope,
+          id,
+          () => intents.findRefund(scope, id),
+          () => Promise.resolve(false),
+        ),
+      );
+    },
+  };
+}
+
+export type RefundService = ReturnType<typeof createRefundService>;
