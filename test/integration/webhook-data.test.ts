@@ -16,6 +16,12 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
   stack = await startTestStack({ bank: true, realBaseUrl: true });
   m = await stack.merchant('Samhljóða ehf.');
+  // A claimant needs its kennitala on the merchant profile.
+  const profile = await stack.api(m.testKey, '/v1/merchant', {
+    method: 'PATCH',
+    json: { kennitala: '5510730339' },
+  });
+  expect(profile.status).toBe(200);
   receiver = await startReceiver();
   const channel = await post('/v1/notification-channels', {
     type: 'webhook',
@@ -104,7 +110,7 @@ test('a subscription started through the API', async () => {
 
 test('a claim created through the API and issued at the bank', async () => {
   const due = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
-  const claim = await post('/v1/claims', { payer_kennitala: '1203894569', amount: 12_900, due_date: due });
+  const claim = await post('/v1/claims', { payer_kennitala: '1201603389', amount: 12_900, due_date: due });
   expect(claim.status).toBe(200);
   await stack.client.workflow.execute(WorkflowType.claimBatch, {
     workflowId: claimBatchWorkflowId(false, `webhook-data-${claim.body.id}`),
