@@ -54,6 +54,12 @@ import { testClocksRouter } from './routes/test-clocks';
 import { billingPortalRouter } from './routes/billing-portal';
 import { settlementOperatorRouter, settlementRunsRouter } from './routes/settlement-runs';
 import { createSettlementService } from '../services/settlement';
+import { createProductService } from '../services/catalog/products';
+import { createVariantService } from '../services/catalog/variants';
+import { createPriceService } from '../services/catalog/prices';
+import { createCustomerService } from '../services/customers/customers';
+import { createCouponService } from '../services/coupons/coupons';
+import { createPromotionCodeService } from '../services/coupons/promotion-codes';
 
 export interface AppDeps {
   knex: Knex;
@@ -169,11 +175,13 @@ export function createApp(deps: AppDeps): Express {
   v1.use(notificationChannelsRouter({ knex: deps.knex, log: deps.log, dispatcher: deps.dispatcher }, docs));
   v1.use(webhookDeliveriesRouter({ knex: deps.knex, log: deps.log, dispatcher: deps.dispatcher }, docs));
   v1.use(merchantRouter({ knex: deps.knex }, docs));
-  v1.use(productsRouter({ knex: deps.knex }, docs));
-  v1.use(pricesRouter({ knex: deps.knex }, docs));
-  v1.use(customersRouter({ knex: deps.knex }, docs));
-  v1.use(couponsRouter({ knex: deps.knex }, docs));
-  v1.use(promotionCodesRouter({ knex: deps.knex }, docs));
+  const products = createProductService({ knex: deps.knex });
+  const variants = createVariantService({ knex: deps.knex, products });
+  v1.use(productsRouter({ products, variants }, docs));
+  v1.use(pricesRouter({ prices: createPriceService({ knex: deps.knex }) }, docs));
+  v1.use(customersRouter({ customers: createCustomerService({ knex: deps.knex }) }, docs));
+  v1.use(couponsRouter({ coupons: createCouponService({ knex: deps.knex }) }, docs));
+  v1.use(promotionCodesRouter({ promotionCodes: createPromotionCodeService({ knex: deps.knex }) }, docs));
   v1.use(checkoutSessionsRouter({ checkout }, docs));
   const paymentIntents = createPaymentIntentService({
     knex: deps.knex,
