@@ -48,7 +48,7 @@ import { createHttpCardAcquirer } from '../bank-adapters/http-card-acquirer';
 import { simulatedAcquirerRouter } from '../simulators/acquirer';
 import { Client } from '@temporalio/client';
 import { createSubscriptionEngine } from '../engine/subscription-engine';
-import { createSubscriptionService } from '../services/subscriptions';
+import { createSubscriptionService } from '../services/subscriptions/subscriptions';
 import { subscriptionsRouter } from './routes/subscriptions';
 import { testClocksRouter } from './routes/test-clocks';
 import { billingPortalRouter } from './routes/billing-portal';
@@ -60,6 +60,7 @@ import { createPriceService } from '../services/catalog/prices';
 import { createCustomerService } from '../services/customers/customers';
 import { createCouponService } from '../services/coupons/coupons';
 import { createPromotionCodeService } from '../services/coupons/promotion-codes';
+import { createTestClockService } from '../services/test-clocks/test-clocks';
 
 export interface AppDeps {
   knex: Knex;
@@ -203,8 +204,13 @@ export function createApp(deps: AppDeps): Express {
     engine: subscriptionEngine,
     wakeChannels: (ids) => deps.dispatcher.wake(ids),
   });
-  v1.use(subscriptionsRouter({ knex: deps.knex, subscriptions: subscriptionService }, docs));
-  v1.use(testClocksRouter({ knex: deps.knex, engine: subscriptionEngine }, docs));
+  v1.use(subscriptionsRouter({ subscriptions: subscriptionService }, docs));
+  v1.use(
+    testClocksRouter(
+      { testClocks: createTestClockService({ knex: deps.knex, engine: subscriptionEngine }) },
+      docs,
+    ),
+  );
   v1.use(
     billingPortalRouter(
       { billingPortal: createBillingPortalService({ knex: deps.knex, publicBaseUrl: deps.publicBaseUrl }) },

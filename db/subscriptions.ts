@@ -93,6 +93,14 @@ export function createSubscriptionRepository(db: Db) {
         .returning('*');
       return row!;
     },
+
+    /** Ends every live subscription bound to a deleted test clock, at the clock's time. */
+    async cancelAllOnClock(testClockId: string, at: Date, trx: Db = db): Promise<void> {
+      await trx('subscriptions')
+        .where({ test_clock_id: testClockId })
+        .whereNotIn('status', ['canceled', 'incomplete_expired'])
+        .update({ status: 'canceled', canceled_at: at, ended_at: at });
+    },
   };
 }
 
