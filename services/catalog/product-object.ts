@@ -25,6 +25,11 @@ export const DeletedProductSchema = z.object({
   deleted: z.literal(true),
 });
 
+/** What a delete answers. */
+export function presentDeletedProduct(id: string) {
+  return { id, object: 'product' as const, deleted: true as const };
+}
+
 export function presentProduct(row: ProductRow) {
   return {
     id: row.id,

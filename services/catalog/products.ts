@@ -7,7 +7,7 @@ import { createProductRepository } from '../../db/products';
 import { createPriceRepository } from '../../db/prices';
 import { ConflictError, InvalidRequestError } from '../../domain/errors';
 import { findOr404 } from '../lookup';
-import { presentProduct } from './product-object';
+import { presentDeletedProduct, presentProduct } from './product-object';
 
 /** A price made with its product (`default_price_data`). */
 export interface DefaultPriceData {
@@ -143,7 +143,7 @@ export function createProductService(deps: { knex: Knex }) {
           'id',
         );
       await products.delete(scope, product.id);
-      return { id: product.id, object: 'product' as const, deleted: true as const };
+      return presentDeletedProduct(product.id);
     },
   };
 }

@@ -26,6 +26,11 @@ export const DeletedVariantSchema = z.object({
   deleted: z.literal(true),
 });
 
+/** What a delete answers. */
+export function presentDeletedVariant(id: string) {
+  return { id, object: 'product_variant' as const, deleted: true as const };
+}
+
 export function presentVariant(row: VariantRow, price: PriceRow | undefined) {
   return {
     id: row.id,

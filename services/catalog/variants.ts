@@ -6,7 +6,7 @@ import type { ProductService } from './products';
 import { createVariantRepository, type VariantRow } from '../../db/product-variants';
 import { createPriceRepository } from '../../db/prices';
 import { findOr404 } from '../lookup';
-import { presentVariant } from './variant-object';
+import { presentDeletedVariant, presentVariant } from './variant-object';
 
 export interface CreateVariantInput {
   name: string;
@@ -108,7 +108,7 @@ export function createVariantService(deps: { knex: Knex; products: Pick<ProductS
     async delete(scope: Scope, productId: string, id: string) {
       const found = await find(scope, productId, id);
       await variants.delete(scope, found.product_id, found.id);
-      return { id: found.id, object: 'product_variant' as const, deleted: true as const };
+      return presentDeletedVariant(found.id);
     },
   };
 }

@@ -32,6 +32,11 @@ export const DeletedCouponSchema = z.object({
   deleted: z.literal(true),
 });
 
+/** What a delete answers. */
+export function presentDeletedCoupon(id: string) {
+  return { id, object: 'coupon' as const, deleted: true as const };
+}
+
 export function presentCoupon(row: CouponRow) {
   return {
     id: row.id,

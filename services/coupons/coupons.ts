@@ -5,7 +5,7 @@ import type { CouponDuration } from '../../domain/discount';
 import { createCouponRepository } from '../../db/coupons';
 import { createProductRepository } from '../../db/products';
 import { findOr404, missingReference } from '../lookup';
-import { presentCoupon } from './coupon-object';
+import { presentDeletedCoupon, presentCoupon } from './coupon-object';
 
 /** A coupon's terms as the API takes them, already validated (one of percent_off, amount_off). */
 export interface CreateCouponInput {
@@ -93,7 +93,7 @@ export function createCouponService(deps: { knex: Knex }) {
     async delete(scope: Scope, id: string) {
       const found = await find(scope, id);
       await coupons.delete(scope, found.id);
-      return { id: found.id, object: 'coupon' as const, deleted: true as const };
+      return presentDeletedCoupon(found.id);
     },
   };
 }

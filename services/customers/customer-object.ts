@@ -39,6 +39,11 @@ export const DeletedCustomerSchema = z.object({
   deleted: z.literal(true),
 });
 
+/** What a delete answers. */
+export function presentDeletedCustomer(id: string) {
+  return { id, object: 'customer' as const, deleted: true as const };
+}
+
 export function presentCustomer(row: CustomerRow) {
   return {
     id: row.id,

@@ -5,7 +5,7 @@ import { createCustomerRepository, type CustomerFields } from '../../db/customer
 import { createTestClockRepository } from '../../db/test-clocks';
 import { InvalidRequestError, NotFoundError } from '../../domain/errors';
 import { findOr404, missingReference } from '../lookup';
-import { presentCustomer } from './customer-object';
+import { presentDeletedCustomer, presentCustomer } from './customer-object';
 
 export interface CustomerListFilter {
   /** Exact e-mail address, any letter case. */
@@ -69,7 +69,7 @@ export function createCustomerService(deps: { knex: Knex }) {
     async delete(scope: Scope, id: string) {
       const found = await find(scope, id);
       await customers.delete(scope, found.id);
-      return { id: found.id, object: 'customer' as const, deleted: true as const };
+      return presentDeletedCustomer(found.id);
     },
   };
 }

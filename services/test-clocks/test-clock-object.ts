@@ -21,6 +21,11 @@ export const DeletedTestClockSchema = z.object({
   deleted: z.literal(true),
 });
 
+/** What a delete answers. */
+export function presentDeletedTestClock(id: string) {
+  return { id, object: 'test_helpers.test_clock' as const, deleted: true as const };
+}
+
 export function presentTestClock(row: TestClockRow) {
   return {
     id: row.id,

@@ -10,7 +10,7 @@ import {
   NotFoundError,
   ServiceUnavailableError,
 } from '../../domain/errors';
-import { presentTestClock } from './test-clock-object';
+import { presentDeletedTestClock, presentTestClock } from './test-clock-object';
 
 const MAX_ADVANCE_MS = 2 * 366 * 86_400_000;
 
@@ -57,7 +57,7 @@ export function createTestClockService(deps: { knex: Knex; engine: SubscriptionE
         await clocks.delete(row.id, trx);
         await subscriptions.cancelAllOnClock(row.id, row.frozen_time, trx);
       });
-      return { id: row.id, object: 'test_helpers.test_clock' as const, deleted: true as const };
+      return presentDeletedTestClock(row.id);
     },
 
     /** Everything due until `to` runs, in time order, in the clock's workflow. */
