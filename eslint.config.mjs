@@ -12,22 +12,14 @@ const LAYOUT_PENDING = [
   'activities/claims.ts',
   'api/channel-url.ts',
   'api/routes/claims.ts',
-  'api/routes/coupons.ts',
-  'api/routes/customers.ts',
   'api/routes/device.ts',
   'api/routes/events.ts',
   'api/routes/merchant.ts',
   'api/routes/notification-channel-objects.ts',
   'api/routes/notification-channels.ts',
   'api/routes/operator.ts',
-  'api/routes/prices.ts',
-  'api/routes/product-variants.ts',
-  'api/routes/products.ts',
-  'api/routes/promotion-codes.ts',
   'api/routes/settlement-runs.ts',
-  'api/routes/subscriptions.ts',
   'api/routes/system.ts',
-  'api/routes/test-clocks.ts',
   'api/routes/webhook-deliveries.ts',
 ];
 
@@ -69,7 +61,6 @@ const sqlNotYetMoved = [
   'services/bank-exceptions.ts',
   'services/checkout/subscription-signup.ts',
   'services/settlement.ts',
-  'services/subscriptions.ts',
 ];
 // Composition roots create the knex instance (createKnex); nothing else does.
 const compositionRoots = ['api/main.ts', 'worker/main.ts', 'stack/start.ts', 'stack/operator-create.ts'];

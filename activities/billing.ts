@@ -9,7 +9,8 @@ import { priceSubscriptionPeriod } from '../domain/subscription';
 import { cardFee } from '../domain/fees';
 import { vatOf } from '../domain/vat';
 import { couponTerms } from '../db/coupons';
-import { subscriptionObject, type SubscriptionRow } from '../db/subscriptions';
+import type { SubscriptionRow } from '../db/subscriptions';
+import { presentSubscriptionWithRenewal } from '../services/subscriptions/subscription-object';
 import { recordEvents, type BatchEvent } from '../db/event-batch';
 import { presentPaymentIntentsById } from '../services/payments/payment-intent-events';
 import {
@@ -241,7 +242,6 @@ export function createBillingActivities(
         const before = byId.get(r.subscription_id)!;
         const scope = { merchantId: sub.merchant_id, livemode: sub.livemode };
         const pi = r.payment_intent_id ? intents.get(r.payment_intent_id)! : null;
-        const renewal = renewalData(r);
         if (r.status !== 'failed') {
           // A claim-collected period moves on like a paid one; its renewal says awaiting_claim.
           const type =
@@ -250,12 +250,12 @@ export function createBillingActivities(
               : reason === 'retry' && before.status !== 'incomplete' && before.status !== 'unpaid'
                 ? 'subscription.payment_recovered'
                 : 'subscription.activated';
-          events.push({ ...scope, type, data: { ...subscriptionObject(sub), latest_renewal: renewal } });
+          events.push({ ...scope, type, data: presentSubscriptionWithRenewal(sub, r) });
           if (pi) events.push({ ...scope, type: 'payment_intent.captured', data: pi });
         } else {
           const type =
             reason === 'retry' ? 'subscription.payment_retry_failed' : 'subscription.payment_failed';
-          events.push({ ...scope, type, data: { ...subscriptionObject(sub), latest_renewal: renewal } });
+          events.push({ ...scope, type, data: presentSubscriptionWithRenewal(sub, r) });
           if (pi) events.push({ ...scope, type: 'payment_intent.failed', data: pi });
           if (reason === 'renewal')
             lifecycleRefs.push({
@@ -374,25 +374,6 @@ async function moveSubscriptions(
     asOf,
   );
   return new Map(rows.map((r) => [r.id, r]));
-}
-
-function renewalData(r: FinishedRenewal) {
-  return {
-    id: r.id,
-    object: 'renewal' as const,
-    period_start: Math.floor(r.period_start.getTime() / 1000),
-    period_end: Math.floor(r.period_end.getTime() / 1000),
-    price: r.price_id,
-    amount_subtotal: r.amount_subtotal,
-    discount_amount: r.discount_amount,
-    amount: r.amount,
-    vat_amount: r.vat_amount,
-    proration_amount: r.proration_amount,
-    currency: 'ISK' as const,
-    status: r.status,
-    attempt_count: r.attempt_count,
-    payment_intent: r.payment_intent_id,
-  };
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Knex } from '../db/knex';
 import type { Scope } from '../domain/scope';
 import type { LifecycleState } from '../domain/subscription-lifecycle';
-import { createSubscriptionRepository, subscriptionObject, type SubscriptionRow } from '../db/subscriptions';
+import { createSubscriptionRepository, type SubscriptionRow } from '../db/subscriptions';
+import { presentSubscription } from '../services/subscriptions/subscription-object';
 import { recordEvents, type BatchEvent } from '../db/event-batch';
 import { createSubscriptionLifecycleRepository } from '../db/subscription-lifecycle';
 import { createTestClockWaitRepository } from '../db/test-clock-waits';
@@ -48,7 +49,7 @@ export function createSubscriptionActivities(deps: Pick<SubscriptionActivityDeps
           ? await subscriptions.update(scope, row.id, decided.patch, trx)
           : row;
       const events: BatchEvent[] =
-        decided.event === null ? [] : [{ ...scope, type: decided.event, data: subscriptionObject(updated) }];
+        decided.event === null ? [] : [{ ...scope, type: decided.event, data: presentSubscription(updated) }];
       return { result: decided.result, channels: await recordEvents(trx, events) };
     });
     if (done.channels.length > 0) await deps.wakeChannels(done.channels);

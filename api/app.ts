@@ -48,12 +48,19 @@ import { createHttpCardAcquirer } from '../bank-adapters/http-card-acquirer';
 import { simulatedAcquirerRouter } from '../simulators/acquirer';
 import { Client } from '@temporalio/client';
 import { createSubscriptionEngine } from '../engine/subscription-engine';
-import { createSubscriptionService } from '../services/subscriptions';
+import { createSubscriptionService } from '../services/subscriptions/subscriptions';
 import { subscriptionsRouter } from './routes/subscriptions';
 import { testClocksRouter } from './routes/test-clocks';
 import { billingPortalRouter } from './routes/billing-portal';
 import { settlementOperatorRouter, settlementRunsRouter } from './routes/settlement-runs';
 import { createSettlementService } from '../services/settlement';
+import { createProductService } from '../services/catalog/products';
+import { createVariantService } from '../services/catalog/variants';
+import { createPriceService } from '../services/catalog/prices';
+import { createCustomerService } from '../services/customers/customers';
+import { createCouponService } from '../services/coupons/coupons';
+import { createPromotionCodeService } from '../services/coupons/promotion-codes';
+import { createTestClockService } from '../services/test-clocks/test-clocks';
 
 export interface AppDeps {
   knex: Knex;
@@ -169,11 +176,13 @@ export function createApp(deps: AppDeps): Express {
   v1.use(notificationChannelsRouter({ knex: deps.knex, log: deps.log, dispatcher: deps.dispatcher }, docs));
   v1.use(webhookDeliveriesRouter({ knex: deps.knex, log: deps.log, dispatcher: deps.dispatcher }, docs));
   v1.use(merchantRouter({ knex: deps.knex }, docs));
-  v1.use(productsRouter({ knex: deps.knex }, docs));
-  v1.use(pricesRouter({ knex: deps.knex }, docs));
-  v1.use(customersRouter({ knex: deps.knex }, docs));
-  v1.use(couponsRouter({ knex: deps.knex }, docs));
-  v1.use(promotionCodesRouter({ knex: deps.knex }, docs));
+  const products = createProductService({ knex: deps.knex });
+  const variants = createVariantService({ knex: deps.knex, products });
+  v1.use(productsRouter({ products, variants }, docs));
+  v1.use(pricesRouter({ prices: createPriceService({ knex: deps.knex }) }, docs));
+  v1.use(customersRouter({ customers: createCustomerService({ knex: deps.knex }) }, docs));
+  v1.use(couponsRouter({ coupons: createCouponService({ knex: deps.knex }) }, docs));
+  v1.use(promotionCodesRouter({ promotionCodes: createPromotionCodeService({ knex: deps.knex }) }, docs));
   v1.use(checkoutSessionsRouter({ checkout }, docs));
   const paymentIntents = createPaymentIntentService({
     knex: deps.knex,
@@ -195,8 +204,13 @@ export function createApp(deps: AppDeps): Express {
     engine: subscriptionEngine,
     wakeChannels: (ids) => deps.dispatcher.wake(ids),
   });
-  v1.use(subscriptionsRouter({ knex: deps.knex, subscriptions: subscriptionService }, docs));
-  v1.use(testClocksRouter({ knex: deps.knex, engine: subscriptionEngine }, docs));
+  v1.use(subscriptionsRouter({ subscriptions: subscriptionService }, docs));
+  v1.use(
+    testClocksRouter(
+      { testClocks: createTestClockService({ knex: deps.knex, engine: subscriptionEngine }) },
+      docs,
+    ),
+  );
   v1.use(
     billingPortalRouter(
       { billingPortal: createBillingPortalService({ knex: deps.knex, publicBaseUrl: deps.publicBaseUrl }) },

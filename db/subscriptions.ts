@@ -93,46 +93,15 @@ export function createSubscriptionRepository(db: Db) {
         .returning('*');
       return row!;
     },
+
+    /** Ends every live subscription bound to a deleted test clock, at the clock's time. */
+    async cancelAllOnClock(testClockId: string, at: Date, trx: Db = db): Promise<void> {
+      await trx('subscriptions')
+        .where({ test_clock_id: testClockId })
+        .whereNotIn('status', ['canceled', 'incomplete_expired'])
+        .update({ status: 'canceled', canceled_at: at, ended_at: at });
+    },
   };
 }
 
 export type SubscriptionRepository = ReturnType<typeof createSubscriptionRepository>;
-
-const unixOf = (d: Date | null) => (d === null ? null : Math.floor(d.getTime() / 1000));
-
-/** The subscription object of the API and of `subscription.*` event data (id first, spec §6.2). */
-export function subscriptionObject(row: SubscriptionRow) {
-  return {
-    id: row.id,
-    object: 'subscription' as const,
-    livemode: row.livemode,
-    customer: row.customer_id,
-    status: row.status,
-    price: row.price_id,
-    quantity: row.quantity,
-    default_payment_method: row.payment_method_id,
-    collection_method: row.collection_method,
-    billing_cycle_anchor: unixOf(row.billing_cycle_anchor)!,
-    current_period_start: unixOf(row.current_period_start)!,
-    current_period_end: unixOf(row.current_period_end)!,
-    trial_start: unixOf(row.trial_start),
-    trial_end: unixOf(row.trial_end),
-    trial_settings: { end_behavior: { missing_payment_method: row.missing_payment_method } },
-    paused: row.paused,
-    cancel_at_period_end: row.cancel_at_period_end,
-    canceled_at: unixOf(row.canceled_at),
-    ended_at: unixOf(row.ended_at),
-    cancellation_details: { reason: row.cancellation_reason },
-    pending_update: row.pending_price_id === null ? null : { price: row.pending_price_id },
-    proration_amount: Number(row.proration_amount),
-    discount: row.coupon_id === null ? null : { coupon: row.coupon_id, start: unixOf(row.discount_start) },
-    dunning: {
-      retry_days: row.dunning_retry_days,
-      end_state: row.dunning_end_state,
-      payment_failed_at: unixOf(row.payment_failed_at),
-    },
-    test_clock: row.test_clock_id,
-    metadata: row.metadata,
-    created_at: unixOf(row.created_at)!,
-  };
-}

@@ -2,7 +2,7 @@ import type { Knex } from '../db/knex';
 import type { CardAcquirer } from '../bank-adapters/card-acquirer';
 import type { AuditActor } from '../db/audit-log';
 import type { CheckoutService } from './checkout';
-import type { SubscriptionService } from './subscriptions';
+import type { SubscriptionService } from './subscriptions/subscriptions';
 import { createSignInService } from './sign-in';
 import { createMerchantAccountService } from './merchant-account';
 import { createDashboardKeyService } from './dashboard-keys';

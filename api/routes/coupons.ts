@@ -1,15 +1,10 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { Knex } from '../../db/knex';
-import type { Scope } from '../../domain/scope';
 import type { OperationDoc } from '../openapi';
-import type { CouponDuration } from '../../domain/discount';
-import { couponState, createCouponRepository, type CouponRow } from '../../db/coupons';
-import { createProductRepository } from '../../db/products';
-import { couponRejection } from '../../domain/redemption';
+import type { CouponService } from '../../services/coupons/coupons';
+import { CouponSchema, DeletedCouponSchema } from '../../services/coupons/coupon-object';
 import { createRoutes } from '../route';
 import { listOf, listResponse } from '../list';
-import { unix } from '../../domain/unix-time';
 import { zInt } from '../validation';
 import {
   MAX_AMOUNT,
@@ -22,7 +17,6 @@ import {
   zStoredMetadata,
   zUnixTime,
 } from '../fields';
-import { findOr404, missingReference } from '../../services/lookup';
 
 const CreateCoupon = z
   .object({
@@ -78,66 +72,12 @@ const UpdateCoupon = z
   .object({ name: zLine(255).nullable().optional(), metadata: zStoredMetadata.optional() })
   .strict();
 
-export const CouponSchema = z.object({
-  id: z.string(),
-  object: z.literal('coupon'),
-  livemode: z.boolean(),
-  name: z.string().nullable(),
-  percent_off: z.number().nullable(),
-  amount_off: z.number().int().nullable(),
-  currency: z.literal('ISK').nullable(),
-  duration: z.enum(['once', 'repeating', 'forever']),
-  duration_in_months: z.number().int().nullable(),
-  duration_in_periods: z.number().int().nullable(),
-  max_redemptions: z.number().int().nullable(),
-  times_redeemed: z.number().int(),
-  redeem_by: z.number().nullable(),
-  applies_to: z.object({ products: z.array(z.string()) }).nullable(),
-  valid: z.boolean().describe('Whether the coupon can be redeemed now'),
-  metadata: z.record(z.string(), z.string()),
-  created_at: z.number(),
-  updated_at: z.number(),
-});
-
-export function presentCoupon(row: CouponRow) {
-  return {
-    id: row.id,
-    object: 'coupon' as const,
-    livemode: row.livemode,
-    name: row.name,
-    percent_off: row.percent_off === null ? null : Number(row.percent_off),
-    amount_off: row.amount_off,
-    currency: row.currency,
-    duration: row.duration,
-    duration_in_months: row.duration_in_months,
-    duration_in_periods: row.duration_in_periods,
-    max_redemptions: row.max_redemptions,
-    times_redeemed: row.times_redeemed,
-    redeem_by: unix(row.redeem_by),
-    applies_to: row.applies_to_products === null ? null : { products: row.applies_to_products },
-    valid: couponRejection(couponState(row), new Date()) === null,
-    metadata: row.metadata,
-    created_at: unix(row.created_at),
-    updated_at: unix(row.updated_at),
-  };
-}
-
 /** Coupons: a percentage or an amount off, for a duration, with redemption limits (decision 0024). */
-export function couponsRouter(deps: { knex: Knex }, docs: OperationDoc[]): Router {
+export function couponsRouter(deps: { coupons: CouponService }, docs: OperationDoc[]): Router {
   const router = Router();
   const route = createRoutes(router, docs);
-  const coupons = createCouponRepository(deps.knex);
-  const products = createProductRepository(deps.knex);
+  const { coupons } = deps;
   const tag = 'Coupons';
-
-  const findCoupon = (scope: Scope, id: string) =>
-    findOr404(
-      'coupon',
-      scope,
-      id,
-      () => coupons.findById(scope, id),
-      () => coupons.existsInOtherMode(scope, id),
-    );
 
   route({
     method: 'post',
@@ -146,39 +86,7 @@ export function couponsRouter(deps: { knex: Knex }, docs: OperationDoc[]): Route
     tag,
     body: CreateCoupon,
     response: CouponSchema,
-    handler: async ({ body, scope }) => {
-      let appliesTo: string[] | null = null;
-      if (body.applies_to) {
-        appliesTo = [...new Set(body.applies_to.products)];
-        const found = await products.existingIds(scope, appliesTo);
-        const missing = body.applies_to.products.findIndex((p) => !found.has(p));
-        if (missing >= 0)
-          throw missingReference(
-            'product',
-            body.applies_to.products[missing]!,
-            `applies_to.products.${missing}`,
-          );
-      }
-      const duration: CouponDuration =
-        body.duration === 'repeating'
-          ? {
-              duration: 'repeating',
-              months: body.duration_in_months ?? null,
-              periods: body.duration_in_periods ?? null,
-            }
-          : { duration: body.duration };
-      const row = await coupons.create(scope, {
-        duration,
-        appliesToProducts: appliesTo,
-        ...(body.name !== undefined && { name: body.name }),
-        ...(body.percent_off !== undefined && { percentOff: body.percent_off }),
-        ...(body.amount_off !== undefined && { amountOff: body.amount_off }),
-        ...(body.max_redemptions !== undefined && { maxRedemptions: body.max_redemptions }),
-        ...(body.redeem_by !== undefined && { redeemBy: body.redeem_by }),
-        ...(body.metadata !== undefined && { metadata: body.metadata }),
-      });
-      return presentCoupon(row);
-    },
+    handler: ({ body, scope }) => coupons.create(scope, body),
   });
 
   route({
@@ -190,7 +98,7 @@ export function couponsRouter(deps: { knex: Knex }, docs: OperationDoc[]): Route
     response: listOf(CouponSchema),
     handler: async ({ query, scope }) => {
       const page = await coupons.list(scope, pageOptions(query));
-      return listResponse('/v1/coupons', page.data.map(presentCoupon), page.hasMore);
+      return listResponse('/v1/coupons', page.data, page.hasMore);
     },
   });
 
@@ -200,7 +108,7 @@ export function couponsRouter(deps: { knex: Knex }, docs: OperationDoc[]): Route
     summary: 'Retrieve a coupon',
     tag,
     response: CouponSchema,
-    handler: async ({ params, scope }) => presentCoupon(await findCoupon(scope, params.id!)),
+    handler: ({ params, scope }) => coupons.retrieve(scope, params.id!),
   });
 
   route({
@@ -210,11 +118,7 @@ export function couponsRouter(deps: { knex: Knex }, docs: OperationDoc[]): Route
     tag,
     body: UpdateCoupon,
     response: CouponSchema,
-    handler: async ({ params, body, scope }) => {
-      const found = await findCoupon(scope, params.id!);
-      const row = await coupons.update(scope, found.id, body);
-      return presentCoupon(row ?? found);
-    },
+    handler: ({ params, body, scope }) => coupons.update(scope, params.id!, body),
   });
 
   route({
@@ -222,12 +126,8 @@ export function couponsRouter(deps: { knex: Knex }, docs: OperationDoc[]): Route
     path: '/v1/coupons/:id',
     summary: 'Delete a coupon: no new redemptions; discounts already applied continue',
     tag,
-    response: z.object({ id: z.string(), object: z.literal('coupon'), deleted: z.literal(true) }),
-    handler: async ({ params, scope }) => {
-      const found = await findCoupon(scope, params.id!);
-      await coupons.delete(scope, found.id);
-      return { id: found.id, object: 'coupon' as const, deleted: true as const };
-    },
+    response: DeletedCouponSchema,
+    handler: ({ params, scope }) => coupons.delete(scope, params.id!),
   });
 
   return router;

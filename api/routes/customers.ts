@@ -1,17 +1,12 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { Knex } from '../../db/knex';
-import type { Scope } from '../../domain/scope';
 import type { OperationDoc } from '../openapi';
-import { createCustomerRepository, type Address, type CustomerRow } from '../../db/customers';
-import { createTestClockRepository } from '../../db/test-clocks';
-import { InvalidRequestError, NotFoundError } from '../../domain/errors';
-import { profileWarnings, zKennitala } from '../../domain/merchant-profile';
+import type { CustomerService } from '../../services/customers/customers';
+import { CustomerSchema, DeletedCustomerSchema } from '../../services/customers/customer-object';
+import { zKennitala } from '../../domain/merchant-profile';
 import { createRoutes } from '../route';
 import { listOf, listResponse } from '../list';
-import { unix } from '../../domain/unix-time';
 import { pageOptions, pageQuery, zId, zLine, zStoredMetadata, zText } from '../fields';
-import { findOr404, missingReference } from '../../services/lookup';
 
 const AddressInput = z
   .object({
@@ -27,7 +22,7 @@ const AddressInput = z
       .optional(),
   })
   .strict()
-  .transform((a): Address => ({
+  .transform((a) => ({
     line1: a.line1 ?? null,
     line2: a.line2 ?? null,
     postal_code: a.postal_code ?? null,
@@ -67,70 +62,12 @@ const CustomerListQuery = pageQuery
   })
   .strict();
 
-const WarningSchema = z.object({ code: z.string(), param: z.string(), message: z.string() });
-
-export const CustomerSchema = z.object({
-  id: z.string(),
-  object: z.literal('customer'),
-  livemode: z.boolean(),
-  name: z.string().nullable(),
-  email: z.string().nullable(),
-  phone: z.string().nullable(),
-  kennitala: z.string().nullable(),
-  description: z.string().nullable(),
-  address: z
-    .object({
-      line1: z.string().nullable(),
-      line2: z.string().nullable(),
-      postal_code: z.string().nullable(),
-      city: z.string().nullable(),
-      country: z.string().nullable(),
-    })
-    .nullable(),
-  default_payment_method: z.string().nullable().describe('Set once payment methods exist'),
-  test_clock: z.string().nullable(),
-  warnings: z.array(WarningSchema).describe('Accepted but worth checking, e.g. a kennitala check digit'),
-  metadata: z.record(z.string(), z.string()),
-  created_at: z.number(),
-  updated_at: z.number(),
-});
-
-function presentCustomer(row: CustomerRow) {
-  return {
-    id: row.id,
-    object: 'customer' as const,
-    livemode: row.livemode,
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
-    kennitala: row.kennitala,
-    description: row.description,
-    address: row.address,
-    default_payment_method: row.default_payment_method_id,
-    test_clock: row.test_clock_id,
-    warnings: profileWarnings({ kennitala: row.kennitala, merchant_type: null }),
-    metadata: row.metadata,
-    created_at: unix(row.created_at),
-    updated_at: unix(row.updated_at),
-  };
-}
-
 /** Customers, searchable by e-mail or kennitala, optionally bound to a test clock (decision 0023). */
-export function customersRouter(deps: { knex: Knex }, docs: OperationDoc[]): Router {
+export function customersRouter(deps: { customers: CustomerService }, docs: OperationDoc[]): Router {
   const router = Router();
   const route = createRoutes(router, docs);
-  const customers = createCustomerRepository(deps.knex);
-  const clocks = createTestClockRepository(deps.knex);
+  const { customers } = deps;
   const tag = 'Customers';
-
-  const findCustomer = (scope: Scope, id: string) =>
-    findOr404(
-      'customer',
-      scope,
-      id,
-      () => customers.findById(scope, id),
-      () => customers.existsInOtherMode(scope, id),
-    );
 
   route({
     method: 'post',
@@ -139,24 +76,7 @@ export function customersRouter(deps: { knex: Knex }, docs: OperationDoc[]): Rou
     tag,
     body: CreateCustomer,
     response: CustomerSchema,
-    handler: async ({ body, scope }) => {
-      if (body.test_clock !== undefined) {
-        if (scope.livemode)
-          throw new InvalidRequestError('Test clocks exist in test mode only; use a test key', {
-            code: 'parameter_invalid',
-            param: 'test_clock',
-          });
-        if (!(await clocks.findById(scope, body.test_clock)))
-          throw missingReference('test clock', body.test_clock, 'test_clock');
-      }
-      const { test_clock, ...rest } = body;
-      return presentCustomer(
-        await customers.create(scope, {
-          ...rest,
-          ...(test_clock !== undefined && { testClockId: test_clock }),
-        }),
-      );
-    },
+    handler: ({ body, scope }) => customers.create(scope, body),
   });
 
   route({
@@ -167,13 +87,9 @@ export function customersRouter(deps: { knex: Knex }, docs: OperationDoc[]): Rou
     query: CustomerListQuery,
     response: listOf(CustomerSchema),
     handler: async ({ query, scope }) => {
-      const page = await customers.list(scope, {
-        ...pageOptions(query),
-        ...(query.email !== undefined && { email: query.email }),
-        ...(query.kennitala !== undefined && { kennitala: query.kennitala }),
-        ...(query.test_clock !== undefined && { testClockId: query.test_clock }),
-      });
-      return listResponse('/v1/customers', page.data.map(presentCustomer), page.hasMore);
+      const { email, kennitala, test_clock } = query;
+      const page = await customers.list(scope, { ...pageOptions(query), email, kennitala, test_clock });
+      return listResponse('/v1/customers', page.data, page.hasMore);
     },
   });
 
@@ -183,7 +99,7 @@ export function customersRouter(deps: { knex: Knex }, docs: OperationDoc[]): Rou
     summary: 'Retrieve a customer',
     tag,
     response: CustomerSchema,
-    handler: async ({ params, scope }) => presentCustomer(await findCustomer(scope, params.id!)),
+    handler: ({ params, scope }) => customers.retrieve(scope, params.id!),
   });
 
   route({
@@ -193,12 +109,7 @@ export function customersRouter(deps: { knex: Knex }, docs: OperationDoc[]): Rou
     tag,
     body: UpdateCustomer,
     response: CustomerSchema,
-    handler: async ({ params, body, scope }) => {
-      const found = await findCustomer(scope, params.id!);
-      const row = await customers.update(scope, found.id, body);
-      if (!row) throw new NotFoundError(`No such customer: '${params.id}'`, 'id');
-      return presentCustomer(row);
-    },
+    handler: ({ params, body, scope }) => customers.update(scope, params.id!, body),
   });
 
   route({
@@ -206,12 +117,8 @@ export function customersRouter(deps: { knex: Knex }, docs: OperationDoc[]): Rou
     path: '/v1/customers/:id',
     summary: 'Delete a customer; redemptions and payments keep referring to it',
     tag,
-    response: z.object({ id: z.string(), object: z.literal('customer'), deleted: z.literal(true) }),
-    handler: async ({ params, scope }) => {
-      const found = await findCustomer(scope, params.id!);
-      await customers.delete(scope, found.id);
-      return { id: found.id, object: 'customer' as const, deleted: true as const };
-    },
+    response: DeletedCustomerSchema,
+    handler: ({ params, scope }) => customers.delete(scope, params.id!),
   });
 
   return router;

@@ -1,15 +1,10 @@
 import { z } from 'zod';
-import type { Knex } from '../../db/knex';
-import type { Scope } from '../../domain/scope';
 import type { DefineRoute } from '../route';
-import type { ProductRow } from '../../db/products';
-import { createVariantRepository, type VariantRow } from '../../db/product-variants';
-import { createPriceRepository, type PriceRow } from '../../db/prices';
+import type { VariantService } from '../../services/catalog/variants';
+import { DeletedVariantSchema, VariantSchema } from '../../services/catalog/variant-object';
 import { listOf, listResponse } from '../list';
-import { unix } from '../../domain/unix-time';
 import { zBool, zInt } from '../validation';
 import { pageOptions, pageQuery, zAmount, zLine, zRecurring, zStoredMetadata } from '../fields';
-import { findOr404 } from '../../services/lookup';
 
 const Stock = zInt()
   .pipe(z.number().min(0).max(2_000_000_000))
@@ -41,63 +36,9 @@ const UpdateVariant = z
 
 const VariantListQuery = pageQuery.extend({ active: zBool().optional() }).strict();
 
-export const VariantSchema = z.object({
-  id: z.string(),
-  object: z.literal('product_variant'),
-  livemode: z.boolean(),
-  product: z.string(),
-  name: z.string(),
-  price: z.string().nullable().describe('The current price of this variant'),
-  unit_amount: z.number().int().nullable().describe('That price, VAT-inclusive ISK'),
-  stock: z.number().int().nullable(),
-  active: z.boolean(),
-  metadata: z.record(z.string(), z.string()),
-  created_at: z.number(),
-  updated_at: z.number(),
-});
-
-function presentVariant(row: VariantRow, price: PriceRow | undefined) {
-  return {
-    id: row.id,
-    object: 'product_variant' as const,
-    livemode: row.livemode,
-    product: row.product_id,
-    name: row.name,
-    price: row.price_id,
-    unit_amount: price?.unit_amount ?? null,
-    stock: row.stock,
-    active: row.active,
-    metadata: row.metadata,
-    created_at: unix(row.created_at),
-    updated_at: unix(row.updated_at),
-  };
-}
-
-/**
- * `/v1/products/:id/variants`: variants live under their product (decision 0022). Each has its
- * own price, replaced rather than edited when the amount changes, and an optional stock count.
- */
-export function variantRoutes(
-  route: DefineRoute,
-  deps: { knex: Knex; findProduct: (scope: Scope, id: string) => Promise<ProductRow> },
-): void {
-  const variants = createVariantRepository(deps.knex);
-  const prices = createPriceRepository(deps.knex);
+/** `/v1/products/:id/variants`: variants live under their product (decision 0022). */
+export function variantRoutes(route: DefineRoute, variants: VariantService): void {
   const tag = 'Products';
-
-  const findVariant = async (scope: Scope, productId: string, id: string) => {
-    const product = await deps.findProduct(scope, productId);
-    return findOr404(
-      'product variant',
-      scope,
-      id,
-      () => variants.findById(scope, product.id, id),
-      () => variants.existsInOtherMode(scope, id),
-      'variant',
-    );
-  };
-  const withPrice = async (scope: Scope, row: VariantRow) =>
-    presentVariant(row, row.price_id ? await prices.findById(scope, row.price_id) : undefined);
 
   route({
     method: 'post',
@@ -106,18 +47,7 @@ export function variantRoutes(
     tag,
     body: CreateVariant,
     response: VariantSchema,
-    handler: async ({ params, body, scope }) => {
-      const product = await deps.findProduct(scope, params.id!);
-      const { variant, price } = await variants.create(scope, product.id, {
-        name: body.name,
-        unitAmount: body.unit_amount,
-        recurring: body.recurring ?? null,
-        ...(body.stock !== undefined && { stock: body.stock }),
-        ...(body.active !== undefined && { active: body.active }),
-        ...(body.metadata !== undefined && { metadata: body.metadata }),
-      });
-      return presentVariant(variant, price);
-    },
+    handler: ({ params, body, scope }) => variants.create(scope, params.id!, body),
   });
 
   route({
@@ -128,20 +58,8 @@ export function variantRoutes(
     query: VariantListQuery,
     response: listOf(VariantSchema),
     handler: async ({ params, query, scope }) => {
-      const product = await deps.findProduct(scope, params.id!);
-      const page = await variants.list(scope, product.id, {
-        ...pageOptions(query),
-        ...(query.active !== undefined && { active: query.active }),
-      });
-      const byId = await prices.findByIds(
-        scope,
-        page.data.flatMap((v) => (v.price_id ? [v.price_id] : [])),
-      );
-      return listResponse(
-        `/v1/products/${product.id}/variants`,
-        page.data.map((v) => presentVariant(v, v.price_id ? byId.get(v.price_id) : undefined)),
-        page.hasMore,
-      );
+      const page = await variants.list(scope, params.id!, { ...pageOptions(query), active: query.active });
+      return listResponse(`/v1/products/${page.productId}/variants`, page.data, page.hasMore);
     },
   });
 
@@ -151,8 +69,7 @@ export function variantRoutes(
     summary: 'Retrieve a variant',
     tag,
     response: VariantSchema,
-    handler: async ({ params, scope }) =>
-      withPrice(scope, await findVariant(scope, params.id!, params.variant!)),
+    handler: ({ params, scope }) => variants.retrieve(scope, params.id!, params.variant!),
   });
 
   route({
@@ -162,29 +79,7 @@ export function variantRoutes(
     tag,
     body: UpdateVariant,
     response: VariantSchema,
-    handler: async ({ params, body, scope }) => {
-      const found = await findVariant(scope, params.id!, params.variant!);
-      const row = await deps.knex.transaction(async (trx) => {
-        if (body.unit_amount !== undefined && found.price_id) {
-          const current = await prices.findById(scope, found.price_id, trx);
-          if (current && current.unit_amount !== body.unit_amount)
-            await prices.replace(scope, found.price_id, { unitAmount: body.unit_amount }, trx);
-        }
-        return variants.update(
-          scope,
-          found.product_id,
-          found.id,
-          {
-            ...(body.name !== undefined && { name: body.name }),
-            ...(body.stock !== undefined && { stock: body.stock }),
-            ...(body.active !== undefined && { active: body.active }),
-            ...(body.metadata !== undefined && { metadata: body.metadata }),
-          },
-          trx,
-        );
-      });
-      return withPrice(scope, row!);
-    },
+    handler: ({ params, body, scope }) => variants.update(scope, params.id!, params.variant!, body),
   });
 
   route({
@@ -192,11 +87,7 @@ export function variantRoutes(
     path: '/v1/products/:id/variants/:variant',
     summary: 'Delete a variant; its price is archived, past sales keep referring to both',
     tag,
-    response: z.object({ id: z.string(), object: z.literal('product_variant'), deleted: z.literal(true) }),
-    handler: async ({ params, scope }) => {
-      const found = await findVariant(scope, params.id!, params.variant!);
-      await variants.delete(scope, found.product_id, found.id);
-      return { id: found.id, object: 'product_variant' as const, deleted: true as const };
-    },
+    response: DeletedVariantSchema,
+    handler: ({ params, scope }) => variants.delete(scope, params.id!, params.variant!),
   });
 }

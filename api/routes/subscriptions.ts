@@ -1,14 +1,12 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { Knex } from '../../db/knex';
 import type { OperationDoc } from '../openapi';
-import type { SubscriptionService } from '../../services/subscriptions';
-import { createSubscriptionRepository, subscriptionObject } from '../../db/subscriptions';
+import type { SubscriptionService } from '../../services/subscriptions/subscriptions';
+import { SubscriptionSchema } from '../../services/subscriptions/subscription-object';
 import { SUBSCRIPTION_STATUSES } from '../../domain/subscription';
 import { createRoutes } from '../route';
 import { listOf, listResponse } from '../list';
 import { pageOptions, pageQuery, zId, zLine, zStoredMetadata, zUnixTime } from '../fields';
-import { findOr404 } from '../../services/lookup';
 import { zInt } from '../validation';
 
 const zRetryDays = z
@@ -76,59 +74,15 @@ const ListQuery = pageQuery
   })
   .strict();
 
-export const SubscriptionSchema = z.object({
-  id: z.string(),
-  object: z.literal('subscription'),
-  livemode: z.boolean(),
-  customer: z.string(),
-  status: z.enum(SUBSCRIPTION_STATUSES),
-  price: z.string(),
-  quantity: z.number(),
-  default_payment_method: z.string().nullable(),
-  collection_method: z.enum(['charge_automatically', 'claim']),
-  billing_cycle_anchor: z.number(),
-  current_period_start: z.number(),
-  current_period_end: z.number(),
-  trial_start: z.number().nullable(),
-  trial_end: z.number().nullable(),
-  trial_settings: z.object({
-    end_behavior: z.object({ missing_payment_method: z.enum(['cancel', 'pause']) }),
-  }),
-  paused: z.boolean(),
-  cancel_at_period_end: z.boolean(),
-  canceled_at: z.number().nullable(),
-  ended_at: z.number().nullable(),
-  cancellation_details: z.object({ reason: z.string().nullable() }),
-  pending_update: z.object({ price: z.string() }).nullable(),
-  proration_amount: z.number().describe('Owed (or credited, negative) on the next renewal'),
-  discount: z.object({ coupon: z.string(), start: z.number().nullable() }).nullable(),
-  dunning: z.object({
-    retry_days: z.array(z.number()),
-    end_state: z.enum(['canceled', 'unpaid', 'past_due']),
-    payment_failed_at: z.number().nullable(),
-  }),
-  test_clock: z.string().nullable(),
-  metadata: z.record(z.string(), z.string()),
-  created_at: z.number(),
-});
-
 /** Subscriptions (decision 0040): create, retrieve, list, update, cancel. */
 export function subscriptionsRouter(
-  deps: { knex: Knex; subscriptions: SubscriptionService },
+  deps: { subscriptions: SubscriptionService },
   docs: OperationDoc[],
 ): Router {
   const router = Router();
   const route = createRoutes(router, docs);
-  const repo = createSubscriptionRepository(deps.knex);
+  const { subscriptions } = deps;
   const tag = 'Subscriptions';
-  const find = (scope: Parameters<typeof repo.findById>[0], id: string) =>
-    findOr404(
-      'subscription',
-      scope,
-      id,
-      () => repo.findById(scope, id),
-      () => repo.existsInOtherMode(scope, id),
-    );
 
   route({
     method: 'post',
@@ -137,23 +91,21 @@ export function subscriptionsRouter(
     tag,
     body: CreateSubscription,
     response: SubscriptionSchema,
-    handler: async ({ body, scope }) =>
-      subscriptionObject(
-        await deps.subscriptions.create(scope, {
-          customer: body.customer,
-          price: body.price,
-          quantity: body.quantity,
-          missingPaymentMethod: body.trial_settings?.end_behavior.missing_payment_method ?? 'cancel',
-          ...(body.default_payment_method !== undefined && { paymentMethod: body.default_payment_method }),
-          ...(body.collection_method !== undefined && { collectionMethod: body.collection_method }),
-          ...(body.trial_end !== undefined && { trialEnd: body.trial_end }),
-          ...(body.trial_period_days !== undefined && { trialPeriodDays: body.trial_period_days }),
-          ...(body.coupon !== undefined && { coupon: body.coupon }),
-          ...(body.dunning?.retry_days !== undefined && { retryDays: body.dunning.retry_days }),
-          ...(body.dunning?.end_state !== undefined && { endState: body.dunning.end_state }),
-          ...(body.metadata !== undefined && { metadata: body.metadata }),
-        }),
-      ),
+    handler: ({ body, scope }) =>
+      subscriptions.create(scope, {
+        customer: body.customer,
+        price: body.price,
+        quantity: body.quantity,
+        missingPaymentMethod: body.trial_settings?.end_behavior.missing_payment_method ?? 'cancel',
+        ...(body.default_payment_method !== undefined && { paymentMethod: body.default_payment_method }),
+        ...(body.collection_method !== undefined && { collectionMethod: body.collection_method }),
+        ...(body.trial_end !== undefined && { trialEnd: body.trial_end }),
+        ...(body.trial_period_days !== undefined && { trialPeriodDays: body.trial_period_days }),
+        ...(body.coupon !== undefined && { coupon: body.coupon }),
+        ...(body.dunning?.retry_days !== undefined && { retryDays: body.dunning.retry_days }),
+        ...(body.dunning?.end_state !== undefined && { endState: body.dunning.end_state }),
+        ...(body.metadata !== undefined && { metadata: body.metadata }),
+      }),
   });
 
   route({
@@ -164,13 +116,9 @@ export function subscriptionsRouter(
     query: ListQuery,
     response: listOf(SubscriptionSchema),
     handler: async ({ query, scope }) => {
-      const page = await repo.list(scope, {
-        ...pageOptions(query),
-        ...(query.customer !== undefined && { customerId: query.customer }),
-        ...(query.status !== undefined && { status: query.status }),
-        ...(query.price !== undefined && { priceId: query.price }),
-      });
-      return listResponse('/v1/subscriptions', page.data.map(subscriptionObject), page.hasMore);
+      const { customer, status, price } = query;
+      const page = await subscriptions.list(scope, { ...pageOptions(query), customer, status, price });
+      return listResponse('/v1/subscriptions', page.data, page.hasMore);
     },
   });
 
@@ -180,7 +128,7 @@ export function subscriptionsRouter(
     summary: 'Retrieve a subscription',
     tag,
     response: SubscriptionSchema,
-    handler: async ({ params, scope }) => subscriptionObject(await find(scope, params.id!)),
+    handler: ({ params, scope }) => subscriptions.retrieve(scope, params.id!),
   });
 
   route({
@@ -190,20 +138,16 @@ export function subscriptionsRouter(
     tag,
     body: UpdateSubscription,
     response: SubscriptionSchema,
-    handler: async ({ params, body, scope }) => {
-      const found = await find(scope, params.id!);
-      return subscriptionObject(
-        await deps.subscriptions.update(scope, found.id, {
-          ...(body.price !== undefined && { price: body.price, prorationBehavior: body.proration_behavior }),
-          ...(body.quantity !== undefined && { quantity: body.quantity }),
-          ...(body.default_payment_method !== undefined && { paymentMethod: body.default_payment_method }),
-          ...(body.cancel_at_period_end !== undefined && { cancelAtPeriodEnd: body.cancel_at_period_end }),
-          ...(body.cancellation_reason !== undefined && { cancellationReason: body.cancellation_reason }),
-          ...(body.coupon !== undefined && { coupon: body.coupon }),
-          ...(body.metadata !== undefined && { metadata: body.metadata }),
-        }),
-      );
-    },
+    handler: ({ params, body, scope }) =>
+      subscriptions.update(scope, params.id!, {
+        ...(body.price !== undefined && { price: body.price, prorationBehavior: body.proration_behavior }),
+        ...(body.quantity !== undefined && { quantity: body.quantity }),
+        ...(body.default_payment_method !== undefined && { paymentMethod: body.default_payment_method }),
+        ...(body.cancel_at_period_end !== undefined && { cancelAtPeriodEnd: body.cancel_at_period_end }),
+        ...(body.cancellation_reason !== undefined && { cancellationReason: body.cancellation_reason }),
+        ...(body.coupon !== undefined && { coupon: body.coupon }),
+        ...(body.metadata !== undefined && { metadata: body.metadata }),
+      }),
   });
 
   route({
@@ -213,12 +157,8 @@ export function subscriptionsRouter(
     tag,
     body: CancelSubscription,
     response: SubscriptionSchema,
-    handler: async ({ params, body, scope }) => {
-      const found = await find(scope, params.id!);
-      return subscriptionObject(
-        await deps.subscriptions.cancel(scope, found.id, body?.cancellation_reason ?? null),
-      );
-    },
+    handler: ({ params, body, scope }) =>
+      subscriptions.cancel(scope, params.id!, body?.cancellation_reason ?? null),
   });
 
   return router;

@@ -1,17 +1,14 @@
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import type { CheckoutSessionRow, LineItem, SubscriptionData } from '../../db/checkout-sessions';
-import {
-  createSubscriptionRepository,
-  subscriptionObject,
-  type SubscriptionRow,
-} from '../../db/subscriptions';
+import { createSubscriptionRepository, type SubscriptionRow } from '../../db/subscriptions';
 import { createEventRepository } from '../../db/events';
 import { periodAt } from '../../domain/billing-calendar';
-import { DEFAULT_RETRY_DAYS } from '../../domain/subscription';
 import { vatOf } from '../../domain/vat';
 import { newId, ID_PREFIX } from '../../domain/ids';
 import { SESSION_LIFETIME_MS } from '../../domain/checkout';
+import { newSubscription } from '../subscriptions/new-subscription';
+import { presentSubscription, presentSubscriptionWithRenewal } from '../subscriptions/subscription-object';
 import { bad, type SubscriptionDataInput } from './inputs';
 
 export const isTrial = (d: SubscriptionData) => d.trial_end !== null || d.trial_period_days !== null;
@@ -103,56 +100,25 @@ export function createSubscriptionSignup(deps: { knex: Knex }) {
     );
     const sub = await subscriptions.create(
       scope,
-      {
-        id: newId(ID_PREFIX.subscription),
-        customer_id: customerId,
-        price_id: data.price,
+      newSubscription({
+        customerId,
+        priceId: data.price,
         quantity: data.quantity,
-        payment_method_id: paymentMethodId,
-        collection_method: 'charge_automatically',
-        test_clock_id: clockId,
-        ...(trialEnd
-          ? {
-              status: 'trialing' as const,
-              billing_cycle_anchor: trialEnd,
-              current_period_index: -1,
-              current_period_start: now,
-              current_period_end: trialEnd,
-              trial_start: now,
-              trial_end: trialEnd,
-            }
-          : {
-              status: 'active' as const,
-              billing_cycle_anchor: now,
-              current_period_index: 0,
-              current_period_start: period.start,
-              current_period_end: period.end,
-              trial_start: null,
-              trial_end: null,
-            }),
-        trial_ended_at: null,
-        payment_retry_requested: false,
-        missing_payment_method: 'cancel',
-        paused: false,
-        cancel_at_period_end: false,
-        cancellation_reason: null,
-        canceled_at: null,
-        ended_at: null,
-        pending_price_id: null,
-        proration_amount: 0,
-        // The coupon counts its duration from period 0, the first charge (decision 0046).
-        coupon_id: couponId,
-        discount_period_index: couponId ? 0 : null,
-        discount_start: couponId ? now : null,
-        dunning_retry_days: [...DEFAULT_RETRY_DAYS],
-        dunning_end_state: 'canceled',
-        payment_failed_at: null,
+        paymentMethodId,
+        collectionMethod: 'charge_automatically',
+        testClockId: clockId,
+        now,
+        trialEnd,
+        // Without a trial, the checkout's payment is period 0.
+        ...(!trialEnd && { paidPeriod: period }),
+        couponId,
+        missingPaymentMethod: 'cancel',
         metadata: data.metadata,
-      },
+      }),
       trx,
     );
     const types: { type: string; data: Record<string, unknown> }[] = [
-      { type: 'subscription.created', data: subscriptionObject(sub) },
+      { type: 'subscription.created', data: presentSubscription(sub) },
     ];
     if (!trialEnd) {
       const line = s.items[0]!;
@@ -173,7 +139,7 @@ export function createSubscriptionSignup(deps: { knex: Knex }) {
         vat_amount: vatOf(s.amount, line.vat_rate),
         proration_amount: 0,
         coupon_id: couponId,
-        status: 'paid',
+        status: 'paid' as const,
         attempt_count: 1,
         payment_intent_id: paymentIntentId,
         paid_at: now,
@@ -184,25 +150,7 @@ export function createSubscriptionSignup(deps: { knex: Knex }) {
         await trx('payment_intents').where({ id: paymentIntentId }).update({ subscription_id: sub.id });
       types.push({
         type: 'subscription.activated',
-        data: {
-          ...subscriptionObject(sub),
-          latest_renewal: {
-            id: renewal.id,
-            object: 'renewal' as const,
-            period_start: Math.floor(period.start.getTime() / 1000),
-            period_end: Math.floor(period.end.getTime() / 1000),
-            price: data.price,
-            amount_subtotal: renewal.amount_subtotal,
-            discount_amount: renewal.discount_amount,
-            amount: renewal.amount,
-            vat_amount: renewal.vat_amount,
-            proration_amount: 0,
-            currency: 'ISK' as const,
-            status: 'paid' as const,
-            attempt_count: 1,
-            payment_intent: paymentIntentId,
-          },
-        },
+        data: presentSubscriptionWithRenewal(sub, renewal),
       });
     }
     for (const e of types) wake.push(...(await events.record(scope, e, trx)).channelIds);

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { CustomerRow } from '../../db/customers';
+import { profileWarnings } from '../../domain/merchant-profile';
+import { unix } from '../../domain/unix-time';
+
+// The customer object: the API response and any other output for a customer come from presentCustomer.
+
+const WarningSchema = z.object({ code: z.string(), param: z.string(), message: z.string() });
+
+export const CustomerSchema = z.object({
+  id: z.string(),
+  object: z.literal('customer'),
+  livemode: z.boolean(),
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  kennitala: z.string().nullable(),
+  description: z.string().nullable(),
+  address: z
+    .object({
+      line1: z.string().nullable(),
+      line2: z.string().nullable(),
+      postal_code: z.string().nullable(),
+      city: z.string().nullable(),
+      country: z.string().nullable(),
+    })
+    .nullable(),
+  default_payment_method: z.string().nullable().describe('Set once payment methods exist'),
+  test_clock: z.string().nullable(),
+  warnings: z.array(WarningSchema).describe('Accepted but worth checking, e.g. a kennitala check digit'),
+  metadata: z.record(z.string(), z.string()),
+  created_at: z.number(),
+  updated_at: z.number(),
+});
+
+export const DeletedCustomerSchema = z.object({
+  id: z.string(),
+  object: z.literal('customer'),
+  deleted: z.literal(true),
+});
+
+/** What a delete answers. */
+export function presentDeletedCustomer(id: string) {
+  return { id, object: 'customer' as const, deleted: true as const };
+}
+
+export function presentCustomer(row: CustomerRow) {
+  return {
+    id: row.id,
+    object: 'customer' as const,
+    livemode: row.livemode,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    kennitala: row.kennitala,
+    description: row.description,
+    address: row.address,
+    default_payment_method: row.default_payment_method_id,
+    test_clock: row.test_clock_id,
+    warnings: profileWarnings({ kennitala: row.kennitala, merchant_type: null }),
+    metadata: row.metadata,
+    created_at: unix(row.created_at),
+    updated_at: unix(row.updated_at),
+  };
+}
+
+export type Customer = ReturnType<typeof presentCustomer>;

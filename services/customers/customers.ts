@@ -1,0 +1,77 @@
+import type { Knex } from '../../db/knex';
+import type { Scope } from '../../domain/scope';
+import type { PageOptions } from '../../db/tenant';
+import { createCustomerRepository, type CustomerFields } from '../../db/customers';
+import { createTestClockRepository } from '../../db/test-clocks';
+import { InvalidRequestError, NotFoundError } from '../../domain/errors';
+import { findOr404, missingReference } from '../lookup';
+import { presentDeletedCustomer, presentCustomer } from './customer-object';
+
+export interface CustomerListFilter {
+  /** Exact e-mail address, any letter case. */
+  email?: string;
+  kennitala?: string;
+  test_clock?: string;
+}
+
+/** Customers, searchable by e-mail or kennitala, optionally bound to a test clock (decision 0023). */
+export function createCustomerService(deps: { knex: Knex }) {
+  const customers = createCustomerRepository(deps.knex);
+  const clocks = createTestClockRepository(deps.knex);
+
+  const find = (scope: Scope, id: string) =>
+    findOr404(
+      'customer',
+      scope,
+      id,
+      () => customers.findById(scope, id),
+      () => customers.existsInOtherMode(scope, id),
+    );
+
+  return {
+    /** `test_clock` (test mode only) binds the customer and what it subscribes to to a test clock. */
+    async create(scope: Scope, input: CustomerFields & { test_clock?: string }) {
+      const { test_clock, ...fields } = input;
+      if (test_clock !== undefined) {
+        if (scope.livemode)
+          throw new InvalidRequestError('Test clocks exist in test mode only; use a test key', {
+            code: 'parameter_invalid',
+            param: 'test_clock',
+          });
+        if (!(await clocks.findById(scope, test_clock)))
+          throw missingReference('test clock', test_clock, 'test_clock');
+      }
+      return presentCustomer(
+        await customers.create(scope, {
+          ...fields,
+          ...(test_clock !== undefined && { testClockId: test_clock }),
+        }),
+      );
+    },
+
+    async list(scope: Scope, opts: PageOptions & CustomerListFilter) {
+      const { test_clock, ...rest } = opts;
+      const page = await customers.list(scope, { ...rest, testClockId: test_clock });
+      return { data: page.data.map(presentCustomer), hasMore: page.hasMore };
+    },
+
+    retrieve: async (scope: Scope, id: string) => presentCustomer(await find(scope, id)),
+
+    /** null clears a field. */
+    async update(scope: Scope, id: string, input: CustomerFields) {
+      const found = await find(scope, id);
+      const row = await customers.update(scope, found.id, input);
+      if (!row) throw new NotFoundError(`No such customer: '${id}'`, 'id');
+      return presentCustomer(row);
+    },
+
+    /** Soft delete: redemptions and payments keep referring to the customer. */
+    async delete(scope: Scope, id: string) {
+      const found = await find(scope, id);
+      await customers.delete(scope, found.id);
+      return presentDeletedCustomer(found.id);
+    },
+  };
+}
+
+export type CustomerService = ReturnType<typeof createCustomerService>;
