@@ -9,7 +9,7 @@ import { createSubscriptionRepository, subscriptionObject, type SubscriptionRow 
 import { recordEvents } from '../db/event-batch';
 import { prorate } from '../domain/billing-calendar';
 import { enabledCapabilities } from '../domain/capabilities';
-import { onboardingState } from './merchant-account';
+import { onboardingState } from './merchant/merchant-account';
 import type { MerchantRow } from '../db/merchants';
 
 export interface CreateSubscriptionInput {
