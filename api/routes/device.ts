@@ -30,7 +30,8 @@ export function deviceRouter(deps: { device: DeviceService }, docs: OperationDoc
   const { device } = deps;
   const tag = 'Device Auth';
 
-  docs.push({
+  // Declared like every route (docs, and `declared` for the response check) though they need no key.
+  const authorizeDoc: OperationDoc = {
     method: 'post',
     path: '/v1/device/authorize',
     summary: 'Start a device authorization: a code for the user to approve in the dashboard',
@@ -39,15 +40,17 @@ export function deviceRouter(deps: { device: DeviceService }, docs: OperationDoc
     body: AuthorizeBody,
     response: DeviceAuthorizationSchema,
     status: 200,
-  });
+  };
+  docs.push(authorizeDoc);
   router.post('/v1/device/authorize', async (req, res) => {
-    context(res).route = '/v1/device/authorize';
+    context(res).route = authorizeDoc.path;
+    context(res).declared = authorizeDoc;
     const body = parseInput(AuthorizeBody, req.body, 'body');
     res.setHeader('Cache-Control', 'no-store');
     res.json(await device.authorize(body.client_name));
   });
 
-  docs.push({
+  const tokenDoc: OperationDoc = {
     method: 'get',
     path: '/v1/device/token',
     summary:
@@ -57,9 +60,11 @@ export function deviceRouter(deps: { device: DeviceService }, docs: OperationDoc
     query: TokenQuery,
     response: DeviceTokenSchema,
     status: 200,
-  });
+  };
+  docs.push(tokenDoc);
   router.get('/v1/device/token', async (req, res) => {
-    context(res).route = '/v1/device/token';
+    context(res).route = tokenDoc.path;
+    context(res).declared = tokenDoc;
     const query = parseInput(TokenQuery, req.query, 'query');
     res.setHeader('Cache-Control', 'no-store');
     try {

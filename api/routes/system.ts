@@ -15,11 +15,26 @@ export interface SystemDeps {
 /** `/health`, `/ready`, `/metrics`, `GET /v1` and the OpenAPI document (spec §4.1); no key needed. */
 export function systemRouter(deps: SystemDeps, docs: OperationDoc[]): Router {
   const router = Router();
-  const doc = (path: string, summary: string, response: z.ZodType) =>
-    docs.push({ method: 'get', path, summary, tag: 'System', auth: false, response, status: 200 });
+  const declared = new Map<string, OperationDoc>();
+  const doc = (path: string, summary: string, response: z.ZodType) => {
+    const op: OperationDoc = {
+      method: 'get',
+      path,
+      summary,
+      tag: 'System',
+      auth: false,
+      response,
+      status: 200,
+    };
+    declared.set(path, op);
+    docs.push(op);
+  };
+  // Names the route for logs and metrics, and declares it, so its JSON is held to its schema too.
   const named =
     (path: string) => (_req: unknown, res: Parameters<Parameters<Router['get']>[1]>[1], next: () => void) => {
       context(res).route = path;
+      const op = declared.get(path);
+      if (op) context(res).declared = op;
       next();
     };
 
