@@ -13,6 +13,20 @@ export const CLAIM_STATUSES = [
   'expired',
 ] as const;
 
+const zReferenceDate = z.enum(['due_date', 'final_due_date']).nullable();
+const TierSchema = z.object({ type: z.enum(['amount', 'percentage']), days: z.number(), value: z.number() });
+const TiersSchema = z.object({
+  reference_date: zReferenceDate,
+  first: TierSchema.nullable(),
+  second: TierSchema.nullable(),
+});
+const InterestSchema = z.object({
+  reference_date: zReferenceDate,
+  base: z.enum(['amount', 'amount_and_default_charge']).nullable(),
+  day_count: z.enum(['daily', '360', 'calendar']).nullable(),
+  percentage: z.number().nullable(),
+});
+
 export const ClaimSchema = z.object({
   id: z.string(),
   object: z.literal('claim'),
@@ -29,9 +43,9 @@ export const ClaimSchema = z.object({
   final_due_date: z.string(),
   cancellation_date: z.string(),
   notice_fee: z.number().nullable(),
-  default_charges: z.unknown().nullable(),
-  default_interest: z.unknown().nullable(),
-  discount: z.unknown().nullable(),
+  default_charges: TiersSchema.nullable(),
+  default_interest: InterestSchema.nullable(),
+  discount: TiersSchema.nullable(),
   allow_partial_payment: z.boolean(),
   description: z.string().nullable(),
   payment_intent: z.string().nullable(),
@@ -43,7 +57,7 @@ export const ClaimSchema = z.object({
 export type ClaimObject = z.output<typeof ClaimSchema>;
 
 /** A claim as the API answers it and as `claim.*` webhooks carry it in `data`. */
-export function presentClaim(row: ClaimRow) {
+export function presentClaim(row: ClaimRow): ClaimObject {
   const t = row.terms;
   return {
     id: row.id,
