@@ -10,15 +10,15 @@ import { IDENTITY_FIELDS, VERIFIED_FIELDS, type ProfilePatch } from '../../domai
 import { ConflictError, NotFoundError, PermissionError, UnprocessableError } from '../../domain/errors';
 import { missingForSubmit } from './onboarding';
 
-// The presenter and onboarding state are exported here too, as the pages import them from here.
-export { MerchantSchema, presentMerchant, type MerchantObject } from './merchant-object';
-export { missingForSubmit, onboardingState } from './onboarding';
-export type { MerchantRow } from '../../db/merchants';
-
 /**
  * The merchant account: profile updates, the application and the operator's onboarding steps.
  * Shared by the API (`/v1/merchant`, `/v1/operator`) and the dashboard, so both apply one set of rules.
  */
+
+// The presenter and onboarding state are exported here too, as the pages import them from here.
+export { MerchantSchema, presentMerchant, type MerchantObject } from './merchant-object';
+export { missingForSubmit, onboardingState } from './onboarding';
+export type { MerchantRow } from '../../db/merchants';
 
 /** Who is changing the profile: a key of either kind, or a signed-in dashboard user. */
 export type ProfileActor = 'test_key' | 'live_key' | 'dashboard';
