@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { OperationDoc } from '../openapi';
 import type { SettlementService } from '../../services/settlement/settlement-service';
 import type { AccessService } from '../../services/access';
+import { operatorActor } from '../../services/operator/operator-actor';
 import {
   SETTLEMENT_RUN_STATUSES as STATUSES,
   SettlementRunSchema,
@@ -150,27 +151,15 @@ export function settlementOperatorRouter(deps: {
   );
   router.post(
     '/v1/operator/settlement-runs/:id/approve',
-    jsonHandler('/v1/operator/settlement-runs/:id/approve', Empty, 'body', async (_b, req, res) => {
-      const operator = operatorOf(res);
-      const row = await settlement.approveRun(String(req.params.id), {
-        kind: 'operator',
-        id: operator.id,
-        name: operator.name ?? operator.email,
-      });
-      return (await settlement.presentForOperator([row]))[0];
-    }),
+    jsonHandler('/v1/operator/settlement-runs/:id/approve', Empty, 'body', (_b, req, res) =>
+      settlement.approveRun(String(req.params.id), operatorActor(operatorOf(res))),
+    ),
   );
   router.post(
     '/v1/operator/settlement-runs/:id/retry',
-    jsonHandler('/v1/operator/settlement-runs/:id/retry', Empty, 'body', async (_b, req, res) => {
-      const operator = operatorOf(res);
-      const row = await settlement.retryRun(String(req.params.id), {
-        kind: 'operator',
-        id: operator.id,
-        name: operator.name ?? operator.email,
-      });
-      return (await settlement.presentForOperator([row]))[0];
-    }),
+    jsonHandler('/v1/operator/settlement-runs/:id/retry', Empty, 'body', (_b, req, res) =>
+      settlement.retryRun(String(req.params.id), operatorActor(operatorOf(res))),
+    ),
   );
   router.post(
     '/v1/operator/settlement-days',

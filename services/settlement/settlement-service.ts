@@ -3,6 +3,7 @@ import { WorkflowIdReusePolicy, WorkflowIdConflictPolicy } from '@temporalio/cli
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import type { PageOptions } from '../../db/tenant';
+import type { AuditActor } from '../../db/audit-log';
 import {
   createSettlementRunRepository,
   type RunFilters,
@@ -20,7 +21,12 @@ import {
   type PayoutConfirmation,
   type Workflows,
 } from '../../workflows/contract';
-import { presentOperatorRun, presentSettlementRun, type SettlementRunObject } from './settlement-run-object';
+import {
+  presentOperatorRun,
+  presentSettlementRun,
+  type OperatorSettlementRunObject,
+  type SettlementRunObject,
+} from './settlement-run-object';
 import { linesCsv, presentLine } from './settlement-line-object';
 import { createRunApproval } from './run-approval';
 
@@ -79,14 +85,28 @@ export function createSettlementService(deps: SettlementServiceDeps) {
     return rows.map((r) => presentOperatorRun(r, (r.livemode ? a : b).get(r.id)));
   }
 
+  const approval = createRunApproval({
+    knex: deps.knex,
+    runs,
+    payouts,
+    connected: deps.client !== null,
+    wakeForApproval: (run) => wakeRun(run, approveSignal),
+  });
+
+  /** The operator's view of one run, with its payout. */
+  async function presentOneForOperator(row: SettlementRunRow): Promise<OperatorSettlementRunObject> {
+    const scope: Scope = { merchantId: row.merchant_id, livemode: row.livemode };
+    return presentOperatorRun(row, await payouts.findByRun(scope, row.id));
+  }
+
   return {
-    ...createRunApproval({
-      knex: deps.knex,
-      runs,
-      payouts,
-      connected: deps.client !== null,
-      wakeForApproval: (run) => wakeRun(run, approveSignal),
-    }),
+    /** Approves a run awaiting review (audited); see run-approval. */
+    approveRun: async (runId: string, actor: AuditActor) =>
+      presentOneForOperator(await approval.approveRun(runId, actor)),
+
+    /** Sends a failed run's payout again (audited); see run-approval. */
+    retryRun: async (runId: string, actor: AuditActor) =>
+      presentOneForOperator(await approval.retryRun(runId, actor)),
 
     /** Wakes the run's workflow after bank sync marked its payout paid (also done hourly by itself). */
     async confirmPayout(run: SettlementRunRow): Promise<void> {
@@ -174,8 +194,6 @@ export function createSettlementService(deps: SettlementServiceDeps) {
         hasMore: result.hasMore,
       };
     },
-
-    presentForOperator,
   };
 }
 
