@@ -10,7 +10,7 @@ import { createClaimBatchRepository } from '../db/claim-batches';
 import { createClaimPaymentRepository } from '../db/claim-payments';
 import { recordEvents, type BatchEvent } from '../db/event-batch';
 import { createPaymentIntentRepository } from '../db/payment-intents';
-import { presentClaim } from '../api/routes/claims';
+import { presentClaim } from '../services/claims/claim-object';
 import { presentPaymentIntent } from '../services/payments/payment-intent-object';
 import { claimFee } from '../domain/fees';
 import { FailureType, claimBatchWorkflowId } from '../workflows/contract';

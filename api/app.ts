@@ -9,7 +9,6 @@ import type { OperationDoc } from './openapi';
 import { checkResponses } from './route';
 import type { Metrics } from './metrics';
 import { createAccessService } from '../services/access';
-import { createEventRepository } from '../db/events';
 import { createIdempotencyService } from '../services/idempotency';
 import { requestContext } from './middleware/request-context';
 import { bodyErrors, bodyParsers, requireObjectBody } from './middleware/body';
@@ -35,6 +34,7 @@ import { paymentIntentsRouter } from './routes/payment-intents';
 import { paymentMethodsRouter } from './routes/payment-methods';
 import { paymentLinksRouter } from './routes/payment-links';
 import { claimsRouter } from './routes/claims';
+import { createClaimsService } from '../services/claims/claims-service';
 import type { ClaimsApi } from '../bank-adapters/claims-api';
 import { createCheckoutService } from '../services/checkout';
 import { createPaymentService } from '../services/payments/card-payments';
@@ -53,7 +53,6 @@ import { subscriptionsRouter } from './routes/subscriptions';
 import { testClocksRouter } from './routes/test-clocks';
 import { billingPortalRouter } from './routes/billing-portal';
 import { settlementOperatorRouter, settlementRunsRouter } from './routes/settlement-runs';
-import { createSettlementService } from '../services/settlement';
 import { createProductService } from '../services/catalog/products';
 import { createVariantService } from '../services/catalog/variants';
 import { createPriceService } from '../services/catalog/prices';
@@ -61,6 +60,16 @@ import { createCustomerService } from '../services/customers/customers';
 import { createCouponService } from '../services/coupons/coupons';
 import { createPromotionCodeService } from '../services/coupons/promotion-codes';
 import { createTestClockService } from '../services/test-clocks/test-clocks';
+import { createReadinessCheck } from '../services/system/readiness';
+import { createEventService } from '../services/events/events-service';
+import { createNotificationChannelService } from '../services/channels/notification-channels-service';
+import { createWebhookDeliveryService } from '../services/channels/webhook-deliveries-service';
+import { createMerchantService } from '../services/merchant/merchant-service';
+import { createRegistryLookup } from '../services/merchant/registry-lookup';
+import { createThemeService } from '../services/theme';
+import { createDeviceService } from '../services/device/device-authorization';
+import { createMerchantReviewService } from '../services/operator/merchant-review';
+import { createSettlementService } from '../services/settlement/settlement-service';
 
 export interface AppDeps {
   knex: Knex;
@@ -102,7 +111,11 @@ export function createApp(deps: AppDeps): Express {
   if (deps.checkResponses) app.use(checkResponses());
   app.use(
     systemRouter(
-      { knex: deps.knex, temporal: deps.temporal, metrics: deps.metrics, publicBaseUrl: deps.publicBaseUrl },
+      {
+        checkReadiness: createReadinessCheck({ knex: deps.knex, temporal: deps.temporal }),
+        metrics: deps.metrics,
+        publicBaseUrl: deps.publicBaseUrl,
+      },
       docs,
     ),
   );
@@ -155,27 +168,40 @@ export function createApp(deps: AppDeps): Express {
     requireObjectBody,
     rejectNul,
   );
-  publicV1.use(deviceRouter({ knex: deps.knex, publicBaseUrl: deps.publicBaseUrl }, docs));
+  publicV1.use(
+    deviceRouter({ device: createDeviceService(deps.knex, { publicBaseUrl: deps.publicBaseUrl }) }, docs),
+  );
   // Settlement's operator routes (approve, settlement days) sit before the general operator router.
   const settlement = createSettlementService({ knex: deps.knex, client: temporalClient, taskQueue });
-  publicV1.use(settlementOperatorRouter({ knex: deps.knex, settlement }));
-  publicV1.use(operatorRouter({ knex: deps.knex }));
+  // API keys and operator tokens: the operator routes check the latter themselves.
+  const access = createAccessService({
+    knex: deps.knex,
+    onTouchError: (err) => deps.log.warn({ err }, 'could not record API key use'),
+  });
+  publicV1.use(settlementOperatorRouter({ access, settlement }));
+  publicV1.use(operatorRouter({ access, merchants: createMerchantReviewService(deps.knex) }));
   app.use((req, res, next) =>
     /^\/v1\/(device|operator)\//.test(req.path) ? publicV1(req, res, next) : next(),
   );
 
   const v1 = express.Router();
-  const access = createAccessService({
-    knex: deps.knex,
-    onTouchError: (err) => deps.log.warn({ err }, 'could not record API key use'),
-  });
   v1.use(authenticate(access));
   v1.use(...bodyParsers(deps.bodyLimitBytes), bodyErrors(deps.bodyLimitBytes), requireObjectBody, rejectNul);
   v1.use(idempotency(createIdempotencyService({ knex: deps.knex }), deps.log));
-  v1.use(eventsRouter({ events: createEventRepository(deps.knex) }, docs));
-  v1.use(notificationChannelsRouter({ knex: deps.knex, log: deps.log, dispatcher: deps.dispatcher }, docs));
-  v1.use(webhookDeliveriesRouter({ knex: deps.knex, log: deps.log, dispatcher: deps.dispatcher }, docs));
-  v1.use(merchantRouter({ knex: deps.knex }, docs));
+  v1.use(eventsRouter({ events: createEventService(deps.knex) }, docs));
+  const channelDeps = { knex: deps.knex, log: deps.log, dispatcher: deps.dispatcher };
+  v1.use(notificationChannelsRouter({ channels: createNotificationChannelService(channelDeps) }, docs));
+  v1.use(webhookDeliveriesRouter({ deliveries: createWebhookDeliveryService(channelDeps) }, docs));
+  v1.use(
+    merchantRouter(
+      {
+        merchants: createMerchantService(deps.knex),
+        themes: createThemeService(deps.knex),
+        lookUpCompany: createRegistryLookup(),
+      },
+      docs,
+    ),
+  );
   const products = createProductService({ knex: deps.knex });
   const variants = createVariantService({ knex: deps.knex, products });
   v1.use(productsRouter({ products, variants }, docs));
@@ -231,7 +257,7 @@ export function createApp(deps: AppDeps): Express {
       settlement,
     }),
   );
-  v1.use(claimsRouter({ knex: deps.knex, claimsApi: deps.claimsApi }, docs));
+  v1.use(claimsRouter({ claims: createClaimsService({ knex: deps.knex, claimsApi: deps.claimsApi }) }, docs));
   v1.use(settlementRunsRouter({ settlement }, docs));
   v1.use(
     paymentLinksRouter(

@@ -1,4 +1,4 @@
-import type { Db } from './knex';
+import type { Db, Knex } from './knex';
 import { newId } from '../domain/ids';
 
 export type BankExceptionKind =
@@ -87,4 +87,49 @@ export async function listBankExceptionsOfFile(
   return db<BankExceptionRow>('bank_exceptions')
     .where({ livemode: scope.livemode, bank_file_id: bankFileId })
     .orderBy([{ column: 'bank_entry_id' }, { column: 'detail_index' }, { column: 'kind' }]);
+}
+
+/** One exception of an environment, locked until the transaction ends. */
+export async function lockBankException(
+  trx: Knex.Transaction,
+  livemode: boolean,
+  id: string,
+): Promise<BankExceptionRow | undefined> {
+  return trx<BankExceptionRow>('bank_exceptions').where({ id, livemode }).forUpdate().first();
+}
+
+/** Closes an exception that is still open, as resolved (with its payment) or handled. */
+export async function closeBankException(
+  trx: Knex.Transaction,
+  livemode: boolean,
+  id: string,
+  close: {
+    status: 'resolved' | 'handled';
+    note: string;
+    resolvedBy: string;
+    paymentIntentId?: string;
+  },
+): Promise<BankExceptionRow | undefined> {
+  const [row] = await trx<BankExceptionRow>('bank_exceptions')
+    .where({ id, livemode, status: 'open' })
+    .update({
+      status: close.status,
+      resolution_note: close.note,
+      ...(close.paymentIntentId !== undefined && { resolved_payment_intent_id: close.paymentIntentId }),
+      resolved_by: close.resolvedBy,
+      resolved_at: trx.fn.now() as unknown as Date,
+    })
+    .returning('*');
+  return row;
+}
+
+/** The payment an operator names to resolve an exception: any merchant's, of the same environment. */
+export async function findPaymentOfEnvironment(
+  db: Db,
+  livemode: boolean,
+  id: string,
+): Promise<{ id: string; merchant_id: string } | undefined> {
+  return db('payment_intents')
+    .where({ id, livemode })
+    .first<{ id: string; merchant_id: string } | undefined>('id', 'merchant_id');
 }

@@ -1,4 +1,5 @@
-import type { Knex } from './knex';
+import type { Db, Knex } from './knex';
+import type { Scope } from '../domain/scope';
 import type {
   CreateClaimDetails,
   DefaultCharge,
@@ -7,6 +8,8 @@ import type {
 } from '../bank-adapters/claims-api';
 import { claimAccount, claimIdOf } from '../domain/claim-key';
 import { newId, ID_PREFIX } from '../domain/ids';
+import { existsInOtherMode, type PageOptions } from './tenant';
+import { pageByCreated } from './pagination';
 
 export type ClaimStatus = 'pending' | 'issued' | 'paid' | 'partially_paid' | 'cancelled' | 'expired';
 
@@ -150,3 +153,81 @@ export async function claimSessionUnpaid(trx: Knex.Transaction, sessionId: strin
     .whereIn('payment_status', ['awaiting_claim', 'paid'])
     .update({ payment_status: 'unpaid', updated_at: new Date() });
 }
+
+export interface ClaimFilters {
+  status?: ClaimStatus;
+  customerId?: string;
+  payerKennitala?: string;
+  dueDateGte?: string;
+  dueDateLte?: string;
+}
+
+/** Columns an amendment may change. */
+export type ClaimAmendment = Partial<
+  Pick<
+    ClaimRow,
+    | 'amount'
+    | 'final_due_date'
+    | 'cancellation_date'
+    | 'notice_fee'
+    | 'description'
+    | 'metadata'
+    | 'batch_key'
+    | 'bank_error'
+  >
+>;
+
+/** Claims of one merchant and mode, for the claims API. */
+export function createClaimRepository(db: Db) {
+  const scoped = (scope: Scope, trx: Db) =>
+    trx<ClaimRow>('claims').where({ merchant_id: scope.merchantId, livemode: scope.livemode });
+
+  return {
+    async findById(scope: Scope, id: string, trx: Db = db): Promise<ClaimRow | undefined> {
+      return scoped(scope, trx).where({ id }).first();
+    },
+
+    existsInOtherMode: (scope: Scope, id: string, trx: Db = db) =>
+      existsInOtherMode(trx, 'claims', scope, id),
+
+    /** Newest first. */
+    async list(scope: Scope, filters: ClaimFilters, page: PageOptions, trx: Db = db) {
+      const q = scoped(scope, trx);
+      if (filters.status) q.where({ status: filters.status });
+      if (filters.customerId) q.where({ customer_id: filters.customerId });
+      if (filters.payerKennitala) q.where({ payer_kennitala: filters.payerKennitala });
+      if (filters.dueDateGte) q.where('due_date', '>=', filters.dueDateGte);
+      if (filters.dueDateLte) q.where('due_date', '<=', filters.dueDateLte);
+      return pageByCreated<ClaimRow>(q, 'claims', scope, page);
+    },
+
+    async amend(
+      scope: Scope,
+      id: string,
+      values: ClaimAmendment,
+      trx: Db = db,
+    ): Promise<ClaimRow | undefined> {
+      const [row] = await scoped(scope, trx)
+        .where({ id })
+        .update({ ...values, updated_at: new Date() })
+        .returning('*');
+      return row;
+    },
+
+    /** Cancels the claim if it is still in `fromStatus`; undefined when it changed meanwhile. */
+    async cancel(
+      scope: Scope,
+      id: string,
+      fromStatus: ClaimStatus,
+      trx: Db = db,
+    ): Promise<ClaimRow | undefined> {
+      const [row] = await scoped(scope, trx)
+        .where({ id, status: fromStatus })
+        .update({ status: 'cancelled', cancelled_at: new Date(), updated_at: new Date() })
+        .returning('*');
+      return row;
+    },
+  };
+}
+
+export type ClaimRepository = ReturnType<typeof createClaimRepository>;

@@ -125,6 +125,26 @@ export function createPayoutRepository(knex: Knex) {
         .returning('*');
       return row;
     },
+
+    /**
+     * A failed or pending payout of a run being retried goes back to `pending`, addressed to the
+     * merchant's account as it is now; only while it is still in `fromStatus`.
+     */
+    async readdress(
+      scope: Scope,
+      id: string,
+      fromStatus: PayoutStatus,
+      destination: PayoutDestination,
+      db: Db = knex,
+    ): Promise<void> {
+      await payouts(db, scope).where({ id, status: fromStatus }).update({
+        status: 'pending',
+        failure_reason: null,
+        destination_account: destination.bankAccount,
+        destination_kennitala: destination.kennitala,
+        updated_at: new Date(),
+      });
+    },
   };
 }
 

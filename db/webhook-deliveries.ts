@@ -174,6 +174,12 @@ export function createDeliveryRepository(db: Db) {
       return row;
     },
 
+    /** The deliveries of some events (of the caller's scope), as created when they were recorded. */
+    async listForEvents(scope: Scope, eventIds: string[], trx: Db = db): Promise<DeliveryRow[]> {
+      if (eventIds.length === 0) return [];
+      return scoped(scope, trx).whereIn('event_id', eventIds);
+    },
+
     /**
      * Channels with a delivery overdue by more than `graceMs`: a healthy channel workflow attempts a
      * due delivery within moments, so these are ones whose wake-up signal was lost (a crash between

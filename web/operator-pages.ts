@@ -1,7 +1,7 @@
 import { Router, type Response } from 'express';
 import { ApiError } from '../domain/errors';
 import { APPLICATION_STATUSES, type ApplicationStatus } from '../domain/capabilities';
-import { presentMerchant } from '../services/merchant-account';
+import { presentMerchant } from '../services/merchant/merchant-account';
 import { html } from '../html/html';
 import { notice } from '../html/notice';
 import { csrfField, sendPage } from './layout';

@@ -1,7 +1,7 @@
 import { Router, type Response } from 'express';
 import { ProfilePatch, MERCHANT_TYPES, type LegalAddress } from '../domain/merchant-profile';
 import { toInvalidRequest } from '../domain/invalid-request';
-import { presentMerchant, type MerchantRow } from '../services/merchant-account';
+import { presentMerchant, type MerchantRow } from '../services/merchant/merchant-account';
 import { html } from '../html/html';
 import { notice } from '../html/notice';
 import { csrfField, sendPage } from './layout';

@@ -1,11 +1,15 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { Knex } from '../../db/knex';
 import type { OperationDoc } from '../openapi';
+import type { DeviceService } from '../../services/device/device-authorization';
 import { parseInput } from '../validation';
 import { context } from '../../stack/request-context';
 import { routeNotFound } from '../middleware/errors';
-import { createDeviceService, DeviceTokenError } from '../../services/device';
+import { DeviceTokenError } from '../../services/device/device-authorization';
+import {
+  DeviceAuthorizationSchema,
+  DeviceTokenSchema,
+} from '../../services/device/device-authorization-object';
 
 /** 1 to 100 characters (code points), none of them control or invisible formatting characters. */
 const ClientName = z
@@ -17,49 +21,36 @@ const ClientName = z
 const AuthorizeBody = z.object({ client_name: ClientName }).strict();
 const TokenQuery = z.object({ device_code: z.string().min(1).max(512) }).strict();
 
-const AuthorizeResponse = z.object({
-  device_code: z.string(),
-  user_code: z.string(),
-  verification_url: z.string(),
-  expires_in: z.number().int(),
-  poll_interval: z.number().int(),
-});
-
-const TokenResponse = z.object({
-  object: z.literal('device_token'),
-  api_key: z.string().describe('A new test-mode secret key; returned to one poll only'),
-  key_id: z.string(),
-  livemode: z.literal(false),
-  merchant_id: z.string(),
-});
-
 /**
  * `POST /v1/device/authorize` and `GET /v1/device/token` (spec §4.2, §5.4; RFC 8628). Public: no
  * API key, since obtaining one is the point. Mounted before the authenticated part of /v1.
  */
-export function deviceRouter(deps: { knex: Knex; publicBaseUrl: string }, docs: OperationDoc[]): Router {
+export function deviceRouter(deps: { device: DeviceService }, docs: OperationDoc[]): Router {
   const router = Router();
-  const device = createDeviceService(deps.knex, { publicBaseUrl: deps.publicBaseUrl });
+  const { device } = deps;
   const tag = 'Device Auth';
 
-  docs.push({
+  // Declared like every route (docs, and `declared` for the response check) though they need no key.
+  const authorizeDoc: OperationDoc = {
     method: 'post',
     path: '/v1/device/authorize',
     summary: 'Start a device authorization: a code for the user to approve in the dashboard',
     tag,
     auth: false,
     body: AuthorizeBody,
-    response: AuthorizeResponse,
+    response: DeviceAuthorizationSchema,
     status: 200,
-  });
+  };
+  docs.push(authorizeDoc);
   router.post('/v1/device/authorize', async (req, res) => {
-    context(res).route = '/v1/device/authorize';
+    context(res).route = authorizeDoc.path;
+    context(res).declared = authorizeDoc;
     const body = parseInput(AuthorizeBody, req.body, 'body');
     res.setHeader('Cache-Control', 'no-store');
     res.json(await device.authorize(body.client_name));
   });
 
-  docs.push({
+  const tokenDoc: OperationDoc = {
     method: 'get',
     path: '/v1/device/token',
     summary:
@@ -67,11 +58,13 @@ export function deviceRouter(deps: { knex: Knex; publicBaseUrl: string }, docs: 
     tag,
     auth: false,
     query: TokenQuery,
-    response: TokenResponse,
+    response: DeviceTokenSchema,
     status: 200,
-  });
+  };
+  docs.push(tokenDoc);
   router.get('/v1/device/token', async (req, res) => {
-    context(res).route = '/v1/device/token';
+    context(res).route = tokenDoc.path;
+    context(res).declared = tokenDoc;
     const query = parseInput(TokenQuery, req.query, 'query');
     res.setHeader('Cache-Control', 'no-store');
     try {

@@ -1,22 +1,11 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { EventRepository } from '../../db/events';
 import type { OperationDoc } from '../openapi';
+import type { EventService } from '../../services/events/events-service';
 import { createRoutes } from '../route';
 import { listOf, listResponse } from '../list';
 import { zInt } from '../validation';
-import { toEventPayload } from '../../domain/event-payload';
-import { NotFoundError } from '../../domain/errors';
-
-export const EventSchema = z.object({
-  id: z.string(),
-  object: z.literal('event'),
-  type: z.string(),
-  created_at: z.string().describe('ISO 8601 with milliseconds, UTC'),
-  data: z.record(z.string(), z.unknown()),
-  merchant_id: z.string(),
-  environment: z.enum(['live', 'test']),
-});
+import { EventSchema } from '../../services/events/event-object';
 
 const EventListQuery = z
   .object({
@@ -36,13 +25,9 @@ const EventListQuery = z
   .strict();
 
 /** `GET /v1/events`: the ledger, oldest first (spec §4.4). Each item has the webhook body's fields. */
-export function eventsRouter(deps: { events: EventRepository }, docs: OperationDoc[]): Router {
+export function eventsRouter(deps: { events: EventService }, docs: OperationDoc[]): Router {
   const router = Router();
   const route = createRoutes(router, docs);
-  const present = (e: Parameters<typeof toEventPayload>[0]) => ({
-    ...toEventPayload(e),
-    object: 'event' as const,
-  });
 
   route({
     method: 'get',
@@ -58,7 +43,7 @@ export function eventsRouter(deps: { events: EventRepository }, docs: OperationD
         ...(query.starting_after !== undefined && { startingAfter: query.starting_after }),
         ...(query.type !== undefined && { type: query.type }),
       });
-      return listResponse('/v1/events', page.data.map(present), page.hasMore);
+      return listResponse('/v1/events', page.data, page.hasMore);
     },
   });
 
@@ -68,11 +53,7 @@ export function eventsRouter(deps: { events: EventRepository }, docs: OperationD
     summary: 'Retrieve an event',
     tag: 'Events',
     response: EventSchema,
-    handler: async ({ params, scope }) => {
-      const event = await deps.events.findById(scope, params.id!);
-      if (!event) throw new NotFoundError(`No such event: '${params.id}'`, 'id');
-      return present(event);
-    },
+    handler: ({ params, scope }) => deps.events.retrieve(scope, params.id!),
   });
 
   return router;

@@ -1,48 +1,29 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { Knex } from '../../db/knex';
 import type { OperationDoc } from '../openapi';
-import type { CompanyRegistry } from '../../domain/company-registry';
-import { createTestCompanyRegistry } from '../../domain/company-registry';
+import type { MerchantService } from '../../services/merchant/merchant-service';
+import type { RegistryLookup } from '../../services/merchant/registry-lookup';
+import type { ThemeService } from '../../services/theme';
 import { ProfilePatch, zKennitala } from '../../domain/merchant-profile';
 import { ThemePatch } from '../../domain/theme';
-import { NotFoundError, ServiceUnavailableError } from '../../domain/errors';
 import { createRoutes } from '../route';
-import {
-  MerchantSchema,
-  createMerchantAccountService,
-  presentMerchant,
-} from '../../services/merchant-account';
-import { ThemeSchema, createThemeService, presentTheme } from '../../services/theme';
+import { MerchantSchema } from '../../services/merchant/merchant-object';
+import { RegistryCompanySchema } from '../../services/merchant/registry-company-object';
+import { ThemeSchema, presentTheme } from '../../services/theme';
 
 export interface MerchantRouterDeps {
-  knex: Knex;
-  /** Company registries per environment; live is null until a real registry is configured. */
-  registries?: { test: CompanyRegistry; live: CompanyRegistry | null };
+  merchants: MerchantService;
+  themes: ThemeService;
+  lookUpCompany: RegistryLookup;
 }
 
-const RegistryLookup = z.object({ kennitala: zKennitala }).strict();
-
-const RegistryCompanySchema = z.object({
-  object: z.literal('registry_company'),
-  kennitala: z.string(),
-  name: z.string(),
-  legal_address: z.object({
-    street: z.string(),
-    city: z.string(),
-    postalCode: z.string(),
-    country: z.string(),
-  }),
-  source: z.string(),
-});
+const RegistryLookupBody = z.object({ kennitala: zKennitala }).strict();
 
 /** `/v1/merchant`: the key's own merchant (spec §4.3). No id in any path: the key is the tenant. */
 export function merchantRouter(deps: MerchantRouterDeps, docs: OperationDoc[]): Router {
   const router = Router();
   const route = createRoutes(router, docs);
-  const accounts = createMerchantAccountService(deps.knex);
-  const themes = createThemeService(deps.knex);
-  const registries = deps.registries ?? { test: createTestCompanyRegistry(), live: null };
+  const { merchants, themes } = deps;
   const tag = 'Merchant';
 
   route({
@@ -51,7 +32,7 @@ export function merchantRouter(deps: MerchantRouterDeps, docs: OperationDoc[]): 
     summary: 'Retrieve the merchant of the API key, with capabilities and features',
     tag,
     response: MerchantSchema,
-    handler: async ({ scope }) => presentMerchant(await accounts.load(scope.merchantId), scope.livemode),
+    handler: ({ scope }) => merchants.retrieve(scope),
   });
 
   route({
@@ -61,11 +42,7 @@ export function merchantRouter(deps: MerchantRouterDeps, docs: OperationDoc[]): 
     tag,
     body: ProfilePatch,
     response: MerchantSchema,
-    handler: async ({ body, scope }) =>
-      presentMerchant(
-        await accounts.updateProfile(scope.merchantId, body, scope.livemode ? 'live_key' : 'test_key'),
-        scope.livemode,
-      ),
+    handler: ({ body, scope }) => merchants.updateProfile(scope, body),
   });
 
   route({
@@ -75,7 +52,7 @@ export function merchantRouter(deps: MerchantRouterDeps, docs: OperationDoc[]): 
     tag,
     body: z.object({}).strict(),
     response: MerchantSchema,
-    handler: async ({ scope }) => presentMerchant(await accounts.submit(scope.merchantId), scope.livemode),
+    handler: ({ scope }) => merchants.submit(scope),
   });
 
   route({
@@ -83,25 +60,9 @@ export function merchantRouter(deps: MerchantRouterDeps, docs: OperationDoc[]): 
     path: '/v1/merchant/registry-lookup',
     summary: 'Look a company up in the national company registry by kennitala',
     tag,
-    body: RegistryLookup,
+    body: RegistryLookupBody,
     response: RegistryCompanySchema,
-    handler: async ({ body, scope }) => {
-      const registry = scope.livemode ? registries.live : registries.test;
-      if (!registry) {
-        throw new ServiceUnavailableError(
-          'The company registry is not available in live mode yet',
-          'registry_unavailable',
-        );
-      }
-      const company = await registry.lookup(body.kennitala);
-      if (!company) {
-        throw new NotFoundError(
-          `The company registry has no company with kennitala ${body.kennitala}`,
-          'kennitala',
-        );
-      }
-      return { object: 'registry_company' as const, ...company, source: registry.source };
-    },
+    handler: ({ body, scope }) => deps.lookUpCompany(scope, body.kennitala),
   });
 
   route({

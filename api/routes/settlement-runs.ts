@@ -1,20 +1,20 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import type { Knex } from '../../db/knex';
 import type { OperationDoc } from '../openapi';
-import type { SettlementService } from '../../services/settlement';
-import { linesCsv, presentLine } from '../../services/settlement';
-import { createAccessService } from '../../services/access';
+import type { SettlementService } from '../../services/settlement/settlement-service';
+import type { AccessService } from '../../services/access';
+import { operatorActor } from '../../services/operator/operator-actor';
+import {
+  SETTLEMENT_RUN_STATUSES as STATUSES,
+  SettlementRunSchema,
+} from '../../services/settlement/settlement-run-object';
+import { SettlementLineSchema } from '../../services/settlement/settlement-line-object';
 import { createRoutes, jsonHandler } from '../route';
 import { listOf, listResponse } from '../list';
 import { pageOptions, pageQuery, zId } from '../fields';
 import { zBool, zInt } from '../validation';
 import { context, scopeOf } from '../../stack/request-context';
 import { authenticateOperator, operatorOf } from '../middleware/operator-auth';
-import { InvalidRequestError } from '../../domain/errors';
-import { isBankingDay } from '../../domain/banking-days';
-
-const STATUSES = ['open', 'pending_review', 'approved', 'submitted', 'paid', 'failed'] as const;
 
 const zDate = z
   .string()
@@ -46,52 +46,6 @@ const OperatorListRuns = z
   .strict();
 const Empty = z.object({}).strict();
 const SettlementDayBody = z.object({ date: zDate.optional(), livemode: zBool().optional() }).strict();
-
-const PayoutSchema = z.object({
-  id: z.string(),
-  object: z.literal('payout'),
-  status: z.enum(['pending', 'submitted', 'paid', 'failed']),
-  amount: z.number(),
-  currency: z.literal('ISK'),
-  destination_account: z.string(),
-  end_to_end_id: z.string(),
-  channel: z.string(),
-  file_name: z.string().nullable(),
-  submitted_at: z.number().nullable(),
-  paid_at: z.number().nullable(),
-});
-export const SettlementRunSchema = z.object({
-  id: z.string(),
-  object: z.literal('settlement_run'),
-  livemode: z.boolean(),
-  status: z.enum(STATUSES),
-  settlement_date: z.string(),
-  cutoff: z.number(),
-  currency: z.literal('ISK'),
-  gross: z.number(),
-  fee: z.number(),
-  net: z.number(),
-  line_count: z.number(),
-  payout: PayoutSchema.nullable(),
-  approved_at: z.number().nullable(),
-  submitted_at: z.number().nullable(),
-  paid_at: z.number().nullable(),
-  failure_reason: z.string().nullable(),
-  created: z.number(),
-});
-export const SettlementLineSchema = z.object({
-  id: z.string(),
-  object: z.literal('settlement_line'),
-  kind: z.enum(['payment', 'refund', 'reversal']),
-  fee_kind: z.enum(['card_online', 'card_pos', 'claim']),
-  source: z.string(),
-  payment_intent: z.string().nullable(),
-  gross: z.number(),
-  fee: z.number(),
-  net: z.number(),
-  currency: z.literal('ISK'),
-  occurred_at: z.number(),
-});
 
 const filtersOf = (q: {
   status?: (typeof STATUSES)[number];
@@ -128,8 +82,7 @@ export function settlementRunsRouter(deps: { settlement: SettlementService }, do
     summary: 'Retrieve a settlement run',
     tag,
     response: SettlementRunSchema,
-    handler: async ({ params, scope }) =>
-      settlement.presentRun(scope, await settlement.getRun(scope, params.id!)),
+    handler: ({ params, scope }) => settlement.retrieveRun(scope, params.id!),
   });
 
   route({
@@ -140,12 +93,11 @@ export function settlementRunsRouter(deps: { settlement: SettlementService }, do
     query: ListLines,
     response: listOf(SettlementLineSchema),
     handler: async ({ params, query, scope }) => {
-      const run = await settlement.getRun(scope, params.id!);
-      const page = await settlement.lines(scope, run.id, {
+      const page = await settlement.listLines(scope, params.id!, {
         limit: query.limit,
         ...(query.starting_after !== undefined && { startingAfter: Number(query.starting_after) }),
       });
-      return listResponse(`/v1/settlement-runs/${run.id}/lines`, page.data.map(presentLine), page.hasMore);
+      return listResponse(`/v1/settlement-runs/${page.runId}/lines`, page.data, page.hasMore);
     },
   });
 
@@ -162,12 +114,11 @@ export function settlementRunsRouter(deps: { settlement: SettlementService }, do
   router.get('/v1/settlement-runs/:id/lines.csv', async (req: Request, res: Response) => {
     context(res).route = '/v1/settlement-runs/:id/lines.csv';
     const scope = scopeOf(res);
-    const run = await settlement.getRun(scope, String(req.params.id));
-    const csv = linesCsv(await settlement.allLines(scope, run.id));
+    const { runId, csv } = await settlement.linesCsv(scope, String(req.params.id));
     res
       .status(200)
       .type('text/csv; charset=utf-8')
-      .set('content-disposition', `attachment; filename="${run.id}-lines.csv"`)
+      .set('content-disposition', `attachment; filename="${runId}-lines.csv"`)
       .send(csv);
   });
 
@@ -178,10 +129,13 @@ export function settlementRunsRouter(deps: { settlement: SettlementService }, do
  * Operator API for settlement: runs across merchants, approval (an audited operator action), and
  * settlement days on demand. Mounted before the general operator router, with the same credential.
  */
-export function settlementOperatorRouter(deps: { knex: Knex; settlement: SettlementService }): Router {
+export function settlementOperatorRouter(deps: {
+  access: Pick<AccessService, 'operatorForToken'>;
+  settlement: SettlementService;
+}): Router {
   const router = Router();
   const { settlement } = deps;
-  const auth = authenticateOperator(createAccessService({ knex: deps.knex }));
+  const auth = authenticateOperator(deps.access);
   router.use(['/v1/operator/settlement-runs', '/v1/operator/settlement-days'], auth);
 
   router.get(
@@ -197,47 +151,24 @@ export function settlementOperatorRouter(deps: { knex: Knex; settlement: Settlem
   );
   router.post(
     '/v1/operator/settlement-runs/:id/approve',
-    jsonHandler('/v1/operator/settlement-runs/:id/approve', Empty, 'body', async (_b, req, res) => {
-      const operator = operatorOf(res);
-      const row = await settlement.approveRun(String(req.params.id), {
-        kind: 'operator',
-        id: operator.id,
-        name: operator.name ?? operator.email,
-      });
-      return (await settlement.presentForOperator([row]))[0];
-    }),
+    jsonHandler('/v1/operator/settlement-runs/:id/approve', Empty, 'body', (_b, req, res) =>
+      settlement.approveRun(String(req.params.id), operatorActor(operatorOf(res))),
+    ),
   );
   router.post(
     '/v1/operator/settlement-runs/:id/retry',
-    jsonHandler('/v1/operator/settlement-runs/:id/retry', Empty, 'body', async (_b, req, res) => {
-      const operator = operatorOf(res);
-      const row = await settlement.retryRun(String(req.params.id), {
-        kind: 'operator',
-        id: operator.id,
-        name: operator.name ?? operator.email,
-      });
-      return (await settlement.presentForOperator([row]))[0];
-    }),
+    jsonHandler('/v1/operator/settlement-runs/:id/retry', Empty, 'body', (_b, req, res) =>
+      settlement.retryRun(String(req.params.id), operatorActor(operatorOf(res))),
+    ),
   );
   router.post(
     '/v1/operator/settlement-days',
-    jsonHandler('/v1/operator/settlement-days', SettlementDayBody, 'body', async (b) => {
-      if (b.date !== undefined && !isBankingDay(b.date))
-        throw new InvalidRequestError(`${b.date} is not an Iceland banking day`, {
-          code: 'parameter_invalid',
-          param: 'date',
-        });
-      const day = await settlement.runSettlementDay({
+    jsonHandler('/v1/operator/settlement-days', SettlementDayBody, 'body', (b) =>
+      settlement.runSettlementDay({
         livemode: b.livemode ?? false,
         ...(b.date !== undefined && { date: b.date }),
-      });
-      return {
-        object: 'settlement_day',
-        settlement_date: day.settlementDate,
-        livemode: b.livemode ?? false,
-        runs: await settlement.presentForOperator(day.runs),
-      };
-    }),
+      }),
+    ),
   );
   return router;
 }

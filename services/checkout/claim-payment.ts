@@ -5,7 +5,7 @@ import { insertClaim } from '../../db/claims';
 import { enabledCapabilities } from '../../domain/capabilities';
 import { checkKennitala } from '../../domain/kennitala';
 import { claimDatesFor, claimTermsRuleOf } from '../../domain/checkout-claims';
-import { onboardingState } from '../merchant-account';
+import { onboardingState } from '../merchant/merchant-account';
 import type { PayOutcome } from './inputs';
 import type { CheckoutCompletion } from './completion';
 

@@ -6,7 +6,7 @@ import { createCouponRepository } from '../../db/coupons';
 import { createMerchantRepository } from '../../db/merchants';
 import { InvalidRequestError, NotFoundError } from '../../domain/errors';
 import { enabledCapabilities } from '../../domain/capabilities';
-import { onboardingState } from '../merchant-account';
+import { onboardingState } from '../merchant/merchant-account';
 
 export const bad = (message: string, param: string) =>
   new InvalidRequestError(message, { code: 'parameter_invalid', param });

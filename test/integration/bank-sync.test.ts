@@ -21,7 +21,7 @@ import { createLogger } from '../../stack/logger';
 import { randomBase62 } from '../../domain/ids';
 import { bankSync, type BankSyncResult } from '../../workflows/bank-sync';
 import { listOpenBankExceptions } from '../../db/bank-exceptions';
-import { createBankExceptionService } from '../../services/bank-exceptions';
+import { createBankExceptionService } from '../../services/settlement/bank-exceptions';
 import { listBankEntriesOfFile } from '../../db/bank-entries';
 import { listBankFilesByDay } from '../../db/bank-files';
 import { claimNotificationXml, statementXml, COLLECTION_ACCOUNT } from '../../bench/reconcile-files';

@@ -257,3 +257,23 @@ test('a claim cancelled at the bank and a reversed payment: each synced once', a
 
   expect(bank().problems()).toEqual([]);
 });
+
+test("a claim's webhook data is its API object: claim.created equals a GET, key for key and in order", async () => {
+  const res = await create({
+    payer_kennitala: PAYER,
+    amount: 12_000,
+    due_date: '2027-01-15',
+    final_due_date: '2027-01-29',
+    default_charges: { reference_date: 'due_date', first: { type: 'amount', days: 5, value: 500 } },
+    default_interest: { base: 'amount', day_count: '360', percentage: 12.5 },
+    discount: { first: { type: 'percentage', days: 0, value: 2 } },
+    metadata: { order: 'webhook-shape' },
+  });
+  expect(res.status).toBe(200);
+  expect(await runBatch(`b-${randomBase62(6)}`)).toMatchObject({ issued: 1 });
+  const event = (await events('claim.created')).find((e) => e.data.id === res.body.id);
+  const got = await stack.api(m.testKey, `/v1/claims/${res.body.id}`);
+  expect(got.status).toBe(200);
+  expect(Object.keys(got.body)[0]).toBe('id');
+  expect(JSON.stringify(event?.data)).toBe(JSON.stringify(got.body));
+});

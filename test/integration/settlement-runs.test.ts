@@ -17,7 +17,7 @@ import { cardFee, claimFee } from '../../domain/fees';
 import { ledgerDifference } from '../../domain/settlement-lines';
 import { settlementRunWorkflowId } from '../../workflows/contract';
 import { nextBankingDay } from '../../domain/banking-days';
-import { LINES_CSV_HEADER } from '../../services/settlement';
+import { LINES_CSV_HEADER } from '../../services/settlement/settlement-line-object';
 import { AUTO_APPROVER, createSettlementRunRepository } from '../../db/settlement-runs';
 import {
   SIMULATED_BANK_FOLDERS,

@@ -1,6 +1,12 @@
-import type { Knex } from '../db/knex';
-import { recordAudit, type AuditActor } from '../db/audit-log';
-import { InvalidRequestError, NotFoundError } from '../domain/errors';
+import type { Knex } from '../../db/knex';
+import { recordAudit, type AuditActor } from '../../db/audit-log';
+import {
+  closeBankException,
+  findPaymentOfEnvironment,
+  lockBankException,
+  type BankExceptionRow,
+} from '../../db/bank-exceptions';
+import { InvalidRequestError, NotFoundError } from '../../domain/errors';
 
 /**
  * The finance operators' work on the bank exceptions queue: resolve an exception by naming the
@@ -9,18 +15,7 @@ import { InvalidRequestError, NotFoundError } from '../domain/errors';
  * a double-submitted form changes nothing twice and the log never disagrees with the row.
  */
 
-export interface BankExceptionRow {
-  id: string;
-  livemode: boolean;
-  bank_file_id: string;
-  bank_entry_id: number | null;
-  kind: string;
-  status: 'open' | 'resolved' | 'handled';
-  resolution_note: string | null;
-  resolved_payment_intent_id: string | null;
-  resolved_by: string | null;
-  resolved_at: Date | null;
-}
+export type { BankExceptionRow };
 
 export const NOTE_MAX = 1000;
 
@@ -35,7 +30,7 @@ function checkNote(note: string): string {
 }
 
 async function lockOpen(trx: Knex.Transaction, livemode: boolean, id: string): Promise<BankExceptionRow> {
-  const row = await trx<BankExceptionRow>('bank_exceptions').where({ id, livemode }).forUpdate().first();
+  const row = await lockBankException(trx, livemode, id);
   if (!row) throw new NotFoundError(`No such bank exception: ${id}`, 'id');
   if (row.status !== 'open')
     throw new InvalidRequestError(`The exception is already ${row.status}`, {
@@ -60,25 +55,19 @@ export function createBankExceptionService(deps: { knex: Knex }) {
       return knex.transaction(async (trx) => {
         const before = await lockOpen(trx, livemode, id);
         const payment = /^pi_[0-9A-Za-z]{1,64}$/.test(paymentIntentId)
-          ? await trx('payment_intents')
-              .where({ id: paymentIntentId, livemode })
-              .first<{ id: string; merchant_id: string } | undefined>('id', 'merchant_id')
+          ? await findPaymentOfEnvironment(trx, livemode, paymentIntentId)
           : undefined;
         if (!payment)
           throw new InvalidRequestError(
             `No payment ${paymentIntentId || '(empty)'} in the ${livemode ? 'live' : 'test'} environment`,
             { code: 'resource_missing', param: 'payment_intent' },
           );
-        const [row] = await trx<BankExceptionRow>('bank_exceptions')
-          .where({ id, livemode, status: 'open' })
-          .update({
-            status: 'resolved',
-            resolution_note: note,
-            resolved_payment_intent_id: payment.id,
-            resolved_by: actor.name,
-            resolved_at: trx.fn.now(),
-          })
-          .returning('*');
+        const row = await closeBankException(trx, livemode, id, {
+          status: 'resolved',
+          note,
+          paymentIntentId: payment.id,
+          resolvedBy: actor.name,
+        });
         await recordAudit(trx, {
           actor,
           action: 'bank_exception.resolved',
@@ -102,15 +91,11 @@ export function createBankExceptionService(deps: { knex: Knex }) {
       const note = checkNote(input.note);
       return knex.transaction(async (trx) => {
         const before = await lockOpen(trx, livemode, id);
-        const [row] = await trx<BankExceptionRow>('bank_exceptions')
-          .where({ id, livemode, status: 'open' })
-          .update({
-            status: 'handled',
-            resolution_note: note,
-            resolved_by: actor.name,
-            resolved_at: trx.fn.now(),
-          })
-          .returning('*');
+        const row = await closeBankException(trx, livemode, id, {
+          status: 'handled',
+          note,
+          resolvedBy: actor.name,
+        });
         await recordAudit(trx, {
           actor,
           action: 'bank_exception.handled',

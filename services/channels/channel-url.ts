@@ -1,5 +1,5 @@
-import { InvalidRequestError } from '../domain/errors';
-import { nonPublicReason } from '../engine/url-safety';
+import { InvalidRequestError } from '../../domain/errors';
+import { nonPublicReason } from '../../engine/url-safety';
 
 const PARAM = 'config.url';
 

@@ -1,76 +1,27 @@
-import { z } from 'zod';
-import type { Knex } from '../db/knex';
-import { createMerchantRepository, type MerchantRow, type MerchantUpdate } from '../db/merchants';
+import type { Knex } from '../../db/knex';
+import { createMerchantRepository, type MerchantRow, type MerchantUpdate } from '../../db/merchants';
 import {
-  APPLICATION_STATUSES,
   APPLICATION_TRANSITIONS,
-  SUBMIT_REQUIRED,
-  capabilities,
-  enabledCapabilities,
   featuresOf,
   type ApplicationAction,
   type ApplicationStatus,
-  type OnboardingState,
-} from '../domain/capabilities';
-import {
-  IDENTITY_FIELDS,
-  VERIFIED_FIELDS,
-  profileWarnings,
-  type ProfilePatch,
-} from '../domain/merchant-profile';
-import { ConflictError, NotFoundError, PermissionError, UnprocessableError } from '../domain/errors';
-import { unix } from '../domain/unix-time';
-import { claimTermsRuleOf } from '../domain/checkout-claims';
+} from '../../domain/capabilities';
+import { IDENTITY_FIELDS, VERIFIED_FIELDS, type ProfilePatch } from '../../domain/merchant-profile';
+import { ConflictError, NotFoundError, PermissionError, UnprocessableError } from '../../domain/errors';
+import { missingForSubmit } from './onboarding';
 
 /**
  * The merchant account: profile updates, the application and the operator's onboarding steps.
  * Shared by the API (`/v1/merchant`, `/v1/operator`) and the dashboard, so both apply one set of rules.
  */
 
-export type { MerchantRow } from '../db/merchants';
+// The presenter and onboarding state are exported here too, as the pages import them from here.
+export { MerchantSchema, presentMerchant, type MerchantObject } from './merchant-object';
+export { missingForSubmit, onboardingState } from './onboarding';
+export type { MerchantRow } from '../../db/merchants';
 
 /** Who is changing the profile: a key of either kind, or a signed-in dashboard user. */
 export type ProfileActor = 'test_key' | 'live_key' | 'dashboard';
-
-const Capability = z.object({
-  status: z.enum(['inactive', 'pending', 'active', 'rejected']),
-  requirements: z.array(z.string()),
-});
-
-export const MerchantSchema = z.object({
-  id: z.string(),
-  object: z.literal('merchant'),
-  livemode: z.boolean(),
-  name: z.string(),
-  merchant_type: z.enum(['company', 'individual']).nullable(),
-  kennitala: z.string().nullable(),
-  phone: z.string().nullable(),
-  website: z.string().nullable(),
-  business_description: z.string().nullable(),
-  bank_account: z.string().nullable(),
-  legal_address: z
-    .object({ street: z.string(), city: z.string(), postalCode: z.string(), country: z.string() })
-    .nullable(),
-  application: z.object({
-    status: z.enum(APPLICATION_STATUSES),
-    submitted_at: z.number().nullable(),
-    reviewed_at: z.number().nullable(),
-    rejection_reason: z.string().nullable(),
-  }),
-  capabilities: z.object({ payments: Capability, claims: Capability, tap_to_pay: Capability }),
-  enabled_capabilities: z.array(z.string()),
-  features: z.object({ pos: z.boolean() }),
-  claim_terms: z.object({
-    days_until_due: z.number().int(),
-    days_until_final_due: z.number().int(),
-    days_until_cancellation: z.number().int(),
-  }),
-  warnings: z.array(z.object({ code: z.string(), param: z.string(), message: z.string() })),
-  created_at: z.number(),
-  updated_at: z.number(),
-});
-
-export type MerchantObject = z.output<typeof MerchantSchema>;
 
 /** Equality of profile values; object keys in any order (jsonb reorders them). */
 function sameValue(a: unknown, b: unknown): boolean {
@@ -86,51 +37,6 @@ function sameValue(a: unknown, b: unknown): boolean {
     );
   }
   return a === b;
-}
-
-export function missingForSubmit(row: MerchantRow): string[] {
-  return SUBMIT_REQUIRED.filter((field) => row[field] === null || row[field] === '');
-}
-
-export function onboardingState(row: MerchantRow): OnboardingState {
-  return {
-    applicationStatus: row.application_status,
-    missing: missingForSubmit(row),
-    cardAcquirerActive: row.card_acquirer_activated_at !== null,
-    claimsAgreementSigned: row.claims_agreement_signed_at !== null,
-    features: featuresOf(row.features),
-  };
-}
-
-/** The merchant as the API shows it to a key of this mode (spec §2.3). */
-export function presentMerchant(row: MerchantRow, livemode: boolean): MerchantObject {
-  const state = onboardingState(row);
-  return {
-    id: row.id,
-    object: 'merchant',
-    livemode,
-    name: row.name,
-    merchant_type: row.merchant_type,
-    kennitala: row.kennitala,
-    phone: row.phone,
-    website: row.website,
-    business_description: row.business_description,
-    bank_account: row.bank_account,
-    legal_address: row.legal_address,
-    application: {
-      status: row.application_status,
-      submitted_at: unix(row.application_submitted_at),
-      reviewed_at: unix(row.application_reviewed_at),
-      rejection_reason: row.application_rejection_reason,
-    },
-    capabilities: capabilities(state),
-    enabled_capabilities: enabledCapabilities(state, livemode),
-    features: state.features,
-    claim_terms: claimTermsRuleOf(row.claim_terms),
-    warnings: profileWarnings(row),
-    created_at: unix(row.created_at),
-    updated_at: unix(row.updated_at),
-  };
 }
 
 export function createMerchantAccountService(knex: Knex) {

@@ -1,8 +1,8 @@
-import type { Logger } from '../stack/logger';
-import type { Scope } from '../domain/scope';
-import type { WebhookDispatcher } from '../engine/webhook-dispatch';
-import type { ChannelRepository, ChannelRow } from '../db/notification-channels';
-import { NotFoundError } from '../domain/errors';
+import type { Logger } from '../../stack/logger';
+import type { Scope } from '../../domain/scope';
+import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
+import type { ChannelRepository, ChannelRow } from '../../db/notification-channels';
+import { NotFoundError } from '../../domain/errors';
 
 /** Finds a channel in the caller's scope, or a 404 that says when it exists in the other mode. */
 export function createChannelLookup(channels: ChannelRepository) {

@@ -1,13 +1,14 @@
-import type { Knex } from '../db/knex';
-import type { UserRow } from '../db/users';
-import { createApiKeyRepository } from '../db/api-keys';
+import type { Knex } from '../../db/knex';
+import type { UserRow } from '../../db/users';
+import { createApiKeyRepository } from '../../db/api-keys';
 import {
   createDeviceAuthorizationRepository,
   type DeviceAuthorizationAt,
   type DeviceAuthorizationRow,
-} from '../db/device-authorizations';
-import { formatUserCode } from '../domain/device-codes';
-import { ApiError, InvalidRequestError } from '../domain/errors';
+} from '../../db/device-authorizations';
+import { formatUserCode } from '../../domain/device-codes';
+import { ApiError, InvalidRequestError } from '../../domain/errors';
+import { presentDeviceAuthorization, type DeviceTokenObject } from './device-authorization-object';
 
 /**
  * Device authorization (spec §4.2, §5.4; RFC 8628): a CLI or agent asks for a code, a signed-in
@@ -32,13 +33,7 @@ export class DeviceTokenError extends ApiError {
   }
 }
 
-export interface DeviceTokenResult {
-  object: 'device_token';
-  api_key: string;
-  key_id: string;
-  livemode: false;
-  merchant_id: string;
-}
+export type DeviceTokenResult = DeviceTokenObject;
 
 /** What the verification page shows about a request. */
 export type DeviceLookup =
@@ -58,14 +53,10 @@ export function createDeviceService(knex: Knex, opts: { publicBaseUrl: string })
         pollInterval: DEVICE_POLL_INTERVAL_SECONDS,
         expiresInSeconds: DEVICE_EXPIRES_IN_SECONDS,
       });
-      const userCode = formatUserCode(row.user_code);
-      return {
-        device_code: deviceCode,
-        user_code: userCode,
-        verification_url: `${opts.publicBaseUrl}/device?user_code=${userCode}`,
-        expires_in: DEVICE_EXPIRES_IN_SECONDS,
-        poll_interval: row.poll_interval,
-      };
+      return presentDeviceAuthorization(row, deviceCode, {
+        publicBaseUrl: opts.publicBaseUrl,
+        expiresInSeconds: DEVICE_EXPIRES_IN_SECONDS,
+      });
     },
 
     /**

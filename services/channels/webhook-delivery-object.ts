@@ -1,27 +1,6 @@
 import { z } from 'zod';
-import type { ChannelRow } from '../../db/notification-channels';
 import type { AttemptRow, DeliveryRow } from '../../db/webhook-deliveries';
 import { unix } from '../../domain/unix-time';
-
-// Response shapes of notification channels and their deliveries: the zod schemas document them in
-// the OpenAPI document; the presenters build exactly those fields from rows.
-
-export const ChannelSchema = z.object({
-  id: z.string(),
-  object: z.literal('notification_channel'),
-  livemode: z.boolean(),
-  type: z.enum(['webhook', 'chat']),
-  config: z.object({
-    url: z.string(),
-    secret: z.string().optional().describe('Signing secret; omitted in lists'),
-  }),
-  event_subscriptions: z.array(z.string()),
-  status: z.enum(['enabled', 'disabled']),
-  description: z.string().nullable(),
-  metadata: z.record(z.string(), z.string()),
-  created_at: z.number(),
-  updated_at: z.number(),
-});
 
 const AttemptSchema = z.object({
   attempt: z.number(),
@@ -48,23 +27,10 @@ export const DeliverySchema = z.object({
   attempts: z.array(AttemptSchema).optional().describe('Every attempt; present when retrieving one delivery'),
 });
 
-export function presentChannel(row: ChannelRow, withSecret: boolean) {
-  return {
-    id: row.id,
-    object: 'notification_channel' as const,
-    livemode: row.livemode,
-    type: row.type,
-    config: { url: row.url, ...(withSecret && { secret: row.secret }) },
-    event_subscriptions: row.event_subscriptions,
-    status: row.status,
-    description: row.description,
-    metadata: row.metadata,
-    created_at: unix(row.created_at),
-    updated_at: unix(row.updated_at),
-  };
-}
+export type DeliveryObject = z.output<typeof DeliverySchema>;
 
-export function presentDelivery(row: DeliveryRow, attempts?: AttemptRow[]) {
+/** A delivery; with every attempt where one delivery is shown. */
+export function presentDelivery(row: DeliveryRow, attempts?: AttemptRow[]): DeliveryObject {
   return {
     id: row.id,
     object: 'webhook_delivery' as const,

@@ -1,0 +1,150 @@
+import type { Knex } from '../../db/knex';
+import type { Scope } from '../../domain/scope';
+import type { ClaimsApi, MergeClaimDetails } from '../../bank-adapters/claims-api';
+import type { PageOptions } from '../../db/tenant';
+import { ClaimRejectedError } from '../../bank-adapters/claims-errors';
+import { claimSessionUnpaid, createClaimRepository, type ClaimFilters, type ClaimRow } from '../../db/claims';
+import { nextBankingDay } from '../../domain/banking-days';
+import { ConflictError, ServiceUnavailableError } from '../../domain/errors';
+import { findOr404 } from '../lookup';
+import { checkClaimDates } from './claim-dates';
+import { presentClaim, type ClaimObject } from './claim-object';
+import { createClaim, type CreateClaimInput } from './create-claim';
+
+export interface AmendClaimInput {
+  amount?: number | undefined;
+  final_due_date?: string | undefined;
+  cancellation_date?: string | undefined;
+  /** null: no notice fee. */
+  notice_fee?: number | null | undefined;
+  description?: string | null | undefined;
+  metadata?: Record<string, string> | undefined;
+}
+
+export interface ClaimsServiceDeps {
+  knex: Knex;
+  /** The bank's claims service (amend and cancel of issued claims); unset: those answer 503. */
+  claimsApi?: ClaimsApi | undefined;
+}
+
+/** Bank calls of the API: the bank's refusal becomes a 409 that names its result code. */
+async function atBank<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof ClaimRejectedError)
+      throw new ConflictError(
+        `The bank refused the change: ${err.message}`,
+        `bank_${err.resultCode.toLowerCase()}`,
+      );
+    throw err;
+  }
+}
+
+/** A pending claim with a batch key and no bank error is in a batch at the bank right now. */
+const issuing = (claim: ClaimRow) =>
+  claim.status === 'pending' && claim.batch_key !== null && claim.bank_error === null;
+
+/** Bank claims (kröfur): created pending, issued in batches by the claim-batch workflow (decision 0060). */
+export function createClaimsService(deps: ClaimsServiceDeps) {
+  const claims = createClaimRepository(deps.knex);
+  const find = (scope: Scope, id: string) =>
+    findOr404(
+      'claim',
+      scope,
+      id,
+      () => claims.findById(scope, id),
+      () => claims.existsInOtherMode(scope, id),
+    );
+  const bank = (): ClaimsApi => {
+    if (!deps.claimsApi)
+      throw new ServiceUnavailableError('No bank connection is configured for claims', 'bank_unavailable');
+    return deps.claimsApi;
+  };
+
+  return {
+    async create(scope: Scope, input: CreateClaimInput): Promise<ClaimObject> {
+      return presentClaim(await createClaim(deps.knex, scope, input));
+    },
+
+    async list(scope: Scope, filters: ClaimFilters, page: PageOptions) {
+      const result = await claims.list(scope, filters, page);
+      return { data: result.data.map(presentClaim), hasMore: result.hasMore };
+    },
+
+    async retrieve(scope: Scope, id: string): Promise<ClaimObject> {
+      return presentClaim(await find(scope, id));
+    },
+
+    /** Amends an unpaid claim; an issued one is altered at the bank first. */
+    async amend(scope: Scope, id: string, input: AmendClaimInput): Promise<ClaimObject> {
+      const claim = await find(scope, id);
+      if (!['pending', 'issued'].includes(claim.status) || Number(claim.amount_paid) > 0)
+        throw new ConflictError(`A ${claim.status} claim cannot be amended`, 'claim_not_amendable');
+      if (issuing(claim))
+        throw new ConflictError('The claim is being issued; amend it once it is issued', 'claim_issuing');
+      const finalDueDate = input.final_due_date ? nextBankingDay(input.final_due_date) : claim.final_due_date;
+      const cancellationDate = input.cancellation_date
+        ? nextBankingDay(input.cancellation_date)
+        : claim.cancellation_date;
+      checkClaimDates(claim.due_date, finalDueDate, cancellationDate);
+      const patch: MergeClaimDetails = {
+        ...(input.amount !== undefined && { amount: input.amount }),
+        ...(input.final_due_date !== undefined && { finalDueDate }),
+        ...(input.cancellation_date !== undefined && { expirationDate: cancellationDate }),
+        ...(input.notice_fee !== undefined && {
+          paymentFee: { printingFee: input.notice_fee ?? 0, paperlessFee: input.notice_fee ?? 0 },
+        }),
+        ...(input.description !== undefined && { additionalInformation: input.description ?? '' }),
+      };
+      if (claim.status === 'issued' && Object.keys(patch).length > 0) {
+        const api = bank();
+        // One identity per distinct change: a retried amend is sent once, a new one is sent anew.
+        const identity = `${claim.id}:amend:${claim.updated_at.getTime()}:${JSON.stringify(patch)}`;
+        await atBank(() => api.alterClaim(claim.bank_claim_id, patch, { idempotencyIdentity: identity }));
+      }
+      const row = await claims.amend(scope, claim.id, {
+        ...(input.amount !== undefined && { amount: input.amount }),
+        final_due_date: finalDueDate,
+        cancellation_date: cancellationDate,
+        ...(input.notice_fee !== undefined && { notice_fee: input.notice_fee }),
+        ...(input.description !== undefined && { description: input.description }),
+        ...(input.metadata !== undefined && { metadata: input.metadata }),
+        // A pending claim the bank refused is tried again by the next batch.
+        ...(claim.status === 'pending' && { batch_key: null, bank_error: null }),
+      });
+      return presentClaim(row!);
+    },
+
+    /** Cancels an unpaid claim (at the bank too once issued); cancelling it again changes nothing. */
+    async cancel(scope: Scope, id: string): Promise<ClaimObject> {
+      const claim = await find(scope, id);
+      if (claim.status === 'cancelled') return presentClaim(claim);
+      if (!['pending', 'issued', 'partially_paid'].includes(claim.status))
+        throw new ConflictError(`A ${claim.status} claim cannot be cancelled`, 'claim_not_cancellable');
+      if (issuing(claim))
+        throw new ConflictError('The claim is being issued; cancel it once it is issued', 'claim_issuing');
+      if (claim.status !== 'pending') {
+        const api = bank();
+        await atBank(async () => {
+          try {
+            await api.cancelClaim(claim.bank_claim_id, { idempotencyIdentity: `${claim.id}:cancel` });
+          } catch (err) {
+            // Already cancelled at the bank (an earlier attempt whose answer was lost): done.
+            if (!(err instanceof ClaimRejectedError && err.resultCode === 'CLAIM_IS_CANCELLED')) throw err;
+          }
+        });
+      }
+      const row = await deps.knex.transaction(async (trx) => {
+        const cancelled = await claims.cancel(scope, claim.id, claim.status, trx);
+        // The checkout session it was to pay is left unpaid (spec §3; decision 0063).
+        if (cancelled?.checkout_session_id) await claimSessionUnpaid(trx, cancelled.checkout_session_id);
+        return cancelled;
+      });
+      if (!row) throw new ConflictError('The claim changed meanwhile; try again', 'claim_changed');
+      return presentClaim(row);
+    },
+  };
+}
+
+export type ClaimsService = ReturnType<typeof createClaimsService>;

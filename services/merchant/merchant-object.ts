@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import type { MerchantRow } from '../../db/merchants';
+import { APPLICATION_STATUSES, capabilities, enabledCapabilities } from '../../domain/capabilities';
+import { profileWarnings } from '../../domain/merchant-profile';
+import { unix } from '../../domain/unix-time';
+import { claimTermsRuleOf } from '../../domain/checkout-claims';
+import { onboardingState } from './onboarding';
+
+const Capability = z.object({
+  status: z.enum(['inactive', 'pending', 'active', 'rejected']),
+  requirements: z.array(z.string()),
+});
+
+export const MerchantSchema = z.object({
+  id: z.string(),
+  object: z.literal('merchant'),
+  livemode: z.boolean(),
+  name: z.string(),
+  merchant_type: z.enum(['company', 'individual']).nullable(),
+  kennitala: z.string().nullable(),
+  phone: z.string().nullable(),
+  website: z.string().nullable(),
+  business_description: z.string().nullable(),
+  bank_account: z.string().nullable(),
+  legal_address: z
+    .object({ street: z.string(), city: z.string(), postalCode: z.string(), country: z.string() })
+    .nullable(),
+  application: z.object({
+    status: z.enum(APPLICATION_STATUSES),
+    submitted_at: z.number().nullable(),
+    reviewed_at: z.number().nullable(),
+    rejection_reason: z.string().nullable(),
+  }),
+  capabilities: z.object({ payments: Capability, claims: Capability, tap_to_pay: Capability }),
+  enabled_capabilities: z.array(z.string()),
+  features: z.object({ pos: z.boolean() }),
+  claim_terms: z.object({
+    days_until_due: z.number().int(),
+    days_until_final_due: z.number().int(),
+    days_until_cancellation: z.number().int(),
+  }),
+  warnings: z.array(z.object({ code: z.string(), param: z.string(), message: z.string() })),
+  created_at: z.number(),
+  updated_at: z.number(),
+});
+
+export type MerchantObject = z.output<typeof MerchantSchema>;
+
+/** The merchant as the API shows it to a key of this mode (spec §2.3). */
+export function presentMerchant(row: MerchantRow, livemode: boolean): MerchantObject {
+  const state = onboardingState(row);
+  return {
+    id: row.id,
+    object: 'merchant',
+    livemode,
+    name: row.name,
+    merchant_type: row.merchant_type,
+    kennitala: row.kennitala,
+    phone: row.phone,
+    website: row.website,
+    business_description: row.business_description,
+    bank_account: row.bank_account,
+    legal_address: row.legal_address,
+    application: {
+      status: row.application_status,
+      submitted_at: unix(row.application_submitted_at),
+      reviewed_at: unix(row.application_reviewed_at),
+      rejection_reason: row.application_rejection_reason,
+    },
+    capabilities: capabilities(state),
+    enabled_capabilities: enabledCapabilities(state, livemode),
+    features: state.features,
+    claim_terms: claimTermsRuleOf(row.claim_terms),
+    warnings: profileWarnings(row),
+    created_at: unix(row.created_at),
+    updated_at: unix(row.updated_at),
+  };
+}

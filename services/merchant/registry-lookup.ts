@@ -1,0 +1,33 @@
+import type { Scope } from '../../domain/scope';
+import type { CompanyRegistry } from '../../domain/company-registry';
+import { createTestCompanyRegistry } from '../../domain/company-registry';
+import { NotFoundError, ServiceUnavailableError } from '../../domain/errors';
+import { presentRegistryCompany, type RegistryCompanyObject } from './registry-company-object';
+
+/** Company registries per environment; live is null until a real registry is configured. */
+export interface CompanyRegistries {
+  test: CompanyRegistry;
+  live: CompanyRegistry | null;
+}
+
+/** Looks a company up in the national company registry of the key's environment. */
+export function createRegistryLookup(
+  registries: CompanyRegistries = { test: createTestCompanyRegistry(), live: null },
+) {
+  return async function lookUpCompany(scope: Scope, kennitala: string): Promise<RegistryCompanyObject> {
+    const registry = scope.livemode ? registries.live : registries.test;
+    if (!registry) {
+      throw new ServiceUnavailableError(
+        'The company registry is not available in live mode yet',
+        'registry_unavailable',
+      );
+    }
+    const company = await registry.lookup(kennitala);
+    if (!company) {
+      throw new NotFoundError(`The company registry has no company with kennitala ${kennitala}`, 'kennitala');
+    }
+    return presentRegistryCompany(company, registry.source);
+  };
+}
+
+export type RegistryLookup = ReturnType<typeof createRegistryLookup>;
