@@ -7,9 +7,6 @@ import { builtinModules } from 'node:module';
 import { builtinRules } from 'eslint/use-at-your-own-risk';
 import { COMPOSITION_ROOTS, layoutPlugin } from './tools/eslint-layout.mjs';
 
-// Files still crossing the layout while their logic moves into services/; the list only shrinks.
-const LAYOUT_PENDING = [];
-
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 // --- SQL only in db/ (issue 14, item 4) ---------------------------------------------------------
@@ -42,16 +39,12 @@ const SQL_TEXT =
 const KNEX_NAMES = '/^(knex|trx|db|tx)$/';
 const sqlFiles = ['**/*.ts', '**/*.mts', '**/*.cts', '**/*.js', '**/*.mjs', '**/*.cjs'];
 const sqlAllowed = ['db/**', 'migrations/**', 'stack/embedded-postgres.ts', 'test/**', 'bench/**'];
-const sqlNotYetMoved = [
-  // Files whose SQL is still moving into db/; the list only shrinks.
-  'services/checkout/subscription-signup.ts',
-];
 // Composition roots create the knex instance (createKnex); nothing else does.
 const compositionRoots = ['api/main.ts', 'worker/main.ts', 'stack/start.ts', 'stack/operator-create.ts'];
 const sqlBlocks = [
   {
     files: sqlFiles,
-    ignores: [...sqlAllowed, ...sqlNotYetMoved],
+    ignores: sqlAllowed,
     plugins: { sql: sqlPlugin },
     rules: {
       'sql/no-restricted-imports': knexImports(['createKnex', 'withoutJit']),
@@ -87,7 +80,6 @@ const sqlBlocks = [
   },
   {
     files: compositionRoots,
-    ignores: sqlNotYetMoved,
     plugins: { sql: sqlPlugin },
     rules: { 'sql/no-restricted-imports': knexImports(['withoutJit']) },
   },
@@ -222,7 +214,7 @@ export default tseslint.config(
   // process and may import any room.
   {
     files: ['**/*.ts'],
-    ignores: [...COMPOSITION_ROOTS, ...LAYOUT_PENDING],
+    ignores: COMPOSITION_ROOTS,
     plugins: { skil: layoutPlugin },
     rules: { 'skil/layout': 'error' },
   },

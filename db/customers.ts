@@ -85,6 +85,26 @@ export function createCustomerRepository(db: Db) {
     existsInOtherMode: (scope: Scope, id: string, trx: Db = db) =>
       existsInOtherMode(trx, 'customers', scope, id, { softDeleted: true }),
 
+    /** The customer's test clock and that clock's time (both null for a customer on real time). */
+    async clockOf(
+      scope: Scope,
+      id: string,
+      trx: Db = db,
+    ): Promise<{ testClockId: string | null; frozenTime: Date | null }> {
+      const row = await trx('customers')
+        .leftJoin('test_clocks', 'test_clocks.id', 'customers.test_clock_id')
+        .where({
+          'customers.id': id,
+          'customers.merchant_id': scope.merchantId,
+          'customers.livemode': scope.livemode,
+        })
+        .first<{ test_clock_id: string | null; frozen_time: Date | null } | undefined>(
+          'customers.test_clock_id',
+          'test_clocks.frozen_time',
+        );
+      return { testClockId: row?.test_clock_id ?? null, frozenTime: row?.frozen_time ?? null };
+    },
+
     /** Newest first; `email` matches case-insensitively, `kennitala` exactly (ten digits). */
     async list(
       scope: Scope,

@@ -86,6 +86,30 @@ export interface FinishedRenewal {
   status: 'paid' | 'failed' | 'awaiting_claim';
 }
 
+/** A renewal row for a period paid when the subscription began. */
+export interface PaidRenewal {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  subscription_id: string;
+  period_index: number;
+  period_start: Date;
+  period_end: Date;
+  price_id: string;
+  quantity: number;
+  amount_subtotal: number;
+  discount_amount: number;
+  amount: number;
+  vat_rate: VatRate;
+  vat_amount: number;
+  proration_amount: number;
+  coupon_id: string | null;
+  status: 'paid';
+  attempt_count: number;
+  payment_intent_id: string | null;
+  paid_at: Date;
+}
+
 /**
  * Set-based SQL of billing: every statement covers a whole page of subscriptions. The unique key
  * (subscription_id, period_start) makes creating a period's renewal idempotent; finishing only
@@ -218,6 +242,14 @@ export function createRenewalRepository() {
           ],
         ),
       );
+    },
+
+    /**
+     * Records a period already paid outside a billing run (a subscription checkout's payment is
+     * period 0). The unique (subscription, period_start) key holds the period against a second charge.
+     */
+    async insertPaid(trx: Knex.Transaction, row: PaidRenewal): Promise<void> {
+      await trx('renewals').insert(row);
     },
 
     /** Reopens the latest failed renewal of each subscription for another attempt (dunning retry). */

@@ -165,7 +165,7 @@ export function createCheckoutSessions(deps: {
         : { lines: [], priceIds: [] };
     const items = resolved.lines;
     const subscriptionData = recurring
-      ? await subscriptionDataOf(input.subscription_data, items[0]!, resolved.priceIds[0]!, customer)
+      ? await subscriptionDataOf(scope, input.subscription_data, items[0]!, resolved.priceIds[0]!, customer)
       : null;
     const subtotal =
       items.length > 0

@@ -3,6 +3,11 @@ import type { Scope } from '../../domain/scope';
 import type { CheckoutSessionRow, LineItem, SubscriptionData } from '../../db/checkout-sessions';
 import { createSubscriptionRepository, type SubscriptionRow } from '../../db/subscriptions';
 import { createEventRepository } from '../../db/events';
+import { createCustomerRepository } from '../../db/customers';
+import { createPriceRepository } from '../../db/prices';
+import { createPromotionCodeRepository } from '../../db/promotion-codes';
+import { createRenewalRepository } from '../../db/renewals';
+import { createPaymentIntentRepository } from '../../db/payment-intents';
 import { periodAt } from '../../domain/billing-calendar';
 import { vatOf } from '../../domain/vat';
 import { newId, ID_PREFIX } from '../../domain/ids';
@@ -17,21 +22,25 @@ export const isTrial = (d: SubscriptionData) => d.trial_end !== null || d.trial_
 export function createSubscriptionSignup(deps: { knex: Knex }) {
   const events = createEventRepository(deps.knex);
   const subscriptions = createSubscriptionRepository(deps.knex);
+  const customers = createCustomerRepository(deps.knex);
+  const prices = createPriceRepository(deps.knex);
+  const promotionCodes = createPromotionCodeRepository(deps.knex);
+  const renewals = createRenewalRepository();
+  const paymentIntents = createPaymentIntentRepository(deps.knex);
 
   /** The customer's time: its test clock's, or now. */
-  async function customerNow(customerId: string, trx: Knex): Promise<{ now: Date; clockId: string | null }> {
-    const row = await trx('customers')
-      .leftJoin('test_clocks', 'test_clocks.id', 'customers.test_clock_id')
-      .where('customers.id', customerId)
-      .first<{ test_clock_id: string | null; frozen_time: Date | null }>(
-        'customers.test_clock_id',
-        'test_clocks.frozen_time',
-      );
-    return { now: row?.frozen_time ?? new Date(), clockId: row?.test_clock_id ?? null };
+  async function customerNow(
+    scope: Scope,
+    customerId: string,
+    trx: Knex = deps.knex,
+  ): Promise<{ now: Date; clockId: string | null }> {
+    const clock = await customers.clockOf(scope, customerId, trx);
+    return { now: clock.frozenTime ?? new Date(), clockId: clock.testClockId };
   }
 
   /** Checks and stores what a subscription session will subscribe to (decision 0050). */
   async function subscriptionDataOf(
+    scope: Scope,
     input: SubscriptionDataInput | undefined,
     line: LineItem,
     priceId: string,
@@ -43,7 +52,7 @@ export function createSubscriptionSignup(deps: { knex: Knex }) {
       throw bad('Send trial_end or trial_period_days, not both', 'subscription_data.trial_end');
     if (end !== null) {
       // The trial must outlive the open session, so a buyer paying late never lands after its end.
-      const now = customer ? (await customerNow(customer.id, deps.knex)).now : new Date();
+      const now = customer ? (await customerNow(scope, customer.id)).now : new Date();
       if (end * 1000 <= now.getTime() + SESSION_LIFETIME_MS)
         throw bad('trial_end must be more than 24 hours away', 'subscription_data.trial_end');
     }
@@ -73,19 +82,10 @@ export function createSubscriptionSignup(deps: { knex: Knex }) {
     wake: string[],
   ): Promise<SubscriptionRow> {
     const data = s.subscription_data!;
-    const { now, clockId } = await customerNow(customerId, trx);
-    const price = await trx('prices')
-      .where({ id: data.price })
-      .first<{ recurring_interval: 'week' | 'month' | 'year'; recurring_interval_count: number }>(
-        'recurring_interval',
-        'recurring_interval_count',
-      );
+    const { now, clockId } = await customerNow(scope, customerId, trx);
+    const price = (await prices.findById(scope, data.price, trx))!;
     const couponId = s.promotion_code_id
-      ? (
-          await trx('promotion_codes')
-            .where({ id: s.promotion_code_id })
-            .first<{ coupon_id: string }>('coupon_id')
-        ).coupon_id
+      ? (await promotionCodes.findById(scope, s.promotion_code_id, trx))!.coupon_id
       : null;
     const trialEnd =
       data.trial_end !== null
@@ -95,7 +95,7 @@ export function createSubscriptionSignup(deps: { knex: Knex }) {
           : null;
     const period = periodAt(
       now,
-      { interval: price.recurring_interval, intervalCount: price.recurring_interval_count },
+      { interval: price.recurring_interval!, intervalCount: price.recurring_interval_count! },
       0,
     );
     const sub = await subscriptions.create(
@@ -144,10 +144,8 @@ export function createSubscriptionSignup(deps: { knex: Knex }) {
         payment_intent_id: paymentIntentId,
         paid_at: now,
       };
-      // The unique (subscription, period_start) key holds period 0 against any second charge.
-      await trx('renewals').insert(renewal);
-      if (paymentIntentId)
-        await trx('payment_intents').where({ id: paymentIntentId }).update({ subscription_id: sub.id });
+      await renewals.insertPaid(trx, renewal);
+      if (paymentIntentId) await paymentIntents.update(paymentIntentId, { subscription_id: sub.id }, trx);
       types.push({
         type: 'subscription.activated',
         data: presentSubscriptionWithRenewal(sub, renewal),

@@ -84,7 +84,7 @@ test('a checkout session paid on the hosted page', async () => {
   await expectSameAsGet(hook, `/v1/checkout/sessions/${session.body.id}`);
 });
 
-test('a subscription started through the API', async () => {
+test('a subscription started through the API, and its activation', async () => {
   const product = await post('/v1/products', {
     name: 'Mánaðaráskrift',
     vat_rate: 24,
@@ -93,6 +93,20 @@ test('a subscription started through the API', async () => {
   const customer = await post('/v1/customers', { name: 'Guðrún' });
   const pm = await post('/v1/payment-methods', { card, customer: customer.body.id });
   expect(pm.status).toBe(200);
+
+  // A trial: created and nothing else until the trial ends.
+  const trial = await post('/v1/subscriptions', {
+    customer: customer.body.id,
+    price: product.body.default_price,
+    default_payment_method: pm.body.id,
+    trial_period_days: 30,
+  });
+  expect(trial.body.status).toBe('trialing');
+  const created = await lastWebhookAbout(trial.body.id, 'subscription.created');
+  await expectSameAsGet(created, `/v1/subscriptions/${trial.body.id}`);
+
+  // Charged at once: the events a charge causes carry the subscription and, after it, the renewal
+  // just billed (decision 0098); the subscription part is what a GET returns.
   const sub = await post('/v1/subscriptions', {
     customer: customer.body.id,
     price: product.body.default_price,
@@ -104,8 +118,15 @@ test('a subscription started through the API', async () => {
     (r) => r.body.status === 'active',
     30_000,
   );
-  const hook = await lastWebhookAbout(sub.body.id, 'subscription.activated');
-  await expectSameAsGet(hook, `/v1/subscriptions/${sub.body.id}`);
+  const activated = await lastWebhookAbout(sub.body.id, 'subscription.activated');
+  expect(activated.body.type).toBe('subscription.activated');
+  const { latest_renewal: renewal, ...subscription } = activated.body.data;
+  const fetched = await get(`/v1/subscriptions/${sub.body.id}`);
+  expect(JSON.stringify(subscription)).toBe(JSON.stringify(fetched.body));
+  expect(Object.keys(activated.body.data).at(-1)).toBe('latest_renewal');
+  expect(renewal).toMatchObject({ object: 'renewal', status: 'paid', amount: 3_490 });
+  const pi = await get(`/v1/payment-intents/${renewal.payment_intent}`);
+  expect(pi.body).toMatchObject({ status: 'succeeded', amount: 3_490, subscription: sub.body.id });
 });
 
 test('a claim created through the API and issued at the bank', async () => {
