@@ -15,7 +15,7 @@ export function createCardPayment(deps: {
 }) {
   const sessions = createCheckoutSessionRepository(deps.knex);
   const { payments } = deps;
-  const { readFields, claimCompletion, complete, afterCommit } = deps.completion;
+  const { readFields, answersPatch, claimCompletion, complete, afterCommit } = deps.completion;
 
   /** After an authorization: claims, capture, completion; a refused claim voids the hold. */
   async function finish(
@@ -66,17 +66,7 @@ export function createCardPayment(deps: {
         const scope = { merchantId: s.merchant_id, livemode: s.livemode };
         const read = readFields(s, input);
         if (Object.keys(read.errors).length > 0) return { kind: 'invalid', errors: read.errors };
-        let session = await sessions.update(
-          s.id,
-          {
-            custom_fields: read.custom,
-            ...(read.known.name !== undefined && { customer_name: read.known.name || s.customer_name }),
-            ...(read.known.email !== undefined && { customer_email: read.known.email || s.customer_email }),
-            ...(read.known.phone !== undefined && { customer_phone: read.known.phone || s.customer_phone }),
-            ...(s.allow_custom_amount && { amount: read.amount, amount_subtotal: read.amount }),
-          },
-          trx,
-        );
+        let session = await sessions.update(s.id, answersPatch(s, read), trx);
         const needsCard = session.amount > 0 || session.save_payment_method;
         let pmId: string | null = null;
         if (needsCard) {

@@ -21,7 +21,7 @@ export function createClaimPayment(deps: {
 }) {
   const sessions = createCheckoutSessionRepository(deps.knex);
   const merchants = createMerchantRepository(deps.knex);
-  const { readFields, claimCompletion, complete, afterCommit } = deps.completion;
+  const { readFields, answersPatch, claimCompletion, complete, afterCommit } = deps.completion;
 
   /**
    * Whether the session may be paid with a krafa: a one-off payment (nothing saved for later) of a
@@ -64,17 +64,7 @@ export function createClaimPayment(deps: {
         const kt = checkKennitala(input.kennitala.trim());
         if (!kt.ok) read.errors.kennitala = 'invalid';
         if (!kt.ok || Object.keys(read.errors).length > 0) return { kind: 'invalid', errors: read.errors };
-        const session = await sessions.update(
-          s.id,
-          {
-            custom_fields: read.custom,
-            ...(read.known.name !== undefined && { customer_name: read.known.name || s.customer_name }),
-            ...(read.known.email !== undefined && { customer_email: read.known.email || s.customer_email }),
-            ...(read.known.phone !== undefined && { customer_phone: read.known.phone || s.customer_phone }),
-            ...(s.allow_custom_amount && { amount: read.amount, amount_subtotal: read.amount }),
-          },
-          trx,
-        );
+        const session = await sessions.update(s.id, answersPatch(s, read), trx);
         const refused = await claimCompletion(scope, session, trx);
         if (refused) return { kind: 'declined', message: refused, session };
         // Real time, not a customer's test clock: such a claim is not clock-bound (decision 0064).

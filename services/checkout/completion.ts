@@ -63,6 +63,17 @@ export function createCheckoutCompletion(deps: {
     return { errors, custom: hasCustomFields ? custom : null, known, amount };
   }
 
+  /** The session's columns the buyer's answers set: custom fields, contact details, the amount typed. */
+  function answersPatch(s: CheckoutSessionRow, read: ReturnType<typeof readFields>) {
+    return {
+      custom_fields: read.custom,
+      ...(read.known.name !== undefined && { customer_name: read.known.name || s.customer_name }),
+      ...(read.known.email !== undefined && { customer_email: read.known.email || s.customer_email }),
+      ...(read.known.phone !== undefined && { customer_phone: read.known.phone || s.customer_phone }),
+      ...(s.allow_custom_amount && { amount: read.amount, amount_subtotal: read.amount }),
+    };
+  }
+
   /** Everything that may be refused only at completion: the promotion code, stock, the link's limit. */
   async function claimCompletion(
     scope: Scope,
@@ -170,7 +181,7 @@ export function createCheckoutCompletion(deps: {
       );
   }
 
-  return { readFields, claimCompletion, complete, afterCommit };
+  return { readFields, answersPatch, claimCompletion, complete, afterCommit };
 }
 
 export type CheckoutCompletion = ReturnType<typeof createCheckoutCompletion>;
