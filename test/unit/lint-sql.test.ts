@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
+import { lintInChild } from '../helpers/lint-in-child';
 
 /**
  * The lint rule of "SQL only in db/" (issue 14): knex, pg and SQL text fail outside db/ and pass in
@@ -8,28 +7,11 @@ import path from 'node:path';
  * fixtures exist only as text, so the TypeScript project cannot see them, and the SQL rules need
  * no types.
  */
-const LINT = `
-import { readFileSync } from 'node:fs';
-import { ESLint } from 'eslint';
-import tseslint from 'typescript-eslint';
-const eslint = new ESLint({ cwd: process.cwd(), overrideConfig: [tseslint.configs.disableTypeChecked] });
-const out = [];
-for (const { code, filePath } of JSON.parse(readFileSync(0, 'utf8'))) {
-  const [result] = await eslint.lintText(code, { filePath });
-  const kept = result.messages.filter((m) => m.fatal || m.ruleId?.startsWith('sql/'));
-  out.push(kept.map((m) => (m.ruleId ?? 'fatal') + ' ' + m.line + ': ' + m.message));
-}
-process.stdout.write(JSON.stringify(out));
-`;
-
 /** The SQL rule's messages (and any parse failure, as `fatal`) for each fixture, linted as if at its path. */
 function lint(cases: { code: string; filePath: string }[]): string[][] {
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', LINT], {
-    cwd: path.resolve(__dirname, '..', '..'),
-    input: JSON.stringify(cases),
-    encoding: 'utf8',
-  });
-  return JSON.parse(out) as string[][];
+  return lintInChild(cases, 'sql/').map((messages) =>
+    messages.map((m) => `${m.ruleId ?? 'fatal'} ${m.line}: ${m.message}`),
+  );
 }
 
 const knexImport = `import knexFactory from 'knex';
