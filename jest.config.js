@@ -9,6 +9,7 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+  testSequencer: '<rootDir>/jest.sequencer.mjs',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
   testTimeout: 60_000,
   maxWorkers: 2,
