@@ -71,19 +71,18 @@ const layoutRule = {
     const file = path.relative(root, context.filename).split(path.sep).join('/');
     const from = file.split('/')[0];
     const allowed = LAYOUT[from];
-    if (!allowed || from === undefined) return {};
+    if (!allowed) return {};
     function check(node, source, typeOnly) {
       if (typeof source !== 'string' || !source.startsWith('.')) return;
       const target = path.relative(root, path.resolve(path.dirname(context.filename), source));
       const to = roomOf(target.split(path.sep).join('/') + (target.includes(path.sep) ? '' : '/'));
       if (!to || to === from || to.startsWith('..')) return;
       if (from === 'workflows' && to === 'workflows/contract') return;
-      if (allowed.includes(to)) return;
       const toRoom = to.split('/')[0];
-      if (allowed.includes(toRoom) && to !== 'workflows/contract') return;
-      if (typeOnly && (TYPE_ONLY[from] ?? []).includes(toRoom)) return;
+      // `workflows/contract` opens that one file, never the rest of workflows/.
+      if (allowed.includes(to) || (to !== 'workflows/contract' && allowed.includes(toRoom))) return;
       if ((TYPE_ONLY[from] ?? []).includes(toRoom)) {
-        context.report({ node, messageId: 'typeOnly', data: { from, to: toRoom } });
+        if (!typeOnly) context.report({ node, messageId: 'typeOnly', data: { from, to: toRoom } });
         return;
       }
       context.report({
