@@ -10,7 +10,6 @@ import { createBillingActivities } from '../activities/billing';
 import { createSubscriptionActivities } from '../activities/subscriptions';
 import { createTestClockActivities } from '../activities/test-clocks';
 import { createSubscriptionEngine } from '../engine/subscription-engine';
-import { createInProcessAcquirer } from '../simulators/in-process-acquirer';
 import type { CardAcquirer } from '../bank-adapters/card-acquirer';
 import type { ClaimsApi } from '../bank-adapters/claims-api';
 import { createClaimActivities } from '../activities/claims';
@@ -30,10 +29,10 @@ export interface WorkerDeps {
   workflowBundlePath?: string;
   webhookAttemptTimeoutMs?: number;
   /**
-   * The card acquirer renewals are charged through. Unset: the simulated acquirer in this process
-   * (test environment), with SIMULATED_ACQUIRER_LATENCY_MS of latency (decision 0041).
+   * The card acquirer renewals are charged through: in the test environment the simulated acquirer,
+   * the one service the API processes charge and refund through too (decision 0102).
    */
-  acquirer?: CardAcquirer;
+  acquirer: CardAcquirer;
   /** Card authorizations in flight at once per billing page. */
   chargeConcurrency?: number;
   /** The bank's claims service (claim batches and payment sync); unset: those activities fail. */
@@ -66,14 +65,7 @@ export async function createWorker(
     knex: deps.knex,
     taskQueue: deps.taskQueue,
   });
-  const acquirer =
-    deps.acquirer ??
-    createInProcessAcquirer({
-      latencyMs: Number(process.env.SIMULATED_ACQUIRER_LATENCY_MS ?? 0) || 0,
-      // npm start sets it to the simulated bank, which then deposits renewals too (decision 0091).
-      bankUrl: process.env.SIMULATED_BANK_URL,
-      log: deps.log,
-    });
+  const { acquirer } = deps;
   const activities = {
     ...createBillingActivities({
       knex: deps.knex,

@@ -9,6 +9,8 @@ import { createApiKeyRepository } from '../../db/api-keys';
 import type { Knex } from '../../db/knex';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
 import { createTestDatabase, type TestDatabase } from './database';
+import { httpAcquirerAt } from '../../bank-adapters/http-card-acquirer';
+import { startTestAcquirer } from './acquirer';
 
 /** Chromium from the distribution (apt package `chromium`); CHROMIUM_PATH overrides. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -49,6 +51,7 @@ export async function startWebStack(): Promise<WebStack> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const noWebhooks: WebhookDispatcher = { wake: () => Promise.resolve() };
+  const acquirer = await startTestAcquirer();
   const app = createApp({
     knex: db.knex,
     log: createLogger('test-web', process.env.TEST_LOG_LEVEL ?? 'silent'),
@@ -57,6 +60,7 @@ export async function startWebStack(): Promise<WebStack> {
     dispatcher: noWebhooks,
     publicBaseUrl: url,
     bodyLimitBytes: 256 * 1024,
+    acquirer: httpAcquirerAt(acquirer.url),
     checkResponses: true,
   });
   const server: Server = await new Promise((resolve) => {
@@ -74,6 +78,7 @@ export async function startWebStack(): Promise<WebStack> {
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await acquirer.stop();
       await db.drop();
     },
   };

@@ -74,6 +74,7 @@ beforeAll(async () => {
     namespace: 'default',
     taskQueue: stack.taskQueue,
     workflowBundlePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE!,
+    acquirer: stack.acquirer.client,
     bankConnections: [connection],
     bankFilesDir: filesDir,
   });

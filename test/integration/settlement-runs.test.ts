@@ -203,6 +203,7 @@ beforeAll(async () => {
     namespace: 'default',
     taskQueue: stack.taskQueue,
     workflowBundlePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE!,
+    acquirer: stack.acquirer.client,
     bankConnections: [connection],
     settlementAutoApproveMaxNet: 0,
   });
