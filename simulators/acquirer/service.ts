@@ -1,9 +1,8 @@
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import express from 'express';
 import type { Logger } from '../../stack/logger';
 import { AcquirerStore } from './store';
-import { simulatedAcquirerRouter } from './router';
+import { createAcquirerHandler } from './protocol';
 
 export interface SimulatedAcquirerOptions {
   /** Where its state lives (decision 0102); the same directory after a restart keeps everything. */
@@ -34,28 +33,28 @@ export interface SimulatedAcquirer {
 export async function startSimulatedAcquirer(opts: SimulatedAcquirerOptions): Promise<SimulatedAcquirer> {
   const store = await AcquirerStore.open(opts.dataDir);
   const host = opts.host ?? '127.0.0.1';
-  const app = express();
-  app.disable('x-powered-by');
-  app.get('/health', (_req, res) => void res.json({ status: 'ok' }));
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(opts.port ?? 0, host, () => resolve(s));
-    s.once('error', reject);
+  let handler: ReturnType<typeof createAcquirerHandler> | null = null;
+  const server = createServer((req, res) => {
+    if (handler) handler(req, res);
+    else res.writeHead(503).end();
+  });
+  await new Promise<Server>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => resolve(server));
   }).catch(async (err: unknown) => {
     await store.close();
     throw err;
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host}:${port}`;
-  // Mounted once the port is known (no request can arrive before this function returns).
-  app.use(
-    simulatedAcquirerRouter({
-      store,
-      latencyMs: opts.latencyMs ?? 0,
-      publicUrl: opts.publicUrl ?? url,
-      bankUrl: opts.bankUrl,
-      log: opts.log,
-    }),
-  );
+  // Built once the port is known: the 3-D Secure pages are addressed from it.
+  handler = createAcquirerHandler({
+    store,
+    latencyMs: opts.latencyMs ?? 0,
+    publicUrl: opts.publicUrl ?? url,
+    bankUrl: opts.bankUrl,
+    log: opts.log,
+  });
   opts.log?.info({ url, dataDir: opts.dataDir }, 'simulated acquirer listening');
   return {
     url,
