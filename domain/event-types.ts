@@ -1,4 +1,7 @@
-/** Every event type of spec §6.1. A channel subscribes to a list of these, or to `*`. */
+/**
+ * Every event type of spec §6.1, then those decisions add (ARCHITECTURE.md, "Event types"). A
+ * channel subscribes to a list of these, or to `*`.
+ */
 export const EVENT_TYPES = [
   'checkout.session.completed',
   'payment_intent.captured',
@@ -16,6 +19,8 @@ export const EVENT_TYPES = [
   'subscription.payment_retry_failed',
   'subscription.payment_recovered',
   'debug.check',
+  // A refund's status changed after it was created: a krafa refund's transfer booked (decision 0101).
+  'refund.updated',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

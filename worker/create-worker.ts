@@ -96,6 +96,7 @@ export async function createWorker(
       bankConnections: deps.bankFilesDir !== undefined ? (deps.bankConnections ?? []) : [],
       bankFilesDir: deps.bankFilesDir ?? '',
       parseWorkers: deps.bankSyncParseWorkers ?? 0,
+      wakeChannels,
     }),
     ...createClaimActivities({
       knex: deps.knex,

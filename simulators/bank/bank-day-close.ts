@@ -14,6 +14,7 @@ import {
 } from './camt-writer';
 import type { AcquirerSettlementItem, CollectionAccount } from './collection-account';
 import { readPain001, type Pain001Payout } from './pain001-reader';
+import { payerAccountOf } from './payer-accounts';
 
 /**
  * Closing a banking day at the simulated bank (decision 0090, 0091): books the day's claim payments
@@ -206,7 +207,10 @@ function claimLumpSum(date: string, txs: ClaimTransaction[]): CamtEntryInput {
       ...(tx.transactionBatchId !== undefined && { txId: tx.transactionBatchId }),
       endToEndId: claimId,
       creditorReference: claimId,
-      ...(tx.payorId !== undefined && { debtor: { id: tx.payorId } }),
+      // The payer's account, which the refund of a krafa goes back to (decision 0101).
+      ...(tx.payorId !== undefined && {
+        debtor: { id: tx.payorId, account: payerAccountOf(tx.payorId, tx.transactionBank) },
+      }),
     };
   });
   const net = netOf(details);

@@ -25,6 +25,8 @@ const plusDays = (date: string, days: number) =>
 
 let stack: TestStack;
 let m: TestMerchant;
+/** The last banking day a test closed: the bank closes days in order, so each test starts after it. */
+let lastClosed = new Date().toISOString().slice(0, 10);
 
 beforeAll(async () => {
   stack = await startTestStack({ bankFiles: true });
@@ -175,6 +177,7 @@ test('a krafa paid at the bank is refunded to the payer’s account as a credit 
 
   // The next statement books both debits; bank sync matches them: the run is paid, the refund succeeded.
   const next = await files.sim.closeDay(d2);
+  lastClosed = d2;
   expect([...next.payouts].sort()).toEqual([payout.id, refund.body.id].sort());
   await runBankSync();
   await until(
@@ -196,4 +199,131 @@ test('a krafa paid at the bank is refunded to the payer’s account as a credit 
   });
   expect(again.status).toBe(200);
   expect((again.body.runs as { merchant: string }[]).filter((r) => r.merchant === m.id)).toEqual([]);
+});
+
+test('a refund made before the bank names the payer’s account learns it when gathered; a full refund nets in the same run', async () => {
+  const files = stack.bankFiles!;
+  const today = new Date().toISOString().slice(0, 10);
+  const d1 = nextBankingDay(plusDays(lastClosed, 1));
+  const d2 = nextBankingDay(plusDays(d1, 1));
+  const claims: { id: string; intent: string }[] = [];
+  for (const amount of [8_000, 3_000]) {
+    const created = await api('/v1/claims', {
+      payer_kennitala: PAYER,
+      amount,
+      due_date: plusDays(today, 20),
+    });
+    expect(created.status).toBe(200);
+    claims.push({ id: created.body.id, intent: '' });
+  }
+  const batch = `b-${randomBase62(6)}`;
+  await stack.client.workflow.execute('claimBatch', {
+    workflowId: `claim-batch/test/${batch}`,
+    taskQueue: stack.taskQueue,
+    args: [{ livemode: false, batch, pollMs: 50 }],
+  });
+  // The payer pays both ("Pay all"); bank sync's claim payments sync captures them before any file.
+  const paid = await fetch(`${stack.bank!.bank.payerUrl}/pay`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ kt: PAYER, claimId: 'all', lang: 'en' }).toString(),
+    redirect: 'manual',
+  });
+  expect(paid.headers.get('location')).toContain('paid=2');
+  await runBankSync();
+  for (const c of claims) {
+    const claim = (await api(`/v1/claims/${c.id}`)).body;
+    expect(claim.status).toBe('paid');
+    c.intent = claim.payment_intent;
+  }
+
+  // Refunded before the notification: pending, its account not known yet.
+  const early = await api('/v1/refunds', { payment_intent: claims[0]!.intent, amount: 2_000 });
+  expect(early.body).toMatchObject({
+    status: 'pending',
+    destination_details: { type: 'bank_transfer', bank_transfer: { account_last4: null } },
+  });
+  // The whole of the second krafa: with the first's payment that day still nets positive.
+  const full = await api(`/v1/payment-intents/${claims[1]!.intent}/refund`, {});
+  expect(full.body).toMatchObject({ amount: 3_000, status: 'pending' });
+
+  await files.sim.closeDay(d1);
+  await runBankSync();
+  const operator = await createOperator(stack.knex);
+  const day = await stack.api(operator.token, '/v1/operator/settlement-days', {
+    method: 'POST',
+    json: { date: d1, livemode: false },
+  });
+  const run = (day.body.runs as { id: string; merchant: string }[]).find((r) => r.merchant === m.id)!;
+  // 8,000 + 3,000 paid (fees 64 and 25: the claim minimum), 2,000 + 3,000 refunded.
+  expect((await api(`/v1/settlement-runs/${run.id}`)).body).toMatchObject({
+    gross: 6_000,
+    fee: 89,
+    net: 5_911,
+    line_count: 4,
+  });
+  const last4 = (await api(`/v1/refunds/${early.body.id}`)).body.destination_details.bank_transfer
+    .account_last4;
+  expect(last4).toMatch(/^\d{4}$/);
+  await stack.api(operator.token, `/v1/operator/settlement-runs/${run.id}/approve`, {
+    method: 'POST',
+    json: {},
+  });
+  const submitted = await until(
+    () => api(`/v1/settlement-runs/${run.id}`),
+    (r) => r.body.status === 'submitted',
+  );
+  const pain = readFileSync(
+    path.join(files.sim.rootDir, 'outbox', `pain001_${submitted.body.payout.id}.xml`),
+    'utf8',
+  );
+  expect(pain).toContain('<NbOfTxs>3</NbOfTxs>');
+  expect(pain).toContain(`<CtrlSum>${5_911 + 2_000 + 3_000}</CtrlSum>`);
+  await files.sim.closeDay(d2);
+  lastClosed = d2;
+  await runBankSync();
+  for (const r of [early.body.id, full.body.id])
+    expect((await api(`/v1/refunds/${r}`)).body.status).toBe('succeeded');
+  expect(await stack.knex('bank_exceptions').where({ status: 'open' })).toEqual([]);
+});
+
+test('a refund the merchant’s balance cannot carry stays pending and on no line: no run opens for a negative net', async () => {
+  const created = await api('/v1/claims', {
+    payer_kennitala: PAYER,
+    amount: 1_500,
+    due_date: plusDays(new Date().toISOString().slice(0, 10), 30),
+  });
+  const batch = `b-${randomBase62(6)}`;
+  await stack.client.workflow.execute('claimBatch', {
+    workflowId: `claim-batch/test/${batch}`,
+    taskQueue: stack.taskQueue,
+    args: [{ livemode: false, batch, pollMs: 50 }],
+  });
+  await fetch(`${stack.bank!.bank.payerUrl}/pay`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ kt: PAYER, claimId: 'all', lang: 'en' }).toString(),
+    redirect: 'manual',
+  });
+  const d1 = nextBankingDay(plusDays(lastClosed, 1));
+  await stack.bankFiles!.sim.closeDay(d1);
+  lastClosed = d1;
+  await runBankSync();
+  const intent = (await api(`/v1/claims/${created.body.id}`)).body.payment_intent as string;
+  const refund = await api('/v1/refunds', { payment_intent: intent });
+  expect(refund.body).toMatchObject({
+    amount: 1_500,
+    status: 'pending',
+    destination_details: { bank_transfer: { account_last4: expect.stringMatching(/^\d{4}$/) } },
+  });
+  // 1,500 paid less its 25 fee, less 1,500 refunded: negative, so no run; the refund waits.
+  const operator = await createOperator(stack.knex);
+  const day = await stack.api(operator.token, '/v1/operator/settlement-days', {
+    method: 'POST',
+    json: { date: d1, livemode: false },
+  });
+  expect(day.status).toBe(200);
+  expect((day.body.runs as { merchant: string }[]).filter((r) => r.merchant === m.id)).toEqual([]);
+  expect(await stack.knex('settlement_lines').where({ source_id: refund.body.id })).toEqual([]);
+  expect((await api(`/v1/refunds/${refund.body.id}`)).body.status).toBe('pending');
 });
