@@ -1,7 +1,11 @@
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
-import { createOperator } from '../helpers/accounts';
+import { WebClient, createOperator } from '../helpers/accounts';
 import { until } from '../helpers/until';
 import { nextBankingDay } from '../../domain/banking-days';
+import { claimIdOf } from '../../bank-adapters/claims-api';
+import { randomBase62 } from '../../domain/ids';
 
 /**
  * Spec §1: "acquirer fees and bank costs for claims are added on top" (decision 0113). Each is
@@ -11,13 +15,14 @@ import { nextBankingDay } from '../../domain/banking-days';
  * a test clock, and the settlement day run by an operator.
  *
  * The simulated acquirer's documented test fee: 0.3 % of the captured amount, rounded half up, plus
- * 4 ISK per capture (README, "Test cards").
+ * 4 ISK per capture (README, "Test cards"). The simulated bank's documented charge: 120 ISK per
+ * claim payment it collects, reported in the camt.054 detail's `Chrgs` (README, "Simulated bank").
  */
 
 jest.setTimeout(120_000);
 
 let stack: TestStack;
-let operator: { token: string };
+let operator: { token: string; email: string; password: string };
 const DAY = 86_400_000;
 const plusDays = (date: string, days: number) =>
   new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
@@ -170,4 +175,126 @@ test('card payments: the acquirer fee of each capture is recorded once and settl
   });
   expect(later.status).toBe(200);
   expect((later.body.runs as { merchant: string }[]).filter((r) => r.merchant === m.id)).toEqual([]);
+});
+
+test('kröfur: the bank charge of each claim payment is recorded once from the camt.054, even fed twice, and settles as a line of its own', async () => {
+  const claimant = '5510730339';
+  const m = await merchant('Kröfukostnaður ehf.', claimant);
+  const post = (p: string, json: unknown) => stack.api(m.testKey, p, { method: 'POST', json });
+  const files = stack.bankFiles!;
+  const today = new Date().toISOString().slice(0, 10);
+  // Claim payments are booked on the next banking day after payment (decision 0091); a day after
+  // the first test's settlement day.
+  const d1 = nextBankingDay(plusDays(nextBankingDay(today), 1));
+
+  const claims: string[] = [];
+  for (const amount of [25_000, 1_500]) {
+    const r = await post('/v1/claims', {
+      payer_kennitala: '1201603389',
+      amount,
+      due_date: plusDays(today, 14),
+    });
+    expect(r.status).toBe(200);
+    claims.push(r.body.id);
+  }
+  const batch = `b-${randomBase62(6)}`;
+  await stack.client.workflow.execute('claimBatch', {
+    workflowId: `claim-batch/test/${batch}`,
+    taskQueue: stack.taskQueue,
+    args: [{ livemode: false, batch, pollMs: 50 }],
+  });
+  for (const id of claims) {
+    const c = (await stack.api(m.testKey, `/v1/claims/${id}`)).body;
+    expect(c.status).toBe('issued');
+    stack.bank!.bank.ledger.pay(
+      claimIdOf({
+        claimantId: c.claim_key.claimant_id,
+        account: c.claim_key.account,
+        dueDate: c.claim_key.due_date,
+      }),
+    );
+  }
+  const closed = await files.sim.closeDay(d1);
+  expect(closed.claimTransactions).toBe(2);
+
+  const runBankSync = () =>
+    stack.client.workflow.execute('bankSync', {
+      workflowId: `bank-sync/simulated-${randomBase62(6)}`,
+      taskQueue: stack.taskQueue,
+      args: [{ connection: 'simulated' }],
+    });
+  await runBankSync();
+  for (const id of claims) expect((await stack.api(m.testKey, `/v1/claims/${id}`)).body.status).toBe('paid');
+
+  // The same notification again: its bytes under another name, and the same statement in a file
+  // of other bytes (another message id). Nothing is recorded twice.
+  const archive = path.join(files.sim.rootDir, 'archive');
+  const notification = readdirSync(archive).find((n) => n.startsWith(`camt054_${d1.replaceAll('-', '')}`))!;
+  expect(notification).toBeDefined();
+  const inbox = path.join(files.sim.rootDir, 'inbox');
+  copyFileSync(path.join(archive, notification), path.join(inbox, `again-${notification}`));
+  const xml = readFileSync(path.join(archive, notification), 'utf8');
+  writeFileSync(
+    path.join(inbox, `other-${notification}`),
+    xml.replace(/<MsgId>([^<]+)<\/MsgId>/, '<MsgId>$1-B</MsgId>'),
+  );
+  await runBankSync();
+
+  const costs = await stack.knex('payment_costs').where({ merchant_id: m.id, kind: 'bank_cost' });
+  expect(costs.map((c) => Number(c.amount)).sort()).toEqual([120, 120]);
+
+  const { run, lines } = await settle(m, d1);
+  const [big, small] = await Promise.all(
+    claims.map(async (id) => (await stack.api(m.testKey, `/v1/claims/${id}`)).body.payment_intent as string),
+  );
+  // Service fees: 25,000 × 0.8 % = 200; 1,500 × 0.8 % = 12 → the minimum 25. The bank: 120 each.
+  expect(lines.map(shape).sort(byShape)).toEqual(
+    [
+      ['payment', 'claim', big, 25_000, 200, 24_800],
+      ['bank_cost', 'claim', big, 0, 120, -120],
+      ['payment', 'claim', small, 1_500, 25, 1_475],
+      ['bank_cost', 'claim', small, 0, 120, -120],
+    ].sort(byShape),
+  );
+  const gross = 25_000 + 1_500;
+  const fee = 200 + 25 + 120 + 120;
+  expect(run).toMatchObject({
+    gross,
+    fee,
+    net: gross - fee,
+    line_count: 4,
+    fee_details: [
+      { type: 'service_fee', amount: 225 },
+      { type: 'acquirer_fee', amount: 0 },
+      { type: 'bank_cost', amount: 240 },
+    ],
+  });
+
+  // The finance dashboard shows the parts of the fee.
+  const web = new WebClient(stack.url);
+  expect((await web.signIn(operator.email, operator.password)).status).toBe(303);
+  const page = await web.get(`/dashboard/finance/runs/${run.id}?env=test&lang=en`);
+  expect(page.status).toBe(200);
+  expect(page.text).toMatch(/data-testid="run-bank_cost">\s*ISK 240\s*</);
+  expect(page.text).toMatch(/data-testid="run-service_fee">\s*ISK 225\s*</);
+
+  // Approved, the payout is exactly the net.
+  const approved = await stack.api(operator.token, `/v1/operator/settlement-runs/${run.id}/approve`, {
+    method: 'POST',
+    json: {},
+  });
+  expect(approved.status).toBe(200);
+  const submitted = await until(
+    () => stack.api(m.testKey, `/v1/settlement-runs/${run.id}`),
+    (r) => r.body.status === 'submitted',
+  );
+  expect(submitted.body.payout.amount).toBe(gross - fee);
+
+  // Every cost recorded is on a line or still waiting: here all are settled.
+  const settledCosts = await stack
+    .knex('settlement_lines')
+    .where({ merchant_id: m.id })
+    .whereIn('kind', ['acquirer_fee', 'bank_cost'])
+    .sum({ n: 'fee' });
+  expect(Number(settledCosts[0]!.n)).toBe(240);
 });
