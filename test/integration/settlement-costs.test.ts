@@ -6,6 +6,7 @@ import { until } from '../helpers/until';
 import { nextBankingDay } from '../../domain/banking-days';
 import { claimIdOf } from '../../bank-adapters/claims-api';
 import { randomBase62 } from '../../domain/ids';
+import { recordBankCostsOfFile } from '../../db/payment-costs';
 
 /**
  * Spec §1: "acquirer fees and bank costs for claims are added on top" (decision 0113). Each is
@@ -242,6 +243,10 @@ test('kröfur: the bank charge of each claim payment is recorded once from the c
 
   const costs = await stack.knex('payment_costs').where({ merchant_id: m.id, kind: 'bank_cost' });
   expect(costs.map((c) => Number(c.amount)).sort()).toEqual([120, 120]);
+  // Recording the processed file's costs again (a retried activity) adds nothing either.
+  for (const f of await stack.knex('bank_files').where({ livemode: false, status: 'processed' }))
+    expect(await recordBankCostsOfFile(stack.knex, { fileId: f.id, livemode: false })).toBe(0);
+  expect(await stack.knex('payment_costs').where({ merchant_id: m.id, kind: 'bank_cost' })).toHaveLength(2);
 
   const { run, lines } = await settle(m, d1);
   const [big, small] = await Promise.all(
