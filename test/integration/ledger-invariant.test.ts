@@ -8,9 +8,7 @@
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { createOperator } from '../helpers/accounts';
 import { until } from '../helpers/until';
-import { simulatedToken } from '../helpers/subscriptions';
 import { checkLedger, type LedgerReport } from '../helpers/ledger-invariant';
-import { newId, ID_PREFIX } from '../../domain/ids';
 import type { Knex } from '../../db/knex';
 
 let stack: TestStack;
@@ -130,18 +128,7 @@ test('a subscription charged outside its periods breaks it', async () => {
     recurring: { interval: 'month' },
   });
   const customer = await post('/v1/customers', { name: 'Jón' });
-  const pm = newId(ID_PREFIX.paymentMethod);
-  await stack.knex('payment_methods').insert({
-    id: pm,
-    merchant_id: m.id,
-    livemode: false,
-    customer_id: customer.body.id,
-    acquirer_token: simulatedToken('success'),
-    card_brand: 'visa',
-    card_last4: '4242',
-    card_exp_month: 12,
-    card_exp_year: 2040,
-  });
+  const pm = (await post('/v1/payment-methods', { card, customer: customer.body.id })).body.id as string;
   const created = await post('/v1/subscriptions', {
     customer: customer.body.id,
     price: price.body.id,
