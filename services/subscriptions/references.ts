@@ -2,7 +2,6 @@ import type { Db } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import { createPriceRepository } from '../../db/prices';
 import { createPaymentMethodRepository } from '../../db/payment-methods';
-import { createCouponRepository } from '../../db/coupons';
 import { createMerchantRepository } from '../../db/merchants';
 import { InvalidRequestError, NotFoundError } from '../../domain/errors';
 import { enabledCapabilities } from '../../domain/capabilities';
@@ -11,11 +10,10 @@ import { onboardingState } from '../merchant/merchant-account';
 export const bad = (message: string, param: string) =>
   new InvalidRequestError(message, { code: 'parameter_invalid', param });
 
-/** Checks that what a subscription refers to can be used: its price, card, coupon, bank claims. */
+/** Checks that what a subscription refers to can be used: its price, card, bank claims (coupons: discounts.ts). */
 export function createReferenceChecks(db: Db) {
   const prices = createPriceRepository(db);
   const cards = createPaymentMethodRepository(db);
-  const coupons = createCouponRepository(db);
   const merchants = createMerchantRepository(db);
 
   return {
@@ -31,11 +29,6 @@ export function createReferenceChecks(db: Db) {
       const pm = await cards.findById(scope, id, trx);
       if (!pm || pm.customer_id !== customerId || pm.detached_at !== null)
         throw bad(`No payment method '${id}' attached to the customer`, param);
-    },
-
-    async coupon(scope: Scope, id: string, trx: Db) {
-      if (!(await coupons.findById(scope, id, trx)))
-        throw new NotFoundError(`No such coupon: '${id}'`, 'coupon');
     },
 
     /** A claim-collected subscription: claims enabled, a claimant kennitala and a payer kennitala. */
