@@ -9,6 +9,7 @@ import { nextBankingDay } from '../../domain/banking-days';
 import { checkKennitala } from '../../domain/kennitala';
 import { InvalidRequestError } from '../../domain/errors';
 import { missingReference } from '../lookup';
+import { assertClaimsEnabled } from '../merchant/onboarding';
 import { checkClaimDates, plusYears } from './claim-dates';
 import { toWireTerms, type ClaimTermsInput } from './claim-wire-terms';
 
@@ -83,10 +84,7 @@ function checkTerms(input: CreateClaimInput, terms: ClaimWireTerms, dueDate: str
  */
 export async function createClaim(knex: Knex, scope: Scope, input: CreateClaimInput): Promise<ClaimRow> {
   const merchant = await createMerchantRepository(knex).findById(scope.merchantId);
-  if (!merchant?.kennitala)
-    throw new InvalidRequestError('The merchant has no kennitala to issue claims under', {
-      code: 'merchant_kennitala_missing',
-    });
+  assertClaimsEnabled(merchant, scope.livemode);
   const claimant = merchant.kennitala;
   const payer = await payerOf(knex, scope, input);
   const dueDate = nextBankingDay(input.due_date);
