@@ -95,6 +95,8 @@ test('refused at issuance: session unpaid, payment_intent.failed and claim.faile
     status: 'cancelled',
     amount: 13_410,
     payer_kennitala: REFUSED_PAYOR_KENNITALA,
+    // The bank never had it: no claim key.
+    claim_key: null,
     bank_error: { code: 'CLAIM_OTHERS', message: 'payorId is not in the national register' },
   });
   // One failed payment intent for the attempt, linked from the claim.
