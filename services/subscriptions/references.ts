@@ -4,8 +4,7 @@ import { createPriceRepository } from '../../db/prices';
 import { createPaymentMethodRepository } from '../../db/payment-methods';
 import { createMerchantRepository } from '../../db/merchants';
 import { InvalidRequestError, NotFoundError } from '../../domain/errors';
-import { enabledCapabilities } from '../../domain/capabilities';
-import { onboardingState } from '../merchant/merchant-account';
+import { assertClaimsEnabled } from '../merchant/onboarding';
 
 export const bad = (message: string, param: string) =>
   new InvalidRequestError(message, { code: 'parameter_invalid', param });
@@ -33,15 +32,11 @@ export function createReferenceChecks(db: Db) {
 
     /** A claim-collected subscription: claims enabled, a claimant kennitala and a payer kennitala. */
     async claimsPossible(scope: Scope, payer: string | null, trx: Db) {
-      const merchant = await merchants.findById(scope.merchantId, trx);
-      if (
-        !merchant?.kennitala ||
-        !enabledCapabilities(onboardingState(merchant), scope.livemode).includes('payments.bank_claim')
-      )
-        throw new InvalidRequestError('Bank claims are not enabled for this merchant', {
-          code: 'claims_not_enabled',
-          param: 'collection_method',
-        });
+      assertClaimsEnabled(
+        await merchants.findById(scope.merchantId, trx),
+        scope.livemode,
+        'collection_method',
+      );
       if (!payer)
         throw bad('A subscription collected by claim needs a customer with a kennitala', 'customer');
     },
