@@ -62,8 +62,11 @@ export interface PendingRenewal {
 
 export interface RenewalOutcome {
   id: string;
-  /** `awaiting_claim`: a claim-collected renewal, paid when its claim is (decision 0064). */
-  status: 'paid' | 'failed' | 'awaiting_claim';
+  /**
+   * `awaiting_claim`: a claim-collected renewal, paid when its claim is (decision 0064). `void`: a
+   * charge in flight at a cancel that took no money; its payment intent is canceled (decision 0100).
+   */
+  status: 'paid' | 'failed' | 'awaiting_claim' | 'void';
   authorization: string | null;
   error: { code: string; decline_code: string | null; message: string } | null;
   fee: number | null;
@@ -83,7 +86,7 @@ export interface FinishedRenewal {
   proration_amount: number;
   attempt_count: number;
   payment_intent_id: string | null;
-  status: 'paid' | 'failed' | 'awaiting_claim';
+  status: 'paid' | 'failed' | 'awaiting_claim' | 'void';
 }
 
 /** A renewal row for a period paid when the subscription began. */
@@ -286,8 +289,9 @@ export function createRenewalRepository() {
     },
 
     /**
-     * Moves renewals from pending to their outcome and their payment intents with them; returns only
-     * the renewals this call moved, so events are written once whatever retried before.
+     * Moves renewals from pending to their outcome and their payment intents with them (a void one's
+     * intent is canceled); returns only the renewals this call moved, so events are written once
+     * whatever retried before.
      */
     async finish(
       trx: Knex.Transaction,
@@ -306,10 +310,13 @@ export function createRenewalRepository() {
            returning r.*
          ), intents as (
            update payment_intents p set
-                  status = case when o.status = 'paid' then 'succeeded' else 'requires_payment_method' end,
+                  status = case o.status when 'paid' then 'succeeded' when 'void' then 'canceled'
+                                         else 'requires_payment_method' end,
                   amount_captured = case when o.status = 'paid' then p.amount else 0 end,
                   fee_amount = o.fee,
                   captured_at = case when o.status = 'paid' then ?::timestamptz end,
+                  canceled_at = case when o.status = 'void' then ?::timestamptz end,
+                  cancellation_reason = case when o.status = 'void' then 'abandoned' end,
                   acquirer_authorization = o.authorization_id,
                   last_payment_error = o.error::jsonb,
                   updated_at = now()
@@ -326,6 +333,7 @@ export function createRenewalRepository() {
             outcomes.map((o) => o.authorization),
             outcomes.map((o) => (o.error === null ? null : JSON.stringify(o.error))),
             outcomes.map((o) => o.fee),
+            at,
             at,
             at,
           ],
