@@ -17,6 +17,8 @@ const PER_GROUP = 10;
 const GROUPS_AT_ONCE = 2;
 /** Each answer of the worker's simulated acquirer takes this long (authorize, then capture). */
 const ACQUIRER_LATENCY_MS = 250;
+/** Each test's time limit, for the default 50 tries and in proportion for more. */
+const TIMEOUT_MS = 180_000 * Math.max(1, TRIES / 50);
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 2, 31, 12, 0, 0);
@@ -239,52 +241,60 @@ async function race(tries: number, run: (g: Group, size: number) => Promise<Land
   return { landings, counts };
 }
 
-test(`cancel while the first charge is in flight: ${TRIES} tries`, async () => {
-  const { landings, counts } = await race(TRIES, async (g, size) => {
-    const people = await Promise.all(Array.from({ length: size }, () => g.customerWithCard()));
-    const tries: Try[] = [];
-    const landings = await Promise.all(
-      people.map(async ({ customer, card }, i) => {
-        const t = { subscription: await g.subscribe(customer, card), customer };
-        tries.push(t);
-        await cancelDuringCharge(g, t, i, 0);
-        // The lifecycle workflow ends once it has seen the cancel; its charge, if any, is done then.
-        await stack.client.workflow.getHandle(`subscription/${t.subscription}`).result();
-        return checkAfterCancel(g, t, 0);
-      }),
-    );
-    await advanceAndCheckNothingRenews(g, T0 + 31 * DAY, tries);
-    return landings;
-  });
-  console.log(`cancel during the first charge, ${TRIES} tries: ${JSON.stringify(counts)}`);
-  expect(landings).toHaveLength(TRIES);
-  // The race was run: some cancels arrived while a charge was at the acquirer.
-  expect(counts['charge in flight']).toBeGreaterThan(0);
-}, 180_000);
+test(
+  `cancel while the first charge is in flight: ${TRIES} tries`,
+  async () => {
+    const { landings, counts } = await race(TRIES, async (g, size) => {
+      const people = await Promise.all(Array.from({ length: size }, () => g.customerWithCard()));
+      const tries: Try[] = [];
+      const landings = await Promise.all(
+        people.map(async ({ customer, card }, i) => {
+          const t = { subscription: await g.subscribe(customer, card), customer };
+          tries.push(t);
+          await cancelDuringCharge(g, t, i, 0);
+          // The lifecycle workflow ends once it has seen the cancel; its charge, if any, is done then.
+          await stack.client.workflow.getHandle(`subscription/${t.subscription}`).result();
+          return checkAfterCancel(g, t, 0);
+        }),
+      );
+      await advanceAndCheckNothingRenews(g, T0 + 31 * DAY, tries);
+      return landings;
+    });
+    console.log(`cancel during the first charge, ${TRIES} tries: ${JSON.stringify(counts)}`);
+    expect(landings).toHaveLength(TRIES);
+    // The race was run: some cancels arrived while a charge was at the acquirer.
+    expect(counts['charge in flight']).toBeGreaterThan(0);
+  },
+  TIMEOUT_MS,
+);
 
-test(`cancel while a renewal is in flight: ${TRIES} tries`, async () => {
-  const { landings, counts } = await race(TRIES, async (g, size) => {
-    const people = await Promise.all(Array.from({ length: size }, () => g.customerWithCard()));
-    const tries = await Promise.all(
-      people.map(async ({ customer, card }) => {
-        const subscription = await g.subscribe(customer, card);
-        await until(
-          () => g.api(`/v1/subscriptions/${subscription}`),
-          (r) => r.body.status === 'active',
-        );
-        return { subscription, customer };
-      }),
-    );
-    // The first renewal is due on Apr 30; the advance bills it while the cancels arrive.
-    await g.advance(T0 + 30 * DAY + 3_600_000);
-    await Promise.all(tries.map((t, i) => cancelDuringCharge(g, t, i, 1)));
-    await g.ready();
-    const landings: Landing[] = [];
-    for (const t of tries) landings.push(await checkAfterCancel(g, t, 1));
-    await advanceAndCheckNothingRenews(g, T0 + 62 * DAY, tries);
-    return landings;
-  });
-  console.log(`cancel during a renewal, ${TRIES} tries: ${JSON.stringify(counts)}`);
-  expect(landings).toHaveLength(TRIES);
-  expect(counts['charge in flight']).toBeGreaterThan(0);
-}, 180_000);
+test(
+  `cancel while a renewal is in flight: ${TRIES} tries`,
+  async () => {
+    const { landings, counts } = await race(TRIES, async (g, size) => {
+      const people = await Promise.all(Array.from({ length: size }, () => g.customerWithCard()));
+      const tries = await Promise.all(
+        people.map(async ({ customer, card }) => {
+          const subscription = await g.subscribe(customer, card);
+          await until(
+            () => g.api(`/v1/subscriptions/${subscription}`),
+            (r) => r.body.status === 'active',
+          );
+          return { subscription, customer };
+        }),
+      );
+      // The first renewal is due on Apr 30; the advance bills it while the cancels arrive.
+      await g.advance(T0 + 30 * DAY + 3_600_000);
+      await Promise.all(tries.map((t, i) => cancelDuringCharge(g, t, i, 1)));
+      await g.ready();
+      const landings: Landing[] = [];
+      for (const t of tries) landings.push(await checkAfterCancel(g, t, 1));
+      await advanceAndCheckNothingRenews(g, T0 + 62 * DAY, tries);
+      return landings;
+    });
+    console.log(`cancel during a renewal, ${TRIES} tries: ${JSON.stringify(counts)}`);
+    expect(landings).toHaveLength(TRIES);
+    expect(counts['charge in flight']).toBeGreaterThan(0);
+  },
+  TIMEOUT_MS,
+);
