@@ -217,6 +217,8 @@ export function createBillingActivities(
               livemode: s.livemode,
               customerId: s.customer_id,
               paymentMethodId: s.payment_method_id,
+              // On a test clock a payment is made at the clock's instant, as it is captured then.
+              clockTime: s.test_clock_id === null ? null : asOf,
             },
           ]),
         );

@@ -183,13 +183,20 @@ export function createRenewalRepository() {
 
     /**
      * Creates renewals and, for those with something to charge, their payment intents (status
-     * processing), in one statement each. A renewal that exists already is left alone.
+     * processing), in one statement each. A renewal that exists already is left alone. Both are
+     * made at `clockTime` for a subscription on a test clock (the clock's instant), else now.
      */
     async insert(
       trx: Knex.Transaction,
       merchantOf: Map<
         string,
-        { merchantId: string; livemode: boolean; customerId: string; paymentMethodId: string | null }
+        {
+          merchantId: string;
+          livemode: boolean;
+          customerId: string;
+          paymentMethodId: string | null;
+          clockTime: Date | null;
+        }
       >,
       rows: readonly NewRenewal[],
     ): Promise<void> {
@@ -200,25 +207,26 @@ export function createRenewalRepository() {
         `with input as (
            select * from unnest(?::text[], ?::text[], ?::text[], ?::boolean[], ?::text[], ?::integer[],
              ?::timestamptz[], ?::timestamptz[], ?::text[], ?::integer[], ?::bigint[], ?::bigint[], ?::bigint[],
-             ?::integer[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[])
+             ?::integer[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::timestamptz[])
              as t(id, payment_intent_id, merchant_id, livemode, subscription_id, period_index, period_start,
                   period_end, price_id, quantity, amount_subtotal, discount_amount, amount, vat_rate, vat_amount,
-                  proration_amount, coupon_id, customer_id, payment_method_id)
+                  proration_amount, coupon_id, customer_id, payment_method_id, clock_time)
          ), created as (
            insert into renewals (id, payment_intent_id, merchant_id, livemode, subscription_id, period_index,
              period_start, period_end, price_id, quantity, amount_subtotal, discount_amount, amount, vat_rate,
-             vat_amount, proration_amount, coupon_id, status)
+             vat_amount, proration_amount, coupon_id, status, created_at)
            select id, payment_intent_id, merchant_id, livemode, subscription_id, period_index, period_start,
              period_end, price_id, quantity, amount_subtotal, discount_amount, amount, vat_rate, vat_amount,
-             proration_amount, coupon_id, 'pending'
+             proration_amount, coupon_id, 'pending', coalesce(clock_time, now())
              from input
            on conflict (subscription_id, period_start) do nothing
            returning id
          )
          insert into payment_intents (id, merchant_id, livemode, amount, status, capture_method, channel,
-           customer_id, payment_method_id, subscription_id, description, attempt_count)
+           customer_id, payment_method_id, subscription_id, description, attempt_count, created_at)
          select i.payment_intent_id, i.merchant_id, i.livemode, i.amount, 'processing', 'automatic', 'online',
-                i.customer_id, i.payment_method_id, i.subscription_id, 'Subscription renewal', 1
+                i.customer_id, i.payment_method_id, i.subscription_id, 'Subscription renewal', 1,
+                coalesce(i.clock_time, now())
            from input i join created c on c.id = i.id
           where i.payment_intent_id is not null`,
         sqlArgs(
@@ -242,6 +250,7 @@ export function createRenewalRepository() {
             col((r) => r.couponId),
             col((r) => meta(r).customerId),
             col((r) => meta(r).paymentMethodId),
+            col((r) => meta(r).clockTime),
           ],
         ),
       );
