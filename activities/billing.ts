@@ -2,7 +2,7 @@ import { heartbeat } from '@temporalio/activity';
 import type { Knex } from '../db/knex';
 import type { Logger } from '../stack/logger';
 import type { CardAcquirer } from '../bank-adapters/card-acquirer';
-import { AcquirerError } from '../bank-adapters/card-acquirer';
+import { AcquirerError, reportedFee } from '../bank-adapters/card-acquirer';
 import { newId, ID_PREFIX } from '../domain/ids';
 import { periodAt } from '../domain/billing-calendar';
 import { isEnded, priceSubscriptionPeriod } from '../domain/subscription';
@@ -23,6 +23,7 @@ import {
 } from '../db/renewals';
 import type { CouponRow } from '../db/coupons';
 import { insertClaim } from '../db/claims';
+import { recordAcquirerFees, type AcquirerFee } from '../db/payment-costs';
 import { claimPartiesOf, expireClaims } from '../db/claim-collection';
 import { lockForCharge, moveToChargedPeriods } from '../db/subscription-periods';
 import { createTestClockWaitRepository } from '../db/test-clock-waits';
@@ -119,6 +120,35 @@ function priceNextPeriod(s: RenewalSource): NewRenewal {
   };
 }
 
+/** A charge's outcome and the fee the acquirer reported on its capture (decision 0113). */
+type ChargedRenewal = RenewalOutcome & { acquirerFee: number | null };
+
+/** The acquirer fees of the renewals this call moved to paid, captured at `asOf` like their intents. */
+function acquirerFeesOf(
+  moved: readonly FinishedRenewal[],
+  outcomes: readonly ChargedRenewal[],
+  sources: ReadonlyMap<string, Pick<RenewalSource, 'merchant_id' | 'livemode'>>,
+  asOf: Date,
+): AcquirerFee[] {
+  const byId = new Map(outcomes.map((o) => [o.id, o]));
+  return moved.flatMap((r) => {
+    const o = byId.get(r.id);
+    const source = sources.get(r.subscription_id);
+    if (r.status !== 'paid' || !o?.authorization || o.acquirerFee === null || !r.payment_intent_id || !source)
+      return [];
+    return [
+      {
+        merchantId: source.merchant_id,
+        livemode: source.livemode,
+        paymentIntentId: r.payment_intent_id,
+        authorization: o.authorization,
+        amount: o.acquirerFee,
+        at: asOf,
+      },
+    ];
+  });
+}
+
 /** Side effects of billing: due pages, single charges, all through one set-based path. */
 export function createBillingActivities(
   deps: Pick<
@@ -129,17 +159,26 @@ export function createBillingActivities(
   const concurrency = deps.chargeConcurrency ?? 64;
 
   /** One authorization and capture, keyed by business identity and the dunning attempt number. */
-  async function chargeOne(r: PendingRenewal): Promise<RenewalOutcome> {
-    const failed = (code: string, decline: string | null, message: string): RenewalOutcome => ({
+  async function chargeOne(r: PendingRenewal): Promise<ChargedRenewal> {
+    const failed = (code: string, decline: string | null, message: string): ChargedRenewal => ({
       id: r.id,
       status: 'failed',
       authorization: null,
       error: { code, decline_code: decline, message },
       fee: null,
+      acquirerFee: null,
     });
-    if (r.amount === 0) return { id: r.id, status: 'paid', authorization: null, error: null, fee: 0 };
+    if (r.amount === 0)
+      return { id: r.id, status: 'paid', authorization: null, error: null, fee: 0, acquirerFee: null };
     if (r.collection_method === 'claim')
-      return { id: r.id, status: 'awaiting_claim', authorization: null, error: null, fee: null };
+      return {
+        id: r.id,
+        status: 'awaiting_claim',
+        authorization: null,
+        error: null,
+        fee: null,
+        acquirerFee: null,
+      };
     if (r.acquirer_token === null)
       return failed('payment_method_missing', null, 'The subscription has no usable payment method');
     const key = `${renewalKey(r.subscription_id, r.period_start)}:${r.attempt_count}`;
@@ -169,6 +208,7 @@ export function createBillingActivities(
         authorization: captured.id,
         error: null,
         fee: cardFee(r.amount, 'online'),
+        acquirerFee: reportedFee(captured),
       };
     } catch (err) {
       // A refusal is an outcome; an outage is thrown so Temporal retries the page with the same keys.
@@ -178,8 +218,8 @@ export function createBillingActivities(
     }
   }
 
-  async function chargeAll(pending: PendingRenewal[]): Promise<RenewalOutcome[]> {
-    const out: RenewalOutcome[] = [];
+  async function chargeAll(pending: PendingRenewal[]): Promise<ChargedRenewal[]> {
+    const out: ChargedRenewal[] = [];
     let next = 0;
     const lane = async () => {
       while (next < pending.length) {
@@ -246,6 +286,7 @@ export function createBillingActivities(
         ),
         asOf,
       );
+      await recordAcquirerFees(trx, acquirerFeesOf(moved, outcomes, byId, asOf));
       const intents = await presentPaymentIntentsById(
         deps.knex,
         moved.flatMap((r) => (r.payment_intent_id ? [r.payment_intent_id] : [])),

@@ -95,7 +95,8 @@ test('the first charge and a renewal during an advance carry the clock time in t
   });
   expect(history).not.toContain(today);
 
-  // Settlement: the run's lines are the same payments at the same instants.
+  // Settlement: the run's lines are the same payments at the same instants, each with the
+  // acquirer's fee on its capture at that instant too (decision 0113).
   const operator = await createOperator(stack.knex);
   const day = await stack.api(operator.token, '/v1/operator/settlement-days', { method: 'POST', json: {} });
   expect(day.status).toBe(200);
@@ -108,8 +109,9 @@ test('the first charge and a renewal during an advance carry the clock time in t
       l.occurred_at,
     ]),
   ).toEqual(
-    [...intents.body.data]
-      .reverse()
-      .map((i: { id: string; created_at: number }) => ['payment', i.id, i.created_at]),
+    [...intents.body.data].reverse().flatMap((i: { id: string; created_at: number }) => [
+      ['acquirer_fee', i.id, i.created_at],
+      ['payment', i.id, i.created_at],
+    ]),
   );
 });
