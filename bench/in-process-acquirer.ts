@@ -16,6 +16,7 @@ import {
 } from '../bank-adapters/card-acquirer';
 import { DECLINES, TEST_CARDS, TOKEN_PATTERN, type Behaviour } from '../simulators/acquirer/test-cards';
 import { reportAcquirerSettlement } from '../simulators/bank/acquirer-settlement-report';
+import { simulatedAcquirerFee } from '../simulators/acquirer-fees';
 import type { Logger } from '../stack/logger';
 
 /**
@@ -85,6 +86,7 @@ export function createInProcessAcquirer(
         amount_refunded: 0,
         action_url: null,
         decline_code: decline,
+        fee: null,
       };
       auths.set(auth.id, auth);
       byKey.set(req.idempotency_key, auth);
@@ -104,6 +106,7 @@ export function createInProcessAcquirer(
         throw new AcquirerInvalidRequestError(`status ${auth.status}`, 'not_capturable', false, 400);
       auth.status = 'captured';
       auth.amount_captured = req.amount;
+      auth.fee = simulatedAcquirerFee(req.amount);
       report({
         id: auth.id,
         kind: 'capture',

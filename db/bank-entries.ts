@@ -17,6 +17,8 @@ export interface BankEntryDetail {
    * when the bank names an Icelandic one: where the refund of a krafa goes (decision 0101).
    */
   partyAccount?: string;
+  /** The bank's charges for this transaction (`Chrgs`), minor units, when it reported any. */
+  charges?: number;
 }
 
 export interface NewBankStatement {

@@ -10,7 +10,9 @@ import * as claimsCheckout from './20261121_0610_claims_checkout';
 import * as settlement from './20261121_0700_settlement';
 import * as merchantClaimTerms from './20261121_0800_merchant_claim_terms';
 import * as settlementIndexes from './20261121_0900_settlement_indexes';
-import * as claimRefundTransfers from './20261125_1510_claim_refund_transfers';
+import * as eventsVisibility from './20261121_1510_events_visibility';
+import * as settlementPaymentCosts from './20261125_1510_settlement_payment_costs';
+import * as claimRefundTransfers from './20261125_1520_claim_refund_transfers';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -30,5 +32,7 @@ export const migrations: Record<string, Migration> = {
   '20261121_0700_settlement': settlement,
   '20261121_0800_merchant_claim_terms': merchantClaimTerms,
   '20261121_0900_settlement_indexes': settlementIndexes,
-  '20261125_1510_claim_refund_transfers': claimRefundTransfers,
+  '20261121_1510_events_visibility': eventsVisibility,
+  '20261125_1510_settlement_payment_costs': settlementPaymentCosts,
+  '20261125_1520_claim_refund_transfers': claimRefundTransfers,
 };

@@ -5,6 +5,7 @@ import { reportAcquirerSettlement } from '../bank/acquirer-settlement-report';
 import { cardBrand, type Authorization, type DeclineCode } from '../../bank-adapters/card-acquirer';
 import type { AcquirerStore, Change, StoredAuthorization } from './store';
 import { DECLINES, TEST_CARDS, TOKEN_PATTERN, luhn, type Behaviour } from './test-cards';
+import { simulatedAcquirerFee } from '../acquirer-fees';
 
 /**
  * The simulated card acquirer's HTTP protocol (decisions 0035, 0102): tokens, authorizations,
@@ -55,6 +56,7 @@ const view = (a: StoredAuthorization): Authorization => ({
   amount_refunded: a.amount_refunded,
   action_url: a.action_url,
   decline_code: a.decline_code,
+  fee: a.fee ?? null,
 });
 
 function send(
@@ -217,7 +219,13 @@ export function createAcquirerHandler(
       !(Number.isSafeInteger(amount) && amount > 0 && amount <= auth.amount)
     )
       return { reply: failure(400, 'not_capturable', `status ${auth.status}`) };
-    const captured: StoredAuthorization = { ...auth, status: 'captured', amount_captured: amount };
+    // The documented test fee on the capture, a cost Skil adds on top (decision 0113).
+    const captured: StoredAuthorization = {
+      ...auth,
+      status: 'captured',
+      amount_captured: amount,
+      fee: simulatedAcquirerFee(amount),
+    };
     return {
       reply: { status: 200, body: view(captured) },
       change: { authorizations: [captured] },
