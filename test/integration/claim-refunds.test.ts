@@ -6,6 +6,8 @@ import { randomBase62 } from '../../domain/ids';
 import { createOperator } from '../helpers/accounts';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { until } from '../helpers/until';
+import { checkLedger } from '../helpers/ledger-invariant';
+import type { Knex } from '../../db/knex';
 
 /**
  * Issue 15, item 3: the refund of a krafa paid at the bank. There is no card to refund to: the
@@ -131,7 +133,8 @@ test('a krafa paid at the bank is refunded to the payer’s account as a credit 
   expect(tooMuch.status).toBe(400);
   expect(tooMuch.body.error).toMatchObject({ code: 'amount_too_large', param: 'amount' });
 
-  // The settlement run nets it: the payment (fee 0.8 % = 200) less the refund.
+  // The settlement run nets it: the payment (fee 0.8 % = 200) less the refund, and the bank's
+  // 120 ISK charge for collecting the payment as a line of its own (decision 0113).
   const operator = await createOperator(stack.knex);
   const day = await stack.api(operator.token, '/v1/operator/settlement-days', {
     method: 'POST',
@@ -142,15 +145,15 @@ test('a krafa paid at the bank is refunded to the payer’s account as a credit 
   expect((await api(`/v1/settlement-runs/${run.id}`)).body).toMatchObject({
     status: 'pending_review',
     gross: 20_000,
-    fee: 200,
-    net: 19_800,
-    line_count: 2,
+    fee: 320,
+    net: 19_680,
+    line_count: 3,
   });
   const lines = (await api(`/v1/settlement-runs/${run.id}/lines`)).body.data as {
     kind: string;
     source: string;
   }[];
-  expect(lines.map((l) => l.kind).sort()).toEqual(['payment', 'refund']);
+  expect(lines.map((l) => l.kind).sort()).toEqual(['bank_cost', 'payment', 'refund']);
   const approved = await stack.api(operator.token, `/v1/operator/settlement-runs/${run.id}/approve`, {
     method: 'POST',
     json: {},
@@ -163,10 +166,10 @@ test('a krafa paid at the bank is refunded to the payer’s account as a credit 
     (r) => r.body.status === 'submitted',
   );
   const payout = submitted.body.payout as { id: string; amount: number };
-  expect(payout.amount).toBe(19_800);
+  expect(payout.amount).toBe(19_680);
   const pain = readFileSync(path.join(files.sim.rootDir, 'outbox', `pain001_${payout.id}.xml`), 'utf8');
   expect(pain).toContain('<NbOfTxs>2</NbOfTxs>');
-  expect(pain).toContain('<CtrlSum>24800</CtrlSum>');
+  expect(pain).toContain('<CtrlSum>24680</CtrlSum>');
   const transfers = pain.split('<CdtTrfTxInf>').slice(1);
   expect(transfers).toHaveLength(2);
   const toPayer = transfers.find((t) => t.includes(`<EndToEndId>${refund.body.id}</EndToEndId>`))!;
@@ -255,12 +258,12 @@ test('a refund made before the bank names the payer’s account learns it when g
     json: { date: d1, livemode: false },
   });
   const run = (day.body.runs as { id: string; merchant: string }[]).find((r) => r.merchant === m.id)!;
-  // 8,000 + 3,000 paid (fees 64 and 25: the claim minimum), 2,000 + 3,000 refunded.
+  // 8,000 + 3,000 paid (fees 64 and 25: the claim minimum; the bank's 120 on each), 2,000 + 3,000 refunded.
   expect((await api(`/v1/settlement-runs/${run.id}`)).body).toMatchObject({
     gross: 6_000,
-    fee: 89,
-    net: 5_911,
-    line_count: 4,
+    fee: 329,
+    net: 5_671,
+    line_count: 6,
   });
   const last4 = (await api(`/v1/refunds/${early.body.id}`)).body.destination_details.bank_transfer
     .account_last4;
@@ -278,7 +281,7 @@ test('a refund made before the bank names the payer’s account learns it when g
     'utf8',
   );
   expect(pain).toContain('<NbOfTxs>3</NbOfTxs>');
-  expect(pain).toContain(`<CtrlSum>${5_911 + 2_000 + 3_000}</CtrlSum>`);
+  expect(pain).toContain(`<CtrlSum>${5_671 + 2_000 + 3_000}</CtrlSum>`);
   await files.sim.closeDay(d2);
   lastClosed = d2;
   await runBankSync();
@@ -316,7 +319,8 @@ test('a refund the merchant’s balance cannot carry stays pending and on no lin
     status: 'pending',
     destination_details: { bank_transfer: { account_last4: expect.stringMatching(/^\d{4}$/) } },
   });
-  // 1,500 paid less its 25 fee, less 1,500 refunded: negative, so no run; the refund waits.
+  // 1,500 paid less its 25 fee and the bank's 120, less 1,500 refunded: negative, so no run; the
+  // refund waits.
   const operator = await createOperator(stack.knex);
   const day = await stack.api(operator.token, '/v1/operator/settlement-days', {
     method: 'POST',
@@ -326,4 +330,44 @@ test('a refund the merchant’s balance cannot carry stays pending and on no lin
   expect((day.body.runs as { merchant: string }[]).filter((r) => r.merchant === m.id)).toEqual([]);
   expect(await stack.knex('settlement_lines').where({ source_id: refund.body.id })).toEqual([]);
   expect((await api(`/v1/refunds/${refund.body.id}`)).body.status).toBe('pending');
+});
+
+test('the ledger invariant follows krafa refunds: left pending after its payout was paid, succeeded with no run, or a pending one deleted, it breaks', async () => {
+  const brokenBy = async (f: (trx: Knex.Transaction) => Promise<unknown>): Promise<string[]> => {
+    let violations: string[] = [];
+    await stack.knex
+      .transaction(async (trx) => {
+        await f(trx);
+        violations = (await checkLedger(trx)).violations;
+        throw new Error('rollback');
+      })
+      .catch((err: unknown) => {
+        if (!(err instanceof Error) || err.message !== 'rollback') throw err;
+      });
+    return violations;
+  };
+  expect((await checkLedger(stack.knex)).violations).toEqual([]);
+  const krafa = stack.knex('refunds').where({ merchant_id: m.id }).whereNull('acquirer_reference');
+  const paidBack = await krafa.clone().where({ status: 'succeeded' }).first<{ id: string }>();
+  const waiting = await krafa.clone().where({ status: 'pending' }).first<{ id: string }>();
+
+  expect(
+    await brokenBy((trx) => trx('refunds').where({ id: paidBack.id }).update({ status: 'pending' })),
+  ).toEqual([
+    expect.stringMatching(
+      new RegExp(`^refund ${paidBack.id}: pending, but the payout of its run stl_\\w+ is paid$`),
+    ),
+  ]);
+  const unsettled = await brokenBy(async (trx) => {
+    await trx('settlement_lines').where({ kind: 'refund', source_id: paidBack.id }).delete();
+  });
+  expect(unsettled).toEqual(
+    expect.arrayContaining([`refund ${paidBack.id}: succeeded, but no run settled it`]),
+  );
+  // A pending refund gone while its intent still counts it refunded.
+  expect(await brokenBy((trx) => trx('refunds').where({ id: waiting.id }).delete())).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/amount_refunded 1500 ≠ its succeeded and pending refunds 0$/),
+    ]),
+  );
 });
