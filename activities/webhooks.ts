@@ -17,6 +17,8 @@ export interface WebhookActivityDeps {
   wakeChannels: (channelIds: string[]) => Promise<void>;
   /** Overridable for tests that need a shorter per-attempt limit; production is 30 s. */
   attemptTimeoutMs?: number;
+  /** CIDR ranges the operator lets channels reach (WEBHOOK_ALLOW_PRIVATE_RANGES; decision 0111). */
+  allowPrivateRanges?: readonly string[];
 }
 
 export interface ScopedChannel {
@@ -31,7 +33,10 @@ export type AttemptOutcome = 'succeeded' | 'failed' | 'skipped' | 'interrupted';
 
 /** Side effects of webhook delivery. Every one is safe to retry: see attemptDelivery. */
 export function createWebhookActivities(
-  deps: Pick<WebhookActivityDeps, 'knex' | 'log' | 'wakeChannels' | 'attemptTimeoutMs'>,
+  deps: Pick<
+    WebhookActivityDeps,
+    'knex' | 'log' | 'wakeChannels' | 'attemptTimeoutMs' | 'allowPrivateRanges'
+  >,
 ) {
   const channels = createChannelRepository(deps.knex);
   const deliveries = createDeliveryRepository(deps.knex);
@@ -100,7 +105,8 @@ export function createWebhookActivities(
           url: channel.url,
           body,
           timeoutMs,
-          publicOnly: channel.livemode,
+          livemode: channel.livemode,
+          allowPrivateRanges: deps.allowPrivateRanges ?? [],
           headers: {
             'x-service-signature': signWebhookBody(channel.secret, body),
             'x-service-event': event.type,

@@ -98,6 +98,8 @@ export interface AppDeps {
   claimsApi?: ClaimsApi | undefined;
   /** Hold every declared route's response to its schema (`CHECK_RESPONSES`; on in the test stack). */
   checkResponses?: boolean;
+  /** CIDR ranges notification channels may reach although private (decision 0111); default none. */
+  webhookAllowPrivateRanges?: readonly string[];
 }
 
 /** The HTTP API: thin routers over repositories and workflow starts (architecture, "api"). */
@@ -189,7 +191,12 @@ export function createApp(deps: AppDeps): Express {
   v1.use(...bodyParsers(deps.bodyLimitBytes), bodyErrors(deps.bodyLimitBytes), requireObjectBody, rejectNul);
   v1.use(idempotency(createIdempotencyService({ knex: deps.knex }), deps.log));
   v1.use(eventsRouter({ events: createEventService(deps.knex) }, docs));
-  const channelDeps = { knex: deps.knex, log: deps.log, dispatcher: deps.dispatcher };
+  const channelDeps = {
+    knex: deps.knex,
+    log: deps.log,
+    dispatcher: deps.dispatcher,
+    allowPrivateRanges: deps.webhookAllowPrivateRanges ?? [],
+  };
   v1.use(notificationChannelsRouter({ channels: createNotificationChannelService(channelDeps) }, docs));
   v1.use(webhookDeliveriesRouter({ deliveries: createWebhookDeliveryService(channelDeps) }, docs));
   v1.use(

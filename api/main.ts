@@ -36,6 +36,7 @@ async function main(): Promise<void> {
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     temporalNamespace: config.TEMPORAL_NAMESPACE,
     checkResponses: config.CHECK_RESPONSES === 'true',
+    webhookAllowPrivateRanges: config.WEBHOOK_ALLOW_PRIVATE_RANGES,
   });
   const server = app.listen(config.PORT, config.HOST, () => log.info({ port: config.PORT }, 'API listening'));
   const stop = () => {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import ipaddr from 'ipaddr.js';
 
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -67,6 +68,20 @@ const ConfigSchema = z.object({
   BANK_SYNC_PARSE_WORKERS: z.coerce.number().int().min(0).max(16).default(0),
   /** Settlement runs with a net at or under this many ISK are approved without an operator; 0 = off. */
   SETTLEMENT_AUTO_APPROVE_MAX_NET: z.coerce.number().int().min(0).max(999_999_999_999).default(0),
+  /**
+   * CIDR ranges, comma-separated, that notification channels of either mode may reach although
+   * they are private (decision 0111): e.g. `10.20.0.0/16,fd12:3456::/32`. Empty: none.
+   */
+  WEBHOOK_ALLOW_PRIVATE_RANGES: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((r) => r.trim())
+        .filter((r) => r !== ''),
+    )
+    .refine((list) => list.every((r) => ipaddr.isValidCIDR(r)), 'must be CIDR ranges, comma-separated'),
   /** Largest request body accepted, in bytes. */
   BODY_LIMIT_BYTES: z.coerce
     .number()

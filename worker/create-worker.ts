@@ -29,6 +29,8 @@ export interface WorkerDeps {
   /** A prebuilt workflow bundle (tests build it once per run); otherwise the worker bundles workflows/. */
   workflowBundlePath?: string;
   webhookAttemptTimeoutMs?: number;
+  /** CIDR ranges notification channels may reach although private (decision 0111); default none. */
+  webhookAllowPrivateRanges?: readonly string[];
   /**
    * The card acquirer renewals are charged through. Unset: the simulated acquirer in this process
    * (test environment), with SIMULATED_ACQUIRER_LATENCY_MS of latency (decision 0041).
@@ -116,6 +118,7 @@ export async function createWorker(
       log: deps.log.child({ area: 'webhooks' }),
       wakeChannels: (ids) => dispatcher.wake(ids),
       ...(deps.webhookAttemptTimeoutMs !== undefined && { attemptTimeoutMs: deps.webhookAttemptTimeoutMs }),
+      allowPrivateRanges: deps.webhookAllowPrivateRanges ?? [],
     }),
   };
   const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = deps.workflowBundlePath

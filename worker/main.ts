@@ -32,6 +32,7 @@ async function main(): Promise<void> {
     bankConnections,
     bankFilesDir: path.join(config.dataDir, 'bank-files'),
     bankSyncParseWorkers: config.BANK_SYNC_PARSE_WORKERS,
+    webhookAllowPrivateRanges: config.WEBHOOK_ALLOW_PRIVATE_RANGES,
     ...(process.env.WORKFLOW_BUNDLE_PATH && { workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH }),
   });
   // Bank sync runs every few minutes per configured bank connection (decision 0092).

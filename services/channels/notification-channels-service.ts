@@ -15,6 +15,8 @@ export interface ChannelServiceDeps {
   knex: Knex;
   log: Logger;
   dispatcher: WebhookDispatcher;
+  /** CIDR ranges the operator lets channels reach (WEBHOOK_ALLOW_PRIVATE_RANGES; decision 0111). */
+  allowPrivateRanges?: readonly string[];
 }
 
 export interface CreateChannelInput {
@@ -43,7 +45,7 @@ export function createNotificationChannelService(deps: ChannelServiceDeps) {
 
   return {
     async create(scope: Scope, input: CreateChannelInput): Promise<ChannelObject> {
-      await assertChannelUrl(input.url, scope.livemode);
+      await assertChannelUrl(input.url, scope.livemode, deps.allowPrivateRanges);
       const row = await channels.create(scope, {
         type: input.type,
         url: input.url,
@@ -66,7 +68,7 @@ export function createNotificationChannelService(deps: ChannelServiceDeps) {
 
     async update(scope: Scope, id: string, input: UpdateChannelInput): Promise<ChannelObject> {
       const before = await findChannel(scope, id);
-      if (input.url !== undefined) await assertChannelUrl(input.url, scope.livemode);
+      if (input.url !== undefined) await assertChannelUrl(input.url, scope.livemode, deps.allowPrivateRanges);
       const row = await channels.update(scope, before.id, {
         ...(input.url !== undefined && { url: input.url }),
         ...(input.eventSubscriptions && { eventSubscriptions: input.eventSubscriptions }),
