@@ -10,20 +10,23 @@ export interface ApiProcess {
 }
 
 /**
- * The real API entry point (`api/main.ts`) as a child process on the stack's database and task
- * queue, configured through its environment as an operator would (`extraEnv`). Several of them on
+ * The real API entry point (`api/main.ts`) as a child process on a stack's database and task
+ * queue (or another database's), configured through its environment as an operator would (`extraEnv`). Several of them on
  * one database are several API processes behind one load balancer.
  */
-export async function spawnApi(stack: TestStack, extraEnv: Record<string, string> = {}): Promise<ApiProcess> {
+export async function spawnApi(
+  target: TestStack | { databaseUrl: string; taskQueue: string },
+  extraEnv: Record<string, string> = {},
+): Promise<ApiProcess> {
   const root = path.resolve(__dirname, '..', '..');
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'api', 'main.ts')], {
     cwd: root,
     env: {
       ...process.env,
-      DATABASE_URL: stack.db.url,
+      DATABASE_URL: 'db' in target ? target.db.url : target.databaseUrl,
       TEMPORAL_ADDRESS: process.env.SKIL_TEST_TEMPORAL_ADDRESS,
-      TEMPORAL_TASK_QUEUE: stack.taskQueue,
+      TEMPORAL_TASK_QUEUE: target.taskQueue,
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
