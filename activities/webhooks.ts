@@ -2,6 +2,7 @@ import { heartbeat } from '@temporalio/activity';
 import type { Knex } from '../db/knex';
 import type { Scope } from '../domain/scope';
 import type { Logger } from '../stack/logger';
+import type { SecretBox } from '../domain/secret-box';
 import { createChannelRepository } from '../db/notification-channels';
 import { createDeliveryRepository } from '../db/webhook-deliveries';
 import { createEventRepository } from '../db/events';
@@ -13,6 +14,8 @@ import { postWebhook, type PostResult } from '../engine/webhook-sender';
 export interface WebhookActivityDeps {
   knex: Knex;
   log: Logger;
+  /** Opens the signing secrets stored sealed (decision 0112). */
+  secrets: SecretBox;
   /** Wakes the workflow of each channel (signal-with-start); used by the relay. */
   wakeChannels: (channelIds: string[]) => Promise<void>;
   /** Overridable for tests that need a shorter per-attempt limit; production is 30 s. */
@@ -35,10 +38,10 @@ export type AttemptOutcome = 'succeeded' | 'failed' | 'skipped' | 'interrupted';
 export function createWebhookActivities(
   deps: Pick<
     WebhookActivityDeps,
-    'knex' | 'log' | 'wakeChannels' | 'attemptTimeoutMs' | 'allowPrivateRanges'
+    'knex' | 'log' | 'secrets' | 'wakeChannels' | 'attemptTimeoutMs' | 'allowPrivateRanges'
   >,
 ) {
-  const channels = createChannelRepository(deps.knex);
+  const channels = createChannelRepository(deps.knex, deps.secrets);
   const deliveries = createDeliveryRepository(deps.knex);
   const events = createEventRepository(deps.knex);
   const timeoutMs = deps.attemptTimeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS;

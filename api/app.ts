@@ -70,6 +70,7 @@ import { createThemeService } from '../services/theme';
 import { createDeviceService } from '../services/device/device-authorization';
 import { createMerchantReviewService } from '../services/operator/merchant-review';
 import { createSettlementService } from '../services/settlement/settlement-service';
+import { createSecretBox } from '../domain/secret-box';
 
 export interface AppDeps {
   knex: Knex;
@@ -79,6 +80,8 @@ export interface AppDeps {
   dispatcher: WebhookDispatcher;
   publicBaseUrl: string;
   bodyLimitBytes: number;
+  /** SECRETS_ENCRYPTION_KEY: seals signing secrets and idempotent replays at rest (decision 0112). */
+  secretsKey: string;
   /**
    * The card acquirer. Unset: the simulated acquirer (test environment) is served at
    * `/_sim/acquirer` and reached over HTTP at `{publicBaseUrl}/_sim/acquirer`.
@@ -104,6 +107,7 @@ export interface AppDeps {
 
 /** The HTTP API: thin routers over repositories and workflow starts (architecture, "api"). */
 export function createApp(deps: AppDeps): Express {
+  const secrets = createSecretBox(deps.secretsKey);
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
@@ -189,12 +193,13 @@ export function createApp(deps: AppDeps): Express {
   const v1 = express.Router();
   v1.use(authenticate(access));
   v1.use(...bodyParsers(deps.bodyLimitBytes), bodyErrors(deps.bodyLimitBytes), requireObjectBody, rejectNul);
-  v1.use(idempotency(createIdempotencyService({ knex: deps.knex }), deps.log));
+  v1.use(idempotency(createIdempotencyService({ knex: deps.knex, secrets }), deps.log));
   v1.use(eventsRouter({ events: createEventService(deps.knex) }, docs));
   const channelDeps = {
     knex: deps.knex,
     log: deps.log,
     dispatcher: deps.dispatcher,
+    secrets,
     allowPrivateRanges: deps.webhookAllowPrivateRanges ?? [],
   };
   v1.use(notificationChannelsRouter({ channels: createNotificationChannelService(channelDeps) }, docs));

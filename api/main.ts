@@ -1,4 +1,4 @@
-import { loadConfig } from '../stack/config';
+import { loadConfig, requireSecretsKey } from '../stack/config';
 import { createLogger } from '../stack/logger';
 import { createKnex } from '../db/knex';
 import { connectTemporal } from '../engine/temporal-client';
@@ -14,6 +14,7 @@ async function main(): Promise<void> {
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
     throw new Error('the API needs DATABASE_URL and TEMPORAL_ADDRESS; `npm start` runs it with both');
   }
+  const secretsKey = requireSecretsKey(config);
   const knex = createKnex(config.DATABASE_URL);
   const { client, connection } = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
   const metrics = createMetrics(knex);
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
     dispatcher,
     publicBaseUrl: config.publicBaseUrl,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    secretsKey,
     simulatedAcquirerLatencyMs: config.SIMULATED_ACQUIRER_LATENCY_MS,
     claimsApi: claimsApiFromConfig(config),
     taskQueue: config.TEMPORAL_TASK_QUEUE,

@@ -2,6 +2,7 @@ import type { Db } from './knex';
 import type { Scope } from '../domain/scope';
 import { newId, ID_PREFIX, randomBase62 } from '../domain/ids';
 import { pageByCreated } from './pagination';
+import { SEALED_AT, type SecretBox } from '../domain/secret-box';
 
 export type ChannelType = 'webhook' | 'chat';
 export type ChannelStatus = 'enabled' | 'disabled';
@@ -43,33 +44,43 @@ export interface ChannelPatch {
   metadata?: Record<string, string>;
 }
 
-export function createChannelRepository(db: Db) {
+/**
+ * Channels. Signing secrets are stored sealed with `secrets` (decision 0112) and come out of every
+ * method in the clear, ready to sign with.
+ */
+export function createChannelRepository(db: Db, secrets: SecretBox) {
   const scoped = (scope: Scope, trx: Db) =>
     trx<ChannelRow>('notification_channels')
       .where({ merchant_id: scope.merchantId, livemode: scope.livemode })
       .whereNull('deleted_at');
+  const opened = (row: ChannelRow): ChannelRow => ({
+    ...row,
+    secret: secrets.open(row.secret, SEALED_AT.channelSecret(row.id)),
+  });
+  const openedOrNone = (row: ChannelRow | undefined) => row && opened(row);
 
   return {
     async create(scope: Scope, input: ChannelInput, trx: Db = db): Promise<ChannelRow> {
+      const id = newId(ID_PREFIX.notificationChannel);
       const [row] = await trx<ChannelRow>('notification_channels')
         .insert({
-          id: newId(ID_PREFIX.notificationChannel),
+          id,
           merchant_id: scope.merchantId,
           livemode: scope.livemode,
           type: input.type,
           url: input.url,
-          secret: generateSigningSecret(),
+          secret: secrets.seal(generateSigningSecret(), SEALED_AT.channelSecret(id)),
           event_subscriptions: input.eventSubscriptions,
           status: 'enabled',
           description: input.description ?? null,
           metadata: input.metadata ?? {},
         })
         .returning('*');
-      return row!;
+      return opened(row!);
     },
 
     async findById(scope: Scope, id: string, trx: Db = db): Promise<ChannelRow | undefined> {
-      return scoped(scope, trx).where({ id }).first();
+      return openedOrNone(await scoped(scope, trx).where({ id }).first());
     },
 
     /** Whether the id names a channel of this merchant in the other mode (for a helpful 404). */
@@ -86,7 +97,8 @@ export function createChannelRepository(db: Db) {
       opts: { limit: number; startingAfter?: string; endingBefore?: string },
       trx: Db = db,
     ): Promise<{ data: ChannelRow[]; hasMore: boolean }> {
-      return pageByCreated(scoped(scope, trx), 'notification_channels', scope, opts);
+      const page = await pageByCreated<ChannelRow>(scoped(scope, trx), 'notification_channels', scope, opts);
+      return { ...page, data: page.data.map(opened) };
     },
 
     async update(
@@ -106,7 +118,7 @@ export function createChannelRepository(db: Db) {
           updated_at: trx.fn.now(),
         })
         .returning('*');
-      return row;
+      return openedOrNone(row);
     },
 
     /** Soft delete: past deliveries keep their channel; pending ones are given up. */
@@ -120,7 +132,7 @@ export function createChannelRepository(db: Db) {
           .where({ channel_id: id, status: 'pending' })
           .update({ status: 'failed', next_attempt_at: null, updated_at: trx.fn.now() });
       }
-      return row;
+      return openedOrNone(row);
     },
   };
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import ipaddr from 'ipaddr.js';
+import { parseSecretsKey } from '../domain/secret-box';
 
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -82,6 +83,23 @@ const ConfigSchema = z.object({
         .filter((r) => r !== ''),
     )
     .refine((list) => list.every((r) => ipaddr.isValidCIDR(r)), 'must be CIDR ranges, comma-separated'),
+  /**
+   * The key that seals webhook signing secrets and idempotent replays at rest (AES-256-GCM; decision
+   * 0112): 64 hex digits or base64 of 32 bytes. `npm start` generates one in DATA_DIR/secrets.key
+   * when unset; `npm run api` and `npm run worker` need it set.
+   */
+  SECRETS_ENCRYPTION_KEY: z
+    .string()
+    .optional()
+    .refine((k) => {
+      if (k === undefined) return true;
+      try {
+        parseSecretsKey(k);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be 32 bytes: 64 hex digits, or base64 (44 characters)'),
   /** Largest request body accepted, in bytes. */
   BODY_LIMIT_BYTES: z.coerce
     .number()
@@ -91,6 +109,16 @@ const ConfigSchema = z.object({
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { dataDir: string; publicBaseUrl: string };
+
+/** The secrets key, which the API and the worker cannot run without (decision 0112). */
+export function requireSecretsKey(config: Config): string {
+  if (config.SECRETS_ENCRYPTION_KEY === undefined) {
+    throw new Error(
+      'set SECRETS_ENCRYPTION_KEY (64 hex digits); `npm start` generates one in DATA_DIR/secrets.key and passes it on',
+    );
+  }
+  return config.SECRETS_ENCRYPTION_KEY;
+}
 
 /** Reads the environment once at start-up and fails fast, naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

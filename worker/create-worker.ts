@@ -18,6 +18,7 @@ import { createBankSyncActivities } from '../activities/bank-sync';
 import type { BankConnection } from '../bank-adapters/bank-connections';
 import { createSettlementActivities } from '../activities/settlement';
 import type { PayoutChannel } from '../bank-adapters/payout-channel';
+import { createSecretBox } from '../domain/secret-box';
 
 export interface WorkerDeps {
   knex: Knex;
@@ -26,6 +27,8 @@ export interface WorkerDeps {
   address: string;
   namespace: string;
   taskQueue: string;
+  /** SECRETS_ENCRYPTION_KEY: opens the signing secrets stored sealed (decision 0112). */
+  secretsKey: string;
   /** A prebuilt workflow bundle (tests build it once per run); otherwise the worker bundles workflows/. */
   workflowBundlePath?: string;
   webhookAttemptTimeoutMs?: number;
@@ -116,6 +119,7 @@ export async function createWorker(
     ...createWebhookActivities({
       knex: deps.knex,
       log: deps.log.child({ area: 'webhooks' }),
+      secrets: createSecretBox(deps.secretsKey),
       wakeChannels: (ids) => dispatcher.wake(ids),
       ...(deps.webhookAttemptTimeoutMs !== undefined && { attemptTimeoutMs: deps.webhookAttemptTimeoutMs }),
       allowPrivateRanges: deps.webhookAllowPrivateRanges ?? [],

@@ -3,6 +3,7 @@ import type { Logger } from '../../stack/logger';
 import type { Scope } from '../../domain/scope';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
 import type { PageOptions } from '../../db/tenant';
+import type { SecretBox } from '../../domain/secret-box';
 import { createChannelRepository, type ChannelType } from '../../db/notification-channels';
 import { createEventRepository } from '../../db/events';
 import { createDeliveryRepository } from '../../db/webhook-deliveries';
@@ -15,6 +16,8 @@ export interface ChannelServiceDeps {
   knex: Knex;
   log: Logger;
   dispatcher: WebhookDispatcher;
+  /** Seals signing secrets at rest (decision 0112). */
+  secrets: SecretBox;
   /** CIDR ranges the operator lets channels reach (WEBHOOK_ALLOW_PRIVATE_RANGES; decision 0111). */
   allowPrivateRanges?: readonly string[];
 }
@@ -37,7 +40,7 @@ export interface UpdateChannelInput {
 
 /** Notification channels (spec §4.6): create, list, retrieve, update, delete, and test events. */
 export function createNotificationChannelService(deps: ChannelServiceDeps) {
-  const channels = createChannelRepository(deps.knex);
+  const channels = createChannelRepository(deps.knex, deps.secrets);
   const events = createEventRepository(deps.knex);
   const deliveries = createDeliveryRepository(deps.knex);
   const findChannel = createChannelLookup(channels);

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from '../../stack/free-port';
-import type { TestStack } from './stack';
+import { TEST_SECRETS_KEY, type TestStack } from './stack';
 
 export interface ApiProcess {
   url: string;
@@ -30,6 +30,7 @@ export async function spawnApi(
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      SECRETS_ENCRYPTION_KEY: TEST_SECRETS_KEY,
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

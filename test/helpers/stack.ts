@@ -26,6 +26,9 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createInProcessAcquirer } from '../../simulators/in-process-acquirer';
 import type { BankConnection } from '../../bank-adapters/bank-connections';
+import { TEST_SECRETS_KEY } from './secrets-key';
+
+export { TEST_SECRETS_KEY };
 
 export interface TestMerchant {
   id: string;
@@ -134,6 +137,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     dispatcher,
     publicBaseUrl: opts.realBaseUrl ? `http://127.0.0.1:${port}` : 'http://localhost',
     bodyLimitBytes: opts.bodyLimitBytes ?? 256 * 1024,
+    secretsKey: TEST_SECRETS_KEY,
     ...(claimsApi && { claimsApi }),
     ...(bankFiles && { simulatedBankUrl: bankFiles.sim.baseUrl }),
     // Workflows the API starts (subscriptions, clock advances, claim batches) run on this file's worker.
@@ -155,6 +159,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       address,
       namespace: 'default',
       taskQueue,
+      secretsKey: TEST_SECRETS_KEY,
       workflowBundlePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE!,
       ...(claimsApi && { claimsApi }),
       ...(bankFiles && {

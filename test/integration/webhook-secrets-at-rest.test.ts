@@ -120,9 +120,7 @@ test('a migration encrypts the secrets of rows written before it, with the key f
       response_body: replayBody,
     });
 
-    await (migrateLatest as (k: Knex, opts: { secretsKey: string }) => Promise<string[]>)(knex, {
-      secretsKey: key,
-    });
+    await migrateLatest(knex, { secretsKey: key });
 
     const row = await knex('notification_channels').where({ id: channelId }).first();
     expect(row.secret).not.toContain(secret);
