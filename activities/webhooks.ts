@@ -112,6 +112,13 @@ export function createWebhookActivities(
           allowPrivateRanges: deps.allowPrivateRanges ?? [],
           headers: {
             'x-service-signature': signWebhookBody(channel.secret, body),
+            // During a rotation's overlap the previous secret signs too, in a header of its own:
+            // X-Service-Signature holds exactly one value (spec §6.3; decision 0112).
+            ...(channel.previous_secret !== null &&
+              channel.previous_secret_expires_at !== null &&
+              channel.previous_secret_expires_at.getTime() > Date.now() && {
+                'x-service-signature-previous': signWebhookBody(channel.previous_secret, body),
+              }),
             'x-service-event': event.type,
             'x-service-delivery-id': delivery.id,
           },

@@ -14,6 +14,9 @@ export interface ChannelRow {
   type: ChannelType;
   url: string;
   secret: string;
+  /** The secret before the last rotation, while it still signs (decision 0112); null otherwise. */
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
   event_subscriptions: string[];
   status: ChannelStatus;
   description: string | null;
@@ -56,6 +59,10 @@ export function createChannelRepository(db: Db, secrets: SecretBox) {
   const opened = (row: ChannelRow): ChannelRow => ({
     ...row,
     secret: secrets.open(row.secret, SEALED_AT.channelSecret(row.id)),
+    previous_secret:
+      row.previous_secret === null
+        ? null
+        : secrets.open(row.previous_secret, SEALED_AT.channelPreviousSecret(row.id)),
   });
   const openedOrNone = (row: ChannelRow | undefined) => row && opened(row);
 
@@ -115,6 +122,33 @@ export function createChannelRepository(db: Db, secrets: SecretBox) {
           ...(patch.status !== undefined && { status: patch.status }),
           ...(patch.description !== undefined && { description: patch.description }),
           ...(patch.metadata !== undefined && { metadata: patch.metadata }),
+          updated_at: trx.fn.now(),
+        })
+        .returning('*');
+      return openedOrNone(row);
+    },
+
+    /**
+     * A new signing secret. With `overlapSeconds` > 0 the current one becomes the previous secret
+     * until then (replacing any earlier previous one); with 0 it is dropped at once.
+     */
+    async rotateSecret(
+      scope: Scope,
+      id: string,
+      overlapSeconds: number,
+      trx: Db,
+    ): Promise<ChannelRow | undefined> {
+      const current = await scoped(scope, trx).where({ id }).forUpdate().first();
+      if (!current) return undefined;
+      const secret = secrets.open(current.secret, SEALED_AT.channelSecret(id));
+      const [row] = await scoped(scope, trx)
+        .where({ id })
+        .update({
+          secret: secrets.seal(generateSigningSecret(), SEALED_AT.channelSecret(id)),
+          previous_secret:
+            overlapSeconds > 0 ? secrets.seal(secret, SEALED_AT.channelPreviousSecret(id)) : null,
+          previous_secret_expires_at:
+            overlapSeconds > 0 ? trx.raw(`now() + (? * interval '1 second')`, [overlapSeconds]) : null,
           updated_at: trx.fn.now(),
         })
         .returning('*');

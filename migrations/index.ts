@@ -11,6 +11,7 @@ import * as settlement from './20261121_0700_settlement';
 import * as merchantClaimTerms from './20261121_0800_merchant_claim_terms';
 import * as settlementIndexes from './20261121_0900_settlement_indexes';
 import * as webhookSecretsAtRest from './20261216_1101_webhook_secrets_at_rest';
+import * as webhookSecretRotation from './20261216_1102_webhook_secret_rotation';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '20261121_0800_merchant_claim_terms': merchantClaimTerms,
   '20261121_0900_settlement_indexes': settlementIndexes,
   '20261216_1101_webhook_secrets_at_rest': webhookSecretsAtRest,
+  '20261216_1102_webhook_secret_rotation': webhookSecretRotation,
 };

@@ -10,6 +10,12 @@ export const ChannelSchema = z.object({
   config: z.object({
     url: z.string(),
     secret: z.string().optional().describe('Signing secret; omitted in lists'),
+    previous_secret_expires_at: z
+      .number()
+      .nullable()
+      .describe(
+        'Until when the secret before the last rotation still signs X-Service-Signature-Previous (Unix seconds); null when there is none',
+      ),
   }),
   event_subscriptions: z.array(z.string()),
   status: z.enum(['enabled', 'disabled']),
@@ -28,7 +34,11 @@ export function presentChannel(row: ChannelRow, withSecret: boolean): ChannelObj
     object: 'notification_channel' as const,
     livemode: row.livemode,
     type: row.type,
-    config: { url: row.url, ...(withSecret && { secret: row.secret }) },
+    config: {
+      url: row.url,
+      ...(withSecret && { secret: row.secret }),
+      previous_secret_expires_at: unix(row.previous_secret_expires_at),
+    },
     event_subscriptions: row.event_subscriptions,
     status: row.status,
     description: row.description,

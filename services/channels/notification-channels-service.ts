@@ -85,6 +85,20 @@ export function createNotificationChannelService(deps: ChannelServiceDeps) {
       return presentChannel(row, true);
     },
 
+    /**
+     * A new signing secret, at once; the previous one keeps signing X-Service-Signature-Previous for
+     * `overlapSeconds` (0: not at all), so receivers can move to the new one without a failed
+     * delivery (decision 0112).
+     */
+    async rotateSecret(scope: Scope, id: string, overlapSeconds: number): Promise<ChannelObject> {
+      const found = await findChannel(scope, id);
+      const row = await deps.knex.transaction((trx) =>
+        channels.rotateSecret(scope, found.id, overlapSeconds, trx),
+      );
+      if (!row) throw new NotFoundError(`No such notification channel: '${id}'`, 'id');
+      return presentChannel(row, true);
+    },
+
     /** Deletes a channel; its pending deliveries are given up. */
     async delete(scope: Scope, id: string) {
       const found = await findChannel(scope, id);
