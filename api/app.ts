@@ -71,6 +71,7 @@ import { createDeviceService } from '../services/device/device-authorization';
 import { createMerchantReviewService } from '../services/operator/merchant-review';
 import { createSettlementService } from '../services/settlement/settlement-service';
 import { createSecretBox } from '../domain/secret-box';
+import type { AutoDisableRule } from '../domain/webhook-schedule';
 
 export interface AppDeps {
   knex: Knex;
@@ -103,6 +104,8 @@ export interface AppDeps {
   checkResponses?: boolean;
   /** CIDR ranges notification channels may reach although private (decision 0111); default none. */
   webhookAllowPrivateRanges?: readonly string[];
+  /** The rule by which the worker disables failing channels, which the dashboard states (decision 0112). */
+  webhookAutoDisable?: AutoDisableRule;
 }
 
 /** The HTTP API: thin routers over repositories and workflow starts (architecture, "api"). */
@@ -202,7 +205,8 @@ export function createApp(deps: AppDeps): Express {
     secrets,
     allowPrivateRanges: deps.webhookAllowPrivateRanges ?? [],
   };
-  v1.use(notificationChannelsRouter({ channels: createNotificationChannelService(channelDeps) }, docs));
+  const channels = createNotificationChannelService(channelDeps);
+  v1.use(notificationChannelsRouter({ channels }, docs));
   v1.use(webhookDeliveriesRouter({ deliveries: createWebhookDeliveryService(channelDeps) }, docs));
   v1.use(
     merchantRouter(
@@ -267,6 +271,8 @@ export function createApp(deps: AppDeps): Express {
       checkout,
       subscriptions: subscriptionService,
       settlement,
+      channels,
+      channelAutoDisable: deps.webhookAutoDisable,
     }),
   );
   v1.use(claimsRouter({ claims: createClaimsService({ knex: deps.knex, claimsApi: deps.claimsApi }) }, docs));

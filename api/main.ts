@@ -39,6 +39,10 @@ async function main(): Promise<void> {
     temporalNamespace: config.TEMPORAL_NAMESPACE,
     checkResponses: config.CHECK_RESPONSES === 'true',
     webhookAllowPrivateRanges: config.WEBHOOK_ALLOW_PRIVATE_RANGES,
+    webhookAutoDisable: {
+      afterFailures: config.WEBHOOK_DISABLE_AFTER_FAILURES,
+      windowHours: config.WEBHOOK_DISABLE_WINDOW_HOURS,
+    },
   });
   const server = app.listen(config.PORT, config.HOST, () => log.info({ port: config.PORT }, 'API listening'));
   const stop = () => {

@@ -6,6 +6,8 @@ import { SEALED_AT, type SecretBox } from '../domain/secret-box';
 
 export type ChannelType = 'webhook' | 'chat';
 export type ChannelStatus = 'enabled' | 'disabled';
+/** Who disabled a channel: the service, after its deliveries kept failing, or its merchant. */
+export type DisabledReason = 'failing_deliveries' | 'requested';
 
 export interface ChannelRow {
   id: string;
@@ -19,6 +21,10 @@ export interface ChannelRow {
   previous_secret_expires_at: Date | null;
   event_subscriptions: string[];
   status: ChannelStatus;
+  disabled_reason: DisabledReason | null;
+  disabled_at: Date | null;
+  /** Failures before this (the last re-enabling) do not count towards disabling (decision 0112). */
+  failures_counted_since: Date | null;
   description: string | null;
   metadata: Record<string, string>;
   created_at: Date;
@@ -119,7 +125,23 @@ export function createChannelRepository(db: Db, secrets: SecretBox) {
         .update({
           ...(patch.url !== undefined && { url: patch.url }),
           ...(patch.eventSubscriptions !== undefined && { event_subscriptions: patch.eventSubscriptions }),
-          ...(patch.status !== undefined && { status: patch.status }),
+          // Disabling by request keeps an earlier reason; enabling clears it and starts the count of
+          // failures afresh, so the failures that disabled a channel do not disable it again.
+          ...(patch.status === 'disabled' && {
+            status: 'disabled',
+            disabled_reason: trx.raw(
+              `case when status = 'disabled' then disabled_reason else 'requested' end`,
+            ),
+            disabled_at: trx.raw(`case when status = 'disabled' then disabled_at else now() end`),
+          }),
+          ...(patch.status === 'enabled' && {
+            status: 'enabled',
+            disabled_reason: null,
+            disabled_at: null,
+            failures_counted_since: trx.raw(
+              `case when status = 'enabled' then failures_counted_since else now() end`,
+            ),
+          }),
           ...(patch.description !== undefined && { description: patch.description }),
           ...(patch.metadata !== undefined && { metadata: patch.metadata }),
           updated_at: trx.fn.now(),
@@ -149,6 +171,46 @@ export function createChannelRepository(db: Db, secrets: SecretBox) {
             overlapSeconds > 0 ? secrets.seal(secret, SEALED_AT.channelPreviousSecret(id)) : null,
           previous_secret_expires_at:
             overlapSeconds > 0 ? trx.raw(`now() + (? * interval '1 second')`, [overlapSeconds]) : null,
+          updated_at: trx.fn.now(),
+        })
+        .returning('*');
+      return openedOrNone(row);
+    },
+
+    /**
+     * Disables the channel when every delivery that ended within `windowMs` before `now` (and since
+     * it was last re-enabled) failed, and at least `minFailures` did (decision 0112). One statement,
+     * so concurrent attempts disable a channel once; returns it only when this call disabled it.
+     */
+    async disableIfFailing(
+      scope: Scope,
+      id: string,
+      rule: { now: Date; windowMs: number; minFailures: number },
+      trx: Db,
+    ): Promise<ChannelRow | undefined> {
+      const since = new Date(rule.now.getTime() - rule.windowMs);
+      const [row] = await scoped(scope, trx)
+        .where({ id, status: 'enabled' })
+        .whereNotExists(
+          trx('webhook_deliveries as d')
+            .whereRaw('d.channel_id = notification_channels.id')
+            .where('d.status', 'succeeded')
+            .whereRaw(
+              `d.last_attempt_at > greatest(?::timestamptz, notification_channels.failures_counted_since)`,
+              [since],
+            ),
+        )
+        .whereRaw(
+          `(select count(*) from (select 1 from webhook_deliveries d
+              where d.channel_id = notification_channels.id and d.status = 'failed'
+                and d.last_attempt_at > greatest(?::timestamptz, notification_channels.failures_counted_since)
+              limit ?) f) >= ?`,
+          [since, rule.minFailures, rule.minFailures],
+        )
+        .update({
+          status: 'disabled',
+          disabled_reason: 'failing_deliveries',
+          disabled_at: rule.now,
           updated_at: trx.fn.now(),
         })
         .returning('*');

@@ -84,6 +84,18 @@ const ConfigSchema = z.object({
     )
     .refine((list) => list.every((r) => ipaddr.isValidCIDR(r)), 'must be CIDR ranges, comma-separated'),
   /**
+   * A notification channel is disabled when every delivery that ended in the last
+   * WEBHOOK_DISABLE_WINDOW_HOURS failed and at least WEBHOOK_DISABLE_AFTER_FAILURES did (decision
+   * 0112); 0 failures: never.
+   */
+  WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(0).max(1_000_000).default(20),
+  WEBHOOK_DISABLE_WINDOW_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(72),
+  /**
    * The key that seals webhook signing secrets and idempotent replays at rest (AES-256-GCM; decision
    * 0112): 64 hex digits or base64 of 32 bytes. `npm start` generates one in DATA_DIR/secrets.key
    * when unset; `npm run api` and `npm run worker` need it set.

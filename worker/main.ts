@@ -35,6 +35,10 @@ async function main(): Promise<void> {
     bankFilesDir: path.join(config.dataDir, 'bank-files'),
     bankSyncParseWorkers: config.BANK_SYNC_PARSE_WORKERS,
     webhookAllowPrivateRanges: config.WEBHOOK_ALLOW_PRIVATE_RANGES,
+    webhookAutoDisable: {
+      afterFailures: config.WEBHOOK_DISABLE_AFTER_FAILURES,
+      windowHours: config.WEBHOOK_DISABLE_WINDOW_HOURS,
+    },
     ...(process.env.WORKFLOW_BUNDLE_PATH && { workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH }),
   });
   // Bank sync runs every few minutes per configured bank connection (decision 0092).

@@ -19,6 +19,13 @@ export const ChannelSchema = z.object({
   }),
   event_subscriptions: z.array(z.string()),
   status: z.enum(['enabled', 'disabled']),
+  disabled_reason: z
+    .enum(['failing_deliveries', 'requested'])
+    .nullable()
+    .describe(
+      'Why the channel is disabled: every delivery of the last 72 hours failed (at least 20), or it was asked to be; null when enabled',
+    ),
+  disabled_at: z.number().nullable().describe('When the channel was disabled (Unix seconds); null when enabled'),
   description: z.string().nullable(),
   metadata: z.record(z.string(), z.string()),
   created_at: z.number(),
@@ -41,6 +48,8 @@ export function presentChannel(row: ChannelRow, withSecret: boolean): ChannelObj
     },
     event_subscriptions: row.event_subscriptions,
     status: row.status,
+    disabled_reason: row.disabled_reason,
+    disabled_at: unix(row.disabled_at),
     description: row.description,
     metadata: row.metadata,
     created_at: unix(row.created_at),

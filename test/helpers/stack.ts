@@ -79,6 +79,8 @@ export interface TestStackOptions {
   bank?: boolean;
   /** The simulated bank with its SFTP file exchange too (implies `bank`); see TestStack.bankFiles. */
   bankFiles?: boolean;
+  /** The webhook activities' clock; a test moves it forward to stand for days passing. */
+  webhookClock?: () => Date;
   /** The worker's settlement auto-approve limit (ISK); unset: the worker's default. */
   settlementAutoApproveMaxNet?: number;
 }
@@ -170,6 +172,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       ...(opts.webhookAttemptTimeoutMs !== undefined && {
         webhookAttemptTimeoutMs: opts.webhookAttemptTimeoutMs,
       }),
+      ...(opts.webhookClock && { webhookClock: opts.webhookClock }),
       ...(opts.settlementAutoApproveMaxNet !== undefined && {
         settlementAutoApproveMaxNet: opts.settlementAutoApproveMaxNet,
       }),

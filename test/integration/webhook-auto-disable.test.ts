@@ -13,7 +13,7 @@ let stack: TestStack;
 let merchant: TestMerchant;
 
 beforeAll(async () => {
-  stack = await startTestStack({ schedule: [0], ...({ webhookClock: clock } as object) });
+  stack = await startTestStack({ schedule: [0], webhookClock: clock });
   merchant = await stack.merchant();
 });
 afterAll(async () => {
