@@ -25,7 +25,10 @@ export const ChannelSchema = z.object({
     .describe(
       'Why the channel is disabled: every delivery of the last 72 hours failed (at least 20), or it was asked to be; null when enabled',
     ),
-  disabled_at: z.number().nullable().describe('When the channel was disabled (Unix seconds); null when enabled'),
+  disabled_at: z
+    .number()
+    .nullable()
+    .describe('When the channel was disabled (Unix seconds); null when enabled'),
   description: z.string().nullable(),
   metadata: z.record(z.string(), z.string()),
   created_at: z.number(),
