@@ -71,6 +71,8 @@ import { createDeviceService } from '../services/device/device-authorization';
 import { createMerchantReviewService } from '../services/operator/merchant-review';
 import { createSettlementService } from '../services/settlement/settlement-service';
 import { createSecretBox } from '../domain/secret-box';
+import { createRateLimiter } from '../services/rate-limits';
+import { limitPerAddress, limitPerApiKey, type RateLimits } from './middleware/rate-limit';
 import type { AutoDisableRule } from '../domain/webhook-schedule';
 
 export interface AppDeps {
@@ -106,6 +108,12 @@ export interface AppDeps {
   webhookAllowPrivateRanges?: readonly string[];
   /** The rule by which the worker disables failing channels, which the dashboard states (decision 0112). */
   webhookAutoDisable?: AutoDisableRule;
+  /** Rate limits per API key and per client address (decision 0110); unset: none. */
+  rateLimits?: RateLimits;
+  /** Express's `trust proxy`: whose X-Forwarded-For names the client (TRUST_PROXY); default none. */
+  trustProxy?: false | number | string[];
+  /** The device flow's poll interval in seconds (DEVICE_POLL_INTERVAL_SECONDS); default 5. */
+  devicePollIntervalSeconds?: number;
 }
 
 /** The HTTP API: thin routers over repositories and workflow starts (architecture, "api"). */
@@ -114,6 +122,16 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
+  app.set('trust proxy', deps.trustProxy ?? false);
+  const limiter = deps.rateLimits
+    ? {
+        limits: deps.rateLimits,
+        shared: createRateLimiter({
+          knex: deps.knex,
+          onPurgeError: (err) => deps.log.warn({ err }, 'could not purge rate-limit counters'),
+        }),
+      }
+    : null;
   const docs: OperationDoc[] = [];
 
   app.use(requestContext(deps.log, deps.metrics));
@@ -170,6 +188,9 @@ export function createApp(deps: AppDeps): Express {
     engine: subscriptionEngine,
     issueClaims,
   });
+  // Rate limits per client address on what needs no key (device flow, sign-in, pages); /health,
+  // /ready and /metrics were answered above and are never limited (decision 0110).
+  if (limiter) app.use(limitPerAddress(limiter.shared, limiter.limits, deps.log));
   const publicV1 = express.Router();
   publicV1.use(
     ...bodyParsers(deps.bodyLimitBytes),
@@ -178,7 +199,17 @@ export function createApp(deps: AppDeps): Express {
     rejectNul,
   );
   publicV1.use(
-    deviceRouter({ device: createDeviceService(deps.knex, { publicBaseUrl: deps.publicBaseUrl }) }, docs),
+    deviceRouter(
+      {
+        device: createDeviceService(deps.knex, {
+          publicBaseUrl: deps.publicBaseUrl,
+          ...(deps.devicePollIntervalSeconds !== undefined && {
+            pollIntervalSeconds: deps.devicePollIntervalSeconds,
+          }),
+        }),
+      },
+      docs,
+    ),
   );
   // Settlement's operator routes (approve, settlement days) sit before the general operator router.
   const settlement = createSettlementService({ knex: deps.knex, client: temporalClient, taskQueue });
@@ -195,6 +226,7 @@ export function createApp(deps: AppDeps): Express {
 
   const v1 = express.Router();
   v1.use(authenticate(access));
+  if (limiter) v1.use(limitPerApiKey(limiter.shared, limiter.limits, deps.log));
   v1.use(...bodyParsers(deps.bodyLimitBytes), bodyErrors(deps.bodyLimitBytes), requireObjectBody, rejectNul);
   v1.use(idempotency(createIdempotencyService({ knex: deps.knex, secrets }), deps.log));
   v1.use(eventsRouter({ events: createEventService(deps.knex) }, docs));

@@ -39,6 +39,16 @@ async function main(): Promise<void> {
     temporalNamespace: config.TEMPORAL_NAMESPACE,
     checkResponses: config.CHECK_RESPONSES === 'true',
     webhookAllowPrivateRanges: config.WEBHOOK_ALLOW_PRIVATE_RANGES,
+    rateLimits: {
+      apiLive: config.RATE_LIMIT_API_LIVE,
+      apiTest: config.RATE_LIMIT_API_TEST,
+      deviceAuthorize: config.RATE_LIMIT_DEVICE_AUTHORIZE,
+      deviceToken: config.RATE_LIMIT_DEVICE_TOKEN,
+      signIn: config.RATE_LIMIT_SIGN_IN,
+      pages: config.RATE_LIMIT_PAGES,
+    },
+    trustProxy: config.TRUST_PROXY,
+    devicePollIntervalSeconds: config.DEVICE_POLL_INTERVAL_SECONDS,
     webhookAutoDisable: {
       afterFailures: config.WEBHOOK_DISABLE_AFTER_FAILURES,
       windowHours: config.WEBHOOK_DISABLE_WINDOW_HOURS,

@@ -13,6 +13,7 @@ import * as settlementIndexes from './20261121_0900_settlement_indexes';
 import * as webhookSecretsAtRest from './20261216_1101_webhook_secrets_at_rest';
 import * as webhookSecretRotation from './20261216_1102_webhook_secret_rotation';
 import * as channelAutoDisable from './20261216_1103_channel_auto_disable';
+import * as rateLimits from './20261216_1104_rate_limits';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '20261216_1101_webhook_secrets_at_rest': webhookSecretsAtRest,
   '20261216_1102_webhook_secret_rotation': webhookSecretRotation,
   '20261216_1103_channel_auto_disable': channelAutoDisable,
+  '20261216_1104_rate_limits': rateLimits,
 };
