@@ -113,17 +113,15 @@ test('the resolved address is checked again at every connection: a name re-point
   const name = 'hooks.rebind.test';
   let answer = '127.0.0.1';
   const realLookup = dns.lookup;
-  const fake = jest.spyOn(dns, 'lookup').mockImplementation((
-    hostname: string,
-    options: unknown,
-    callback?: (...args: unknown[]) => void,
-  ) => {
-    const cb = (typeof options === 'function' ? options : callback) as (...args: unknown[]) => void;
-    const opts = (typeof options === 'object' && options !== null ? options : {}) as { all?: boolean };
-    if (hostname !== name) return (realLookup as (...args: unknown[]) => void)(hostname, options, callback);
-    const list: LookupAddress[] = [{ address: answer, family: 4 }];
-    process.nextTick(() => (opts.all ? cb(null, list) : cb(null, answer, 4)));
-  });
+  const fake = jest
+    .spyOn(dns, 'lookup')
+    .mockImplementation((hostname: string, options: unknown, callback?: (...args: unknown[]) => void) => {
+      const cb = (typeof options === 'function' ? options : callback) as (...args: unknown[]) => void;
+      const opts = (typeof options === 'object' && options !== null ? options : {}) as { all?: boolean };
+      if (hostname !== name) return (realLookup as (...args: unknown[]) => void)(hostname, options, callback);
+      const list: LookupAddress[] = [{ address: answer, family: 4 }];
+      process.nextTick(() => (opts.all ? cb(null, list) : cb(null, answer, 4)));
+    });
   const fakePromise = jest
     .spyOn(dns.promises, 'lookup')
     .mockImplementation(((hostname: string, options?: { all?: boolean }) =>
