@@ -11,6 +11,7 @@ import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
 import { createTestDatabase, type TestDatabase } from './database';
 import { httpAcquirerAt } from '../../bank-adapters/http-card-acquirer';
 import { startTestAcquirer } from './acquirer';
+import { TEST_SECRETS_KEY } from './secrets-key';
 
 /** Chromium from the distribution (apt package `chromium`); CHROMIUM_PATH overrides. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -61,6 +62,7 @@ export async function startWebStack(): Promise<WebStack> {
     publicBaseUrl: url,
     bodyLimitBytes: 256 * 1024,
     acquirer: httpAcquirerAt(acquirer.url),
+    secretsKey: TEST_SECRETS_KEY,
     checkResponses: true,
   });
   const server: Server = await new Promise((resolve) => {

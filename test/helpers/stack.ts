@@ -28,6 +28,10 @@ import { httpAcquirerAt } from '../../bank-adapters/http-card-acquirer';
 import { startTestAcquirer, type TestAcquirer } from './acquirer';
 import type { BankConnection } from '../../bank-adapters/bank-connections';
 import { checkLedger } from './ledger-invariant';
+import { TEST_SECRETS_KEY } from './secrets-key';
+import type { RateLimits } from '../../api/middleware/rate-limit';
+
+export { TEST_SECRETS_KEY };
 
 export interface TestMerchant {
   id: string;
@@ -80,6 +84,10 @@ export interface TestStackOptions {
   bank?: boolean;
   /** The simulated bank with its SFTP file exchange too (implies `bank`); see TestStack.bankFiles. */
   bankFiles?: boolean;
+  /** Rate limits of the API (decision 0110); unset: none, as most tests want. */
+  rateLimits?: RateLimits;
+  /** The webhook activities' clock; a test moves it forward to stand for days passing. */
+  webhookClock?: () => Date;
   /** The worker's settlement auto-approve limit (ISK); unset: the worker's default. */
   settlementAutoApproveMaxNet?: number;
 }
@@ -141,6 +149,8 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     publicBaseUrl: opts.realBaseUrl ? `http://127.0.0.1:${port}` : 'http://localhost',
     bodyLimitBytes: opts.bodyLimitBytes ?? 256 * 1024,
     acquirer: acquirerClient,
+    secretsKey: TEST_SECRETS_KEY,
+    ...(opts.rateLimits && { rateLimits: opts.rateLimits }),
     ...(claimsApi && { claimsApi }),
     // Workflows the API starts (subscriptions, clock advances, claim batches) run on this file's worker.
     taskQueue,
@@ -161,6 +171,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       address,
       namespace: 'default',
       taskQueue,
+      secretsKey: TEST_SECRETS_KEY,
       workflowBundlePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE!,
       ...(claimsApi && { claimsApi }),
       acquirer: acquirerClient.client,
@@ -171,6 +182,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       ...(opts.webhookAttemptTimeoutMs !== undefined && {
         webhookAttemptTimeoutMs: opts.webhookAttemptTimeoutMs,
       }),
+      ...(opts.webhookClock && { webhookClock: opts.webhookClock }),
       ...(opts.settlementAutoApproveMaxNet !== undefined && {
         settlementAutoApproveMaxNet: opts.settlementAutoApproveMaxNet,
       }),

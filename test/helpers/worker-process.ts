@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import type { TestStack } from './stack';
+import { TEST_SECRETS_KEY, type TestStack } from './stack';
 
 /**
  * The real worker entry point (`worker/main.ts`, or `entry`) as a child process on the stack's
@@ -21,6 +21,7 @@ export async function spawnWorker(stack: TestStack, opts: { entry?: string } = {
       WORKFLOW_BUNDLE_PATH: process.env.SKIL_TEST_WORKFLOW_BUNDLE,
       SIMULATED_ACQUIRER_URL: stack.acquirer.url,
       LOG_LEVEL: 'info',
+      SECRETS_ENCRYPTION_KEY: TEST_SECRETS_KEY,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
