@@ -1,5 +1,10 @@
-import { appendFile, readFile } from 'node:fs/promises';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { appendFile, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../stack/free-port';
+import { killHard } from '../helpers/worker-process';
 import { createHttpCardAcquirer } from '../../bank-adapters/http-card-acquirer';
 import { AcquirerCardError, AcquirerUnavailableError } from '../../bank-adapters/card-acquirer';
 import { startTestAcquirer } from '../helpers/acquirer';
@@ -208,5 +213,102 @@ test('concurrent refunds never exceed the capture, and concurrent requests with 
     expect(await client.retrieve(same[0]!.id)).toMatchObject({ amount_refunded: 1000 });
   } finally {
     await sim.close();
+  }
+});
+
+/** The acquirer's own process (`npm run simulated-acquirer`), up once it says so. */
+async function spawnAcquirer(dataDir: string, port: number): Promise<ChildProcess> {
+  const root = path.resolve(__dirname, '..', '..');
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'simulators', 'acquirer', 'main.ts')],
+    {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: dataDir, SIMULATED_ACQUIRER_PORT: String(port), LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the acquirer did not start:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('simulated acquirer running')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the acquirer exited with ${code}:\n${output}`));
+    });
+  });
+  return child;
+}
+
+test('SIGKILL mid-stream: every capture it answered is there after a restart, and the keys it answered replay', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'skil-acquirer-kill-'));
+  const port = await freePort();
+  let child = await spawnAcquirer(dataDir, port);
+  try {
+    const client = createHttpCardAcquirer({
+      baseUrl: `http://127.0.0.1:${port}`,
+      maxRetries: 0,
+      timeoutMs: 5_000,
+    });
+    const { token } = await client.tokenize(card('4242424242424242'));
+    const answered: { key: string; authorization: string; amount: number }[] = [];
+    let stop = false;
+    let n = 0;
+    const lane = async () => {
+      while (!stop) {
+        const key = `kill-${n++}`;
+        const amount = 100 + (n % 900);
+        try {
+          const auth = await client.authorize({
+            token,
+            amount,
+            currency: 'ISK',
+            merchant: 'acct_1',
+            return_url: '',
+            idempotency_key: key,
+          });
+          await client.capture({ authorization: auth.id, amount, idempotency_key: `${key}:capture` });
+          answered.push({ key, authorization: auth.id, amount });
+        } catch {
+          return; // the process is gone: what it answered is what counts
+        }
+      }
+    };
+    const lanes = Array.from({ length: 8 }, lane);
+    // Kill it once it has answered some, at a moment the lanes do not choose.
+    while (answered.length < 50) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, Math.random() * 100));
+    await killHard(child);
+    stop = true;
+    await Promise.all(lanes);
+    expect(answered.length).toBeGreaterThanOrEqual(50);
+
+    child = await spawnAcquirer(dataDir, port);
+    for (const a of answered)
+      expect(await client.retrieve(a.authorization)).toMatchObject({
+        status: 'captured',
+        amount_captured: a.amount,
+      });
+    const last = answered.at(-1)!;
+    const replay = await client.authorize({
+      token,
+      amount: last.amount,
+      currency: 'ISK',
+      merchant: 'acct_1',
+      return_url: '',
+      idempotency_key: last.key,
+    });
+    expect(replay.id).toBe(last.authorization);
+  } finally {
+    await killHard(child);
+    await rm(dataDir, { recursive: true, force: true });
   }
 });
