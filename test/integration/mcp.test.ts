@@ -138,3 +138,247 @@ describe('done-means 2: keys', () => {
     expect(liveCustomers.data.map((c: any) => c.id)).toEqual([customer.body.id]);
   });
 });
+
+/** A paid test payment made through the API with the success card. */
+async function paidIntent(key: string, amount: number): Promise<string> {
+  const r = await stack.api(key, '/v1/payment-intents', {
+    method: 'POST',
+    json: {
+      amount,
+      confirm: true,
+      card: { number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123' },
+    },
+  });
+  expect(r.body).toMatchObject({ status: 'succeeded' });
+  return r.body.id as string;
+}
+
+describe('done-means 3: agent safety', () => {
+  test('read tools are annotated read-only, the refund tool destructive, writes idempotent', async () => {
+    const m = await stack.merchant();
+    const { tools } = await (await agentFor(m.testKey)).listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    const writes = ['create_checkout_session', 'create_payment_link', 'create_customer', 'refund_payment'];
+    for (const t of tools) {
+      if (writes.includes(t.name)) {
+        expect(t.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true });
+        expect(t.inputSchema.properties).toHaveProperty('idempotency_key');
+        expect(t.inputSchema.properties).toHaveProperty('dry_run');
+      } else {
+        expect(t.name).toMatch(/^(get|list)_/);
+        expect(t.annotations).toMatchObject({ readOnlyHint: true });
+      }
+    }
+    for (const w of writes) expect(byName.has(w)).toBe(true);
+    expect(byName.get('refund_payment')!.annotations).toMatchObject({ destructiveHint: true });
+    for (const w of writes.filter((n) => n !== 'refund_payment'))
+      expect(byName.get(w)!.annotations).toMatchObject({ destructiveHint: false });
+  });
+
+  test('dry_run changes nothing and shows what the call would do', async () => {
+    const m = await stack.merchant();
+    const agent = await agentFor(m.testKey);
+    const pi = await paidIntent(m.testKey, 3000);
+    const counts = async () => {
+      const rows = await Promise.all(
+        [
+          '/v1/customers?limit=100',
+          '/v1/checkout/sessions?limit=100',
+          '/v1/payment-links?limit=100',
+          '/v1/refunds?limit=100',
+          '/v1/events?limit=100',
+        ].map((p) => stack.api(m.testKey, p)),
+      );
+      const intent = await stack.api(m.testKey, `/v1/payment-intents/${pi}`);
+      const keys = await stack
+        .knex('idempotency_keys')
+        .where({ merchant_id: m.id })
+        .count<{ count: string }[]>();
+      return [...rows.map((r) => r.body.data.length), intent.body.amount_refunded, Number(keys[0]!.count)];
+    };
+    const before = await counts();
+
+    const customer = await ok(agent, 'create_customer', {
+      name: 'Jón',
+      email: 'jon@example.is',
+      dry_run: true,
+    });
+    expect(customer).toMatchObject({ dry_run: true, result: { object: 'customer', name: 'Jón' } });
+    const session = await ok(agent, 'create_checkout_session', { amount: 1200, dry_run: true });
+    expect(session).toMatchObject({ dry_run: true, result: { object: 'checkout.session', amount: 1200 } });
+    const link = await ok(agent, 'create_payment_link', { amount: 800, dry_run: true });
+    expect(link).toMatchObject({ dry_run: true, result: { object: 'payment_link' } });
+    const refund = await ok(agent, 'refund_payment', { payment_intent: pi, amount: 500, dry_run: true });
+    expect(refund).toMatchObject({
+      dry_run: true,
+      object: 'refund_preview',
+      payment_intent: pi,
+      amount: 500,
+    });
+    // A dry run still checks what the real call would check.
+    expect(
+      await fails(agent, 'refund_payment', { payment_intent: pi, amount: 3001, dry_run: true }),
+    ).toMatchObject({ code: 'amount_too_large', param: 'amount' });
+    expect(
+      await fails(agent, 'create_checkout_session', { customer: 'cus_nope', amount: 5, dry_run: true }),
+    ).toMatchObject({ code: 'resource_missing', param: 'customer' });
+
+    expect(await counts()).toEqual(before);
+  });
+
+  test('refunds over the daily per-key limits are refused and change nothing', async () => {
+    const m = await stack.merchant();
+    const setting = await stack.api(m.testKey, '/v1/merchant', {
+      method: 'PATCH',
+      json: { mcp: { daily_refund_count: 2, daily_refund_amount: 2500 } },
+    });
+    expect(setting.status).toBe(200);
+    expect(setting.body.mcp).toMatchObject({ daily_refund_count: 2, daily_refund_amount: 2500 });
+    const agent = await agentFor(m.testKey);
+    const [a, b, c] = [
+      await paidIntent(m.testKey, 5000),
+      await paidIntent(m.testKey, 5000),
+      await paidIntent(m.testKey, 5000),
+    ];
+
+    await ok(agent, 'refund_payment', { payment_intent: a, amount: 1000 });
+    // 1000 + 2000 is over 2500 ISK a day.
+    const overAmount = await fails(agent, 'refund_payment', { payment_intent: b, amount: 2000 });
+    expect(overAmount).toMatchObject({ code: 'refund_limit_exceeded', param: 'amount' });
+    await ok(agent, 'refund_payment', { payment_intent: b, amount: 1500 });
+    // A third refund today is over the count, whatever its amount.
+    expect(await fails(agent, 'refund_payment', { payment_intent: c, amount: 1 })).toMatchObject({
+      code: 'refund_limit_exceeded',
+    });
+    // Refused means nothing moved.
+    expect((await stack.api(m.testKey, `/v1/payment-intents/${c}`)).body.amount_refunded).toBe(0);
+    expect((await stack.api(m.testKey, `/v1/payment-intents/${b}`)).body.amount_refunded).toBe(1500);
+    expect((await stack.api(m.testKey, '/v1/refunds')).body.data).toHaveLength(2);
+
+    // The limits are per key: another key of the merchant has its own.
+    const { createApiKeyRepository } = await import('../../db/api-keys');
+    const other = await createApiKeyRepository(stack.knex).create({ merchantId: m.id, livemode: false });
+    const second = await agentFor(other.secret);
+    expect(await ok(second, 'refund_payment', { payment_intent: c, amount: 1 })).toMatchObject({ amount: 1 });
+  });
+
+  test('the daily limits hold under concurrent refunds', async () => {
+    const m = await stack.merchant();
+    await stack.api(m.testKey, '/v1/merchant', { method: 'PATCH', json: { mcp: { daily_refund_count: 3 } } });
+    const agent = await agentFor(m.testKey);
+    const intents = await Promise.all([1, 2, 3, 4, 5, 6].map(() => paidIntent(m.testKey, 1000)));
+    const answers = await Promise.all(
+      intents.map((pi) =>
+        ok(agent, 'refund_payment', { payment_intent: pi }).then(
+          () => 'ok',
+          () => 'refused',
+        ),
+      ),
+    );
+    expect(answers.filter((a) => a === 'ok')).toHaveLength(3);
+    expect((await stack.api(m.testKey, '/v1/refunds')).body.data).toHaveLength(3);
+  });
+
+  test('a tool error carries the API message and names the param at fault', async () => {
+    const m = await stack.merchant();
+    const agent = await agentFor(m.testKey);
+    expect(await fails(agent, 'create_checkout_session', { amount: -5 })).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'parameter_invalid',
+      param: 'amount',
+      message: expect.stringContaining('amount'),
+    });
+    expect(await fails(agent, 'create_customer', { email: 'not-an-email' })).toMatchObject({
+      type: 'invalid_request_error',
+      param: 'email',
+    });
+    expect(await fails(agent, 'create_customer', { colour: 'red' })).toMatchObject({
+      code: 'parameter_unknown',
+      param: 'colour',
+    });
+    expect(await fails(agent, 'refund_payment', {})).toMatchObject({
+      code: 'parameter_missing',
+      param: 'payment_intent',
+    });
+    expect(await fails(agent, 'refund_payment', { payment_intent: 'pi_doesnotexist' })).toMatchObject({
+      code: 'resource_missing',
+      param: 'payment_intent',
+      message: "No such payment_intent: 'pi_doesnotexist'",
+    });
+    expect(await fails(agent, 'get_customer', { id: 'cus_nope' })).toMatchObject({
+      code: 'resource_missing',
+    });
+    expect(await fails(agent, 'list_events', { limit: 500 })).toMatchObject({ param: 'limit' });
+    const pi = await paidIntent(m.testKey, 1000);
+    expect(await fails(agent, 'refund_payment', { payment_intent: pi, amount: 1001 })).toMatchObject({
+      code: 'amount_too_large',
+      param: 'amount',
+      message: 'Refund amount (1001 ISK) is greater than the unrefunded amount (1000 ISK)',
+    });
+  });
+});
+
+describe('race: the confirmed refund sent twice at once refunds once', () => {
+  test('eight tries, same arguments or two idempotency keys with one token', async () => {
+    const m = await stack.merchant();
+    await stack.api(m.testKey, '/v1/merchant', {
+      method: 'PATCH',
+      json: { mcp: { confirm_test_refunds: true } },
+    });
+    const agent = await agentFor(m.testKey);
+    const other = await agentFor(m.testKey);
+    for (let i = 0; i < 8; i++) {
+      const pi = await paidIntent(m.testKey, 2000);
+      const preview = await ok(agent, 'refund_payment', { payment_intent: pi, amount: 700 });
+      expect(preview.status).toBe('confirmation_required');
+      const confirmed = { payment_intent: pi, amount: 700, confirmation_token: preview.confirmation_token };
+      const [x, y] =
+        i % 2 === 0
+          ? [confirmed, confirmed]
+          : [
+              { ...confirmed, idempotency_key: `a-${i}` },
+              { ...confirmed, idempotency_key: `b-${i}` },
+            ];
+      const answers = await Promise.allSettled([
+        ok(agent, 'refund_payment', x),
+        ok(other, 'refund_payment', y),
+      ]);
+      const done = answers.filter((a) => a.status === 'fulfilled').map((a) => a.value);
+      expect(done.length).toBeGreaterThanOrEqual(1);
+      expect(new Set(done.map((r) => r.id)).size).toBe(1);
+      const intent = await stack.api(m.testKey, `/v1/payment-intents/${pi}`);
+      expect(intent.body.amount_refunded).toBe(700);
+      expect((await stack.api(m.testKey, `/v1/refunds?payment_intent=${pi}`)).body.data).toHaveLength(1);
+    }
+  });
+
+  test('a confirmation token binds the refund it previewed, for this key, for a short time', async () => {
+    const m = await stack.merchant();
+    await stack.api(m.testKey, '/v1/merchant', {
+      method: 'PATCH',
+      json: { mcp: { confirm_test_refunds: true } },
+    });
+    const agent = await agentFor(m.testKey);
+    const pi = await paidIntent(m.testKey, 2000);
+    const preview = await ok(agent, 'refund_payment', { payment_intent: pi, amount: 700 });
+    const token = preview.confirmation_token as string;
+    expect(preview.expires_at - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(600);
+    // Another amount, a made-up token, or another key's call: refused, naming the token.
+    for (const args of [
+      { payment_intent: pi, amount: 800, confirmation_token: token },
+      { payment_intent: pi, amount: 700, confirmation_token: 'rfc_madeup' },
+    ]) {
+      expect(await fails(agent, 'refund_payment', args)).toMatchObject({ param: 'confirmation_token' });
+    }
+    const { createApiKeyRepository } = await import('../../db/api-keys');
+    const otherKey = await createApiKeyRepository(stack.knex).create({ merchantId: m.id, livemode: false });
+    const stranger = await agentFor(otherKey.secret);
+    expect(
+      await fails(stranger, 'refund_payment', { payment_intent: pi, amount: 700, confirmation_token: token }),
+    ).toMatchObject({ param: 'confirmation_token' });
+    expect((await stack.api(m.testKey, `/v1/payment-intents/${pi}`)).body.amount_refunded).toBe(0);
+    expect(
+      await ok(agent, 'refund_payment', { payment_intent: pi, amount: 700, confirmation_token: token }),
+    ).toMatchObject({ object: 'refund', amount: 700 });
+  });
+});
