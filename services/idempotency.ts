@@ -63,13 +63,15 @@ export function createIdempotencyService(deps: { knex: Knex }) {
           400,
           `Keys for idempotent requests can only be used with the same parameters they were first used with. Try a new key for a different request (this key was used for ${row.method} ${row.path}).`,
           'idempotency_key_reused',
+          param,
         );
       }
       if (row.state === 'in_flight') {
         throw new IdempotencyError(
           409,
-          'A request with this Idempotency-Key is still being processed. Retry after it finishes.',
+          `A request with this ${param} is still being processed. Retry after it finishes.`,
           'idempotency_key_in_use',
+          param,
         );
       }
       return {

@@ -59,8 +59,15 @@ describe('done-means 2: keys', () => {
       expect(res.status).toBe(401);
       expect(((await res.json()) as any).error).toMatchObject({ type: 'authentication_error' });
     }
-    await expect(connectMcp(stack.url, null)).rejects.toThrow(/401/);
-    await expect(connectMcp(stack.url, `${m.testKey.slice(0, -4)}zzzz`)).rejects.toThrow(/401/);
+    // The SDK client fails to connect with the HTTP status and the API's error.
+    await expect(connectMcp(stack.url, null)).rejects.toMatchObject({
+      code: 401,
+      message: expect.stringContaining('authentication_error'),
+    });
+    await expect(connectMcp(stack.url, `${m.testKey.slice(0, -4)}zzzz`)).rejects.toMatchObject({
+      code: 401,
+      message: expect.stringContaining('authentication_error'),
+    });
     expect((await initialize({ authorization: `Bearer ${m.testKey}` })).status).toBe(200);
     expect((await initialize({ 'x-api-key': m.liveKey })).status).toBe(200);
   });
