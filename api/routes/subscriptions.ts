@@ -15,6 +15,13 @@ const zRetryDays = z
   .max(10)
   .refine((d) => d.every((v, i) => i === 0 || v > d[i - 1]!), 'must be increasing day offsets');
 
+const zClaimFallback = z
+  .boolean()
+  .nullable()
+  .describe(
+    "When card retries run out, issue a krafa for the renewal to the customer's kennitala before the end state; null: the merchant's default (decision 0105)",
+  );
+
 const CreateSubscription = z
   .object({
     customer: zId,
@@ -36,6 +43,7 @@ const CreateSubscription = z
       .object({
         retry_days: zRetryDays.optional(),
         end_state: z.enum(['canceled', 'unpaid', 'past_due']).optional(),
+        claim_fallback: zClaimFallback.optional(),
       })
       .strict()
       .optional()
@@ -60,6 +68,7 @@ const UpdateSubscription = z
     cancel_at_period_end: z.boolean().optional(),
     cancellation_reason: zLine(500).nullable().optional(),
     coupon: zId.nullable().optional(),
+    dunning: z.object({ claim_fallback: zClaimFallback }).strict().optional(),
     metadata: zStoredMetadata.optional(),
   })
   .strict();
@@ -104,6 +113,7 @@ export function subscriptionsRouter(
         ...(body.coupon !== undefined && { coupon: body.coupon }),
         ...(body.dunning?.retry_days !== undefined && { retryDays: body.dunning.retry_days }),
         ...(body.dunning?.end_state !== undefined && { endState: body.dunning.end_state }),
+        ...(body.dunning?.claim_fallback !== undefined && { claimFallback: body.dunning.claim_fallback }),
         ...(body.metadata !== undefined && { metadata: body.metadata }),
       }),
   });
@@ -134,7 +144,8 @@ export function subscriptionsRouter(
   route({
     method: 'post',
     path: '/v1/subscriptions/:id',
-    summary: 'Update a subscription: price (next period), quantity, card, cancel at period end, coupon',
+    summary:
+      'Update a subscription: price (next period), quantity, card, cancel at period end, coupon, krafa fallback',
     tag,
     body: UpdateSubscription,
     response: SubscriptionSchema,
@@ -146,6 +157,7 @@ export function subscriptionsRouter(
         ...(body.cancel_at_period_end !== undefined && { cancelAtPeriodEnd: body.cancel_at_period_end }),
         ...(body.cancellation_reason !== undefined && { cancellationReason: body.cancellation_reason }),
         ...(body.coupon !== undefined && { coupon: body.coupon }),
+        ...(body.dunning !== undefined && { claimFallback: body.dunning.claim_fallback }),
         ...(body.metadata !== undefined && { metadata: body.metadata }),
       }),
   });

@@ -38,8 +38,8 @@ export function createReferenceChecks(db: Db) {
         throw new NotFoundError(`No such coupon: '${id}'`, 'coupon');
     },
 
-    /** A claim-collected subscription: claims enabled, a claimant kennitala and a payer kennitala. */
-    async claimsPossible(scope: Scope, payer: string | null, trx: Db) {
+    /** The merchant can issue kröfur in this environment: claims enabled and a claimant kennitala. */
+    async claimsEnabled(scope: Scope, trx: Db, param: string) {
       const merchant = await merchants.findById(scope.merchantId, trx);
       if (
         !merchant?.kennitala ||
@@ -47,8 +47,13 @@ export function createReferenceChecks(db: Db) {
       )
         throw new InvalidRequestError('Bank claims are not enabled for this merchant', {
           code: 'claims_not_enabled',
-          param: 'collection_method',
+          param,
         });
+    },
+
+    /** A claim-collected subscription: claims enabled, a claimant kennitala and a payer kennitala. */
+    async claimsPossible(scope: Scope, payer: string | null, trx: Db) {
+      await this.claimsEnabled(scope, trx, 'collection_method');
       if (!payer)
         throw bad('A subscription collected by claim needs a customer with a kennitala', 'customer');
     },

@@ -1,3 +1,7 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Worker } from '@temporalio/worker';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { randomBase62, newId, ID_PREFIX } from '../../domain/ids';
 import { claimDatesFor, DEFAULT_CLAIM_TERMS } from '../../domain/checkout-claims';
 import { claimIdOf } from '../../bank-adapters/claims-api';
@@ -14,7 +18,9 @@ import { until } from '../helpers/until';
  * the same end states. Everything on test clocks, with the simulated bank.
  */
 
-const CLAIMANT = '5510730339';
+// Each merchant its own company kennitala: a claim's id at the bank is claimant + number + due date.
+let merchants = 0;
+const claimant = () => `${41 + merchants++}01801239`;
 const PAYER = '1201603389';
 const T0 = Date.UTC(2027, 0, 4, 12, 0, 0); // Monday 4 January 2027
 const DAY = 86_400_000;
@@ -39,7 +45,7 @@ async function claimsMerchant(name: string, dunning?: { claim_fallback: boolean 
   const patched = await call(
     m,
     '/v1/merchant',
-    { kennitala: CLAIMANT, ...(dunning && { dunning }) },
+    { kennitala: claimant(), ...(dunning && { dunning }) },
     'PATCH',
   );
   expect(patched.status).toBe(200);
@@ -206,7 +212,7 @@ test('the settings: the merchant default, the per-subscription override, their v
   expect(refused.status).toBe(400);
   expect(refused.body.error).toMatchObject({ code: 'claims_not_enabled', param: 'dunning.claim_fallback' });
 
-  await call(m, '/v1/merchant', { kennitala: CLAIMANT }, 'PATCH');
+  await call(m, '/v1/merchant', { kennitala: claimant() }, 'PATCH');
   const byClaim = await call(m, '/v1/subscriptions', {
     customer: customer.body.id,
     price,
@@ -325,6 +331,19 @@ test('card retries run out → a krafa through the simulated bank → paid on th
     [0, 'paid'],
     [1, 'paid'],
   ]);
+
+  // Determinism guard: this run replays; RECORD_HISTORIES=1 stores it for replay.test.ts.
+  const history = await stack.client.workflow.getHandle(`subscription/${a.id}`).fetchHistory();
+  await Worker.runReplayHistory(
+    { workflowBundle: { codePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE! } },
+    history,
+    `subscription/${a.id}`,
+  );
+  if (process.env.RECORD_HISTORIES === '1')
+    await writeFile(
+      path.join(__dirname, '..', 'fixtures', 'histories', 'subscription-claim-fallback-on-test-clock.json'),
+      historyToJSON(history),
+    );
 });
 
 test('a krafa that expires unpaid ends the subscription as configured (canceled); the renewal is failed again', async () => {

@@ -19,6 +19,12 @@ const base: LifecycleState = {
   endState: 'canceled',
 };
 
+const exhausted: Partial<LifecycleState> = {
+  status: 'past_due',
+  paymentFailedAt: NOW - 14 * DAY,
+  attempts: 5,
+};
+
 describe('nextLifecycleStep', () => {
   test.each<[string, Partial<LifecycleState>, ReturnType<typeof nextLifecycleStep>]>([
     ['active renews in the batch', {}, { action: 'done' }],
@@ -83,6 +89,51 @@ describe('nextLifecycleStep', () => {
       { action: 'done' },
     ],
     ['canceled is final', { status: 'canceled', cancelAtPeriodEnd: true }, { action: 'done' }],
+    [
+      'retries run out with a krafa open: it waits until the krafa expires',
+      { ...exhausted, dunningClaim: { outcome: 'open', expiresAt: NOW + 90 * DAY } },
+      { action: 'await_claim', at: NOW + 90 * DAY },
+    ],
+    [
+      'a krafa still open past its expiry is looked at daily',
+      { ...exhausted, dunningClaim: { outcome: 'open', expiresAt: NOW - DAY } },
+      { action: 'await_claim', at: NOW + DAY },
+    ],
+    [
+      'a new card does not retry while the krafa is open',
+      { ...exhausted, retryRequested: true, dunningClaim: { outcome: 'open', expiresAt: NOW + DAY } },
+      { action: 'await_claim', at: NOW + DAY },
+    ],
+    [
+      'a paid krafa recovers the subscription',
+      { ...exhausted, dunningClaim: { outcome: 'paid', expiresAt: NOW + DAY } },
+      { action: 'recover_by_claim', at: NOW },
+    ],
+    [
+      'an expired or cancelled krafa finishes dunning',
+      { ...exhausted, dunningClaim: { outcome: 'ended', expiresAt: NOW } },
+      { action: 'finish_dunning', at: NOW },
+    ],
+    [
+      'an ended krafa of a claim-collected subscription ends it',
+      { claimEnded: true, cancelAtPeriodEnd: true },
+      { action: 'end_for_unpaid_claim', at: NOW },
+    ],
+    [
+      'a new card after a krafa ended retries the renewal its card failed',
+      { status: 'unpaid', retryRequested: true, retryable: true },
+      { action: 'retry', at: NOW },
+    ],
+    [
+      'a new card with nothing to retry does nothing',
+      { status: 'unpaid', retryRequested: true, retryable: false },
+      { action: 'done' },
+    ],
+    [
+      'nor past_due outside dunning',
+      { status: 'past_due', retryRequested: true, retryable: false },
+      { action: 'done' },
+    ],
   ])('%s', (_name, patch, expected) => {
     expect(nextLifecycleStep({ ...base, ...patch }, NOW)).toEqual(expected);
   });
