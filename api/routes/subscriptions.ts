@@ -22,6 +22,9 @@ const zClaimFallback = z
     "When card retries run out, issue a krafa for the renewal to the customer's kennitala before the end state; null: the merchant's default (decision 0105)",
   );
 
+// As checkout takes it (api/routes/checkout-sessions.ts).
+const zPromotionCode = z.string().min(1).max(64).describe('A promotion code as the customer types it');
+
 const CreateSubscription = z
   .object({
     customer: zId,
@@ -38,7 +41,10 @@ const CreateSubscription = z
       .object({ end_behavior: z.object({ missing_payment_method: z.enum(['cancel', 'pause']) }).strict() })
       .strict()
       .optional(),
-    coupon: zId.optional(),
+    coupon: zId
+      .optional()
+      .describe('Redeemed as checkout redeems it: refused when used up, expired or deleted'),
+    promotion_code: zPromotionCode.optional(),
     dunning: z
       .object({
         retry_days: zRetryDays.optional(),
@@ -67,7 +73,11 @@ const UpdateSubscription = z
     default_payment_method: zId.optional().describe('A past-due subscription retries at once'),
     cancel_at_period_end: z.boolean().optional(),
     cancellation_reason: zLine(500).nullable().optional(),
-    coupon: zId.nullable().optional(),
+    coupon: zId
+      .nullable()
+      .optional()
+      .describe('A new coupon is redeemed (counted, refused when not valid); null removes the discount'),
+    promotion_code: zPromotionCode.optional(),
     dunning: z.object({ claim_fallback: zClaimFallback }).strict().optional(),
     metadata: zStoredMetadata.optional(),
   })
@@ -111,6 +121,7 @@ export function subscriptionsRouter(
         ...(body.trial_end !== undefined && { trialEnd: body.trial_end }),
         ...(body.trial_period_days !== undefined && { trialPeriodDays: body.trial_period_days }),
         ...(body.coupon !== undefined && { coupon: body.coupon }),
+        ...(body.promotion_code !== undefined && { promotionCode: body.promotion_code }),
         ...(body.dunning?.retry_days !== undefined && { retryDays: body.dunning.retry_days }),
         ...(body.dunning?.end_state !== undefined && { endState: body.dunning.end_state }),
         ...(body.dunning?.claim_fallback !== undefined && { claimFallback: body.dunning.claim_fallback }),
@@ -157,6 +168,7 @@ export function subscriptionsRouter(
         ...(body.cancel_at_period_end !== undefined && { cancelAtPeriodEnd: body.cancel_at_period_end }),
         ...(body.cancellation_reason !== undefined && { cancellationReason: body.cancellation_reason }),
         ...(body.coupon !== undefined && { coupon: body.coupon }),
+        ...(body.promotion_code !== undefined && { promotionCode: body.promotion_code }),
         ...(body.dunning !== undefined && { claimFallback: body.dunning.claim_fallback }),
         ...(body.metadata !== undefined && { metadata: body.metadata }),
       }),

@@ -5,9 +5,8 @@ import { createMerchantRepository } from '../../db/merchants';
 import { createCustomerRepository } from '../../db/customers';
 import { createSubscriptionLifecycleRepository } from '../../db/subscription-lifecycle';
 import { insertRenewalClaim } from '../../db/claim-collection';
-import { enabledCapabilities } from '../../domain/capabilities';
 import { claimFallbackOn } from '../../domain/claim-fallback';
-import { onboardingState } from '../merchant/onboarding';
+import { claimsEnabled } from '../merchant/onboarding';
 
 /** Why a subscription whose card retries ran out got no krafa, and so went to its end state. */
 export type FallbackSkipped =
@@ -36,11 +35,7 @@ export async function issueFallbackClaim(
   const merchant = await createMerchantRepository(trx).findById(row.merchant_id, trx);
   if (!merchant || row.collection_method !== 'charge_automatically') return { skipped: 'off' };
   if (!claimFallbackOn(row.claim_fallback, merchant.dunning)) return { skipped: 'off' };
-  if (
-    !merchant.kennitala ||
-    !enabledCapabilities(onboardingState(merchant), row.livemode).includes('payments.bank_claim')
-  )
-    return { skipped: 'claims_not_enabled' };
+  if (!claimsEnabled(merchant, row.livemode)) return { skipped: 'claims_not_enabled' };
   const scope = { merchantId: row.merchant_id, livemode: row.livemode };
   const customer = await createCustomerRepository(trx).findById(scope, row.customer_id, trx);
   if (!customer?.kennitala) return { skipped: 'no_payer_kennitala' };

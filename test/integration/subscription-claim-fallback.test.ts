@@ -210,7 +210,10 @@ test('the settings: the merchant default, the per-subscription override, their v
     dunning: { claim_fallback: true },
   });
   expect(refused.status).toBe(400);
-  expect(refused.body.error).toMatchObject({ code: 'claims_not_enabled', param: 'dunning.claim_fallback' });
+  expect(refused.body.error).toMatchObject({
+    code: 'merchant_kennitala_missing',
+    param: 'dunning.claim_fallback',
+  });
 
   await call(m, '/v1/merchant', { kennitala: claimant() }, 'PATCH');
   const byClaim = await call(m, '/v1/subscriptions', {
