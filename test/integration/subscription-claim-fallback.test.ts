@@ -375,6 +375,36 @@ test('a krafa that expires unpaid ends the subscription as configured (canceled)
   expect(renewal.status).toBe('failed');
 });
 
+test('a krafa the bank refuses at issuance is closed and the subscription ends as configured at once', async () => {
+  const m = await claimsMerchant('Synjun ehf.', { claim_fallback: true });
+  const price = await monthlyPrice(m);
+  const clockId = await clock(m);
+  // The simulated bank refuses every claim on its test payer 121212-1299 (not in the national register).
+  const r = await failingSubscription(m, { clockId, price, kennitala: '1212121299' });
+  await advance(m, clockId, RETRIES_EXHAUSTED + DAY);
+  const [claim] = await claimsOfCustomer(m, r.customer);
+  expect(claim).toBeDefined();
+  const ended = await until(
+    () => call(m, `/v1/subscriptions/${r.id}`),
+    (x) => x.body.status !== 'past_due',
+  );
+  expect(ended.body).toMatchObject({
+    status: 'canceled',
+    cancellation_details: { reason: 'payment_failed' },
+    dunning: { claim: null },
+  });
+  // Closed, so no later batch sends it and no amendment revives it: the renewal is failed again.
+  const closed = (await call(m, `/v1/claims/${claim!.id}`)).body;
+  expect(closed).toMatchObject({ status: 'cancelled', bank_error: { code: 'CLAIM_OTHERS' } });
+  expect((await stack.knex('renewals').where({ id: closed.metadata.renewal }).first()).status).toBe('failed');
+  const failed = await stack.knex('events').where({ merchant_id: m.id, type: 'claim.failed' });
+  expect(failed.map((e) => e.data.id)).toEqual([claim!.id]);
+  expect((await subscriptionEvents(m, r.id)).map((x) => x.type).slice(-2)).toEqual([
+    'subscription.updated',
+    'subscription.canceled',
+  ]);
+});
+
 test('off by default: the subscription opts in with end state unpaid; the merchant cancels the krafa → unpaid', async () => {
   const m = await claimsMerchant('Afpöntun ehf.');
   expect((await call(m, '/v1/merchant')).body.dunning).toEqual({ claim_fallback: false });
