@@ -80,8 +80,8 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
    * retried sync finds nothing new to apply, and the waiting workflow looks again when its wait for
    * the krafa's expiry ends.
    */
-  const notifySubscriptions = async (claimIds: string[]) => {
-    const refs = await lifecycleRefsOfClaims(knex, claimIds);
+  const notifySubscriptions = async (claimIds: string[], by: 'id' | 'bank_claim_id' = 'id') => {
+    const refs = await lifecycleRefsOfClaims(knex, claimIds, by);
     if (refs.length === 0 || !deps.notifyLifecycle) return;
     await deps.notifyLifecycle(refs).catch((err: unknown) => {
       deps.log.warn({ err, subscriptions: refs.map((r) => r.subscriptionId) }, 'subscriptions not signalled');
@@ -173,6 +173,11 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
       const issued = await markIssued(issuedIds);
       for (const f of failures)
         await wake(await recordClaimRefusal(knex, f.id, { code: f.code, message: f.message }));
+      // A subscription waiting for a refused krafa goes to its end state (decision 0105).
+      await notifySubscriptions(
+        failures.map((f) => f.id),
+        'bank_claim_id',
+      );
       return { done: true, issued, failed: failures.length };
     },
 

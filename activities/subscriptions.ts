@@ -9,6 +9,7 @@ import {
 import { recordEvents, type BatchEvent } from '../db/event-batch';
 import { createSubscriptionLifecycleRepository } from '../db/subscription-lifecycle';
 import { createTestClockWaitRepository } from '../db/test-clock-waits';
+import { createClaimRepository } from '../db/claims';
 import type { RenewalFields } from '../services/subscriptions/renewal-object';
 import { issueFallbackClaim } from '../services/subscriptions/claim-fallback';
 import { claimExpiresAt, claimOutcomeOf } from '../domain/claim-fallback';
@@ -73,6 +74,7 @@ export function createSubscriptionActivities(
   const subscriptions = createSubscriptionRepository(deps.knex);
   const lifecycle = createSubscriptionLifecycleRepository(deps.knex);
   const waits = createTestClockWaitRepository(deps.knex);
+  const claims = createClaimRepository(deps.knex);
 
   /**
    * The step's time: the workflow's, or the subscription's test clock's when that is later (a
@@ -141,7 +143,7 @@ export function createSubscriptionActivities(
         retryable: latest?.status === 'failed',
         dunningClaim: dunningClaim
           ? {
-              outcome: claimOutcomeOf(dunningClaim.status),
+              outcome: claimOutcomeOf(dunningClaim.status, dunningClaim.refused),
               expiresAt: claimExpiresAt(dunningClaim.cancellation_date),
             }
           : null,
@@ -191,12 +193,15 @@ export function createSubscriptionActivities(
      */
     async finishDunning(ref: SubscriptionRef & { at: number }): Promise<string> {
       const issue: string[] = [];
+      const scope = { merchantId: ref.merchantId, livemode: ref.livemode };
       const result = await step(ref, async (row, trx) => {
         if (row.status !== 'past_due' || row.payment_failed_at === null) return null;
         const at = await stepTime(row, ref.at, trx);
         if (row.dunning_claim_id !== null) {
           const claim = await lifecycle.claimState(row.dunning_claim_id, trx);
-          if (claim && claimOutcomeOf(claim.status) !== 'ended') return null;
+          if (claim && claimOutcomeOf(claim.status, claim.refused) !== 'ended') return null;
+          // Refused at issuance: closed, so no later batch sends it and no amendment revives it.
+          if (claim?.status === 'pending') await claims.cancel(scope, claim.id, 'pending', trx);
           // Ended unpaid: the renewal is failed again, as its card left it (a new card may yet pay it).
           if (claim?.renewal_id)
             await lifecycle.moveRenewal(claim.renewal_id, ['awaiting_claim', 'void'], 'failed', trx);

@@ -74,20 +74,23 @@ export interface ClaimLifecycleRef {
 
 /**
  * The subscriptions whose lifecycle these kröfur's outcomes move on (decision 0105): the past_due
- * ones waiting for one of them since their card retries ran out (paid, expired or cancelled), and
- * the active claim-collected ones for which one of them ended unpaid.
+ * ones waiting for one of them since their card retries ran out (paid, expired, cancelled or
+ * refused at issuance), and the active claim-collected ones for which one of them ended unpaid.
+ * Kröfur by id, or by the bank's claim id.
  */
 export async function lifecycleRefsOfClaims(
   db: Db,
   claimIds: readonly string[],
+  by: 'id' | 'bank_claim_id' = 'id',
 ): Promise<ClaimLifecycleRef[]> {
   if (claimIds.length === 0) return [];
+  const key = by === 'id' ? 'c.id' : 'c.bank_claim_id';
   const { rows } = await db.raw<{
     rows: { merchant_id: string; livemode: boolean; id: string; test_clock_id: string | null }[];
   }>(
     `select distinct s.merchant_id, s.livemode, s.id, s.test_clock_id
        from claims c join renewals r on r.id = c.renewal_id join subscriptions s on s.id = r.subscription_id
-      where c.id = any(?::text[])
+      where ${key} = any(?::text[])
         and ((s.dunning_claim_id = c.id and s.status = 'past_due')
           or (c.status in ('expired', 'cancelled') and s.collection_method = 'claim' and s.status = 'active'))`,
     sqlArgs(...[claimIds]),

@@ -27,6 +27,16 @@ const asRenewal = (r: FinishedRenewal): FinishedRenewal => ({
   proration_amount: Number(r.proration_amount),
 });
 
+/** What a subscription waiting for a krafa needs to know of it. */
+export interface ClaimState {
+  id: string;
+  status: string;
+  cancellation_date: string;
+  renewal_id: string | null;
+  /** The bank refused it at issuance (a pending claim with the bank's error, decision 0103). */
+  refused: boolean;
+}
+
 /**
  * The reads a subscription's lifecycle decides on besides the subscription row: its latest
  * renewal and whether its payment method is still attached.
@@ -83,18 +93,20 @@ export function createSubscriptionLifecycleRepository(db: Db) {
       );
     },
 
-    /** A krafa's status and cancellation date (the krafa a subscription waits for, decision 0105). */
-    async claimState(
-      claimId: string,
-      trx: Db = db,
-    ): Promise<
-      { id: string; status: string; cancellation_date: string; renewal_id: string | null } | undefined
-    > {
-      return trx('claims')
+    /** A krafa's state (the krafa a subscription waits for, decision 0105). */
+    async claimState(claimId: string, trx: Db = db): Promise<ClaimState | undefined> {
+      const row = await trx('claims')
         .where({ id: claimId })
-        .first<
-          { id: string; status: string; cancellation_date: string; renewal_id: string | null } | undefined
-        >('id', 'status', 'cancellation_date', 'renewal_id');
+        .first<(Omit<ClaimState, 'refused'> & { bank_error: unknown }) | undefined>(
+          'id',
+          'status',
+          'cancellation_date',
+          'renewal_id',
+          'bank_error',
+        );
+      if (!row) return undefined;
+      const { bank_error, ...rest } = row;
+      return { ...rest, refused: bank_error !== null };
     },
 
     /** Whether a krafa collecting one of the subscription's renewals ended unpaid (expired, cancelled). */

@@ -35,9 +35,13 @@ export function claimFallbackOn(subscription: boolean | null, merchantStored: un
 /** What a krafa's status means to the subscription waiting for it. */
 export type ClaimOutcome = 'open' | 'paid' | 'ended';
 
-/** Paid; still payable (pending, issued, partly paid); or ended unpaid (expired, cancelled, anything else). */
-export function claimOutcomeOf(status: string): ClaimOutcome {
+/**
+ * Paid; still payable (pending, issued, partly paid); or ended unpaid: expired, cancelled, or
+ * refused by the bank at issuance (pending with the bank's error, decision 0103).
+ */
+export function claimOutcomeOf(status: string, refusedAtIssuance = false): ClaimOutcome {
   if (status === 'paid') return 'paid';
+  if (status === 'pending' && refusedAtIssuance) return 'ended';
   return ['pending', 'issued', 'partially_paid'].includes(status) ? 'open' : 'ended';
 }
 

@@ -1,5 +1,6 @@
 import { nextLifecycleStep, type LifecycleState } from '../../domain/subscription-lifecycle';
 import { priceSubscriptionPeriod, retryDueAt } from '../../domain/subscription';
+import { claimExpiresAt, claimOutcomeOf } from '../../domain/claim-fallback';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2027, 2, 1);
@@ -137,6 +138,16 @@ describe('nextLifecycleStep', () => {
   ])('%s', (_name, patch, expected) => {
     expect(nextLifecycleStep({ ...base, ...patch }, NOW)).toEqual(expected);
   });
+});
+
+test("a krafa's outcome for the subscription waiting for it, and when it expires", () => {
+  expect(
+    ['pending', 'issued', 'partially_paid', 'paid', 'expired', 'cancelled'].map((s) => claimOutcomeOf(s)),
+  ).toEqual(['open', 'open', 'open', 'paid', 'ended', 'ended']);
+  // Refused by the bank at issuance: pending with the bank's error, it will never be paid.
+  expect(claimOutcomeOf('pending', true)).toBe('ended');
+  // The billing run of the day after the cancellation date expires it.
+  expect(claimExpiresAt('2027-06-02')).toBe(Date.UTC(2027, 5, 3));
 });
 
 test('retries follow the schedule, then stop', () => {
