@@ -11,7 +11,8 @@ import * as settlement from './20261121_0700_settlement';
 import * as merchantClaimTerms from './20261121_0800_merchant_claim_terms';
 import * as settlementIndexes from './20261121_0900_settlement_indexes';
 import * as eventsVisibility from './20261121_1510_events_visibility';
-import * as subscriptionClaimFallback from './20261122_1505_subscription_claim_fallback';
+import * as settlementPaymentCosts from './20261125_1510_settlement_payment_costs';
+import * as subscriptionClaimFallback from './20261125_1600_subscription_claim_fallback';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -32,5 +33,6 @@ export const migrations: Record<string, Migration> = {
   '20261121_0800_merchant_claim_terms': merchantClaimTerms,
   '20261121_0900_settlement_indexes': settlementIndexes,
   '20261121_1510_events_visibility': eventsVisibility,
-  '20261122_1505_subscription_claim_fallback': subscriptionClaimFallback,
+  '20261125_1510_settlement_payment_costs': settlementPaymentCosts,
+  '20261125_1600_subscription_claim_fallback': subscriptionClaimFallback,
 };
