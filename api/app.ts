@@ -307,7 +307,18 @@ export function createApp(deps: AppDeps): Express {
       channelAutoDisable: deps.webhookAutoDisable,
     }),
   );
-  v1.use(claimsRouter({ claims: createClaimsService({ knex: deps.knex, claimsApi: deps.claimsApi }) }, docs));
+  v1.use(
+    claimsRouter(
+      {
+        claims: createClaimsService({
+          knex: deps.knex,
+          claimsApi: deps.claimsApi,
+          engine: subscriptionEngine,
+        }),
+      },
+      docs,
+    ),
+  );
   v1.use(settlementRunsRouter({ settlement }, docs));
   v1.use(
     paymentLinksRouter(
