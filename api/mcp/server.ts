@@ -1,4 +1,4 @@
-import express, { Router, type Request, type Response } from 'express';
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
@@ -46,6 +46,8 @@ export function mcpRouter(deps: {
   tools: ToolDef[];
   log: Logger;
   bodyLimitBytes: number;
+  /** The API's rate limit per key, counted in the same bucket as the key's /v1 requests. */
+  limitPerKey?: RequestHandler | undefined;
 }): Router {
   const router = Router();
   const tools = new Map(deps.tools.map((t) => [t.name, t]));
@@ -71,6 +73,7 @@ export function mcpRouter(deps: {
   }
 
   router.use('/mcp', authenticate(deps.access));
+  if (deps.limitPerKey) router.use('/mcp', deps.limitPerKey);
   router.post(
     '/mcp',
     express.json({ limit: deps.bodyLimitBytes, type: ['application/json', 'application/*+json'] }),

@@ -5,6 +5,7 @@ import { profileWarnings } from '../../domain/merchant-profile';
 import { unix } from '../../domain/unix-time';
 import { claimTermsRuleOf } from '../../domain/checkout-claims';
 import { mcpSettingsOf } from '../../domain/mcp-settings';
+import { merchantDunningOf } from '../../domain/claim-fallback';
 import { onboardingState } from './onboarding';
 
 const Capability = z.object({
@@ -49,6 +50,15 @@ export const MerchantSchema = z.object({
       daily_refund_amount: z.number().int().describe('ISK per API key per day through the MCP tools'),
     })
     .describe('Agent safety of the MCP server at /mcp (decision 0121)'),
+  dunning: z
+    .object({
+      claim_fallback: z
+        .boolean()
+        .describe(
+          "When a subscription's card retries run out, issue a krafa for the renewal before its end state",
+        ),
+    })
+    .describe("Defaults for subscriptions' dunning; a subscription's own setting wins"),
   warnings: z.array(z.object({ code: z.string(), param: z.string(), message: z.string() })),
   created_at: z.number(),
   updated_at: z.number(),
@@ -82,6 +92,7 @@ export function presentMerchant(row: MerchantRow, livemode: boolean): MerchantOb
     features: state.features,
     claim_terms: claimTermsRuleOf(row.claim_terms),
     mcp: mcpSettingsOf(row.mcp),
+    dunning: merchantDunningOf(row.dunning),
     warnings: profileWarnings(row),
     created_at: unix(row.created_at),
     updated_at: unix(row.updated_at),
