@@ -262,11 +262,18 @@ describe('done-means 3: agent safety', () => {
     expect((await stack.api(m.testKey, `/v1/payment-intents/${b}`)).body.amount_refunded).toBe(1500);
     expect((await stack.api(m.testKey, '/v1/refunds')).body.data).toHaveLength(2);
 
+    // A refusal by the limits is not kept under the call's key: once a person raises the limit,
+    // the very same call (same derived key) refunds.
+    await stack.api(m.testKey, '/v1/merchant', { method: 'PATCH', json: { mcp: { daily_refund_count: 3 } } });
+    expect(await ok(agent, 'refund_payment', { payment_intent: c, amount: 1 })).toMatchObject({ amount: 1 });
+    expect((await stack.api(m.testKey, `/v1/payment-intents/${c}`)).body.amount_refunded).toBe(1);
+
     // The limits are per key: another key of the merchant has its own.
     const { createApiKeyRepository } = await import('../../db/api-keys');
     const other = await createApiKeyRepository(stack.knex).create({ merchantId: m.id, livemode: false });
     const second = await agentFor(other.secret);
     expect(await ok(second, 'refund_payment', { payment_intent: c, amount: 1 })).toMatchObject({ amount: 1 });
+    expect((await stack.api(m.testKey, `/v1/payment-intents/${c}`)).body.amount_refunded).toBe(2);
   });
 
   test('the daily limits hold under concurrent refunds', async () => {
