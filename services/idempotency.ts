@@ -87,6 +87,15 @@ export function createIdempotencyService(deps: { knex: Knex; secrets: SecretBox 
       };
     },
 
+    /**
+     * Forgets a key whose request was refused before it did anything, for a reason that may pass
+     * (a limit): the same request may be sent again, as after a 429 from the API's rate limit,
+     * which answers before a key is taken.
+     */
+    async release(scope: Scope, key: string): Promise<void> {
+      await repo.release(scope, key);
+    },
+
     /** Keeps the first answer under the key; a server failure releases the key instead. */
     async finish(scope: Scope, key: string, response: StoredResponse): Promise<void> {
       if (response.status >= 500) await repo.release(scope, key);

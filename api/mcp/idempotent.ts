@@ -13,6 +13,12 @@ export function withoutOptions(
   return Object.fromEntries(Object.entries(args).filter(([k]) => !options.includes(k)));
 }
 
+/**
+ * Refusals that changed nothing and may pass (a person raises a limit; tomorrow is another day):
+ * not kept under the key, so the same call may be sent again, as after the API's 429.
+ */
+const PASSING_REFUSALS = new Set(['refund_limit_exceeded']);
+
 /** Where a tool's calls are kept in the idempotency store, beside the API's paths. */
 export const toolPath = (tool: string) => `/mcp/tools/${tool}`;
 
@@ -29,7 +35,8 @@ export function derivedKey(ctx: ToolContext, tool: string, params: Record<string
  * Runs a write tool's call under an idempotency key, with the rules and in the store of the API's
  * Idempotency-Key (decision 0121): the first answer (result or error) is kept 24 hours and
  * answered again for the same key and arguments; the key with other arguments is refused; a key
- * still running is refused; a failure of ours (500) is forgotten, so the call may be retried.
+ * still running is refused; a failure of ours (500) or a refusal by a limit is forgotten, so the
+ * call may be retried.
  */
 export async function idempotent(
   deps: Pick<McpDeps, 'idempotency'>,
@@ -61,7 +68,9 @@ export async function idempotent(
   try {
     result = await work();
   } catch (err) {
-    if (err instanceof ApiError) await finish(err.status, { error: err.toBody() });
+    if (err instanceof ApiError && err.code !== undefined && PASSING_REFUSALS.has(err.code))
+      await deps.idempotency.release(scope, call.key);
+    else if (err instanceof ApiError) await finish(err.status, { error: err.toBody() });
     else await finish(500, null);
     throw err;
   }

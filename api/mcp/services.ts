@@ -36,6 +36,6 @@ export interface McpDeps {
    */
   dryRun<T>(work: (services: WriteServices) => Promise<T>): Promise<T>;
   /** The API's Idempotency-Key store: tool calls keep its rules in it (decision 0121). */
-  idempotency: Pick<IdempotencyService, 'begin' | 'finish'>;
+  idempotency: Pick<IdempotencyService, 'begin' | 'finish' | 'release'>;
   safety: AgentSafety;
 }

@@ -264,7 +264,10 @@ describe('done-means 3: agent safety', () => {
 
     // A refusal by the limits is not kept under the call's key: once a person raises the limit,
     // the very same call (same derived key) refunds.
-    await stack.api(m.testKey, '/v1/merchant', { method: 'PATCH', json: { mcp: { daily_refund_count: 3 } } });
+    await stack.api(m.testKey, '/v1/merchant', {
+      method: 'PATCH',
+      json: { mcp: { daily_refund_count: 3, daily_refund_amount: 3000 } },
+    });
     expect(await ok(agent, 'refund_payment', { payment_intent: c, amount: 1 })).toMatchObject({ amount: 1 });
     expect((await stack.api(m.testKey, `/v1/payment-intents/${c}`)).body.amount_refunded).toBe(1);
 
