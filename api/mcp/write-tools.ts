@@ -125,7 +125,7 @@ function refundTool(deps: McpDeps): ToolDef {
     name: tool,
     title: 'Refund a payment',
     description:
-      "Refund all or part (`amount`, whole ISK; unset: all that is left) of a captured payment (pi_…), back to the card. Never more than was captured. With a live key, and with a test key when the merchant turned that on, the first call refunds nothing: it answers a preview (status confirmation_required) with a confirmation_token good for 5 minutes; show the preview to the person and, once they agree, call again with the same arguments plus confirmation_token. Each API key may refund at most the merchant's daily_refund_count refunds and daily_refund_amount ISK a day through these tools; over that the call is refused.",
+      "Refund all or part (`amount`, whole ISK; unset: all that is left) of a captured payment (pi_…), back to the payer. Never more than was captured. With a live key, and with a test key when the merchant turned that on, the first call refunds nothing: it answers a preview (status confirmation_required) with a confirmation_token good for 5 minutes; show the preview to the person and, once they agree, call again with the same arguments plus confirmation_token. Each API key may refund at most the merchant's daily_refund_count refunds and daily_refund_amount ISK a day through these tools; over that the call is refused.",
     input: RefundInput,
     output: z.union([RefundSchema, RefundPreviewSchema]),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
