@@ -72,6 +72,10 @@ import { createSecretBox } from '../domain/secret-box';
 import { createRateLimiter } from '../services/rate-limits';
 import { limitPerAddress, limitPerApiKey, type RateLimits } from './middleware/rate-limit';
 import type { AutoDisableRule } from '../domain/webhook-schedule';
+import { createAgentSafety } from '../services/mcp/agent-safety';
+import { rolledBack } from '../services/dry-run';
+import { createMcpTools, mcpRouter } from './mcp/server';
+import type { WriteServices } from './mcp/services';
 
 export interface AppDeps {
   knex: Knex;
@@ -204,8 +208,10 @@ export function createApp(deps: AppDeps): Express {
   v1.use(authenticate(access));
   if (limiter) v1.use(limitPerApiKey(limiter.shared, limiter.limits, deps.log));
   v1.use(...bodyParsers(deps.bodyLimitBytes), bodyErrors(deps.bodyLimitBytes), requireObjectBody, rejectNul);
-  v1.use(idempotency(createIdempotencyService({ knex: deps.knex, secrets }), deps.log));
-  v1.use(eventsRouter({ events: createEventService(deps.knex) }, docs));
+  const idempotencyStore = createIdempotencyService({ knex: deps.knex, secrets });
+  v1.use(idempotency(idempotencyStore, deps.log));
+  const events = createEventService(deps.knex);
+  v1.use(eventsRouter({ events }, docs));
   const channelDeps = {
     knex: deps.knex,
     log: deps.log,
@@ -229,8 +235,10 @@ export function createApp(deps: AppDeps): Express {
   const products = createProductService({ knex: deps.knex });
   const variants = createVariantService({ knex: deps.knex, products });
   v1.use(productsRouter({ products, variants }, docs));
-  v1.use(pricesRouter({ prices: createPriceService({ knex: deps.knex }) }, docs));
-  v1.use(customersRouter({ customers: createCustomerService({ knex: deps.knex }) }, docs));
+  const prices = createPriceService({ knex: deps.knex });
+  v1.use(pricesRouter({ prices }, docs));
+  const customers = createCustomerService({ knex: deps.knex });
+  v1.use(customersRouter({ customers }, docs));
   v1.use(couponsRouter({ coupons: createCouponService({ knex: deps.knex }) }, docs));
   v1.use(promotionCodesRouter({ promotionCodes: createPromotionCodeService({ knex: deps.knex }) }, docs));
   v1.use(checkoutSessionsRouter({ checkout }, docs));
@@ -283,19 +291,70 @@ export function createApp(deps: AppDeps): Express {
       channelAutoDisable: deps.webhookAutoDisable,
     }),
   );
-  v1.use(claimsRouter({ claims: createClaimsService({ knex: deps.knex, claimsApi: deps.claimsApi }) }, docs));
-  v1.use(settlementRunsRouter({ settlement }, docs));
   v1.use(
-    paymentLinksRouter(
+    claimsRouter(
       {
-        paymentLinks: createPaymentLinkService({
+        claims: createClaimsService({
           knex: deps.knex,
-          checkout,
-          publicBaseUrl: deps.publicBaseUrl,
+          claimsApi: deps.claimsApi,
+          engine: subscriptionEngine,
         }),
       },
       docs,
     ),
+  );
+  v1.use(settlementRunsRouter({ settlement }, docs));
+  const paymentLinks = createPaymentLinkService({
+    knex: deps.knex,
+    checkout,
+    publicBaseUrl: deps.publicBaseUrl,
+  });
+  v1.use(paymentLinksRouter({ paymentLinks }, docs));
+
+  // The MCP server (decision 0120): the same services, schemas and idempotency store as v1.
+  const noWebhooks: WebhookDispatcher = { wake: () => Promise.resolve() };
+  /** Write services on a transaction that is rolled back: the dry runs of the create tools. */
+  const writeServicesOn = (knex: Knex): WriteServices => {
+    const dryCheckout = createCheckoutService({
+      knex,
+      acquirer: acquirer.client,
+      dispatcher: noWebhooks,
+      publicBaseUrl: deps.publicBaseUrl,
+      engine: subscriptionEngine,
+    });
+    return {
+      checkout: dryCheckout,
+      paymentLinks: createPaymentLinkService({
+        knex,
+        checkout: dryCheckout,
+        publicBaseUrl: deps.publicBaseUrl,
+      }),
+      customers: createCustomerService({ knex }),
+    };
+  };
+  app.use(
+    mcpRouter({
+      access,
+      log: deps.log,
+      bodyLimitBytes: deps.bodyLimitBytes,
+      limitPerKey: limiter ? limitPerApiKey(limiter.shared, limiter.limits, deps.log) : undefined,
+      tools: createMcpTools({
+        services: {
+          checkout,
+          paymentLinks,
+          customers,
+          products,
+          prices,
+          paymentIntents,
+          refunds,
+          events,
+          settlement,
+        },
+        dryRun: (work) => rolledBack(deps.knex, (trx) => work(writeServicesOn(trx))),
+        idempotency: idempotencyStore,
+        safety: createAgentSafety({ knex: deps.knex }),
+      }),
+    }),
   );
   // Routers declare full paths (they double as OpenAPI paths), so v1 is entered, not mounted.
   app.use((req, res, next) => (req.path.startsWith('/v1/') ? v1(req, res, next) : next()));

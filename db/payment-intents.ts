@@ -180,6 +180,18 @@ export function createPaymentIntentRepository(db: Db) {
         .first();
     },
 
+    /** The refunds of several payment intents of the scope, oldest first. */
+    async refundsOfIntents(scope: Scope, intentIds: readonly string[], trx: Db = db): Promise<RefundRow[]> {
+      if (intentIds.length === 0) return [];
+      return trx<RefundRow>('refunds')
+        .where({ merchant_id: scope.merchantId, livemode: scope.livemode })
+        .whereIn('payment_intent_id', intentIds)
+        .orderBy([
+          { column: 'created_at', order: 'asc' },
+          { column: 'id', order: 'asc' },
+        ]);
+    },
+
     async listRefunds(scope: Scope, opts: PageOptions & { paymentIntentId?: string }, trx: Db = db) {
       const q = trx<RefundRow>('refunds').where({ merchant_id: scope.merchantId, livemode: scope.livemode });
       if (opts.paymentIntentId !== undefined) q.where({ payment_intent_id: opts.paymentIntentId });

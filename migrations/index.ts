@@ -16,7 +16,9 @@ import * as webhookSecretsAtRest from './20261216_1101_webhook_secrets_at_rest';
 import * as webhookSecretRotation from './20261216_1102_webhook_secret_rotation';
 import * as channelAutoDisable from './20261216_1103_channel_auto_disable';
 import * as rateLimits from './20261216_1104_rate_limits';
-import * as claimRefundTransfers from './20261216_1201_claim_refund_transfers';
+import * as subscriptionClaimFallback from './20261216_1200_subscription_claim_fallback';
+import * as mcpAgentSafety from './20261217_0900_mcp_agent_safety';
+import * as claimRefundTransfers from './20261217_1000_claim_refund_transfers';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -42,5 +44,7 @@ export const migrations: Record<string, Migration> = {
   '20261216_1102_webhook_secret_rotation': webhookSecretRotation,
   '20261216_1103_channel_auto_disable': channelAutoDisable,
   '20261216_1104_rate_limits': rateLimits,
-  '20261216_1201_claim_refund_transfers': claimRefundTransfers,
+  '20261216_1200_subscription_claim_fallback': subscriptionClaimFallback,
+  '20261217_0900_mcp_agent_safety': mcpAgentSafety,
+  '20261217_1000_claim_refund_transfers': claimRefundTransfers,
 };
