@@ -43,9 +43,7 @@ import { createRefundService } from '../services/payments/refunds';
 import { createPaymentMethodService } from '../services/payments/payment-methods';
 import { createPaymentLinkService } from '../services/payment-links/payment-links';
 import { createBillingPortalService } from '../services/billing-portal/billing-portal-sessions';
-import type { CardAcquirer } from '../bank-adapters/card-acquirer';
-import { createHttpCardAcquirer } from '../bank-adapters/http-card-acquirer';
-import { simulatedAcquirerRouter } from '../simulators/acquirer';
+import type { ConfiguredAcquirer } from '../bank-adapters/http-card-acquirer';
 import { Client } from '@temporalio/client';
 import { createSubscriptionEngine } from '../engine/subscription-engine';
 import { createSubscriptionService } from '../services/subscriptions/subscriptions';
@@ -90,17 +88,10 @@ export interface AppDeps {
   /** SECRETS_ENCRYPTION_KEY: seals signing secrets and idempotent replays at rest (decision 0112). */
   secretsKey: string;
   /**
-   * The card acquirer. Unset: the simulated acquirer (test environment) is served at
-   * `/_sim/acquirer` and reached over HTTP at `{publicBaseUrl}/_sim/acquirer`.
+   * The card acquirer, and the origin of its 3-D Secure pages. In the test environment it is the
+   * simulated acquirer, one service shared by every API process and the worker (decision 0102).
    */
-  acquirer?: { client: CardAcquirer; origin: string };
-  /** Latency of the simulated acquirer's answers, in ms. */
-  simulatedAcquirerLatencyMs?: number;
-  /**
-   * The simulated bank the simulated acquirer reports captures and refunds to (decision 0091).
-   * Unset: SIMULATED_BANK_URL from the environment (npm start sets it); neither: not reported.
-   */
-  simulatedBankUrl?: string;
+  acquirer: ConfiguredAcquirer;
   /** Task queue and namespace of the workflows the API starts; the defaults are the config's defaults. */
   taskQueue?: string;
   temporalNamespace?: string;
@@ -151,24 +142,7 @@ export function createApp(deps: AppDeps): Express {
     ),
   );
 
-  // Public part of v1, before the API-key check: device authorization needs no key (spec §4.2), and
-  // the operator API checks its own credential.
-  // Card payments: the simulated acquirer speaks HTTP like a real one, even in-process.
-  let acquirer = deps.acquirer;
-  if (!acquirer) {
-    app.use(
-      '/_sim/acquirer',
-      simulatedAcquirerRouter({
-        latencyMs: deps.simulatedAcquirerLatencyMs ?? 0,
-        bankUrl: deps.simulatedBankUrl ?? process.env.SIMULATED_BANK_URL,
-        log: deps.log,
-      }),
-    );
-    acquirer = {
-      client: createHttpCardAcquirer({ baseUrl: `${deps.publicBaseUrl}/_sim/acquirer` }),
-      origin: new URL(deps.publicBaseUrl).origin,
-    };
-  }
+  const { acquirer } = deps;
   const payments = createPaymentService({ knex: deps.knex, acquirer: acquirer.client });
   const taskQueue = deps.taskQueue ?? DEFAULT_TASK_QUEUE;
   const temporalClient = deps.temporal
@@ -195,6 +169,8 @@ export function createApp(deps: AppDeps): Express {
   // Rate limits per client address on what needs no key (device flow, sign-in, pages); /health,
   // /ready and /metrics were answered above and are never limited (decision 0110).
   if (limiter) app.use(limitPerAddress(limiter.shared, limiter.limits, deps.log));
+  // Public part of v1, before the API-key check: device authorization needs no key (spec §4.2), and
+  // the operator API checks its own credential.
   const publicV1 = express.Router();
   publicV1.use(
     ...bodyParsers(deps.bodyLimitBytes),

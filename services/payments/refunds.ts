@@ -8,6 +8,7 @@ import {
   type PaymentIntentRow,
   type RefundRow,
 } from '../../db/payment-intents';
+import { findClaimRefundDestination } from '../../db/claim-refunds';
 import { newId, ID_PREFIX } from '../../domain/ids';
 import { ConflictError, InvalidRequestError } from '../../domain/errors';
 import { findOr404 } from '../lookup';
@@ -56,7 +57,11 @@ const noSuchIntent = (intentId: string) =>
     param: 'payment_intent',
   });
 
-/** Refunds of captured card payments, through the acquirer, never more than was captured. */
+/**
+ * Refunds of captured payments, never more than was captured: a card payment's through the acquirer
+ * (succeeded at once), a krafa's to the payer's bank account through settlement (pending until the
+ * bank books the transfer, decision 0101).
+ */
 export function createRefundService(deps: {
   knex: Knex;
   acquirer: CardAcquirer;
@@ -87,25 +92,48 @@ export function createRefundService(deps: {
     await input.withinLimits?.(trx, amount);
     const id = newId(ID_PREFIX.refund);
     const key = input.idempotencyKey ?? id;
-    const done = await deps.acquirer.refund({
-      authorization: intent.acquirer_authorization!,
+    const base = {
+      id,
+      merchant_id: scope.merchantId,
+      livemode: scope.livemode,
+      payment_intent_id: intent.id,
       amount,
-      idempotency_key: `${intent.id}:refund:${key}`,
-    });
-    const refund = await intents.insertRefund(
-      {
-        id,
-        merchant_id: scope.merchantId,
-        livemode: scope.livemode,
-        payment_intent_id: intent.id,
+      reason: input.reason ?? null,
+      idempotency_key: key,
+    };
+    let refund: RefundRow;
+    if (intent.acquirer_authorization !== null) {
+      const done = await deps.acquirer.refund({
+        authorization: intent.acquirer_authorization,
         amount,
-        status: 'succeeded',
-        reason: input.reason ?? null,
-        idempotency_key: key,
-        acquirer_reference: done.id,
-      },
-      trx,
-    );
+        idempotency_key: `${intent.id}:refund:${key}`,
+      });
+      refund = await intents.insertRefund(
+        { ...base, status: 'succeeded', acquirer_reference: done.id, succeeded_at: new Date() },
+        trx,
+      );
+    } else {
+      // A krafa paid at the bank: no card to refund to. The money goes back to the payer's account
+      // in the merchant's next payout file, netted in that settlement run (decision 0101).
+      const claim = await findClaimRefundDestination(trx, scope, intent.id);
+      if (!claim)
+        throw new ConflictError(
+          'This payment has neither a card authorization nor a bank claim to refund through',
+          'payment_intent_unexpected_state',
+          'payment_intent',
+        );
+      refund = await intents.insertRefund(
+        {
+          ...base,
+          status: 'pending',
+          acquirer_reference: null,
+          destination_account: claim.account,
+          destination_kennitala: claim.kennitala,
+          destination_name: claim.name,
+        },
+        trx,
+      );
+    }
     const row = await intents.update(intent.id, { amount_refunded: intent.amount_refunded + amount }, trx);
     await emit(scope, 'payment_intent.refunded', row, trx, wake, { refund: presentRefund(refund) });
     return refund;
