@@ -13,7 +13,7 @@ import { createIdempotencyService } from '../services/idempotency';
 import { requestContext } from './middleware/request-context';
 import { bodyErrors, bodyParsers, requireObjectBody } from './middleware/body';
 import { authenticate } from './middleware/auth';
-import { rejectNul } from './middleware/reject-nul';
+import { checkInput } from './middleware/input-check';
 import { idempotency } from './middleware/idempotency';
 import { errorHandler, routeNotFound } from './middleware/errors';
 import { systemRouter } from './routes/system';
@@ -166,7 +166,7 @@ export function createApp(deps: AppDeps): Express {
     ...bodyParsers(deps.bodyLimitBytes),
     bodyErrors(deps.bodyLimitBytes),
     requireObjectBody,
-    rejectNul,
+    checkInput,
   );
   publicV1.use(
     deviceRouter({ device: createDeviceService(deps.knex, { publicBaseUrl: deps.publicBaseUrl }) }, docs),
@@ -186,7 +186,7 @@ export function createApp(deps: AppDeps): Express {
 
   const v1 = express.Router();
   v1.use(authenticate(access));
-  v1.use(...bodyParsers(deps.bodyLimitBytes), bodyErrors(deps.bodyLimitBytes), requireObjectBody, rejectNul);
+  v1.use(...bodyParsers(deps.bodyLimitBytes), bodyErrors(deps.bodyLimitBytes), requireObjectBody, checkInput);
   v1.use(idempotency(createIdempotencyService({ knex: deps.knex }), deps.log));
   v1.use(eventsRouter({ events: createEventService(deps.knex) }, docs));
   const channelDeps = { knex: deps.knex, log: deps.log, dispatcher: deps.dispatcher };

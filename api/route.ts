@@ -48,7 +48,8 @@ export function createRoutes(router: Router, docs: OperationDoc[]) {
     router[def.method](def.path, async (req, res) => {
       context(res).route = def.path;
       context(res).declared = def;
-      const body = (def.body ? parseInput(def.body, req.body, 'body') : undefined) as z.output<B>;
+      // No body is an empty one (a DELETE sent bare cancels as with `{}`).
+      const body = (def.body ? parseInput(def.body, req.body ?? {}, 'body') : undefined) as z.output<B>;
       const query = (def.query ? parseInput(def.query, req.query, 'query') : undefined) as z.output<Q>;
       const result = await def.handler({
         body,

@@ -6,7 +6,16 @@ import { CheckoutSessionSchema } from '../../services/checkout/checkout-session-
 import { createRoutes } from '../route';
 import { listOf, listResponse } from '../list';
 import { zBool, zInt } from '../validation';
-import { pageOptions, pageQuery, zAmount, zCurrency, zId, zLine, zStoredMetadata } from '../fields';
+import {
+  pageOptions,
+  pageQuery,
+  zAmount,
+  zCurrency,
+  zId,
+  zLine,
+  zStoredMetadata,
+  zUnixSeconds,
+} from '../fields';
 import { zVatRate } from './products';
 
 const zUrl = z
@@ -68,7 +77,7 @@ const CreateSession = SessionTemplate.extend({
   subscription_data: z
     .object({
       trial_period_days: zInt().pipe(z.number().min(1).max(730)).optional(),
-      trial_end: zInt().pipe(z.number().min(1)).optional().describe('Unix seconds'),
+      trial_end: zUnixSeconds().optional().describe('Unix seconds'),
       metadata: zStoredMetadata.optional(),
     })
     .strict()
