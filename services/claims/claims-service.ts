@@ -6,7 +6,8 @@ import { ClaimRejectedError } from '../../bank-adapters/claims-errors';
 import { claimSessionUnpaid, createClaimRepository, type ClaimFilters, type ClaimRow } from '../../db/claims';
 import { nextBankingDay } from '../../domain/banking-days';
 import { ConflictError, ServiceUnavailableError } from '../../domain/errors';
-import { findOr404 } from '../lookup';
+import { findOr404, findReference } from '../lookup';
+import { createCustomerRepository } from '../../db/customers';
 import { checkClaimDates } from './claim-dates';
 import { presentClaim, type ClaimObject } from './claim-object';
 import { createClaim, type CreateClaimInput } from './create-claim';
@@ -48,6 +49,7 @@ const issuing = (claim: ClaimRow) =>
 /** Bank claims (kröfur): created pending, issued in batches by the claim-batch workflow (decision 0060). */
 export function createClaimsService(deps: ClaimsServiceDeps) {
   const claims = createClaimRepository(deps.knex);
+  const customers = createCustomerRepository(deps.knex);
   const find = (scope: Scope, id: string) =>
     findOr404(
       'claim',
@@ -68,6 +70,9 @@ export function createClaimsService(deps: ClaimsServiceDeps) {
     },
 
     async list(scope: Scope, filters: ClaimFilters, page: PageOptions) {
+      const { customerId } = filters;
+      if (customerId !== undefined)
+        await findReference('customer', customerId, 'customer', () => customers.findById(scope, customerId));
       const result = await claims.list(scope, filters, page);
       return { data: result.data.map(presentClaim), hasMore: result.hasMore };
     },

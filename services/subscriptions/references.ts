@@ -4,9 +4,10 @@ import { createPriceRepository } from '../../db/prices';
 import { createPaymentMethodRepository } from '../../db/payment-methods';
 import { createCouponRepository } from '../../db/coupons';
 import { createMerchantRepository } from '../../db/merchants';
-import { InvalidRequestError, NotFoundError } from '../../domain/errors';
+import { InvalidRequestError } from '../../domain/errors';
 import { enabledCapabilities } from '../../domain/capabilities';
 import { onboardingState } from '../merchant/merchant-account';
+import { findReference } from '../lookup';
 
 export const bad = (message: string, param: string) =>
   new InvalidRequestError(message, { code: 'parameter_invalid', param });
@@ -20,22 +21,20 @@ export function createReferenceChecks(db: Db) {
 
   return {
     async recurringPrice(scope: Scope, id: string, trx: Db, param: string) {
-      const price = await prices.findById(scope, id, trx);
-      if (!price) throw new NotFoundError(`No such price: '${id}'`, param);
+      const price = await findReference('price', id, param, () => prices.findById(scope, id, trx));
       if (price.type !== 'recurring') throw bad('The price is not recurring', param);
       if (!price.active) throw bad('The price is not active', param);
       return price;
     },
 
     async usableCard(scope: Scope, customerId: string, id: string, trx: Db, param: string) {
-      const pm = await cards.findById(scope, id, trx);
-      if (!pm || pm.customer_id !== customerId || pm.detached_at !== null)
+      const pm = await findReference('payment_method', id, param, () => cards.findById(scope, id, trx));
+      if (pm.customer_id !== customerId || pm.detached_at !== null)
         throw bad(`No payment method '${id}' attached to the customer`, param);
     },
 
     async coupon(scope: Scope, id: string, trx: Db) {
-      if (!(await coupons.findById(scope, id, trx)))
-        throw new NotFoundError(`No such coupon: '${id}'`, 'coupon');
+      await findReference('coupon', id, 'coupon', () => coupons.findById(scope, id, trx));
     },
 
     /** A claim-collected subscription: claims enabled, a claimant kennitala and a payer kennitala. */
