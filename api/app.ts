@@ -5,7 +5,7 @@ import type { Logger } from '../stack/logger';
 import type { WebhookDispatcher } from '../engine/webhook-dispatch';
 import { createClaimBatchStarter } from '../engine/claim-batch-starter';
 import { DEFAULT_TASK_QUEUE } from '../workflows/contract';
-import type { OperationDoc } from './openapi';
+import { SDK_SCRIPT_DOC, type OperationDoc } from './openapi';
 import { checkResponses } from './route';
 import type { Metrics } from './metrics';
 import { createAccessService } from '../services/access';
@@ -245,6 +245,7 @@ export function createApp(deps: AppDeps): Express {
   );
   // The pages (hosted checkout, short URLs, payment links, the browser SDK, the customer portal, the
   // dashboard and the device page) need no API key, so they come before v1's key check.
+  docs.push(SDK_SCRIPT_DOC);
   app.use(
     pages({
       knex: deps.knex,

@@ -99,10 +99,16 @@ export function checkoutSessionsRouter(deps: { checkout: CheckoutService }, docs
   const tag = 'Checkout Sessions';
   const { checkout } = deps;
 
-  for (const path of ['/v1/checkout/sessions/', '/v1/checkout/sessions']) {
+  // The spec writes `/v1/checkout/sessions/` and `/v1/checkout/sessions/{id}`; the other spelling of
+  // each is served too, and documented once (decision 0109).
+  for (const [path, alias] of [
+    ['/v1/checkout/sessions/', false],
+    ['/v1/checkout/sessions', true],
+  ] as const) {
     route({
       method: 'post',
       path,
+      alias,
       summary: 'Create a checkout session; send the customer to its url',
       tag,
       body: CreateSession,
@@ -115,6 +121,7 @@ export function checkoutSessionsRouter(deps: { checkout: CheckoutService }, docs
     route({
       method: 'get',
       path,
+      alias,
       summary: 'List checkout sessions, newest first',
       tag,
       query: pageQuery,
@@ -125,10 +132,14 @@ export function checkoutSessionsRouter(deps: { checkout: CheckoutService }, docs
       },
     });
   }
-  for (const path of ['/v1/checkout/sessions/:id', '/v1/checkout/sessions/:id/']) {
+  for (const [path, alias] of [
+    ['/v1/checkout/sessions/:id', false],
+    ['/v1/checkout/sessions/:id/', true],
+  ] as const) {
     route({
       method: 'get',
       path,
+      alias,
       summary: 'Retrieve a checkout session, including custom_fields',
       tag,
       response: CheckoutSessionSchema,

@@ -60,7 +60,7 @@ const filtersOf = (q: {
 export function settlementRunsRouter(deps: { settlement: SettlementService }, docs: OperationDoc[]): Router {
   const router = Router();
   const route = createRoutes(router, docs);
-  const tag = 'Settlement runs';
+  const tag = 'Settlement Runs';
   const { settlement } = deps;
 
   route({
@@ -110,6 +110,7 @@ export function settlementRunsRouter(deps: { settlement: SettlementService }, do
     auth: true,
     response: z.string(),
     status: 200,
+    contentType: 'text/csv',
   });
   router.get('/v1/settlement-runs/:id/lines.csv', async (req: Request, res: Response) => {
     context(res).route = '/v1/settlement-runs/:id/lines.csv';
