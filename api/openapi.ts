@@ -118,6 +118,8 @@ export function errorStatuses(op: OperationDoc): ErrorStatus[] {
   // Idempotency-Key: reused with other parameters (400) or still in flight (409).
   if (op.auth && (op.method === 'post' || op.method === 'patch'))
     [400, 409].forEach((s) => statuses.add(s as ErrorStatus));
+  // A delete is refused while other objects depend on the object, or in a state that forbids it.
+  if (op.auth && op.method === 'delete') statuses.add(409);
   return [...statuses].sort((a, b) => a - b);
 }
 
@@ -144,7 +146,32 @@ const ErrorEnvelope = z.object({
 });
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): unknown {
-  return z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
+  return z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+    override: numberBounds,
+  });
+}
+
+/**
+ * An integer field that also takes its digits as text (`zInt().pipe(z.number().min(1).max(12))`)
+ * is documented by its input side, which knows nothing of the bounds the pipe's number applies.
+ * This puts them on the integer alternative, so a generator (or the fuzz test) sends values the
+ * API accepts; the text alternative keeps its pattern.
+ */
+function numberBounds(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
+  const def = (ctx.zodSchema as { _zod: { def: { type: string; out?: unknown } } })._zod.def;
+  if (def.type !== 'pipe' || !(def.out instanceof z.ZodNumber)) return;
+  const { minValue, maxValue } = def.out;
+  const branches = (ctx.jsonSchema.anyOf as Record<string, unknown>[] | undefined) ?? [ctx.jsonSchema];
+  for (const branch of branches) {
+    if (branch.type !== 'integer' && branch.type !== 'number') continue;
+    if (minValue !== null && minValue > ((branch.minimum as number | undefined) ?? -Infinity))
+      branch.minimum = minValue;
+    if (maxValue !== null && maxValue < ((branch.maximum as number | undefined) ?? Infinity))
+      branch.maximum = maxValue;
+  }
 }
 
 /**

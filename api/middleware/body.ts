@@ -139,9 +139,13 @@ export function bodyErrors(limitBytes: number): ErrorRequestHandler {
   };
 }
 
-/** POST and PATCH bodies are one object; anything else (an array, a number) is refused here. */
+/**
+ * A body is one object; anything else (an array, a number) is refused here. POST and PATCH without
+ * a body have an empty one; a DELETE may carry one (a subscription's cancellation_reason).
+ */
 export const requireObjectBody: RequestHandler = (req, _res, next) => {
-  if (req.method !== 'POST' && req.method !== 'PATCH') return next();
+  const writes = req.method === 'POST' || req.method === 'PATCH';
+  if (!writes && (req.method !== 'DELETE' || req.body === undefined)) return next();
   if (req.body === undefined || req.body === null) req.body = {};
   const body: unknown = req.body;
   if (typeof body !== 'object' || Array.isArray(body)) {

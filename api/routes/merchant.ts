@@ -61,6 +61,7 @@ export function merchantRouter(deps: MerchantRouterDeps, docs: OperationDoc[]): 
     path: '/v1/merchant/registry-lookup',
     summary: 'Look a company up in the national company registry by kennitala',
     tag,
+    errors: [404],
     body: RegistryLookupBody,
     response: RegistryCompanySchema,
     handler: ({ body, scope }) => deps.lookUpCompany(scope, body.kennitala),

@@ -19,7 +19,11 @@ import { authenticateOperator, operatorOf } from '../middleware/operator-auth';
 const zDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
-  .refine((d) => new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'must be a valid date');
+  // Zod runs this even when the pattern failed; an impossible date (2026-13-45) is no Date at all.
+  .refine((d) => {
+    const date = new Date(`${d}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(d);
+  }, 'must be a valid date');
 const zDateRange = z.object({ gte: zDate.optional(), lte: zDate.optional() }).strict();
 
 const ListRuns = pageQuery
