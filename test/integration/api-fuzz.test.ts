@@ -576,11 +576,18 @@ interface Outcome {
 }
 
 async function send(req: Req): Promise<Outcome> {
-  const res = await fetch(stack.url + req.url, {
-    method: req.method,
-    headers: req.headers,
-    ...(req.body !== undefined && { body: req.body }),
-  });
+  let res: Response;
+  try {
+    res = await fetch(stack.url + req.url, {
+      method: req.method,
+      headers: req.headers,
+      ...(req.body !== undefined && { body: req.body }),
+    });
+  } catch (err) {
+    // No answer at all (the connection was dropped) is a failure like a 5xx.
+    const cause = (err as { cause?: { message?: string } }).cause?.message ?? String(err);
+    return { req, status: 0, problem: `no answer: ${cause}` };
+  }
   const text = await res.text();
   const status = res.status;
   const o = req.op;

@@ -290,14 +290,7 @@ const refCases: RefCase[] = [
     request: (x) => ({ query: { customer: x } }),
     param: 'customer',
   },
-  ...sessionCases('post /v1/checkout/sessions'),
   ...sessionCases('post /v1/checkout/sessions/'),
-  {
-    op: 'post /v1/checkout/sessions',
-    field: 'body.customer',
-    request: (x) => ({ body: { amount: 1000, customer: x } }),
-    param: 'customer',
-  },
   {
     op: 'post /v1/checkout/sessions/',
     field: 'body.customer',
@@ -456,10 +449,10 @@ const refCases: RefCase[] = [
 /** Fields the sweep finds by shape or name that are not references to objects, and why. */
 const notReferences: Record<string, string> = {
   'get /v1/promotion-codes query.code': 'the code customers type, not an id: a filter that may match nothing',
-  'post /v1/checkout/sessions body.promotion_code':
-    'the code customers type (its own error: promotion_code_invalid)',
   'post /v1/checkout/sessions/ body.promotion_code':
     'the code customers type (its own error: promotion_code_invalid)',
+  'post /v1/subscriptions body.promotion_code': 'the code customers type, not an id',
+  'post /v1/subscriptions/{id} body.promotion_code': 'the code customers type, not an id',
 };
 
 /** Field names that hold a reference to an object wherever they appear. */
