@@ -429,7 +429,13 @@ const refCases: RefCase[] = [
   {
     op: 'post /v1/claims',
     field: 'body.customer',
-    request: (x) => ({ body: { customer: x, amount: 5000, due_date: '2031-03-03' } }),
+    request: (x) => ({
+      body: {
+        customer: x,
+        amount: 5000,
+        due_date: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+      },
+    }),
     param: 'customer',
   },
   {
