@@ -151,6 +151,7 @@ const GENERATORS: Record<string, OpSpec> = {
   getV1NotificationChannelsIdDeliveries: list('deliveries', p('channels')),
   getV1NotificationChannelsIdDeliveriesDelivery: p('channels', { delivery: 'deliveries' }),
   postV1NotificationChannelsIdDeliveriesDeliveryResend: p('channels', { delivery: 'deliveries' }),
+  postV1NotificationChannelsIdRotateSecret: p('channels'),
   getV1Merchant: {},
   patchV1Merchant: {},
   postV1MerchantSubmit: {},

@@ -94,6 +94,7 @@ const describeRes = (res: Res) =>
 const pathIds: Record<string, () => Record<string, string>> = {
   '/v1/events/{id}': () => ({ id: ids.event! }),
   '/v1/notification-channels/{id}': () => ({ id: ids.channel! }),
+  '/v1/notification-channels/{id}/rotate-secret': () => ({ id: ids.channel! }),
   '/v1/notification-channels/{id}/deliveries': () => ({ id: ids.channel! }),
   '/v1/notification-channels/{id}/deliveries/{delivery}': () => ({
     id: ids.channel!,
