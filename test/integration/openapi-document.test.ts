@@ -100,7 +100,7 @@ test('each operation documents its error statuses one by one, in the error envel
   const missing: string[] = [];
   for (const { method, path: p, op } of operations()) {
     const expected: string[] = [];
-    if (op.security === undefined || op.security.length > 0) expected.push('401');
+    if (op.security === undefined || op.security.length > 0) expected.push('401', '429');
     if (op.requestBody) expected.push('400', '413', '415');
     if ((op.parameters ?? []).some((x: any) => x.in === 'query')) expected.push('400');
     if (/\{\w+\}/.test(p)) expected.push('404');
@@ -127,6 +127,22 @@ test('each operation documents its error statuses one by one, in the error envel
     expect.arrayContaining(['200', '400', '404', '409', '422']),
   );
   expect(Object.keys(doc.paths['/v1/merchant/theme/'].get.responses)).toContain('404');
+  // Rate limits (decision 0110): per key on every authenticated operation, per client address on the
+  // device flow and the browser SDK; never on /health, /ready, /metrics.
+  for (const [p, m] of [
+    ['/v1/device/authorize', 'post'],
+    ['/v1/device/token', 'get'],
+    ['/v1/skil.js', 'get'],
+  ] as const)
+    expect({ p, statuses: Object.keys(doc.paths[p][m].responses) }).toEqual({
+      p,
+      statuses: expect.arrayContaining(['429']),
+    });
+  for (const p of ['/health', '/ready', '/metrics'])
+    expect({ p, statuses: Object.keys(doc.paths[p].get.responses) }).toEqual({
+      p,
+      statuses: expect.not.arrayContaining(['429']),
+    });
 });
 
 test('the browser SDK /v1/skil.js is documented, and is what the path serves', async () => {
