@@ -97,6 +97,10 @@ const ERROR_RESPONSES = {
     'Unprocessable',
     'Well formed, but the object is not ready for it; `params` names every field at fault.',
   ],
+  429: [
+    'TooManyRequests',
+    'Over the rate limit of the API key or the client address (`rate_limit_error`); `Retry-After` says when to try again.',
+  ],
   503: [
     'ServiceUnavailable',
     'A service this operation needs (the bank, Temporal) is not available; retry later.',
@@ -111,7 +115,8 @@ export type ErrorStatus = keyof typeof ERROR_RESPONSES;
  */
 export function errorStatuses(op: OperationDoc): ErrorStatus[] {
   const statuses = new Set<ErrorStatus>(op.errors ?? []);
-  if (op.auth) statuses.add(401);
+  // Every keyed request counts against its key's rate limit (decision 0110).
+  if (op.auth) [401, 429].forEach((s) => statuses.add(s as ErrorStatus));
   if (op.body || op.query) statuses.add(400);
   if (op.body) [413, 415].forEach((s) => statuses.add(s as ErrorStatus));
   if (/:\w+/.test(op.path)) statuses.add(404);
@@ -244,8 +249,7 @@ export function buildOpenApi(
           errors.map((s) => [String(s), { $ref: `#/components/responses/${ERROR_RESPONSES[s][0]}` }]),
         ),
         default: {
-          description:
-            'Any other error, among them 500 `api_error` (with the request id) and 429 `rate_limit_error`',
+          description: 'Any other error, among them 500 `api_error` (with the request id)',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
         },
       },
@@ -307,4 +311,6 @@ export const SDK_SCRIPT_DOC: OperationDoc = {
   response: z.string(),
   status: 200,
   contentType: 'application/javascript',
+  // A page: limited per client address (decision 0110).
+  errors: [429],
 };
