@@ -5,7 +5,7 @@ import type { Logger } from '../stack/logger';
 import type { WebhookDispatcher } from '../engine/webhook-dispatch';
 import { createClaimBatchStarter } from '../engine/claim-batch-starter';
 import { DEFAULT_TASK_QUEUE } from '../workflows/contract';
-import type { OperationDoc } from './openapi';
+import { SDK_SCRIPT_DOC, type OperationDoc } from './openapi';
 import { checkResponses } from './route';
 import type { Metrics } from './metrics';
 import { createAccessService } from '../services/access';
@@ -13,7 +13,7 @@ import { createIdempotencyService } from '../services/idempotency';
 import { requestContext } from './middleware/request-context';
 import { bodyErrors, bodyParsers, requireObjectBody } from './middleware/body';
 import { authenticate } from './middleware/auth';
-import { rejectNul } from './middleware/reject-nul';
+import { checkInput } from './middleware/input-check';
 import { idempotency } from './middleware/idempotency';
 import { errorHandler, routeNotFound } from './middleware/errors';
 import { systemRouter } from './routes/system';
@@ -176,7 +176,7 @@ export function createApp(deps: AppDeps): Express {
     ...bodyParsers(deps.bodyLimitBytes),
     bodyErrors(deps.bodyLimitBytes),
     requireObjectBody,
-    rejectNul,
+    checkInput,
   );
   publicV1.use(
     deviceRouter(
@@ -207,7 +207,7 @@ export function createApp(deps: AppDeps): Express {
   const v1 = express.Router();
   v1.use(authenticate(access));
   if (limiter) v1.use(limitPerApiKey(limiter.shared, limiter.limits, deps.log));
-  v1.use(...bodyParsers(deps.bodyLimitBytes), bodyErrors(deps.bodyLimitBytes), requireObjectBody, rejectNul);
+  v1.use(...bodyParsers(deps.bodyLimitBytes), bodyErrors(deps.bodyLimitBytes), requireObjectBody, checkInput);
   const idempotencyStore = createIdempotencyService({ knex: deps.knex, secrets });
   v1.use(idempotency(idempotencyStore, deps.log));
   const events = createEventService(deps.knex);
@@ -277,6 +277,7 @@ export function createApp(deps: AppDeps): Express {
   );
   // The pages (hosted checkout, short URLs, payment links, the browser SDK, the customer portal, the
   // dashboard and the device page) need no API key, so they come before v1's key check.
+  docs.push(SDK_SCRIPT_DOC);
   app.use(
     pages({
       knex: deps.knex,

@@ -39,11 +39,17 @@ export function zAmount() {
   return zInt().pipe(z.number().min(0).max(MAX_AMOUNT));
 }
 
+/** The latest time accepted anywhere: 9999-12-31T23:59:59Z, in Unix seconds (decision 0108). */
+export const MAX_UNIX_TIME = 253_402_300_799;
+
+/** A Unix timestamp in seconds, as the API returns times, up to MAX_UNIX_TIME. */
+export function zUnixSeconds() {
+  return zInt().pipe(z.number().min(0).max(MAX_UNIX_TIME));
+}
+
 /** A Unix timestamp in seconds, as the API returns times; converted to a Date. */
 export function zUnixTime() {
-  return zInt()
-    .pipe(z.number().min(0).max(253_402_300_799))
-    .transform((s) => new Date(s * 1000));
+  return zUnixSeconds().transform((s) => new Date(s * 1000));
 }
 
 /** ISK, the only currency (spec §1), in either letter case; answered as `ISK`. */

@@ -4,17 +4,133 @@ export const API_VERSION = '1.0.0';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
 
+/**
+ * Every tag of the document, with its description. The spec (§1) names the groups and most tags;
+ * the tags it does not name are placed by decision 0109.
+ */
+export const TAGS = {
+  'Checkout Sessions':
+    'Hosted checkout: create a session and send the customer to its url (spec §2.1, §4.5).',
+  'Payment Intents': 'Card payments through the API: create, confirm (3-D Secure), capture, cancel, refund.',
+  'Payment Methods': "Customers' saved cards: tokenize a test card, attach, detach, set as default.",
+  'Payment Links': 'Reusable links that open a new checkout session for each visitor.',
+  Refunds: 'Refunds of captured card payments, whole or in part.',
+  Customers: 'The people and companies a merchant sells to, with contact details and kennitala.',
+  Subscriptions: 'Recurring billing of a price: trials, proration, dunning, cancellation.',
+  'Billing Portal':
+    'Single-use links to the customer portal, where a customer manages cards and subscriptions.',
+  'Test Clocks':
+    'Test mode: frozen clocks that customers and their subscriptions follow, advanced on demand.',
+  Products: 'What a merchant sells, with variants and VAT rate.',
+  Prices: 'What a product or variant sells for, once or per week, month or year, in ISK.',
+  Coupons: 'Discounts: a percentage or an amount off, for a duration, with redemption limits.',
+  'Promotion Codes': 'Codes customers type to redeem a coupon, with their own limits.',
+  'Notification Channels':
+    'Webhook and chat channels that receive events, and their deliveries with every attempt.',
+  Claims: 'Bank claims (kröfur): issued to the payer’s online bank and settled through the bank.',
+  Delivery:
+    'Delivery (pickup points): named by the spec (§1, §4.8), which shows no paths or payloads; this API has no delivery operations yet.',
+  'Settlement Runs':
+    "Each banking day's settlement per merchant: lines, fees and the payout to the merchant's bank account.",
+  SDK: 'The browser SDK for embedded checkout (`Skil.openCheckout(session.url, { onComplete })`).',
+  Health: 'Liveness, readiness and Prometheus metrics, for operators; no key needed.',
+  Meta: 'The API version and this OpenAPI document.',
+  Merchant: 'The merchant of the API key: profile, application for live mode, checkout theme.',
+  'Device Auth':
+    'Device authorization for a CLI or AI agent to obtain a test key (no key needed; RFC 8628 style).',
+  Events: 'The event ledger, oldest first: what webhooks deliver, readable by polling.',
+} as const;
+
+export type ApiTag = keyof typeof TAGS;
+
+/** Spec §1's groups with its tags first, then the tags it does not name (decision 0109). */
+export const TAG_GROUPS: readonly { name: string; tags: readonly ApiTag[] }[] = [
+  {
+    name: 'Payments',
+    tags: ['Checkout Sessions', 'Payment Intents', 'Payment Methods', 'Payment Links', 'Refunds'],
+  },
+  { name: 'Customers', tags: ['Customers', 'Subscriptions', 'Billing Portal', 'Test Clocks'] },
+  { name: 'Catalog', tags: ['Products', 'Coupons', 'Promotion Codes', 'Prices'] },
+  { name: 'Platform', tags: ['Notification Channels', 'Claims', 'Delivery', 'Settlement Runs'] },
+  { name: 'System', tags: ['SDK', 'Health', 'Meta'] },
+  { name: 'Merchant', tags: ['Merchant'] },
+  { name: 'Device Auth', tags: ['Device Auth'] },
+  { name: 'Events', tags: ['Events'] },
+];
+
 export interface OperationDoc {
   method: HttpMethod;
   /** Express path, e.g. `/v1/notification-channels/:id`. */
   path: string;
   summary: string;
-  tag: string;
+  tag: ApiTag;
   auth: boolean;
   body?: z.ZodType;
   query?: z.ZodType;
   response: z.ZodType;
   status: number;
+  /** The success response's media type; default application/json. */
+  contentType?: string;
+  /** Error statuses beyond those the operation's shape implies (see errorStatuses). */
+  errors?: readonly ErrorStatus[];
+}
+
+/** The error statuses the document names one by one; anything else (5xx) is `default`. */
+const ERROR_RESPONSES = {
+  400: [
+    'BadRequest',
+    'A parameter is missing or invalid (named in `param`), an id in the body or query names nothing (`resource_missing`), the body is unreadable, or an Idempotency-Key was reused with other parameters.',
+  ],
+  401: ['Unauthorized', 'No API key, or one that is unknown or revoked.'],
+  403: ['Forbidden', 'The key is valid but may not do this.'],
+  404: [
+    'NotFound',
+    'An id in the path names nothing in this merchant and mode (`resource_missing`, `param` names it).',
+  ],
+  409: [
+    'Conflict',
+    'The object is not in a state that allows this, or a request with the same Idempotency-Key is still in flight.',
+  ],
+  413: ['PayloadTooLarge', 'The body is larger than the limit (`body_too_large`).'],
+  415: ['UnsupportedMediaType', 'The body is not JSON, form-encoded, multipart or plain-text JSON.'],
+  422: [
+    'Unprocessable',
+    'Well formed, but the object is not ready for it; `params` names every field at fault.',
+  ],
+  429: [
+    'TooManyRequests',
+    'Over the rate limit of the API key or the client address (`rate_limit_error`); `Retry-After` says when to try again.',
+  ],
+  503: [
+    'ServiceUnavailable',
+    'A service this operation needs (the bank, Temporal) is not available; retry later.',
+  ],
+} as const;
+
+export type ErrorStatus = keyof typeof ERROR_RESPONSES;
+
+/**
+ * The error statuses of an operation: those its shape implies (a key, a body, a query, a path id,
+ * idempotent writes) and those its route declares.
+ */
+export function errorStatuses(op: OperationDoc): ErrorStatus[] {
+  const statuses = new Set<ErrorStatus>(op.errors ?? []);
+  // Every keyed request counts against its key's rate limit (decision 0110).
+  if (op.auth) [401, 429].forEach((s) => statuses.add(s as ErrorStatus));
+  if (op.body || op.query) statuses.add(400);
+  if (op.body) [413, 415].forEach((s) => statuses.add(s as ErrorStatus));
+  if (/:\w+/.test(op.path)) statuses.add(404);
+  // Idempotency-Key: reused with other parameters (400) or still in flight (409).
+  if (op.auth && (op.method === 'post' || op.method === 'patch'))
+    [400, 409].forEach((s) => statuses.add(s as ErrorStatus));
+  // A delete is refused while other objects depend on the object, or in a state that forbids it.
+  if (op.auth && op.method === 'delete') statuses.add(409);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+/** An operationId from method and path: `getV1CheckoutSessionsId`. */
+function operationIdOf(method: HttpMethod, path: string): string {
+  return `${method}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`;
 }
 
 const ErrorEnvelope = z.object({
@@ -30,11 +146,37 @@ const ErrorEnvelope = z.object({
     message: z.string(),
     code: z.string().optional(),
     param: z.string().optional(),
+    params: z.array(z.string()).optional().describe('422: every field at fault'),
   }),
 });
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): unknown {
-  return z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
+  return z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+    override: numberBounds,
+  });
+}
+
+/**
+ * An integer field that also takes its digits as text (`zInt().pipe(z.number().min(1).max(12))`)
+ * is documented by its input side, which knows nothing of the bounds the pipe's number applies.
+ * This puts them on the integer alternative, so a generator (or the fuzz test) sends values the
+ * API accepts; the text alternative keeps its pattern.
+ */
+function numberBounds(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
+  const def = (ctx.zodSchema as { _zod: { def: { type: string; out?: unknown } } })._zod.def;
+  if (def.type !== 'pipe' || !(def.out instanceof z.ZodNumber)) return;
+  const { minValue, maxValue } = def.out;
+  const branches = (ctx.jsonSchema.anyOf as Record<string, unknown>[] | undefined) ?? [ctx.jsonSchema];
+  for (const branch of branches) {
+    if (branch.type !== 'integer' && branch.type !== 'number') continue;
+    if (minValue !== null && minValue > ((branch.minimum as number | undefined) ?? -Infinity))
+      branch.minimum = minValue;
+    if (maxValue !== null && maxValue < ((branch.maximum as number | undefined) ?? Infinity))
+      branch.maximum = maxValue;
+  }
 }
 
 /**
@@ -46,6 +188,8 @@ export function buildOpenApi(
   serverUrl: string,
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const operationIds = new Set<string>();
+  const usedErrors = new Set<ErrorStatus>();
   for (const op of operations) {
     const params = [...op.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
     const path = op.path.replace(/:(\w+)/g, '{$1}');
@@ -53,10 +197,16 @@ export function buildOpenApi(
       ? (jsonSchema(op.query, 'input') as { properties?: Record<string, unknown>; required?: string[] })
       : undefined;
     const bodySchema = op.body ? jsonSchema(op.body, 'input') : undefined;
+    const operationId = operationIdOf(op.method, path);
+    // Client generators refuse a document with two operations of one id (issue 16.6).
+    if (operationIds.has(operationId)) throw new Error(`Two operations share the operationId ${operationId}`);
+    operationIds.add(operationId);
+    const errors = errorStatuses(op);
+    errors.forEach((s) => usedErrors.add(s));
     (paths[path] ??= {})[op.method] = {
       summary: op.summary,
       tags: [op.tag],
-      operationId: `${op.method}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+      operationId,
       ...(op.auth ? {} : { security: [] }),
       parameters: [
         ...params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
@@ -93,21 +243,40 @@ export function buildOpenApi(
       responses: {
         [String(op.status)]: {
           description: 'OK',
-          content: { 'application/json': { schema: jsonSchema(op.response, 'output') } },
+          content: { [op.contentType ?? 'application/json']: { schema: jsonSchema(op.response, 'output') } },
         },
+        ...Object.fromEntries(
+          errors.map((s) => [String(s), { $ref: `#/components/responses/${ERROR_RESPONSES[s][0]}` }]),
+        ),
         default: {
-          description: 'Error',
+          description: 'Any other error, among them 500 `api_error` (with the request id)',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
         },
       },
     };
   }
+  const usedTags = new Set<string>(operations.map((op) => op.tag));
+  const responses = Object.fromEntries(
+    [...usedErrors]
+      .sort((a, b) => a - b)
+      .map((s) => {
+        const [name, description] = ERROR_RESPONSES[s];
+        return [
+          name,
+          {
+            description,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
+        ];
+      }),
+  );
   return {
     openapi: '3.1.0',
     info: {
       title: 'Skil API',
       version: API_VERSION,
       description: 'Payments, subscriptions and Icelandic bank claims (kröfur). Amounts are integer ISK.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
@@ -117,7 +286,31 @@ export function buildOpenApi(
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
       },
       schemas: { Error: jsonSchema(ErrorEnvelope, 'output') },
+      responses,
     },
+    // Every tag, with the Delivery tag the spec groups (it has no operations yet: decision 0109).
+    tags: (Object.keys(TAGS) as ApiTag[])
+      .filter((t) => usedTags.has(t) || t === 'Delivery')
+      .map((name) => ({ name, description: TAGS[name] })),
+    'x-tagGroups': TAG_GROUPS.map((g) => ({
+      name: g.name,
+      tags: g.tags.filter((t) => usedTags.has(t) || t === 'Delivery'),
+    })).filter((g) => g.tags.length > 0),
     paths,
   };
 }
+
+/** The browser SDK, served by the checkout pages (web/) and documented here with the API. */
+export const SDK_SCRIPT_DOC: OperationDoc = {
+  method: 'get',
+  path: '/v1/skil.js',
+  summary:
+    'The browser SDK: load it, then call Skil.openCheckout(session.url, { onComplete }) for embedded checkout',
+  tag: 'SDK',
+  auth: false,
+  response: z.string(),
+  status: 200,
+  contentType: 'application/javascript',
+  // A page: limited per client address (decision 0110).
+  errors: [429],
+};

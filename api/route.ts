@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import type { Scope } from '../domain/scope';
-import type { HttpMethod, OperationDoc } from './openapi';
+import type { ApiTag, ErrorStatus, HttpMethod, OperationDoc } from './openapi';
 import { parseInput } from './validation';
 import { context, scopeOf } from '../stack/request-context';
 
@@ -19,11 +19,15 @@ export interface RouteDef<B extends z.ZodType, Q extends z.ZodType> {
   method: HttpMethod;
   path: string;
   summary: string;
-  tag: string;
+  tag: ApiTag;
   body?: B;
   query?: Q;
   response: z.ZodType;
   status?: number;
+  /** Error statuses beyond those the route's shape implies (openapi.ts, errorStatuses). */
+  errors?: readonly ErrorStatus[];
+  /** Another spelling of a documented path (a trailing slash): served, not documented again. */
+  alias?: boolean;
   handler: (input: HandlerInput<z.output<B>, z.output<Q>>) => Promise<unknown>;
 }
 
@@ -34,21 +38,24 @@ export interface RouteDef<B extends z.ZodType, Q extends z.ZodType> {
 export function createRoutes(router: Router, docs: OperationDoc[]) {
   return function route<B extends z.ZodType, Q extends z.ZodType>(def: RouteDef<B, Q>): void {
     const status = def.status ?? 200;
-    docs.push({
-      method: def.method,
-      path: def.path,
-      summary: def.summary,
-      tag: def.tag,
-      auth: true,
-      response: def.response,
-      status,
-      ...(def.body && { body: def.body }),
-      ...(def.query && { query: def.query }),
-    });
+    if (!def.alias)
+      docs.push({
+        method: def.method,
+        path: def.path,
+        summary: def.summary,
+        tag: def.tag,
+        auth: true,
+        response: def.response,
+        status,
+        ...(def.body && { body: def.body }),
+        ...(def.query && { query: def.query }),
+        ...(def.errors && { errors: def.errors }),
+      });
     router[def.method](def.path, async (req, res) => {
       context(res).route = def.path;
       context(res).declared = def;
-      const body = (def.body ? parseInput(def.body, req.body, 'body') : undefined) as z.output<B>;
+      // No body is an empty one (a DELETE sent bare cancels as with `{}`).
+      const body = (def.body ? parseInput(def.body, req.body ?? {}, 'body') : undefined) as z.output<B>;
       const query = (def.query ? parseInput(def.query, req.query, 'query') : undefined) as z.output<Q>;
       const result = await def.handler({
         body,

@@ -82,6 +82,14 @@ export function createVariantRepository(db: Db) {
       return scoped(scope, productId, trx).where({ id }).first();
     },
 
+    /** A variant of any product of the scope, by id alone (a list filter names no product). */
+    async findInScope(scope: Scope, id: string, trx: Db = db): Promise<VariantRow | undefined> {
+      return trx<VariantRow>('product_variants')
+        .where({ id, merchant_id: scope.merchantId, livemode: scope.livemode })
+        .whereNull('deleted_at')
+        .first();
+    },
+
     existsInOtherMode: (scope: Scope, id: string, trx: Db = db) =>
       existsInOtherMode(trx, 'product_variants', scope, id, { softDeleted: true }),
 

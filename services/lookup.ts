@@ -32,7 +32,25 @@ export async function findOr404<T>(
   throw new NotFoundError(`No such ${noun}: '${id}'`, param);
 }
 
-/** A 400 for an id in the request body that names nothing in the caller's scope (Stripe's way). */
+/**
+ * A 400 for an id in the request body or query that names nothing in the caller's scope (Stripe's
+ * way; decision 0108). An id in the path that names nothing is findOr404's 404 instead.
+ */
 export function missingReference(noun: string, id: string, param: string): InvalidRequestError {
-  return new InvalidRequestError(`No such ${noun}: '${id}'`, { code: 'resource_missing', param });
+  return new InvalidRequestError(`No such ${noun}: '${id.slice(0, 64).replace(/\p{Cc}/gu, '?')}'`, {
+    code: 'resource_missing',
+    param,
+  });
+}
+
+/** The object a body or query id names, or missingReference's 400 naming `param`. */
+export async function findReference<T>(
+  noun: string,
+  id: string,
+  param: string,
+  find: () => Promise<T | undefined>,
+): Promise<T> {
+  const row = ID_SHAPE.test(id) ? await find() : undefined;
+  if (row === undefined) throw missingReference(noun, id, param);
+  return row;
 }

@@ -3,12 +3,6 @@ import type { AccessService } from '../../services/access';
 import { AuthenticationError } from '../../domain/errors';
 import { context } from '../../stack/request-context';
 
-/** Masks a key for error messages: the prefix and last four characters only. */
-function mask(secret: string): string {
-  const prefix = /^sk_(test|live)_/.exec(secret)?.[0] ?? '';
-  return `${prefix}…${secret.slice(-4)}`;
-}
-
 /**
  * Authenticates `Authorization: Bearer <key>` or `x-api-key: <key>` (spec §5) and sets the request
  * scope: the key alone selects merchant and environment.
@@ -35,7 +29,9 @@ export function authenticate(access: Pick<AccessService, 'apiKey'>): RequestHand
       );
     }
     const key = await access.apiKey(secret);
-    if (!key) throw new AuthenticationError(`Invalid API key provided: ${mask(secret)}`);
+    // Never echoed, not even in part: a message is logged and shown, and header bytes that are not
+    // ASCII come back garbled anyway (decision 0108).
+    if (!key) throw new AuthenticationError('Invalid API key provided');
     context(res).scope = key.scope;
     context(res).apiKeyId = key.id;
     next();

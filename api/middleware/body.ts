@@ -70,8 +70,16 @@ function tooLarge(limitBytes: number): InvalidRequestError {
 
 /** Maps the parsers' own errors (body-parser, multer) to the envelope, before the generic handler. */
 export function bodyErrors(limitBytes: number): ErrorRequestHandler {
-  return (err: unknown, _req, _res, next) => {
-    const e = err as { type?: string; code?: string; status?: number; name?: string; message?: string };
+  return (err: unknown, req, _res, next) => {
+    const e = err as {
+      type?: string;
+      code?: string;
+      status?: number;
+      name?: string;
+      message?: string;
+      expose?: boolean;
+      errno?: number;
+    };
     if (
       e.type === 'entity.too.large' ||
       e.code === 'LIMIT_FIELD_VALUE' ||
@@ -109,13 +117,35 @@ export function bodyErrors(limitBytes: number): ErrorRequestHandler {
         }),
       );
     }
+    if (typeof e.errno === 'number' && /^(Z_|ERR__ERROR)/.test(e.code ?? '')) {
+      // zlib's own error (gzip, deflate, br): the body is not what its Content-Encoding says.
+      const encoding = req.headers['content-encoding'] ?? 'compressed';
+      return next(
+        new InvalidRequestError(
+          `The request body could not be decompressed: it is not valid ${encoding} data (${e.message ?? e.code})`,
+          { code: 'invalid_body' },
+        ),
+      );
+    }
+    if (e.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+      // Any other error the body parsers raise as the client's (http-errors' expose): still the body's.
+      return next(
+        new InvalidRequestError(`Malformed request body: ${e.message ?? 'unreadable'}`, {
+          code: 'invalid_body',
+        }),
+      );
+    }
     next(err);
   };
 }
 
-/** POST and PATCH bodies are one object; anything else (an array, a number) is refused here. */
+/**
+ * A body is one object; anything else (an array, a number) is refused here. POST and PATCH without
+ * a body have an empty one; a DELETE may carry one (a subscription's cancellation_reason).
+ */
 export const requireObjectBody: RequestHandler = (req, _res, next) => {
-  if (req.method !== 'POST' && req.method !== 'PATCH') return next();
+  const writes = req.method === 'POST' || req.method === 'PATCH';
+  if (!writes && (req.method !== 'DELETE' || req.body === undefined)) return next();
   if (req.body === undefined || req.body === null) req.body = {};
   const body: unknown = req.body;
   if (typeof body !== 'object' || Array.isArray(body)) {

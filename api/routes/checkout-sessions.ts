@@ -6,7 +6,16 @@ import { CheckoutSessionSchema } from '../../services/checkout/checkout-session-
 import { createRoutes } from '../route';
 import { listOf, listResponse } from '../list';
 import { zBool, zInt } from '../validation';
-import { pageOptions, pageQuery, zAmount, zCurrency, zId, zLine, zStoredMetadata } from '../fields';
+import {
+  pageOptions,
+  pageQuery,
+  zAmount,
+  zCurrency,
+  zId,
+  zLine,
+  zStoredMetadata,
+  zUnixSeconds,
+} from '../fields';
 import { zVatRate } from './products';
 
 const zUrl = z
@@ -68,7 +77,7 @@ export const CreateSession = SessionTemplate.extend({
   subscription_data: z
     .object({
       trial_period_days: zInt().pipe(z.number().min(1).max(730)).optional(),
-      trial_end: zInt().pipe(z.number().min(1)).optional().describe('Unix seconds'),
+      trial_end: zUnixSeconds().optional().describe('Unix seconds'),
       metadata: zStoredMetadata.optional(),
     })
     .strict()
@@ -90,10 +99,16 @@ export function checkoutSessionsRouter(deps: { checkout: CheckoutService }, docs
   const tag = 'Checkout Sessions';
   const { checkout } = deps;
 
-  for (const path of ['/v1/checkout/sessions/', '/v1/checkout/sessions']) {
+  // The spec writes `/v1/checkout/sessions/` and `/v1/checkout/sessions/{id}`; the other spelling of
+  // each is served too, and documented once (decision 0109).
+  for (const [path, alias] of [
+    ['/v1/checkout/sessions/', false],
+    ['/v1/checkout/sessions', true],
+  ] as const) {
     route({
       method: 'post',
       path,
+      alias,
       summary: 'Create a checkout session; send the customer to its url',
       tag,
       body: CreateSession,
@@ -106,6 +121,7 @@ export function checkoutSessionsRouter(deps: { checkout: CheckoutService }, docs
     route({
       method: 'get',
       path,
+      alias,
       summary: 'List checkout sessions, newest first',
       tag,
       query: pageQuery,
@@ -116,10 +132,14 @@ export function checkoutSessionsRouter(deps: { checkout: CheckoutService }, docs
       },
     });
   }
-  for (const path of ['/v1/checkout/sessions/:id', '/v1/checkout/sessions/:id/']) {
+  for (const [path, alias] of [
+    ['/v1/checkout/sessions/:id', false],
+    ['/v1/checkout/sessions/:id/', true],
+  ] as const) {
     route({
       method: 'get',
       path,
+      alias,
       summary: 'Retrieve a checkout session, including custom_fields',
       tag,
       response: CheckoutSessionSchema,

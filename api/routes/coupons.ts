@@ -64,7 +64,8 @@ const CreateCoupon = z
       if (months) issue('duration_in_months', 'only with duration=repeating');
       if (periods) issue('duration_in_periods', 'only with duration=repeating');
     }
-    if (c.redeem_by !== undefined && c.redeem_by.getTime() <= Date.now())
+    // Zod runs this even when a field failed, so redeem_by may still be the untransformed input.
+    if (c.redeem_by instanceof Date && c.redeem_by.getTime() <= Date.now())
       issue('redeem_by', 'must be in the future');
   });
 

@@ -40,6 +40,8 @@ export function deviceRouter(deps: { device: DeviceService }, docs: OperationDoc
     body: AuthorizeBody,
     response: DeviceAuthorizationSchema,
     status: 200,
+    // Limited per client address (decision 0110).
+    errors: [429],
   };
   docs.push(authorizeDoc);
   router.post('/v1/device/authorize', async (req, res) => {
@@ -60,6 +62,8 @@ export function deviceRouter(deps: { device: DeviceService }, docs: OperationDoc
     query: TokenQuery,
     response: DeviceTokenSchema,
     status: 200,
+    // Limited per client address (decision 0110).
+    errors: [429],
   };
   docs.push(tokenDoc);
   router.get('/v1/device/token', async (req, res) => {

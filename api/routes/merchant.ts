@@ -50,6 +50,7 @@ export function merchantRouter(deps: MerchantRouterDeps, docs: OperationDoc[]): 
     path: '/v1/merchant/submit',
     summary: 'Submit the application for review (needs kennitala, phone and business_description)',
     tag,
+    errors: [422],
     body: z.object({}).strict(),
     response: MerchantSchema,
     handler: ({ scope }) => merchants.submit(scope),
@@ -60,6 +61,7 @@ export function merchantRouter(deps: MerchantRouterDeps, docs: OperationDoc[]): 
     path: '/v1/merchant/registry-lookup',
     summary: 'Look a company up in the national company registry by kennitala',
     tag,
+    errors: [404],
     body: RegistryLookupBody,
     response: RegistryCompanySchema,
     handler: ({ body, scope }) => deps.lookUpCompany(scope, body.kennitala),
@@ -70,6 +72,7 @@ export function merchantRouter(deps: MerchantRouterDeps, docs: OperationDoc[]): 
     path: '/v1/merchant/theme/',
     summary: "Retrieve the checkout theme of the key's environment",
     tag,
+    errors: [404],
     response: ThemeSchema,
     handler: async ({ scope }) => presentTheme(await themes.read(scope)),
   });
@@ -79,6 +82,8 @@ export function merchantRouter(deps: MerchantRouterDeps, docs: OperationDoc[]): 
     path: '/v1/merchant/theme/',
     summary: 'Update the checkout theme; null clears a field. A live key claims a test theme.',
     tag,
+    // Spec §4.3: 400, 404, 409 and 422.
+    errors: [404, 409, 422],
     body: ThemePatch,
     response: ThemeSchema,
     handler: async ({ body, scope }) => presentTheme(await themes.patch(scope, body)),

@@ -59,7 +59,7 @@ export function pricesRouter(deps: { prices: PriceService }, docs: OperationDoc[
   const router = Router();
   const route = createRoutes(router, docs);
   const { prices } = deps;
-  const tag = 'Products';
+  const tag = 'Prices';
 
   route({
     method: 'post',

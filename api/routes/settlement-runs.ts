@@ -19,7 +19,11 @@ import { authenticateOperator, operatorOf } from '../middleware/operator-auth';
 const zDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
-  .refine((d) => new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'must be a valid date');
+  // Zod runs this even when the pattern failed; an impossible date (2026-13-45) is no Date at all.
+  .refine((d) => {
+    const date = new Date(`${d}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(d);
+  }, 'must be a valid date');
 const zDateRange = z.object({ gte: zDate.optional(), lte: zDate.optional() }).strict();
 
 export const ListRuns = pageQuery
@@ -60,7 +64,7 @@ export const filtersOf = (q: {
 export function settlementRunsRouter(deps: { settlement: SettlementService }, docs: OperationDoc[]): Router {
   const router = Router();
   const route = createRoutes(router, docs);
-  const tag = 'Settlement runs';
+  const tag = 'Settlement Runs';
   const { settlement } = deps;
 
   route({
@@ -110,6 +114,7 @@ export function settlementRunsRouter(deps: { settlement: SettlementService }, do
     auth: true,
     response: z.string(),
     status: 200,
+    contentType: 'text/csv',
   });
   router.get('/v1/settlement-runs/:id/lines.csv', async (req: Request, res: Response) => {
     context(res).route = '/v1/settlement-runs/:id/lines.csv';

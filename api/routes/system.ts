@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { ReadinessCheck } from '../../services/system/readiness';
 import type { Metrics } from '../metrics';
-import type { OperationDoc } from '../openapi';
+import type { ApiTag, OperationDoc } from '../openapi';
 import { API_VERSION, buildOpenApi } from '../openapi';
 import { context } from '../../stack/request-context';
 
@@ -16,15 +16,16 @@ export interface SystemDeps {
 export function systemRouter(deps: SystemDeps, docs: OperationDoc[]): Router {
   const router = Router();
   const declared = new Map<string, OperationDoc>();
-  const doc = (path: string, summary: string, response: z.ZodType) => {
+  const doc = (tag: ApiTag, path: string, summary: string, response: z.ZodType, contentType?: string) => {
     const op: OperationDoc = {
       method: 'get',
       path,
       summary,
-      tag: 'System',
+      tag,
       auth: false,
       response,
       status: 200,
+      ...(contentType && { contentType }),
     };
     declared.set(path, op);
     docs.push(op);
@@ -39,6 +40,7 @@ export function systemRouter(deps: SystemDeps, docs: OperationDoc[]): Router {
     };
 
   doc(
+    'Health',
     '/health',
     'Liveness',
     z.object({ status: z.literal('ok'), timestamp: z.string(), version: z.string() }),
@@ -48,6 +50,7 @@ export function systemRouter(deps: SystemDeps, docs: OperationDoc[]): Router {
   });
 
   doc(
+    'Health',
     '/ready',
     'Readiness: PostgreSQL and Temporal both answer (503 degraded otherwise)',
     z.object({
@@ -65,13 +68,14 @@ export function systemRouter(deps: SystemDeps, docs: OperationDoc[]): Router {
       .json({ status: ok ? 'ok' : 'degraded', db, temporal, timestamp: new Date().toISOString() });
   });
 
-  doc('/metrics', 'Prometheus metrics (text exposition format)', z.string());
+  doc('Health', '/metrics', 'Prometheus metrics (text exposition format)', z.string(), 'text/plain');
   router.get('/metrics', named('/metrics'), async (_req, res) => {
     res.setHeader('Content-Type', deps.metrics.registry.contentType);
     res.send(await deps.metrics.registry.metrics());
   });
 
   doc(
+    'Meta',
     '/v1',
     'API name, version and documentation',
     z.object({ name: z.string(), version: z.string(), documentation: z.string() }),
@@ -80,7 +84,7 @@ export function systemRouter(deps: SystemDeps, docs: OperationDoc[]): Router {
     res.json({ name: 'skil', version: API_VERSION, documentation: `${deps.publicBaseUrl}/v1/openapi.json` });
   });
 
-  doc('/v1/openapi.json', 'This OpenAPI 3.1 document', z.record(z.string(), z.unknown()));
+  doc('Meta', '/v1/openapi.json', 'This OpenAPI 3.1 document', z.record(z.string(), z.unknown()));
   router.get('/v1/openapi.json', named('/v1/openapi.json'), (_req, res) => {
     res.json(buildOpenApi(docs, deps.publicBaseUrl));
   });

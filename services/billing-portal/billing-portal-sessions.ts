@@ -3,7 +3,8 @@ import type { Scope } from '../../domain/scope';
 import { createPortalSessionRepository } from '../../db/billing-portal-sessions';
 import { createCustomerRepository } from '../../db/customers';
 import { createPriceRepository } from '../../db/prices';
-import { InvalidRequestError, NotFoundError } from '../../domain/errors';
+import { InvalidRequestError } from '../../domain/errors';
+import { findReference, missingReference } from '../lookup';
 import { presentPortalSession } from './billing-portal-session-object';
 
 export interface PortalSessionInput {
@@ -22,19 +23,21 @@ export function createBillingPortalService(deps: { knex: Knex; publicBaseUrl: st
 
   return {
     async createSession(scope: Scope, input: PortalSessionInput) {
-      const customer = await customers.findById(scope, input.customer);
-      if (!customer) throw new NotFoundError(`No such customer: '${input.customer}'`, 'customer');
+      const customer = await findReference('customer', input.customer, 'customer', () =>
+        customers.findById(scope, input.customer),
+      );
       const allowed = input.allowed_prices ?? [];
       if (allowed.length > 0) {
         const found = await prices.findByIds(scope, allowed);
-        const missing = allowed.find((p) => {
-          const price = found.get(p);
-          return !price || price.type !== 'recurring' || !price.active;
-        });
-        if (missing)
-          throw new InvalidRequestError(`No active recurring price: '${missing}'`, {
+        const unknown = allowed.findIndex((p) => !found.has(p));
+        if (unknown >= 0) throw missingReference('price', allowed[unknown]!, `allowed_prices.${unknown}`);
+        const unusable = allowed.findIndex(
+          (p) => found.get(p)!.type !== 'recurring' || !found.get(p)!.active,
+        );
+        if (unusable >= 0)
+          throw new InvalidRequestError(`No active recurring price: '${allowed[unusable]}'`, {
             code: 'parameter_invalid',
-            param: 'allowed_prices',
+            param: `allowed_prices.${unusable}`,
           });
       }
       const { row, token } = await sessions.create(scope, {

@@ -3,8 +3,9 @@ import type { Scope } from '../../domain/scope';
 import type { PageOptions } from '../../db/tenant';
 import { createPriceRepository, type Recurring } from '../../db/prices';
 import { createProductRepository } from '../../db/products';
+import { createVariantRepository } from '../../db/product-variants';
 import { InvalidRequestError } from '../../domain/errors';
-import { findOr404, missingReference } from '../lookup';
+import { findOr404, findReference, missingReference } from '../lookup';
 import { presentPrice } from './price-object';
 
 export interface CreatePriceInput {
@@ -37,6 +38,7 @@ export interface PriceListFilter {
 export function createPriceService(deps: { knex: Knex }) {
   const prices = createPriceRepository(deps.knex);
   const products = createProductRepository(deps.knex);
+  const variants = createVariantRepository(deps.knex);
 
   const find = (scope: Scope, id: string) =>
     findOr404(
@@ -64,6 +66,10 @@ export function createPriceService(deps: { knex: Knex }) {
 
     async list(scope: Scope, opts: PageOptions & PriceListFilter) {
       const { product, variant, ...rest } = opts;
+      if (product !== undefined)
+        await findReference('product', product, 'product', () => products.findById(scope, product));
+      if (variant !== undefined)
+        await findReference('variant', variant, 'variant', () => variants.findInScope(scope, variant));
       const page = await prices.list(scope, { ...rest, productId: product, variantId: variant });
       return { data: page.data.map(presentPrice), hasMore: page.hasMore };
     },

@@ -6,7 +6,7 @@ import type { VatRate } from '../../domain/vat';
 import { createProductRepository } from '../../db/products';
 import { createPriceRepository } from '../../db/prices';
 import { ConflictError, InvalidRequestError } from '../../domain/errors';
-import { findOr404 } from '../lookup';
+import { findOr404, findReference } from '../lookup';
 import { presentDeletedProduct, presentProduct } from './product-object';
 
 /** A price made with its product (`default_price_data`). */
@@ -99,8 +99,9 @@ export function createProductService(deps: { knex: Knex }) {
           param: 'default_price_data',
         });
       if (typeof input.default_price === 'string') {
-        const price = await prices.findById(scope, input.default_price);
-        if (!price || price.product_id !== product.id || price.variant_id !== null || !price.active)
+        const id = input.default_price;
+        const price = await findReference('price', id, 'default_price', () => prices.findById(scope, id));
+        if (price.product_id !== product.id || price.variant_id !== null || !price.active)
           throw new InvalidRequestError(
             `'${input.default_price}' is not an active price of product '${product.id}' (variant prices excluded)`,
             { code: 'parameter_invalid', param: 'default_price' },

@@ -11,6 +11,7 @@ import { InvalidRequestError, NotFoundError } from '../../domain/errors';
 import { assertChannelUrl } from './channel-url';
 import { createChannelLookup, createChannelWaker } from './channel-lookup';
 import { presentChannel, type ChannelObject } from './notification-channel-object';
+import { findReference } from '../lookup';
 
 export interface ChannelServiceDeps {
   knex: Knex;
@@ -110,7 +111,11 @@ export function createNotificationChannelService(deps: ChannelServiceDeps) {
     /** Records a `debug.check` event for one channel, or for each enabled channel, and wakes them. */
     async sendTestEvents(scope: Scope, channelId: string | undefined) {
       const targets = channelId
-        ? [await findChannel(scope, channelId)]
+        ? [
+            await findReference('notification channel', channelId, 'channel', () =>
+              channels.findById(scope, channelId),
+            ),
+          ]
         : (await channels.list(scope, { limit: 100 })).data;
       const enabled = targets.filter((c) => c.status === 'enabled');
       if (enabled.length === 0) {

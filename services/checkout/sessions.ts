@@ -40,11 +40,14 @@ export function createCheckoutSessions(deps: {
     scope: Scope,
     items: ItemInput[],
     recurring = false,
+    /** The one item came as the `product` shorthand: errors name `product`, not `items.0`. */
+    shorthand = false,
   ): Promise<{ lines: LineItem[]; priceIds: (string | null)[] }> {
     const out: LineItem[] = [];
     const priceIds: (string | null)[] = [];
     for (const [i, item] of items.entries()) {
-      const param = `items.${i}`;
+      const param = shorthand ? 'product' : `items.${i}`;
+      const productParam = shorthand ? 'product' : `${param}.product`;
       if ('description' in item) {
         if (recurring) throw bad('A subscription checkout needs a recurring price', param);
         out.push({
@@ -79,10 +82,10 @@ export function createCheckoutSessions(deps: {
         } else priceId = null;
       }
       const product = await products.findById(scope, productId);
-      if (!product || !product.active) throw missingReference('product', productId, `${param}.product`);
+      if (!product || !product.active) throw missingReference('product', productId, productParam);
       priceId ??= product.default_price_id;
       const price = priceId ? await prices.findById(scope, priceId) : undefined;
-      if (!price) throw bad(`Product '${product.id}' has no default price`, `${param}.product`);
+      if (!price) throw bad(`Product '${product.id}' has no default price`, productParam);
       if (recurring && price.type !== 'recurring')
         throw bad('A subscription checkout needs a recurring price', param);
       if (!recurring && price.type !== 'one_time')
@@ -161,7 +164,7 @@ export function createCheckoutSessions(deps: {
     const resolved = input.items
       ? await resolveItems(scope, input.items, recurring)
       : input.product
-        ? await resolveItems(scope, [{ product: input.product, quantity: 1 }], recurring)
+        ? await resolveItems(scope, [{ product: input.product, quantity: 1 }], recurring, true)
         : { lines: [], priceIds: [] };
     const items = resolved.lines;
     const subscriptionData = recurring

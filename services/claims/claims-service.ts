@@ -9,7 +9,8 @@ import type { SubscriptionEngine } from '../../engine/subscription-engine';
 import { nextBankingDay } from '../../domain/banking-days';
 import { ConflictError, InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
 import { claimTermsProblem } from '../../domain/claim-limits';
-import { findOr404 } from '../lookup';
+import { findOr404, findReference } from '../lookup';
+import { createCustomerRepository } from '../../db/customers';
 import { checkClaimDates } from './claim-dates';
 import { presentClaim, type ClaimObject } from './claim-object';
 import { tiersFromWire } from './claim-wire-terms';
@@ -84,6 +85,7 @@ const issuing = (claim: ClaimRow) =>
 /** Bank claims (kröfur): created pending, issued in batches by the claim-batch workflow (decision 0060). */
 export function createClaimsService(deps: ClaimsServiceDeps) {
   const claims = createClaimRepository(deps.knex);
+  const customers = createCustomerRepository(deps.knex);
   const find = (scope: Scope, id: string) =>
     findOr404(
       'claim',
@@ -110,6 +112,9 @@ export function createClaimsService(deps: ClaimsServiceDeps) {
     },
 
     async list(scope: Scope, filters: ClaimFilters, page: PageOptions) {
+      const { customerId } = filters;
+      if (customerId !== undefined)
+        await findReference('customer', customerId, 'customer', () => customers.findById(scope, customerId));
       const result = await claims.list(scope, filters, page);
       return { data: result.data.map(presentClaim), hasMore: result.hasMore };
     },

@@ -6,7 +6,7 @@ import { createCustomerRepository } from '../../db/customers';
 import { createPromotionCodeRepository } from '../../db/promotion-codes';
 import { ConflictError, InvalidRequestError } from '../../domain/errors';
 import { couponRejection } from '../../domain/redemption';
-import { findOr404, missingReference } from '../lookup';
+import { findOr404, findReference, missingReference } from '../lookup';
 import { presentPromotionCode } from './promotion-code-object';
 
 export interface CreatePromotionCodeInput {
@@ -78,6 +78,10 @@ export function createPromotionCodeService(deps: { knex: Knex }) {
 
     async list(scope: Scope, opts: PageOptions & PromotionCodeListFilter) {
       const { coupon, customer, ...rest } = opts;
+      if (coupon !== undefined)
+        await findReference('coupon', coupon, 'coupon', () => coupons.findById(scope, coupon));
+      if (customer !== undefined)
+        await findReference('customer', customer, 'customer', () => customers.findById(scope, customer));
       const page = await codes.list(scope, { ...rest, couponId: coupon, customerId: customer });
       return { data: page.data.map(presentPromotionCode), hasMore: page.hasMore };
     },

@@ -4,7 +4,7 @@ import type { PageOptions } from '../../db/tenant';
 import { createCustomerRepository, type CustomerFields } from '../../db/customers';
 import { createTestClockRepository } from '../../db/test-clocks';
 import { InvalidRequestError, NotFoundError } from '../../domain/errors';
-import { findOr404, missingReference } from '../lookup';
+import { findOr404, findReference, missingReference } from '../lookup';
 import { presentDeletedCustomer, presentCustomer } from './customer-object';
 
 export interface CustomerListFilter {
@@ -51,6 +51,8 @@ export function createCustomerService(deps: { knex: Knex }) {
 
     async list(scope: Scope, opts: PageOptions & CustomerListFilter) {
       const { test_clock, ...rest } = opts;
+      if (test_clock !== undefined)
+        await findReference('test clock', test_clock, 'test_clock', () => clocks.findById(scope, test_clock));
       const page = await customers.list(scope, { ...rest, testClockId: test_clock });
       return { data: page.data.map(presentCustomer), hasMore: page.hasMore };
     },

@@ -2,6 +2,7 @@ import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import { createEventRepository } from '../../db/events';
 import { NotFoundError } from '../../domain/errors';
+import { findReference } from '../lookup';
 import { presentEvent, type EventObject } from './event-object';
 
 /** The event ledger (spec §4.4), oldest first. */
@@ -10,6 +11,9 @@ export function createEventService(knex: Knex) {
   return {
     /** `after` keeps events created after a time; `startingAfter` continues after an event id. */
     async list(scope: Scope, opts: { limit: number; after?: Date; startingAfter?: string; type?: string }) {
+      const cursor = opts.startingAfter;
+      if (cursor !== undefined)
+        await findReference('event', cursor, 'starting_after', () => events.findById(scope, cursor));
       const page = await events.list(scope, opts);
       return { data: page.data.map(presentEvent), hasMore: page.hasMore };
     },

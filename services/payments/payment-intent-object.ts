@@ -26,7 +26,18 @@ export const PaymentIntentSchema = z.object({
   capture_method: z.enum(['automatic', 'manual']),
   customer: z.string().nullable(),
   payment_method: z.string().nullable(),
-  payment_method_details: z.unknown().nullable(),
+  payment_method_details: z
+    .object({
+      type: z.literal('card'),
+      card: z.object({
+        brand: z.string(),
+        last4: z.string(),
+        exp_month: z.number(),
+        exp_year: z.number(),
+        wallet: z.enum(['apple_pay', 'google_pay']).nullable(),
+      }),
+    })
+    .nullable(),
   checkout_session: z.string().nullable(),
   subscription: z.string().nullable().describe('The subscription whose sign-up or renewal this payment is'),
   description: z.string().nullable(),
@@ -35,7 +46,13 @@ export const PaymentIntentSchema = z.object({
   last_payment_error: z
     .object({ code: z.string(), decline_code: z.string().nullable(), message: z.string() })
     .nullable(),
-  next_action: z.unknown().nullable(),
+  next_action: z
+    .object({
+      type: z.literal('redirect_to_url'),
+      redirect_to_url: z.object({ url: z.string(), return_url: z.string().nullable() }),
+    })
+    .nullable()
+    .describe('With status requires_action: where to send the customer for 3-D Secure'),
   canceled_at: z.number().nullable(),
   cancellation_reason: z.string().nullable(),
   created_at: z.number(),

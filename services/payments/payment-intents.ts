@@ -5,7 +5,7 @@ import type { PageOptions } from '../../db/tenant';
 import type { PaymentIntentRow } from '../../db/payment-intents';
 import { createCustomerRepository } from '../../db/customers';
 import { InvalidRequestError } from '../../domain/errors';
-import { findOr404, missingReference } from '../lookup';
+import { findOr404, findReference, missingReference } from '../lookup';
 import type { PaymentService } from './card-payments';
 import { presentPaymentIntent } from './payment-intent-object';
 
@@ -143,6 +143,9 @@ export function createPaymentIntentService(deps: {
     },
 
     async list(scope: Scope, opts: PageOptions & { customerId?: string }) {
+      const { customerId } = opts;
+      if (customerId !== undefined)
+        await findReference('customer', customerId, 'customer', () => customers.findById(scope, customerId));
       const page = await intents.list(scope, opts);
       return { data: await Promise.all(page.data.map((r) => present(scope, r))), hasMore: page.hasMore };
     },

@@ -3,7 +3,7 @@ import type { Scope } from '../../domain/scope';
 import type { PageOptions } from '../../db/tenant';
 import { createCustomerRepository } from '../../db/customers';
 import { ConflictError } from '../../domain/errors';
-import { findOr404, missingReference } from '../lookup';
+import { findOr404, findReference, missingReference } from '../lookup';
 import type { PaymentService } from './card-payments';
 import type { TestCardInput } from './payment-intents';
 import { presentCustomerDefaultPaymentMethod, presentPaymentMethod } from './payment-method-object';
@@ -13,14 +13,13 @@ export function createPaymentMethodService(deps: { knex: Knex; payments: Payment
   const { methods } = deps.payments;
   const customers = createCustomerRepository(deps.knex);
 
-  const find = (scope: Scope, id: string, param = 'id') =>
+  const find = (scope: Scope, id: string) =>
     findOr404(
       'payment_method',
       scope,
       id,
       () => methods.findById(scope, id),
       () => methods.existsInOtherMode(scope, id),
-      param,
     );
   const customer = async (scope: Scope, id: string) => {
     const row = await customers.findById(scope, id);
@@ -74,7 +73,9 @@ export function createPaymentMethodService(deps: { knex: Knex; payments: Payment
         () => customers.findById(scope, customerId),
         () => customers.existsInOtherMode(scope, customerId),
       );
-      const pm = await find(scope, paymentMethodId, 'payment_method');
+      const pm = await findReference('payment_method', paymentMethodId, 'payment_method', () =>
+        methods.findById(scope, paymentMethodId),
+      );
       if (pm.customer_id !== cus.id)
         throw new ConflictError(
           'The payment method is not attached to this customer',

@@ -11,7 +11,7 @@ import {
 import { findClaimRefundDestination } from '../../db/claim-refunds';
 import { newId, ID_PREFIX } from '../../domain/ids';
 import { ConflictError, InvalidRequestError } from '../../domain/errors';
-import { findOr404 } from '../lookup';
+import { findOr404, findReference } from '../lookup';
 import { createPaymentIntentEvents } from './payment-intent-events';
 import { presentRefund } from './refund-object';
 
@@ -200,6 +200,9 @@ export function createRefundService(deps: {
     },
 
     async list(scope: Scope, opts: PageOptions & { paymentIntentId?: string }) {
+      const { paymentIntentId: pi } = opts;
+      if (pi !== undefined)
+        await findReference('payment_intent', pi, 'payment_intent', () => intents.findById(scope, pi));
       const page = await intents.listRefunds(scope, opts);
       return { data: page.data.map(presentRefund), hasMore: page.hasMore };
     },

@@ -3,8 +3,9 @@ import type { Scope } from '../../domain/scope';
 import { createPriceRepository } from '../../db/prices';
 import { createPaymentMethodRepository } from '../../db/payment-methods';
 import { createMerchantRepository } from '../../db/merchants';
-import { InvalidRequestError, NotFoundError } from '../../domain/errors';
+import { InvalidRequestError } from '../../domain/errors';
 import { assertClaimsEnabled } from '../merchant/onboarding';
+import { findReference } from '../lookup';
 
 export const bad = (message: string, param: string) =>
   new InvalidRequestError(message, { code: 'parameter_invalid', param });
@@ -17,16 +18,15 @@ export function createReferenceChecks(db: Db) {
 
   return {
     async recurringPrice(scope: Scope, id: string, trx: Db, param: string) {
-      const price = await prices.findById(scope, id, trx);
-      if (!price) throw new NotFoundError(`No such price: '${id}'`, param);
+      const price = await findReference('price', id, param, () => prices.findById(scope, id, trx));
       if (price.type !== 'recurring') throw bad('The price is not recurring', param);
       if (!price.active) throw bad('The price is not active', param);
       return price;
     },
 
     async usableCard(scope: Scope, customerId: string, id: string, trx: Db, param: string) {
-      const pm = await cards.findById(scope, id, trx);
-      if (!pm || pm.customer_id !== customerId || pm.detached_at !== null)
+      const pm = await findReference('payment_method', id, param, () => cards.findById(scope, id, trx));
+      if (pm.customer_id !== customerId || pm.detached_at !== null)
         throw bad(`No payment method '${id}' attached to the customer`, param);
     },
 

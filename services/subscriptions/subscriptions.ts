@@ -11,7 +11,7 @@ import { createPriceRepository } from '../../db/prices';
 import { createTestClockRepository } from '../../db/test-clocks';
 import { recordEvents } from '../../db/event-batch';
 import { prorate } from '../../domain/billing-calendar';
-import { findOr404 } from '../lookup';
+import { findOr404, findReference } from '../lookup';
 import { bad, createReferenceChecks } from './references';
 import { newSubscription } from './new-subscription';
 import { createSubscriptionDiscounts } from './discounts';
@@ -131,8 +131,9 @@ export function createSubscriptionService(deps: {
     /** The first period is charged by the lifecycle workflow, or a trial begins. */
     async create(scope: Scope, input: CreateSubscriptionInput) {
       const created = await write(scope, 'subscription.created', async (trx) => {
-        const customer = await customers.findById(scope, input.customer, trx);
-        if (!customer) throw new NotFoundError(`No such customer: '${input.customer}'`, 'customer');
+        const customer = await findReference('customer', input.customer, 'customer', () =>
+          customers.findById(scope, input.customer, trx),
+        );
         await check.recurringPrice(scope, input.price, trx, 'price');
         const pmId = input.paymentMethod ?? customer.default_payment_method_id;
         if (pmId) await check.usableCard(scope, customer.id, pmId, trx, 'default_payment_method');
@@ -191,6 +192,10 @@ export function createSubscriptionService(deps: {
 
     async list(scope: Scope, opts: PageOptions & SubscriptionListFilter) {
       const { customer, price, ...rest } = opts;
+      if (customer !== undefined)
+        await findReference('customer', customer, 'customer', () => customers.findById(scope, customer));
+      if (price !== undefined)
+        await findReference('price', price, 'price', () => prices.findById(scope, price));
       const page = await subscriptions.list(scope, { ...rest, customerId: customer, priceId: price });
       return { data: page.data.map(presentSubscription), hasMore: page.hasMore };
     },

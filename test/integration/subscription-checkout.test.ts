@@ -295,7 +295,8 @@ test('validation: recurring price only, one item, no amount or custom amount; on
     'subscription_data',
   );
   expectParam(await post('/v1/checkout/sessions', { items: [{ price }] }), 'items.0');
-  expectParam(await post('/v1/checkout/sessions', { product }), 'items.0');
+  // The `product` shorthand's errors name `product`, the parameter the client sent (decision 0108).
+  expectParam(await post('/v1/checkout/sessions', { product }), 'product');
   // A product whose default price is recurring signs up through `product`.
   const ok = await post('/v1/checkout/sessions', { mode: 'subscription', product });
   expect(ok.status).toBe(200);

@@ -49,7 +49,7 @@ describe('response schema check', () => {
       method: 'get',
       path: '/v1/things/:id',
       summary: 's',
-      tag: 't',
+      tag: 'Meta',
       handler: () => Promise.resolve({ id: 'thg_1', amount: 5, note: null, leaked: true }),
     });
     define({
@@ -57,7 +57,7 @@ describe('response schema check', () => {
       method: 'get',
       path: '/v1/good/:id',
       summary: 's',
-      tag: 't',
+      tag: 'Meta',
       handler: () => Promise.resolve({ id: 'thg_2', amount: 7, note: 'ok' }),
     });
     app.use(router);
