@@ -11,6 +11,7 @@ import { createClaimPaymentRepository } from '../db/claim-payments';
 import { recordEvents, type BatchEvent } from '../db/event-batch';
 import { createPaymentIntentRepository } from '../db/payment-intents';
 import { presentClaim } from '../services/claims/claim-object';
+import { recordClaimRefusal } from '../services/claims/claim-refusal';
 import { presentPaymentIntent } from '../services/payments/payment-intent-object';
 import { claimFee } from '../domain/fees';
 import { FailureType, claimBatchWorkflowId } from '../workflows/contract';
@@ -152,7 +153,8 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
           });
       }
       const issued = await markIssued(issuedIds);
-      for (const f of failures) await batches.recordBankError(f.id, { code: f.code, message: f.message });
+      for (const f of failures)
+        await wake(await recordClaimRefusal(knex, f.id, { code: f.code, message: f.message }));
       return { done: true, issued, failed: failures.length };
     },
 

@@ -165,6 +165,21 @@ export function createCheckoutSessionRepository(db: Db) {
       return row!;
     },
 
+    /** Moves the payment status from `from` to `to`; undefined when it was not `from`. */
+    async movePaymentStatus(
+      scope: Scope,
+      id: string,
+      from: CheckoutSessionRow['payment_status'],
+      to: CheckoutSessionRow['payment_status'],
+      trx: Db,
+    ): Promise<CheckoutSessionRow | undefined> {
+      const [row] = await scoped(scope, trx)
+        .where({ id, payment_status: from })
+        .update({ payment_status: to, updated_at: new Date() })
+        .returning('*');
+      return row;
+    },
+
     /** Removes a session that was only made to check a payment link's template (never shown). */
     async deleteProbe(id: string, trx: Db = db): Promise<void> {
       await trx('checkout_sessions').where({ id }).delete();

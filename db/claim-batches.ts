@@ -48,18 +48,24 @@ export function createClaimBatchRepository(db: Db) {
         .returning('*');
     },
 
-    /** Records the bank's refusal on a pending claim; it leaves the batches until mended. */
+    /**
+     * Records the bank's refusal on a pending claim (it leaves the batches until mended); the claim
+     * the first time, undefined when the refusal was already recorded (a retried result read).
+     */
     async recordBankError(
       bankClaimId: string,
       error: { code: string | null; message: string },
       trx: Db = db,
-    ): Promise<void> {
-      await trx<ClaimRow>('claims')
+    ): Promise<ClaimRow | undefined> {
+      const [row] = await trx<ClaimRow>('claims')
         .where({ bank_claim_id: bankClaimId, status: 'pending' })
+        .whereNull('bank_error')
         .update({
           bank_error: JSON.stringify({ code: error.code, message: error.message }) as never,
           updated_at: new Date(),
-        });
+        })
+        .returning('*');
+      return row;
     },
   };
 }

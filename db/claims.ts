@@ -227,6 +227,30 @@ export function createClaimRepository(db: Db) {
         .returning('*');
       return row;
     },
+
+    /**
+     * Closes a pending claim the bank refused whose buyer pays another way (a checkout krafa,
+     * decision 0103): cancelled, with the failed payment intent of the attempt.
+     */
+    async closeRefused(
+      scope: Scope,
+      id: string,
+      paymentIntentId: string,
+      trx: Db = db,
+    ): Promise<ClaimRow | undefined> {
+      const now = new Date();
+      const [row] = await scoped(scope, trx)
+        .where({ id, status: 'pending' })
+        .whereNotNull('bank_error')
+        .update({
+          status: 'cancelled',
+          cancelled_at: now,
+          payment_intent_id: paymentIntentId,
+          updated_at: now,
+        })
+        .returning('*');
+      return row;
+    },
   };
 }
 

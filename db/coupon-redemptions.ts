@@ -291,6 +291,28 @@ export function createRedemptionService(db: Db) {
         };
       });
     },
+
+    /**
+     * Undoes the redemption made under `idempotencyKey` (a purchase whose payment never came,
+     * decision 0103): the row goes and both counters go down by one, so the code can be used again.
+     */
+    async release(scope: Scope, idempotencyKey: string, trx: Knex.Transaction): Promise<void> {
+      const [row] = await trx<RedemptionRow>('coupon_redemptions')
+        .where({ merchant_id: scope.merchantId, livemode: scope.livemode, idempotency_key: idempotencyKey })
+        .delete()
+        .returning('*');
+      if (!row) return;
+      const base = { merchant_id: scope.merchantId, livemode: scope.livemode };
+      await trx('coupons')
+        .where({ ...base, id: row.coupon_id })
+        .where('times_redeemed', '>', 0)
+        .decrement('times_redeemed', 1);
+      if (row.promotion_code_id)
+        await trx('promotion_codes')
+          .where({ ...base, id: row.promotion_code_id })
+          .where('times_redeemed', '>', 0)
+          .decrement('times_redeemed', 1);
+    },
   };
 }
 

@@ -31,6 +31,24 @@ export interface RecordedEvent {
   channelIds: string[];
 }
 
+/*
+ * The visibility horizon of the event listing (decision 0106): the earliest millisecond an event not
+ * yet visible could carry. A transaction writing events holds, from before its first stamp until it
+ * ends, a shared advisory lock keyed by the millisecond it began stamping (migration
+ * 20261121_1510_events_visibility); a transaction that starts writing after this statement began
+ * stamps after statement_timestamp(). Read before the listing takes its snapshot: a writer that
+ * commits in between is visible to the listing, one that does not still holds its lock here.
+ */
+const HORIZON_SQL = `
+select least(
+         date_trunc('milliseconds', statement_timestamp()),
+         (select timestamptz '2020-01-01 00:00:00+00'
+                 + min(((l.classid::bigint & 65535) << 32) | l.objid::bigint) * interval '1 millisecond'
+            from pg_locks l
+           where l.locktype = 'advisory' and l.objsubid = 1 and (l.classid::bigint >> 16) = 24190
+             and l.database = (select oid from pg_database where datname = current_database()))
+       ) as horizon`;
+
 export function createEventRepository(db: Db) {
   return {
     /**
@@ -92,14 +110,19 @@ export function createEventRepository(db: Db) {
     /**
      * Events oldest first. `after` keeps those created strictly after a time (polling); `startingAfter`
      * continues after an event id, which is lossless even when several events share a millisecond.
+     * Only events stamped before the visibility horizon are listed (decision 0106), so an event that
+     * commits late never lands before one a client has already seen. Two statements, in this order,
+     * each with its own snapshot: run it outside a repeatable-read transaction.
      */
     async list(
       scope: Scope,
       opts: { limit: number; after?: Date; startingAfter?: string; type?: string },
       trx: Db = db,
     ): Promise<{ data: EventRecord[]; hasMore: boolean }> {
+      const horizon = (await trx.raw<{ rows: { horizon: Date }[] }>(HORIZON_SQL)).rows[0]!.horizon;
       const q = trx<EventRow>('events')
         .where({ merchant_id: scope.merchantId, livemode: scope.livemode })
+        .where('created_at', '<', horizon)
         .orderBy([{ column: 'created_at' }, { column: 'seq' }])
         .limit(opts.limit + 1);
       if (opts.after) q.where('created_at', '>', opts.after);

@@ -114,5 +114,13 @@ export function createPaymentLinkRepository(db: Db) {
         .returning('id');
       return rows.length === 1;
     },
+
+    /** Gives back one completion counted by a session whose payment never came (decision 0103). */
+    async uncountCompletion(id: string, trx: Db): Promise<void> {
+      await trx('payment_links')
+        .where({ id })
+        .where('completed_sessions_count', '>', 0)
+        .decrement('completed_sessions_count', 1);
+    },
   };
 }

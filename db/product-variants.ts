@@ -124,6 +124,14 @@ export function createVariantRepository(db: Db) {
       return rows.length === 1;
     },
 
+    /** Puts units taken by `takeStock` back (a sale whose payment never came); untracked stock stays null. */
+    async returnStock(scope: Scope, id: string, quantity: number, trx: Db = db): Promise<void> {
+      await trx('product_variants')
+        .where({ id, merchant_id: scope.merchantId, livemode: scope.livemode })
+        .whereNotNull('stock')
+        .increment('stock', quantity);
+    },
+
     /** Soft delete; the variant's price is archived so nothing new is sold at it. */
     async delete(scope: Scope, productId: string, id: string, trx: Db = db) {
       return inTransaction(trx, async (t) => {

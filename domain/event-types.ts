@@ -6,6 +6,7 @@ export const EVENT_TYPES = [
   'payment_intent.refunded',
   'claim.created',
   'claim.paid',
+  'claim.failed',
   'subscription.created',
   'subscription.activated',
   'subscription.updated',

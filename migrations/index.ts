@@ -10,6 +10,7 @@ import * as claimsCheckout from './20261121_0610_claims_checkout';
 import * as settlement from './20261121_0700_settlement';
 import * as merchantClaimTerms from './20261121_0800_merchant_claim_terms';
 import * as settlementIndexes from './20261121_0900_settlement_indexes';
+import * as eventsVisibility from './20261121_1510_events_visibility';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '20261121_0700_settlement': settlement,
   '20261121_0800_merchant_claim_terms': merchantClaimTerms,
   '20261121_0900_settlement_indexes': settlementIndexes,
+  '20261121_1510_events_visibility': eventsVisibility,
 };

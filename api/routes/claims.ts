@@ -18,11 +18,16 @@ const zDate = z
   );
 const zClaimAmount = zInt().pipe(z.number().min(1).max(999_999_999_999));
 const zRef = z.enum(['due_date', 'final_due_date']);
+// Types only: the bounds of days and values are the claims service's (domain/claim-limits.ts).
 const zTier = z
   .object({
     type: z.enum(['amount', 'percentage']),
-    days: zInt().pipe(z.number().min(0).max(1460)),
-    value: z.number().min(0),
+    days: zInt().describe('Days from the reference date, 0–99'),
+    value: z
+      .number()
+      .describe(
+        'Whole ISK, or a percentage (0–100, two decimals); a default charge comes to at most 950 ISK, a discount to at most the amount',
+      ),
   })
   .strict();
 const zTiers = z.object({ reference_date: zRef.optional(), first: zTier, second: zTier.optional() }).strict();
@@ -40,10 +45,10 @@ const CreateClaim = z
     customer: zId.optional(),
     payer_kennitala: z.string().optional(),
     amount: zClaimAmount,
-    due_date: zDate,
+    due_date: zDate.describe('Not in the past, at most 4 years ahead'),
     final_due_date: zDate.optional(),
     cancellation_date: zDate.optional(),
-    notice_fee: zAmount().optional(),
+    notice_fee: zAmount().optional().describe('Notice and payment fee (seðilgjald), whole ISK, at most 950'),
     default_charges: zTiers.optional(),
     default_interest: zInterest.optional(),
     discount: zTiers.optional(),

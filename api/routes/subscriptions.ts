@@ -15,6 +15,9 @@ const zRetryDays = z
   .max(10)
   .refine((d) => d.every((v, i) => i === 0 || v > d[i - 1]!), 'must be increasing day offsets');
 
+// As checkout takes it (api/routes/checkout-sessions.ts).
+const zPromotionCode = z.string().min(1).max(64).describe('A promotion code as the customer types it');
+
 const CreateSubscription = z
   .object({
     customer: zId,
@@ -31,7 +34,10 @@ const CreateSubscription = z
       .object({ end_behavior: z.object({ missing_payment_method: z.enum(['cancel', 'pause']) }).strict() })
       .strict()
       .optional(),
-    coupon: zId.optional(),
+    coupon: zId
+      .optional()
+      .describe('Redeemed as checkout redeems it: refused when used up, expired or deleted'),
+    promotion_code: zPromotionCode.optional(),
     dunning: z
       .object({
         retry_days: zRetryDays.optional(),
@@ -59,7 +65,11 @@ const UpdateSubscription = z
     default_payment_method: zId.optional().describe('A past-due subscription retries at once'),
     cancel_at_period_end: z.boolean().optional(),
     cancellation_reason: zLine(500).nullable().optional(),
-    coupon: zId.nullable().optional(),
+    coupon: zId
+      .nullable()
+      .optional()
+      .describe('A new coupon is redeemed (counted, refused when not valid); null removes the discount'),
+    promotion_code: zPromotionCode.optional(),
     metadata: zStoredMetadata.optional(),
   })
   .strict();
@@ -102,6 +112,7 @@ export function subscriptionsRouter(
         ...(body.trial_end !== undefined && { trialEnd: body.trial_end }),
         ...(body.trial_period_days !== undefined && { trialPeriodDays: body.trial_period_days }),
         ...(body.coupon !== undefined && { coupon: body.coupon }),
+        ...(body.promotion_code !== undefined && { promotionCode: body.promotion_code }),
         ...(body.dunning?.retry_days !== undefined && { retryDays: body.dunning.retry_days }),
         ...(body.dunning?.end_state !== undefined && { endState: body.dunning.end_state }),
         ...(body.metadata !== undefined && { metadata: body.metadata }),
@@ -146,6 +157,7 @@ export function subscriptionsRouter(
         ...(body.cancel_at_period_end !== undefined && { cancelAtPeriodEnd: body.cancel_at_period_end }),
         ...(body.cancellation_reason !== undefined && { cancellationReason: body.cancellation_reason }),
         ...(body.coupon !== undefined && { coupon: body.coupon }),
+        ...(body.promotion_code !== undefined && { promotionCode: body.promotion_code }),
         ...(body.metadata !== undefined && { metadata: body.metadata }),
       }),
   });

@@ -2,10 +2,9 @@ import type { Knex } from '../../db/knex';
 import { createCheckoutSessionRepository, type CheckoutSessionRow } from '../../db/checkout-sessions';
 import { createMerchantRepository } from '../../db/merchants';
 import { insertClaim } from '../../db/claims';
-import { enabledCapabilities } from '../../domain/capabilities';
 import { checkKennitala } from '../../domain/kennitala';
 import { claimDatesFor, claimTermsRuleOf } from '../../domain/checkout-claims';
-import { onboardingState } from '../merchant/merchant-account';
+import { claimsEnabled } from '../merchant/onboarding';
 import type { PayOutcome } from './inputs';
 import type { CheckoutCompletion } from './completion';
 
@@ -31,9 +30,7 @@ export function createClaimPayment(deps: {
     if (s.mode !== 'payment' || s.save_payment_method || (s.amount <= 0 && !s.allow_custom_amount))
       return null;
     const merchant = await merchants.findById(s.merchant_id, trx);
-    if (!merchant?.kennitala) return null;
-    if (!enabledCapabilities(onboardingState(merchant), s.livemode).includes('payments.bank_claim'))
-      return null;
+    if (!claimsEnabled(merchant, s.livemode)) return null;
     return {
       kennitala: merchant.kennitala,
       bankAccount: merchant.bank_account,

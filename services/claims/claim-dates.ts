@@ -1,4 +1,5 @@
 import { InvalidRequestError } from '../../domain/errors';
+import { CLAIM_LIMITS } from '../../domain/claim-limits';
 
 /** The same calendar date `years` later (29 February lands on 1 March). */
 export function plusYears(date: string, years: number): string {
@@ -7,16 +8,32 @@ export function plusYears(date: string, years: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** Checks the date rules: eindagi on or after gjalddagi; cancellation between eindagi and gjalddagi + 4 years. */
+const invalid = (message: string, param: string) =>
+  new InvalidRequestError(message, { code: 'parameter_invalid', param });
+
+/** A new claim's due date (gjalddagi): not before `today`, at most `CLAIM_LIMITS.dueYearsAhead` years ahead. */
+export function checkDueDate(due: string, today: string): void {
+  if (due < today) throw invalid(`due_date must not be in the past (today is ${today})`, 'due_date');
+  if (due > plusYears(today, CLAIM_LIMITS.dueYearsAhead))
+    throw invalid(`due_date must be at most ${CLAIM_LIMITS.dueYearsAhead} years ahead`, 'due_date');
+}
+
+/**
+ * Checks the date rules (decision 0104): eindagi on or after gjalddagi and within 4 years of it;
+ * cancellation between eindagi and gjalddagi + 4 years. Run on the dates as given (so no date far out
+ * reaches the banking-day shift) and again once shifted.
+ */
 export function checkClaimDates(due: string, finalDue: string, cancellation: string): void {
-  if (finalDue < due)
-    throw new InvalidRequestError('final_due_date must be on or after due_date', {
-      code: 'parameter_invalid',
-      param: 'final_due_date',
-    });
-  if (cancellation < finalDue || cancellation > plusYears(due, 4))
-    throw new InvalidRequestError(
-      'cancellation_date must be on or after final_due_date and at most 4 years after due_date',
-      { code: 'parameter_invalid', param: 'cancellation_date' },
+  const last = plusYears(due, CLAIM_LIMITS.yearsAfterDue);
+  if (finalDue < due) throw invalid('final_due_date must be on or after due_date', 'final_due_date');
+  if (finalDue > last)
+    throw invalid(
+      `final_due_date must be at most ${CLAIM_LIMITS.yearsAfterDue} years after due_date`,
+      'final_due_date',
+    );
+  if (cancellation < finalDue || cancellation > last)
+    throw invalid(
+      `cancellation_date must be on or after final_due_date and at most ${CLAIM_LIMITS.yearsAfterDue} years after due_date`,
+      'cancellation_date',
     );
 }

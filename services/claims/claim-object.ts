@@ -67,9 +67,10 @@ export function presentClaim(row: ClaimRow): ClaimObject {
     customer: row.customer_id,
     payer_kennitala: row.payer_kennitala,
     claim_number: row.claim_number,
-    // The claim key exists at the bank once the claim is issued.
+    // The claim key exists at the bank once the claim is issued (a claim cancelled or refused
+    // before that never had one).
     claim_key:
-      row.status === 'pending'
+      row.issued_at === null
         ? null
         : {
             claimant_id: row.claimant_kennitala,

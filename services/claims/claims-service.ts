@@ -5,10 +5,12 @@ import type { PageOptions } from '../../db/tenant';
 import { ClaimRejectedError } from '../../bank-adapters/claims-errors';
 import { claimSessionUnpaid, createClaimRepository, type ClaimFilters, type ClaimRow } from '../../db/claims';
 import { nextBankingDay } from '../../domain/banking-days';
-import { ConflictError, ServiceUnavailableError } from '../../domain/errors';
+import { ConflictError, InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
+import { claimTermsProblem } from '../../domain/claim-limits';
 import { findOr404 } from '../lookup';
 import { checkClaimDates } from './claim-dates';
 import { presentClaim, type ClaimObject } from './claim-object';
+import { tiersFromWire } from './claim-wire-terms';
 import { createClaim, type CreateClaimInput } from './create-claim';
 
 export interface AmendClaimInput {
@@ -39,6 +41,33 @@ async function atBank<T>(call: () => Promise<T>): Promise<T> {
       );
     throw err;
   }
+}
+
+/** The claim's terms as the limits read them. */
+function limitTiers(wire: ClaimRow['terms']['discount'] | ClaimRow['terms']['defaultCharge']) {
+  const tiers = tiersFromWire(wire);
+  return tiers?.first ? { first: tiers.first, second: tiers.second ?? undefined } : null;
+}
+
+/**
+ * The amended amount and notice fee with the claim's stored terms, within the limits (decision 0104).
+ * A stored term the change breaks (a discount now above a smaller amount) is reported on the change.
+ */
+function checkAmendedTerms(claim: ClaimRow, input: AmendClaimInput): void {
+  const problem = claimTermsProblem({
+    amount: input.amount ?? Number(claim.amount),
+    noticeFee:
+      input.notice_fee !== undefined ? input.notice_fee : claim.notice_fee && Number(claim.notice_fee),
+    defaultCharges: limitTiers(claim.terms.defaultCharge),
+    discount: limitTiers(claim.terms.discount),
+  });
+  if (!problem) return;
+  const param = problem.param === 'notice_fee' || input.amount === undefined ? 'notice_fee' : 'amount';
+  const message =
+    param === problem.param
+      ? `${param} ${problem.message}`
+      : `${param}: the claim's ${problem.param} ${problem.message}`;
+  throw new InvalidRequestError(message, { code: 'parameter_invalid', param });
 }
 
 /** A pending claim with a batch key and no bank error is in a batch at the bank right now. */
@@ -83,11 +112,17 @@ export function createClaimsService(deps: ClaimsServiceDeps) {
         throw new ConflictError(`A ${claim.status} claim cannot be amended`, 'claim_not_amendable');
       if (issuing(claim))
         throw new ConflictError('The claim is being issued; amend it once it is issued', 'claim_issuing');
+      checkClaimDates(
+        claim.due_date,
+        input.final_due_date ?? claim.final_due_date,
+        input.cancellation_date ?? claim.cancellation_date,
+      );
       const finalDueDate = input.final_due_date ? nextBankingDay(input.final_due_date) : claim.final_due_date;
       const cancellationDate = input.cancellation_date
         ? nextBankingDay(input.cancellation_date)
         : claim.cancellation_date;
       checkClaimDates(claim.due_date, finalDueDate, cancellationDate);
+      checkAmendedTerms(claim, input);
       const patch: MergeClaimDetails = {
         ...(input.amount !== undefined && { amount: input.amount }),
         ...(input.final_due_date !== undefined && { finalDueDate }),

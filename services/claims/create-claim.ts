@@ -8,8 +8,10 @@ import { claimAmountDue } from '../../domain/claim-amount-due';
 import { nextBankingDay } from '../../domain/banking-days';
 import { checkKennitala } from '../../domain/kennitala';
 import { InvalidRequestError } from '../../domain/errors';
+import { CLAIM_LIMITS, claimTermsProblem } from '../../domain/claim-limits';
 import { missingReference } from '../lookup';
-import { checkClaimDates, plusYears } from './claim-dates';
+import { assertClaimsEnabled } from '../merchant/onboarding';
+import { checkClaimDates, checkDueDate, plusYears } from './claim-dates';
 import { toWireTerms, type ClaimTermsInput } from './claim-wire-terms';
 
 export interface CreateClaimInput extends ClaimTermsInput {
@@ -83,18 +85,32 @@ function checkTerms(input: CreateClaimInput, terms: ClaimWireTerms, dueDate: str
  */
 export async function createClaim(knex: Knex, scope: Scope, input: CreateClaimInput): Promise<ClaimRow> {
   const merchant = await createMerchantRepository(knex).findById(scope.merchantId);
-  if (!merchant?.kennitala)
-    throw new InvalidRequestError('The merchant has no kennitala to issue claims under', {
-      code: 'merchant_kennitala_missing',
-    });
+  assertClaimsEnabled(merchant, scope.livemode);
   const claimant = merchant.kennitala;
   const payer = await payerOf(knex, scope, input);
+  checkDueDate(input.due_date, new Date().toISOString().slice(0, 10));
+  checkClaimDates(
+    input.due_date,
+    input.final_due_date ?? input.due_date,
+    input.cancellation_date ?? plusYears(input.due_date, CLAIM_LIMITS.yearsAfterDue),
+  );
   const dueDate = nextBankingDay(input.due_date);
   const finalDueDate = nextBankingDay(input.final_due_date ?? dueDate);
   const cancellationDate = input.cancellation_date
     ? nextBankingDay(input.cancellation_date)
-    : plusYears(dueDate, 4);
+    : plusYears(dueDate, CLAIM_LIMITS.yearsAfterDue);
   checkClaimDates(dueDate, finalDueDate, cancellationDate);
+  const problem = claimTermsProblem({
+    amount: input.amount,
+    noticeFee: input.notice_fee,
+    defaultCharges: input.default_charges,
+    discount: input.discount,
+  });
+  if (problem)
+    throw new InvalidRequestError(`${problem.param} ${problem.message}`, {
+      code: 'parameter_invalid',
+      param: problem.param,
+    });
   const terms = toWireTerms(input);
   checkTerms(input, terms, dueDate, finalDueDate);
   return knex.transaction((trx) =>

@@ -5,6 +5,8 @@ import { newId, ID_PREFIX } from '../../domain/ids';
 
 /** What a sign-up decided, from the API or from a checkout session. */
 export interface SignUp {
+  /** Given when something was keyed on the id before the row is written (a coupon redemption). */
+  id?: string;
   customerId: string;
   priceId: string;
   quantity: number;
@@ -52,7 +54,7 @@ export function newSubscription(s: SignUp): NewSubscription {
           current_period_end: s.now,
         };
   return {
-    id: newId(ID_PREFIX.subscription),
+    id: s.id ?? newId(ID_PREFIX.subscription),
     customer_id: s.customerId,
     price_id: s.priceId,
     quantity: s.quantity,

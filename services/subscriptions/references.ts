@@ -2,20 +2,17 @@ import type { Db } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import { createPriceRepository } from '../../db/prices';
 import { createPaymentMethodRepository } from '../../db/payment-methods';
-import { createCouponRepository } from '../../db/coupons';
 import { createMerchantRepository } from '../../db/merchants';
 import { InvalidRequestError, NotFoundError } from '../../domain/errors';
-import { enabledCapabilities } from '../../domain/capabilities';
-import { onboardingState } from '../merchant/merchant-account';
+import { assertClaimsEnabled } from '../merchant/onboarding';
 
 export const bad = (message: string, param: string) =>
   new InvalidRequestError(message, { code: 'parameter_invalid', param });
 
-/** Checks that what a subscription refers to can be used: its price, card, coupon, bank claims. */
+/** Checks that what a subscription refers to can be used: its price, card, bank claims (coupons: discounts.ts). */
 export function createReferenceChecks(db: Db) {
   const prices = createPriceRepository(db);
   const cards = createPaymentMethodRepository(db);
-  const coupons = createCouponRepository(db);
   const merchants = createMerchantRepository(db);
 
   return {
@@ -33,22 +30,13 @@ export function createReferenceChecks(db: Db) {
         throw bad(`No payment method '${id}' attached to the customer`, param);
     },
 
-    async coupon(scope: Scope, id: string, trx: Db) {
-      if (!(await coupons.findById(scope, id, trx)))
-        throw new NotFoundError(`No such coupon: '${id}'`, 'coupon');
-    },
-
     /** A claim-collected subscription: claims enabled, a claimant kennitala and a payer kennitala. */
     async claimsPossible(scope: Scope, payer: string | null, trx: Db) {
-      const merchant = await merchants.findById(scope.merchantId, trx);
-      if (
-        !merchant?.kennitala ||
-        !enabledCapabilities(onboardingState(merchant), scope.livemode).includes('payments.bank_claim')
-      )
-        throw new InvalidRequestError('Bank claims are not enabled for this merchant', {
-          code: 'claims_not_enabled',
-          param: 'collection_method',
-        });
+      assertClaimsEnabled(
+        await merchants.findById(scope.merchantId, trx),
+        scope.livemode,
+        'collection_method',
+      );
       if (!payer)
         throw bad('A subscription collected by claim needs a customer with a kennitala', 'customer');
     },

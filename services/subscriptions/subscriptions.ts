@@ -14,6 +14,8 @@ import { prorate } from '../../domain/billing-calendar';
 import { findOr404 } from '../lookup';
 import { bad, createReferenceChecks } from './references';
 import { newSubscription } from './new-subscription';
+import { createSubscriptionDiscounts } from './discounts';
+import { newId, ID_PREFIX } from '../../domain/ids';
 import { presentSubscription } from './subscription-object';
 
 export interface CreateSubscriptionInput {
@@ -26,6 +28,8 @@ export interface CreateSubscriptionInput {
   trialPeriodDays?: number;
   missingPaymentMethod: 'cancel' | 'pause';
   coupon?: string;
+  /** A promotion code as the customer types it; its coupon is applied. */
+  promotionCode?: string;
   retryDays?: number[];
   endState?: DunningEndState;
   metadata?: Record<string, string>;
@@ -40,6 +44,7 @@ export interface UpdateSubscriptionInput {
   cancelAtPeriodEnd?: boolean;
   cancellationReason?: string | null;
   coupon?: string | null;
+  promotionCode?: string;
   metadata?: Record<string, string>;
 }
 
@@ -63,6 +68,7 @@ export function createSubscriptionService(deps: {
   const prices = createPriceRepository(deps.knex);
   const clocks = createTestClockRepository(deps.knex);
   const check = createReferenceChecks(deps.knex);
+  const discounts = createSubscriptionDiscounts(deps.knex);
 
   const find = (scope: Scope, id: string) =>
     findOr404(
@@ -117,7 +123,7 @@ export function createSubscriptionService(deps: {
         await check.recurringPrice(scope, input.price, trx, 'price');
         const pmId = input.paymentMethod ?? customer.default_payment_method_id;
         if (pmId) await check.usableCard(scope, customer.id, pmId, trx, 'default_payment_method');
-        if (input.coupon !== undefined) await check.coupon(scope, input.coupon, trx);
+        const discount = discounts.targetOf(input);
         const now = await nowFor(customer.test_clock_id, trx);
         const trialEnd =
           input.trialEnd ??
@@ -130,9 +136,20 @@ export function createSubscriptionService(deps: {
         if (byClaim) await check.claimsPossible(scope, customer.kennitala, trx);
         if (trialEnd === null && !pmId && !byClaim)
           throw bad('A subscription without a trial needs a payment method', 'default_payment_method');
+        // Counted with the subscription, as checkout counts it with the completed session.
+        const id = newId(ID_PREFIX.subscription);
+        const couponId = discount
+          ? await discounts.redeem(
+              scope,
+              discount,
+              { customerId: customer.id, priceId: input.price, quantity: input.quantity, at: now, key: id },
+              trx,
+            )
+          : null;
         return subscriptions.create(
           scope,
           newSubscription({
+            id,
             customerId: customer.id,
             priceId: input.price,
             quantity: input.quantity,
@@ -141,7 +158,7 @@ export function createSubscriptionService(deps: {
             testClockId: customer.test_clock_id,
             now,
             trialEnd,
-            couponId: input.coupon ?? null,
+            couponId,
             missingPaymentMethod: input.missingPaymentMethod,
             ...(input.retryDays !== undefined && { retryDays: input.retryDays }),
             ...(input.endState !== undefined && { endState: input.endState }),
@@ -206,11 +223,34 @@ export function createSubscriptionService(deps: {
           if (input.cancellationReason !== undefined) patch.cancellation_reason = input.cancellationReason;
           lifecycle = true;
         }
-        if (input.coupon !== undefined) {
-          if (input.coupon !== null) await check.coupon(scope, input.coupon, trx);
-          patch.coupon_id = input.coupon;
-          patch.discount_period_index = input.coupon === null ? null : row.current_period_index + 1;
-          patch.discount_start = input.coupon === null ? null : new Date();
+        if (input.coupon === null) {
+          if (input.promotionCode !== undefined)
+            throw bad('Send coupon or promotion_code, not both', 'promotion_code');
+          patch.coupon_id = null;
+          patch.discount_period_index = null;
+          patch.discount_start = null;
+        } else {
+          const target = discounts.targetOf({ coupon: input.coupon, promotionCode: input.promotionCode });
+          // The coupon the subscription already has is kept as it is: no second redemption, and
+          // its duration does not start again.
+          if (target && !('couponId' in target && target.couponId === row.coupon_id)) {
+            const at = await nowFor(row.test_clock_id, trx);
+            patch.coupon_id = await discounts.redeem(
+              scope,
+              target,
+              {
+                customerId: row.customer_id,
+                priceId: patch.price_id ?? input.price ?? row.pending_price_id ?? row.price_id,
+                quantity: input.quantity ?? row.quantity,
+                at,
+                // This update of this subscription: the row as it was when locked.
+                key: `${row.id}@${row.updated_at.toISOString()}`,
+              },
+              trx,
+            );
+            patch.discount_period_index = row.current_period_index + 1;
+            patch.discount_start = new Date();
+          }
         }
         if (input.metadata !== undefined) patch.metadata = input.metadata;
         return subscriptions.update(scope, row.id, patch, trx);

@@ -16,6 +16,12 @@ export class ClaimRuleError extends Error {
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/**
+ * A test payer the simulated bank refuses every claim on, as a bank refuses a payor it cannot find
+ * in the national register (README, "Simulated bank"): a well-formed kennitala, 121212-1299.
+ */
+export const REFUSED_PAYOR_KENNITALA = '1212121299';
+
 export function isDate(v: unknown): v is string {
   return typeof v === 'string' && DATE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`));
 }
@@ -54,6 +60,7 @@ export function validateClaim(c: CreateClaimDetails & { expirationDate: string }
     fail('claimKey.account must be bank(4) + 66 + claim number(6)');
   if (!isDate(key!.dueDate)) fail('claimKey.dueDate must be a date');
   if (!checkKennitala(String(c.payorId)).ok) fail('payorId is not a kennitala');
+  if (c.payorId === REFUSED_PAYOR_KENNITALA) fail('payorId is not in the national register');
   if (!/^[0-9A-Z]{3}$/.test(String(c.templateCode))) fail('templateCode must be 3 characters [0-9A-Z]');
   if (typeof c.amount !== 'number' || !Number.isSafeInteger(c.amount) || c.amount < 1)
     fail('amount must be a whole ISK amount ≥ 1');

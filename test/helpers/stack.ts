@@ -26,6 +26,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createInProcessAcquirer } from '../../simulators/in-process-acquirer';
 import type { BankConnection } from '../../bank-adapters/bank-connections';
+import { checkLedger } from './ledger-invariant';
 
 export interface TestMerchant {
   id: string;
@@ -227,12 +228,17 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       await connection.close();
       claimsApi?.close();
       await bank?.bank.stop();
+      // Issue 15: after every file the ledger invariant holds on its database (decision 0107); the
+      // API and the worker are stopped, so nothing moves money while it is read.
+      const ledger = await checkLedger(knex).catch((err: unknown) => ({ violations: [String(err)] }));
       await db.drop();
       // Issue 7, done-means 4: every exchange with the simulated bank in any test that starts it
       // validates against IOBWS-Claims3.1.yaml; a file whose traffic does not fails in afterAll.
       const problems = bank?.problems() ?? [];
       if (problems.length > 0)
         throw new Error(`simulated bank traffic breaks IOBWS-Claims3.1.yaml:\n${problems.join('\n')}`);
+      if (ledger.violations.length > 0)
+        throw new Error(`ledger invariant broken (decision 0107):\n${ledger.violations.join('\n')}`);
     },
   };
 }

@@ -155,6 +155,7 @@ async function seed(): Promise<void> {
     line_count: 1,
     submitted_at: new Date(),
   });
+  await settledPayment('stl_bs1', 'pi_bs0', 5_100, 100, new Date('2026-11-19T09:00:00Z'));
   await k('payouts').insert({
     id: 'po_bs1',
     merchant_id: merchantId,
@@ -167,6 +168,37 @@ async function seed(): Promise<void> {
     end_to_end_id: 'po_bs1',
     channel: 'sftp',
     status: 'submitted',
+  });
+}
+
+/**
+ * The payment a fixture run settled, and its line: a run holds the lines it was gathered with, so
+ * the ledger invariant checked when the stack stops (decision 0107) holds for these runs too.
+ */
+async function settledPayment(run: string, id: string, gross: number, fee: number, capturedAt: Date) {
+  await stack.knex('payment_intents').insert({
+    id,
+    merchant_id: merchantId,
+    livemode: false,
+    amount: gross,
+    status: 'succeeded',
+    acquirer_authorization: `AUTH-${id}`,
+    amount_captured: gross,
+    fee_amount: fee,
+    captured_at: capturedAt,
+  });
+  await stack.knex('settlement_lines').insert({
+    settlement_run_id: run,
+    merchant_id: merchantId,
+    livemode: false,
+    kind: 'payment',
+    fee_kind: 'card_online',
+    source_id: id,
+    payment_intent_id: id,
+    gross,
+    fee,
+    net: gross - fee,
+    occurred_at: capturedAt,
   });
 }
 
@@ -560,6 +592,7 @@ test('a payout debited with another amount and a deposit listing another amount 
     line_count: 1,
     submitted_at: new Date(),
   });
+  await settledPayment('stl_bs2', 'pi_bs3', 7_100, 100, new Date('2026-11-22T09:00:00Z'));
   await k('payouts').insert({
     id: 'po_bs2',
     merchant_id: merchantId,

@@ -1,6 +1,7 @@
 import { claimIdOf } from '../../bank-adapters/claims-api';
 import { randomBase62 } from '../../domain/ids';
 import { claimFee } from '../../domain/fees';
+import { nextBankingDay } from '../../domain/banking-days';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 
 // Claims end to end: the API, the claim-batch and claim-payments-sync workflows on a real Temporal
@@ -9,6 +10,10 @@ import { startTestStack, type TestMerchant, type TestStack } from '../helpers/st
 
 const CLAIMANT = '5510730339';
 const PAYER = '1201603389';
+/** Today plus `n` days: due dates may not be in the past (decision 0104). */
+const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+/** The banking day on or after `day(n)`. */
+const bankingDay = (n: number) => nextBankingDay(day(n));
 
 let stack: TestStack;
 let m: TestMerchant;
@@ -55,41 +60,52 @@ test('claim fee: 0.8 %, at least 25 and at most 250 ISK', () => {
 });
 
 test('validation errors name the parameter; non-banking days move to the next banking day', async () => {
-  const noPayer = await create({ amount: 1000, due_date: '2026-12-01' });
+  const noPayer = await create({ amount: 1000, due_date: day(20) });
   expect(noPayer.status).toBe(400);
   expect(noPayer.body.error.param).toBe('payer_kennitala');
-  const badKt = await create({ payer_kennitala: '1234567890', amount: 1000, due_date: '2026-12-01' });
+  const badKt = await create({ payer_kennitala: '1234567890', amount: 1000, due_date: day(20) });
   expect(badKt.body.error.param).toBe('payer_kennitala');
-  const badAmount = await create({ payer_kennitala: PAYER, amount: 0, due_date: '2026-12-01' });
+  const badAmount = await create({ payer_kennitala: PAYER, amount: 0, due_date: day(20) });
   expect(badAmount.body.error.param).toBe('amount');
   const badFinal = await create({
     payer_kennitala: PAYER,
     amount: 1000,
-    due_date: '2026-12-10',
-    final_due_date: '2026-12-01',
+    due_date: day(30),
+    final_due_date: day(20),
   });
   expect(badFinal.body.error.param).toBe('final_due_date');
   const badCancel = await create({
     payer_kennitala: PAYER,
     amount: 1000,
-    due_date: '2026-12-01',
-    cancellation_date: '2031-06-01',
+    due_date: day(20),
+    cancellation_date: day(20 + 4 * 366 + 10),
   });
   expect(badCancel.body.error.param).toBe('cancellation_date');
 
-  // 2026-11-28 is a Saturday; 2026-12-31 is closed, as is 1 January.
+  // A Saturday moves to the Monday after it; 31 December is closed (rule 912/2025), as is 1 January.
+  let saturday = day(7);
+  const plus = (d: string, n: number) =>
+    new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+  while (
+    new Date(`${saturday}T00:00:00Z`).getUTCDay() !== 6 ||
+    nextBankingDay(saturday) !== plus(saturday, 2)
+  )
+    saturday = plus(saturday, 1);
+  const dec31 = `${saturday.slice(0, 4)}-12-31`;
+  const afterNewYear = nextBankingDay(dec31);
+  expect(afterNewYear.slice(0, 8)).toBe(`${Number(saturday.slice(0, 4)) + 1}-01-`);
   const sat = await create({
     payer_kennitala: PAYER,
     amount: 1000,
-    due_date: '2026-11-28',
-    final_due_date: '2026-12-31',
+    due_date: saturday,
+    final_due_date: dec31,
   });
   expect(sat.status).toBe(200);
   expect(sat.body).toMatchObject({
     object: 'claim',
     status: 'pending',
-    due_date: '2026-11-30',
-    final_due_date: '2027-01-04',
+    due_date: plus(saturday, 2),
+    final_due_date: afterNewYear,
     claim_key: null,
   });
   const cancelled = await stack.api(m.testKey, `/v1/claims/${sat.body.id}/cancel`, { method: 'POST' });
@@ -106,8 +122,8 @@ test('batch issuance, a retried batch, payments synced twice, amend and cancel a
     const res = await create({
       payer_kennitala: PAYER,
       amount,
-      due_date: '2026-12-15',
-      final_due_date: '2026-12-29',
+      due_date: bankingDay(40),
+      final_due_date: day(54),
       allow_partial_payment: partial,
       description: `claim ${amount}`,
       metadata: { order: String(amount) },
@@ -126,7 +142,7 @@ test('batch issuance, a retried batch, payments synced twice, amend and cancel a
   );
   for (const c of issued) {
     expect(c.status).toBe('issued');
-    expect(c.claim_key).toMatchObject({ claimant_id: CLAIMANT, due_date: '2026-12-15' });
+    expect(c.claim_key).toMatchObject({ claimant_id: CLAIMANT, due_date: bankingDay(40) });
     expect(bank().bank.ledger.find(bankId(c))).toBeDefined();
   }
   const created = await events('claim.created');
@@ -152,10 +168,11 @@ test('batch issuance, a retried batch, payments synced twice, amend and cancel a
   const list = async (q: string) =>
     ((await stack.api(m.testKey, `/v1/claims?${q}`)).body.data as { id: string }[]).map((c) => c.id).sort();
   expect(await list('status=issued')).toEqual(made.map((c) => c.id).sort());
-  expect(await list(`payer_kennitala=${PAYER}&due_date[gte]=2026-12-15&due_date[lte]=2026-12-15`)).toEqual(
+  const due = bankingDay(40);
+  expect(await list(`payer_kennitala=${PAYER}&due_date[gte]=${due}&due_date[lte]=${due}`)).toEqual(
     made.map((c) => c.id).sort(),
   );
-  expect(await list('due_date[lte]=2026-12-01')).toHaveLength(1);
+  expect(await list(`due_date[lte]=${day(39)}`)).toHaveLength(1);
 
   // Amend an issued claim: the bank takes the new amount.
   const amended = await stack.api(m.testKey, `/v1/claims/${made[2].id}`, {
@@ -204,8 +221,8 @@ test('a claim cancelled at the bank and a reversed payment: each synced once', a
     const res = await create({
       payer_kennitala: PAYER,
       amount,
-      due_date: '2026-12-16',
-      final_due_date: '2026-12-29',
+      due_date: day(41),
+      final_due_date: day(55),
       description: `claim ${amount}`,
     });
     expect(res.status).toBe(200);
@@ -262,8 +279,8 @@ test("a claim's webhook data is its API object: claim.created equals a GET, key 
   const res = await create({
     payer_kennitala: PAYER,
     amount: 12_000,
-    due_date: '2027-01-15',
-    final_due_date: '2027-01-29',
+    due_date: day(60),
+    final_due_date: day(74),
     default_charges: { reference_date: 'due_date', first: { type: 'amount', days: 5, value: 500 } },
     default_interest: { base: 'amount', day_count: '360', percentage: 12.5 },
     discount: { first: { type: 'percentage', days: 0, value: 2 } },

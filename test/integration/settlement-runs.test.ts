@@ -15,6 +15,7 @@ import { createLogger } from '../../stack/logger';
 import { newId } from '../../domain/ids';
 import { cardFee, claimFee } from '../../domain/fees';
 import { ledgerDifference } from '../../domain/settlement-lines';
+import { checkLedger } from '../helpers/ledger-invariant';
 import { settlementRunWorkflowId } from '../../workflows/contract';
 import { nextBankingDay } from '../../domain/banking-days';
 import { LINES_CSV_HEADER } from '../../services/settlement/settlement-line-object';
@@ -137,39 +138,18 @@ const runStatus = (id: string) =>
     .first('status')
     .then((r: { status: string } | undefined) => r?.status);
 
-/** Done-means 2 for one merchant and mode, from the tables alone. */
+/** Done-means 2 for one merchant and mode, from the tables alone (test/helpers/ledger-invariant.ts). */
 async function ledger(m: TestMerchant, livemode: boolean) {
-  const one = async (sql: string) =>
-    Number((await stack.knex.raw<{ rows: { n: string }[] }>(sql, { m: m.id, l: livemode })).rows[0]!.n);
-  const captured = await one(
-    `select coalesce(sum(amount_captured), 0) n from payment_intents where merchant_id = :m and livemode = :l and captured_at is not null`,
-  );
-  const refunded = await one(
-    `select coalesce(sum(amount), 0) n from refunds where merchant_id = :m and livemode = :l and status = 'succeeded'`,
-  );
-  const reversed = await one(
-    `select coalesce(sum(-ct.amount), 0) n from claim_transactions ct join claims c on c.id = ct.claim_id
-      where c.merchant_id = :m and c.livemode = :l and ct.payment_type = 'Refund' and c.payment_intent_id is not null`,
-  );
-  const settledGross = await one(
-    `select coalesce(sum(gross), 0) n from settlement_lines where merchant_id = :m and livemode = :l`,
-  );
-  // What no line holds yet: the same three sources, minus those on a line.
-  const unsettled = await one(
-    `select coalesce(sum(x), 0) n from (
-       select pi.amount_captured x from payment_intents pi where pi.merchant_id = :m and pi.livemode = :l
-          and pi.captured_at is not null
-          and not exists (select 1 from settlement_lines l where l.kind = 'payment' and l.source_id = pi.id)
-       union all
-       select -r.amount from refunds r where r.merchant_id = :m and r.livemode = :l and r.status = 'succeeded'
-          and not exists (select 1 from settlement_lines l where l.kind = 'refund' and l.source_id = r.id)
-       union all
-       select ct.amount from claim_transactions ct join claims c on c.id = ct.claim_id
-        where c.merchant_id = :m and c.livemode = :l and ct.payment_type = 'Refund' and c.payment_intent_id is not null
-          and not exists (select 1 from settlement_lines l where l.kind = 'reversal' and l.source_id = ct.bank_transaction_key)
-     ) u`,
-  );
-  return { captured, refunded, reversed, settledGross, unsettled };
+  const report = await checkLedger(stack.knex);
+  expect(report.violations).toEqual([]);
+  const f = report.figures.find((x) => x.merchantId === m.id && x.livemode === livemode)!;
+  return {
+    captured: f.movements.captured!,
+    refunded: -f.movements.refunded!,
+    reversed: -f.movements.reversed!,
+    settledGross: f.settledGross,
+    unsettled: f.unsettled,
+  };
 }
 
 const ids: Record<string, string> = {};

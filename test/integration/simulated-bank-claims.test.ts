@@ -15,6 +15,7 @@ import {
 import { IobwsClaimsClient, idempotencyKeyFor, waitForBatch } from '../../bank-adapters/iobws-claims-client';
 import { loadIobwsValidator } from '../helpers/iobws-openapi';
 import { createTestPki, startValidatedBank, type ValidatedBank } from '../helpers/simulated-bank';
+import { REFUSED_PAYOR_KENNITALA } from '../../simulators/bank/claims-rules';
 
 // The real IOBWS client against the simulated bank over HTTP (and mTLS), with every /v1 request and
 // response checked against IOBWS-Claims3.1.yaml after each test.
@@ -119,16 +120,23 @@ test('a batch is created in the background, polled, reports each claim, and repl
   await client.createClaim(existing, { idempotencyIdentity: 't3:existing' });
   const fresh = Array.from({ length: 50 }, () => claim());
   const bad = claim({ payorId: '9999999999' });
-  const list = [...fresh, existing, bad];
+  const unknownPayor = claim({ payorId: REFUSED_PAYOR_KENNITALA });
+  const list = [...fresh, existing, bad, unknownPayor];
 
   const accepted = await client.createClaimsBatch(list, { idempotencyIdentity: 'claim-batch/test/t3' });
-  expect(accepted).toMatchObject({ actionType: 'create', pending: 52, success: 0 });
+  expect(accepted).toMatchObject({ actionType: 'create', pending: 53, success: 0 });
   const { status } = await waitForBatch(client, accepted.batchId!, { intervalMs: 5 });
-  expect(status).toMatchObject({ success: 50, failed: 2, pending: 0 });
+  expect(status).toMatchObject({ success: 50, failed: 3, pending: 0 });
   expect(status.actions!.successes!.map((s) => s.claimId)).toEqual(fresh.map((c) => claimIdOf(c.claimKey)));
   expect(status.actions!.errors).toEqual([
     expect.objectContaining({ claimId: claimIdOf(existing.claimKey), resultCode: 'CLAIM_EXISTS' }),
     expect.objectContaining({ claimId: claimIdOf(bad.claimKey), resultCode: 'CLAIM_OTHERS' }),
+    // The documented test payer the bank refuses: a valid kennitala, not in the register.
+    expect.objectContaining({
+      claimId: claimIdOf(unknownPayor.claimKey),
+      resultCode: 'CLAIM_OTHERS',
+      resultMessage: 'payorId is not in the national register',
+    }),
   ]);
 
   // A retried batch call (same business identity) gets the same batch, and creates nothing twice.
