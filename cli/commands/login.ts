@@ -1,5 +1,4 @@
 import path from 'node:path';
-import dotenvx from '@dotenvx/dotenvx';
 import { Skil, SkilInvalidRequestError } from '@skil/sdk';
 import type { Command } from 'commander';
 import { saveProfile } from '../config';
@@ -50,6 +49,8 @@ export function registerLogin(program: Command, globals: () => GlobalOptions): v
           process.stdout.write(`Stored the test key for profile '${g.profile}' in ${file}\n`);
           if (opts.envFile !== false) {
             const envFile = path.resolve(opts.envFile);
+            // Loaded here only: it is the CLI's heaviest dependency and only login writes env files.
+            const { default: dotenvx } = await import('@dotenvx/dotenvx');
             // Plain text, other lines kept; `quiet` (honoured, not in the typings) stops dotenvx's own log line.
             await dotenvx.set('SKIL_API_KEY', token.api_key, {
               path: envFile,

@@ -10,8 +10,15 @@ const SUCCESS_CARD = { number: '4242424242424242', exp_month: 12, exp_year: 2099
  * the hosted page (so the same events, captures and completion), for tools like `skil trigger` that
  * have no browser. A live key is refused: live sessions are paid by buyers only.
  */
-export function createTestCompletion<S>(deps: {
-  retrieve: (scope: Scope, id: string) => Promise<S & { id: string }>;
+type Prefilled = {
+  id: string;
+  customer_name: string | null;
+  customer_email: string | null;
+  customer_phone: string | null;
+};
+
+export function createTestCompletion<S extends Prefilled>(deps: {
+  retrieve: (scope: Scope, id: string) => Promise<S>;
   pay: (sessionId: string, input: PayInput) => Promise<PayOutcome>;
   publicBaseUrl: string;
 }) {
@@ -26,8 +33,15 @@ export function createTestCompletion<S>(deps: {
       });
     }
     const session = await deps.retrieve(scope, sessionId);
+    // The contact fields a buyer would type, prefilled as the hosted page prefills them; a
+    // merchant's own required fields must be answered in `fields`.
+    const contact = {
+      name: session.customer_name ?? 'Test Buyer',
+      email: session.customer_email ?? 'buyer@example.com',
+      phone: session.customer_phone ?? '5812345',
+    };
     const outcome = await deps.pay(session.id, {
-      fields: input.fields ?? {},
+      fields: { ...contact, ...input.fields },
       card: input.card ?? SUCCESS_CARD,
       returnUrl: `${deps.publicBaseUrl}/checkout/${session.id}`,
     });
