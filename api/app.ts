@@ -70,6 +70,9 @@ import { createThemeService } from '../services/theme';
 import { createDeviceService } from '../services/device/device-authorization';
 import { createMerchantReviewService } from '../services/operator/merchant-review';
 import { createSettlementService } from '../services/settlement/settlement-service';
+import { createClaimTestPayments } from '../services/claims/test-payments';
+import { createClaimSyncStarter } from '../engine/claim-sync-starter';
+import type { TestBankPayer } from '../bank-adapters/test-bank-payer';
 
 export interface AppDeps {
   knex: Knex;
@@ -96,6 +99,8 @@ export interface AppDeps {
   temporalNamespace?: string;
   /** The bank's claims service (cancel and amend of issued claims); unset: those answer 503. */
   claimsApi?: ClaimsApi | undefined;
+  /** The test bank's payer side, for `/v1/test_helpers/claims/{id}/pay`; unset: that answers 503. */
+  testBank?: TestBankPayer | undefined;
   /** Hold every declared route's response to its schema (`CHECK_RESPONSES`; on in the test stack). */
   checkResponses?: boolean;
 }
@@ -257,7 +262,23 @@ export function createApp(deps: AppDeps): Express {
       settlement,
     }),
   );
-  v1.use(claimsRouter({ claims: createClaimsService({ knex: deps.knex, claimsApi: deps.claimsApi }) }, docs));
+  const claimTestPayments = createClaimTestPayments({
+    knex: deps.knex,
+    bank: deps.testBank,
+    issueClaims,
+    syncClaimPayments: temporalClient
+      ? createClaimSyncStarter({ client: temporalClient, taskQueue })
+      : undefined,
+  });
+  v1.use(
+    claimsRouter(
+      {
+        claims: createClaimsService({ knex: deps.knex, claimsApi: deps.claimsApi }),
+        testPayments: claimTestPayments,
+      },
+      docs,
+    ),
+  );
   v1.use(settlementRunsRouter({ settlement }, docs));
   v1.use(
     paymentLinksRouter(

@@ -6,6 +6,7 @@ import { createWebhookDispatcher } from '../engine/webhook-dispatch';
 import { createMetrics } from './metrics';
 import { createApp } from './app';
 import { claimsApiFromConfig } from '../stack/claims-bank-from-config';
+import { createTestBankPayer } from '../bank-adapters/test-bank-payer';
 
 /** Runs the HTTP API; needs DATABASE_URL and TEMPORAL_ADDRESS (npm start sets both). */
 async function main(): Promise<void> {
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     simulatedAcquirerLatencyMs: config.SIMULATED_ACQUIRER_LATENCY_MS,
     claimsApi: claimsApiFromConfig(config),
+    ...(config.SIMULATED_BANK_URL && { testBank: createTestBankPayer(config.SIMULATED_BANK_URL) }),
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     temporalNamespace: config.TEMPORAL_NAMESPACE,
     checkResponses: config.CHECK_RESPONSES === 'true',

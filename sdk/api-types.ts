@@ -1089,6 +1089,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/test_helpers/claims/{id}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test mode: the payer pays a krafa at the test bank (issued first if pending); the sync then records it */
+        post: operations["postV1TestHelpersClaimsIdPay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/test_helpers/test_clocks": {
         parameters: {
             query?: never;
@@ -2485,17 +2502,21 @@ export interface operations {
                     customer?: string;
                     default_charges?: {
                         first: {
+                            /** @description Days from the reference date, 0–99 */
                             days: number | string;
                             /** @enum {string} */
                             type: "amount" | "percentage";
+                            /** @description Whole ISK, or a percentage (0–100, two decimals); a default charge comes to at most 950 ISK, a discount to at most the amount */
                             value: number;
                         };
                         /** @enum {string} */
                         reference_date?: "due_date" | "final_due_date";
                         second?: {
+                            /** @description Days from the reference date, 0–99 */
                             days: number | string;
                             /** @enum {string} */
                             type: "amount" | "percentage";
+                            /** @description Whole ISK, or a percentage (0–100, two decimals); a default charge comes to at most 950 ISK, a discount to at most the amount */
                             value: number;
                         };
                     };
@@ -2511,25 +2532,31 @@ export interface operations {
                     description?: string;
                     discount?: {
                         first: {
+                            /** @description Days from the reference date, 0–99 */
                             days: number | string;
                             /** @enum {string} */
                             type: "amount" | "percentage";
+                            /** @description Whole ISK, or a percentage (0–100, two decimals); a default charge comes to at most 950 ISK, a discount to at most the amount */
                             value: number;
                         };
                         /** @enum {string} */
                         reference_date?: "due_date" | "final_due_date";
                         second?: {
+                            /** @description Days from the reference date, 0–99 */
                             days: number | string;
                             /** @enum {string} */
                             type: "amount" | "percentage";
+                            /** @description Whole ISK, or a percentage (0–100, two decimals); a default charge comes to at most 950 ISK, a discount to at most the amount */
                             value: number;
                         };
                     };
+                    /** @description Not in the past, at most 4 years ahead */
                     due_date: string;
                     final_due_date?: string;
                     metadata?: {
                         [key: string]: string;
                     };
+                    /** @description Notice and payment fee (seðilgjald), whole ISK, at most 950 */
                     notice_fee?: number | string;
                     payer_kennitala?: string;
                 };
@@ -2540,17 +2567,21 @@ export interface operations {
                     customer?: string;
                     default_charges?: {
                         first: {
+                            /** @description Days from the reference date, 0–99 */
                             days: number | string;
                             /** @enum {string} */
                             type: "amount" | "percentage";
+                            /** @description Whole ISK, or a percentage (0–100, two decimals); a default charge comes to at most 950 ISK, a discount to at most the amount */
                             value: number;
                         };
                         /** @enum {string} */
                         reference_date?: "due_date" | "final_due_date";
                         second?: {
+                            /** @description Days from the reference date, 0–99 */
                             days: number | string;
                             /** @enum {string} */
                             type: "amount" | "percentage";
+                            /** @description Whole ISK, or a percentage (0–100, two decimals); a default charge comes to at most 950 ISK, a discount to at most the amount */
                             value: number;
                         };
                     };
@@ -2566,25 +2597,31 @@ export interface operations {
                     description?: string;
                     discount?: {
                         first: {
+                            /** @description Days from the reference date, 0–99 */
                             days: number | string;
                             /** @enum {string} */
                             type: "amount" | "percentage";
+                            /** @description Whole ISK, or a percentage (0–100, two decimals); a default charge comes to at most 950 ISK, a discount to at most the amount */
                             value: number;
                         };
                         /** @enum {string} */
                         reference_date?: "due_date" | "final_due_date";
                         second?: {
+                            /** @description Days from the reference date, 0–99 */
                             days: number | string;
                             /** @enum {string} */
                             type: "amount" | "percentage";
+                            /** @description Whole ISK, or a percentage (0–100, two decimals); a default charge comes to at most 950 ISK, a discount to at most the amount */
                             value: number;
                         };
                     };
+                    /** @description Not in the past, at most 4 years ahead */
                     due_date: string;
                     final_due_date?: string;
                     metadata?: {
                         [key: string]: string;
                     };
+                    /** @description Notice and payment fee (seðilgjald), whole ISK, at most 950 */
                     notice_fee?: number | string;
                     payer_kennitala?: string;
                 };
@@ -2595,17 +2632,21 @@ export interface operations {
                     customer?: string;
                     default_charges?: {
                         first: {
+                            /** @description Days from the reference date, 0–99 */
                             days: number | string;
                             /** @enum {string} */
                             type: "amount" | "percentage";
+                            /** @description Whole ISK, or a percentage (0–100, two decimals); a default charge comes to at most 950 ISK, a discount to at most the amount */
                             value: number;
                         };
                         /** @enum {string} */
                         reference_date?: "due_date" | "final_due_date";
                         second?: {
+                            /** @description Days from the reference date, 0–99 */
                             days: number | string;
                             /** @enum {string} */
                             type: "amount" | "percentage";
+                            /** @description Whole ISK, or a percentage (0–100, two decimals); a default charge comes to at most 950 ISK, a discount to at most the amount */
                             value: number;
                         };
                     };
@@ -2621,25 +2662,31 @@ export interface operations {
                     description?: string;
                     discount?: {
                         first: {
+                            /** @description Days from the reference date, 0–99 */
                             days: number | string;
                             /** @enum {string} */
                             type: "amount" | "percentage";
+                            /** @description Whole ISK, or a percentage (0–100, two decimals); a default charge comes to at most 950 ISK, a discount to at most the amount */
                             value: number;
                         };
                         /** @enum {string} */
                         reference_date?: "due_date" | "final_due_date";
                         second?: {
+                            /** @description Days from the reference date, 0–99 */
                             days: number | string;
                             /** @enum {string} */
                             type: "amount" | "percentage";
+                            /** @description Whole ISK, or a percentage (0–100, two decimals); a default charge comes to at most 950 ISK, a discount to at most the amount */
                             value: number;
                         };
                     };
+                    /** @description Not in the past, at most 4 years ahead */
                     due_date: string;
                     final_due_date?: string;
                     metadata?: {
                         [key: string]: string;
                     };
+                    /** @description Notice and payment fee (seðilgjald), whole ISK, at most 950 */
                     notice_fee?: number | string;
                     payer_kennitala?: string;
                 };
@@ -2650,17 +2697,21 @@ export interface operations {
                     customer?: string;
                     default_charges?: {
                         first: {
+                            /** @description Days from the reference date, 0–99 */
                             days: number | string;
                             /** @enum {string} */
                             type: "amount" | "percentage";
+                            /** @description Whole ISK, or a percentage (0–100, two decimals); a default charge comes to at most 950 ISK, a discount to at most the amount */
                             value: number;
                         };
                         /** @enum {string} */
                         reference_date?: "due_date" | "final_due_date";
                         second?: {
+                            /** @description Days from the reference date, 0–99 */
                             days: number | string;
                             /** @enum {string} */
                             type: "amount" | "percentage";
+                            /** @description Whole ISK, or a percentage (0–100, two decimals); a default charge comes to at most 950 ISK, a discount to at most the amount */
                             value: number;
                         };
                     };
@@ -2676,25 +2727,31 @@ export interface operations {
                     description?: string;
                     discount?: {
                         first: {
+                            /** @description Days from the reference date, 0–99 */
                             days: number | string;
                             /** @enum {string} */
                             type: "amount" | "percentage";
+                            /** @description Whole ISK, or a percentage (0–100, two decimals); a default charge comes to at most 950 ISK, a discount to at most the amount */
                             value: number;
                         };
                         /** @enum {string} */
                         reference_date?: "due_date" | "final_due_date";
                         second?: {
+                            /** @description Days from the reference date, 0–99 */
                             days: number | string;
                             /** @enum {string} */
                             type: "amount" | "percentage";
+                            /** @description Whole ISK, or a percentage (0–100, two decimals); a default charge comes to at most 950 ISK, a discount to at most the amount */
                             value: number;
                         };
                     };
+                    /** @description Not in the past, at most 4 years ahead */
                     due_date: string;
                     final_due_date?: string;
                     metadata?: {
                         [key: string]: string;
                     };
+                    /** @description Notice and payment fee (seðilgjald), whole ISK, at most 950 */
                     notice_fee?: number | string;
                     payer_kennitala?: string;
                 };
@@ -4947,7 +5004,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -4959,7 +5016,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -4971,7 +5028,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -4983,7 +5040,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -5141,7 +5198,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -5153,7 +5210,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -5165,7 +5222,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -5177,7 +5234,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -8942,6 +8999,7 @@ export interface operations {
                      * @enum {string}
                      */
                     collection_method?: "charge_automatically" | "claim";
+                    /** @description Redeemed as checkout redeems it: refused when used up, expired or deleted */
                     coupon?: string;
                     customer: string;
                     /** @description Default: the customer's default payment method */
@@ -8956,6 +9014,8 @@ export interface operations {
                         [key: string]: string;
                     };
                     price: string;
+                    /** @description A promotion code as the customer types it */
+                    promotion_code?: string;
                     quantity?: number | string;
                     trial_end?: number | string;
                     trial_period_days?: number | string;
@@ -8972,6 +9032,7 @@ export interface operations {
                      * @enum {string}
                      */
                     collection_method?: "charge_automatically" | "claim";
+                    /** @description Redeemed as checkout redeems it: refused when used up, expired or deleted */
                     coupon?: string;
                     customer: string;
                     /** @description Default: the customer's default payment method */
@@ -8986,6 +9047,8 @@ export interface operations {
                         [key: string]: string;
                     };
                     price: string;
+                    /** @description A promotion code as the customer types it */
+                    promotion_code?: string;
                     quantity?: number | string;
                     trial_end?: number | string;
                     trial_period_days?: number | string;
@@ -9002,6 +9065,7 @@ export interface operations {
                      * @enum {string}
                      */
                     collection_method?: "charge_automatically" | "claim";
+                    /** @description Redeemed as checkout redeems it: refused when used up, expired or deleted */
                     coupon?: string;
                     customer: string;
                     /** @description Default: the customer's default payment method */
@@ -9016,6 +9080,8 @@ export interface operations {
                         [key: string]: string;
                     };
                     price: string;
+                    /** @description A promotion code as the customer types it */
+                    promotion_code?: string;
                     quantity?: number | string;
                     trial_end?: number | string;
                     trial_period_days?: number | string;
@@ -9032,6 +9098,7 @@ export interface operations {
                      * @enum {string}
                      */
                     collection_method?: "charge_automatically" | "claim";
+                    /** @description Redeemed as checkout redeems it: refused when used up, expired or deleted */
                     coupon?: string;
                     customer: string;
                     /** @description Default: the customer's default payment method */
@@ -9046,6 +9113,8 @@ export interface operations {
                         [key: string]: string;
                     };
                     price: string;
+                    /** @description A promotion code as the customer types it */
+                    promotion_code?: string;
                     quantity?: number | string;
                     trial_end?: number | string;
                     trial_period_days?: number | string;
@@ -9228,6 +9297,7 @@ export interface operations {
                 "application/json": {
                     cancel_at_period_end?: boolean;
                     cancellation_reason?: string | null;
+                    /** @description A new coupon is redeemed (counted, refused when not valid); null removes the discount */
                     coupon?: string | null;
                     /** @description A past-due subscription retries at once */
                     default_payment_method?: string;
@@ -9236,6 +9306,8 @@ export interface operations {
                     };
                     /** @description Takes effect at the next period, unless proration_behavior is create_prorations */
                     price?: string;
+                    /** @description A promotion code as the customer types it */
+                    promotion_code?: string;
                     /**
                      * @description create_prorations: the price changes now; the difference to the day is added to the next renewal
                      * @default none
@@ -9247,6 +9319,7 @@ export interface operations {
                 "application/x-www-form-urlencoded": {
                     cancel_at_period_end?: boolean;
                     cancellation_reason?: string | null;
+                    /** @description A new coupon is redeemed (counted, refused when not valid); null removes the discount */
                     coupon?: string | null;
                     /** @description A past-due subscription retries at once */
                     default_payment_method?: string;
@@ -9255,6 +9328,8 @@ export interface operations {
                     };
                     /** @description Takes effect at the next period, unless proration_behavior is create_prorations */
                     price?: string;
+                    /** @description A promotion code as the customer types it */
+                    promotion_code?: string;
                     /**
                      * @description create_prorations: the price changes now; the difference to the day is added to the next renewal
                      * @default none
@@ -9266,6 +9341,7 @@ export interface operations {
                 "multipart/form-data": {
                     cancel_at_period_end?: boolean;
                     cancellation_reason?: string | null;
+                    /** @description A new coupon is redeemed (counted, refused when not valid); null removes the discount */
                     coupon?: string | null;
                     /** @description A past-due subscription retries at once */
                     default_payment_method?: string;
@@ -9274,6 +9350,8 @@ export interface operations {
                     };
                     /** @description Takes effect at the next period, unless proration_behavior is create_prorations */
                     price?: string;
+                    /** @description A promotion code as the customer types it */
+                    promotion_code?: string;
                     /**
                      * @description create_prorations: the price changes now; the difference to the day is added to the next renewal
                      * @default none
@@ -9285,6 +9363,7 @@ export interface operations {
                 "text/plain": {
                     cancel_at_period_end?: boolean;
                     cancellation_reason?: string | null;
+                    /** @description A new coupon is redeemed (counted, refused when not valid); null removes the discount */
                     coupon?: string | null;
                     /** @description A past-due subscription retries at once */
                     default_payment_method?: string;
@@ -9293,6 +9372,8 @@ export interface operations {
                     };
                     /** @description Takes effect at the next period, unless proration_behavior is create_prorations */
                     price?: string;
+                    /** @description A promotion code as the customer types it */
+                    promotion_code?: string;
                     /**
                      * @description create_prorations: the price changes now; the difference to the day is added to the next renewal
                      * @default none
@@ -9599,6 +9680,128 @@ export interface operations {
                         subscription: string | null;
                         success_url: string | null;
                         url: string;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1TestHelpersClaimsIdPay: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Default: all that is due today */
+                    amount?: number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description Default: all that is due today */
+                    amount?: number | string;
+                };
+                "multipart/form-data": {
+                    /** @description Default: all that is due today */
+                    amount?: number | string;
+                };
+                "text/plain": {
+                    /** @description Default: all that is due today */
+                    amount?: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        allow_partial_payment: boolean;
+                        amount: number;
+                        amount_paid: number;
+                        bank_error: {
+                            code: string | null;
+                            message: string;
+                        } | null;
+                        cancellation_date: string;
+                        claim_key: {
+                            account: string;
+                            claimant_id: string;
+                            due_date: string;
+                        } | null;
+                        claim_number: number;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        customer: string | null;
+                        default_charges: {
+                            first: {
+                                days: number;
+                                /** @enum {string} */
+                                type: "amount" | "percentage";
+                                value: number;
+                            } | null;
+                            reference_date: ("due_date" | "final_due_date") | null;
+                            second: {
+                                days: number;
+                                /** @enum {string} */
+                                type: "amount" | "percentage";
+                                value: number;
+                            } | null;
+                        } | null;
+                        default_interest: {
+                            base: ("amount" | "amount_and_default_charge") | null;
+                            day_count: ("360" | "daily" | "calendar") | null;
+                            percentage: number | null;
+                            reference_date: ("due_date" | "final_due_date") | null;
+                        } | null;
+                        description: string | null;
+                        discount: {
+                            first: {
+                                days: number;
+                                /** @enum {string} */
+                                type: "amount" | "percentage";
+                                value: number;
+                            } | null;
+                            reference_date: ("due_date" | "final_due_date") | null;
+                            second: {
+                                days: number;
+                                /** @enum {string} */
+                                type: "amount" | "percentage";
+                                value: number;
+                            } | null;
+                        } | null;
+                        due_date: string;
+                        final_due_date: string;
+                        id: string;
+                        livemode: boolean;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        notice_fee: number | null;
+                        /** @constant */
+                        object: "claim";
+                        payer_kennitala: string;
+                        payment_intent: string | null;
+                        /** @enum {string} */
+                        status: "pending" | "issued" | "paid" | "partially_paid" | "cancelled" | "expired";
                     };
                 };
             };

@@ -133,6 +133,7 @@ function resources(http: HttpClient) {
       lines: listById(http, '/v1/settlement-runs/{id}/lines'),
     },
     testHelpers: {
+      claims: { pay: opById(http, 'post', '/v1/test_helpers/claims/{id}/pay') },
       checkout: {
         sessions: { complete: opById(http, 'post', '/v1/test_helpers/checkout/sessions/{id}/complete') },
       },

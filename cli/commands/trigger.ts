@@ -5,6 +5,8 @@ import { printJson, spinner } from '../output';
 
 const DAY = 86_400;
 const SUCCESS_CARD = { number: '4242424242424242', exp_month: 12, exp_year: 2099, cvc: '123' };
+/** A test payer's kennitala (README, "Simulated bank"). */
+const TEST_PAYER = '3108962099';
 const DECLINING_CARD = { number: '4000000000000002', exp_month: 12, exp_year: 2099, cvc: '123' };
 
 /** What a trigger made, and which object the awaited event is about. */
@@ -47,6 +49,15 @@ const TRIGGERS: Record<string, { about: string; run: (skil: Skil) => Promise<Mad
   'subscription.payment_failed': {
     about: 'a subscription whose card declines when its trial ends, on a test clock',
     run: (skil) => subscriptionOnClock(skil, DECLINING_CARD, 7, 7 * DAY + DAY / 2),
+  },
+  'claim.paid': {
+    about: 'a krafa issued at the test bank and paid there by the payer (needs your kennitala set)',
+    run: async (skil) => {
+      const due = new Date(Date.now() + 14 * DAY * 1000).toISOString().slice(0, 10);
+      const claim = await skil.claims.create({ payer_kennitala: TEST_PAYER, amount: 2500, due_date: due });
+      await skil.testHelpers.claims.pay(claim.id);
+      return { objectId: claim.id, note: `krafa ${claim.id}` };
+    },
   },
   'debug.check': {
     about: 'a test event to every enabled webhook endpoint (register one first)',

@@ -27,7 +27,7 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
-    startTestStack({ realBaseUrl: true, schedule: [100, 100, 100, 100, 100] }),
+    startTestStack({ realBaseUrl: true, bank: true, schedule: [100, 100, 100, 100, 100] }),
     launchChromium(),
   ]);
   merchant = await stack.merchant('CLI ehf.');
@@ -62,8 +62,8 @@ function skil(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> {
 function start(args: string[]): { child: ChildProcess; out: () => string } {
   const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env });
   let out = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
   return { child, out: () => out };
 }
 
@@ -286,8 +286,15 @@ test('each trigger makes its event, seen through listen', async () => {
     'payment_intent.refunded',
     'subscription.renewed',
     'subscription.payment_failed',
+    'claim.paid',
     'debug.check',
   ];
+  // A krafa is sent in the merchant's name: the claimant needs a kennitala.
+  const patched = await stack.api(merchant.testKey, '/v1/merchant', {
+    method: 'PATCH',
+    json: { kennitala: '5510730339' },
+  });
+  expect(patched.status).toBe(200);
   for (const type of types) {
     const run = await skil(['trigger', type]);
     expect({ type, code: run.code, stderr: run.stderr }).toEqual({

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import { createApp } from '../../api/app';
+import { createTestBankPayer } from '../../bank-adapters/test-bank-payer';
 import { createMetrics } from '../../api/metrics';
 import { createWebhookDispatcher } from '../../engine/webhook-dispatch';
 import { createWorker } from '../../worker/create-worker';
@@ -136,6 +137,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     publicBaseUrl: opts.realBaseUrl ? `http://127.0.0.1:${port}` : 'http://localhost',
     bodyLimitBytes: opts.bodyLimitBytes ?? 256 * 1024,
     ...(claimsApi && { claimsApi }),
+    ...(bank && { testBank: createTestBankPayer(bank.bank.url) }),
     ...(bankFiles && { simulatedBankUrl: bankFiles.sim.baseUrl }),
     // Workflows the API starts (subscriptions, clock advances, claim batches) run on this file's worker.
     taskQueue,
