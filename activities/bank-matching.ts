@@ -1,6 +1,7 @@
 import type { Knex } from '../db/knex';
 import { createBankMatchingRepository, type FileRef } from '../db/bank-matching';
 import { matchDeposits, matchLumpSums, matchPayouts, type ConfirmedPayout } from './bank-matching-statement';
+import { recordBankCostsOfFile } from '../db/payment-costs';
 
 export type { ConfirmedPayout } from './bank-matching-statement';
 
@@ -15,10 +16,10 @@ export interface MatchResult {
 /**
  * Matches one file's booked entries, set-based, inside the transaction that stored them (decision
  * 0090, 0092). Order matters: entries of a foreign account and reversals are set aside first, then
- * claim payments, lump sums (this statement's, and earlier statements' still waiting for this
- * notification), acquirer deposits and payouts are matched, and whatever booked entry is left
- * becomes an `unmatched` exception. `bank_matches` is unique per object, so a payment seen
- * in a second file can never count twice.
+ * claim payments (with the bank's charge for each, a cost recorded once), lump sums (this
+ * statement's, and earlier statements' still waiting for this notification), acquirer deposits and
+ * payouts are matched, and whatever booked entry is left becomes an `unmatched` exception.
+ * `bank_matches` is unique per object, so a payment seen in a second file can never count twice.
  */
 export async function matchBankFile(
   trx: Knex.Transaction,
@@ -40,6 +41,8 @@ export async function matchBankFile(
   lap('details');
   const claimPayments = await repo.matchClaimPayments(f);
   exceptions += claimPayments.exceptions;
+  // The bank's charge for each claim payment it reported is a cost added on top (decision 0113).
+  await recordBankCostsOfFile(trx, f);
   lap('claimPayments');
   const lumpSums = await matchLumpSums(trx, f);
   exceptions += lumpSums.exceptions;

@@ -241,13 +241,30 @@ function toDetail(tx: CamtTxDtls, entry: CamtEntry): BankEntryDetail {
       : entry.NtryDtls.flatMap((d) => d.TxDtls).length === 1
         ? safe(entry.Amt.minor)
         : 0;
+  const charges = chargesOf(tx, entry.Amt.Ccy);
   return {
     amount,
     credit,
     refs,
     ...(reference !== undefined && { reference }),
     ...(party !== undefined && { party }),
+    ...(charges !== undefined && { charges }),
   };
+}
+
+/**
+ * What the bank charges for a transaction, in the entry's currency: the stated total, else the sum
+ * of the charge records (a credited one counts back). Undefined when it reports none, or none in
+ * that currency.
+ */
+export function chargesOf(tx: CamtTxDtls, currency: string): number | undefined {
+  const c = tx.Chrgs;
+  if (c === undefined) return undefined;
+  if (c.TtlChrgsAndTaxAmt !== undefined)
+    return c.TtlChrgsAndTaxAmt.Ccy === currency ? safe(c.TtlChrgsAndTaxAmt.minor) : undefined;
+  const records = c.Rcrd.filter((r) => r.Amt.Ccy === currency);
+  if (records.length === 0) return undefined;
+  return safe(records.reduce((n, r) => (r.CdtDbtInd === 'CRDT' ? n - r.Amt.minor : n + r.Amt.minor), 0n));
 }
 
 /** Amounts are stored as int8 and read back as numbers: refuse rather than round one that is not safe. */

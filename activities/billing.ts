@@ -2,10 +2,10 @@ import { heartbeat } from '@temporalio/activity';
 import type { Knex } from '../db/knex';
 import type { Logger } from '../stack/logger';
 import type { CardAcquirer } from '../bank-adapters/card-acquirer';
-import { AcquirerError } from '../bank-adapters/card-acquirer';
+import { AcquirerError, reportedFee } from '../bank-adapters/card-acquirer';
 import { newId, ID_PREFIX } from '../domain/ids';
 import { periodAt } from '../domain/billing-calendar';
-import { priceSubscriptionPeriod } from '../domain/subscription';
+import { isEnded, priceSubscriptionPeriod } from '../domain/subscription';
 import { cardFee } from '../domain/fees';
 import { vatOf } from '../domain/vat';
 import { couponTerms } from '../db/coupons';
@@ -23,8 +23,9 @@ import {
 } from '../db/renewals';
 import type { CouponRow } from '../db/coupons';
 import { insertClaim } from '../db/claims';
+import { recordAcquirerFees, type AcquirerFee } from '../db/payment-costs';
 import { claimPartiesOf, expireClaims } from '../db/claim-collection';
-import { moveToChargedPeriods } from '../db/subscription-periods';
+import { lockForCharge, moveToChargedPeriods } from '../db/subscription-periods';
 import { createTestClockWaitRepository } from '../db/test-clock-waits';
 import { claimDatesFor, claimTermsRuleOf } from '../domain/checkout-claims';
 import { subscriptionWorkflowId } from '../workflows/contract';
@@ -119,6 +120,35 @@ function priceNextPeriod(s: RenewalSource): NewRenewal {
   };
 }
 
+/** A charge's outcome and the fee the acquirer reported on its capture (decision 0113). */
+type ChargedRenewal = RenewalOutcome & { acquirerFee: number | null };
+
+/** The acquirer fees of the renewals this call moved to paid, captured at `asOf` like their intents. */
+function acquirerFeesOf(
+  moved: readonly FinishedRenewal[],
+  outcomes: readonly ChargedRenewal[],
+  sources: ReadonlyMap<string, Pick<RenewalSource, 'merchant_id' | 'livemode'>>,
+  asOf: Date,
+): AcquirerFee[] {
+  const byId = new Map(outcomes.map((o) => [o.id, o]));
+  return moved.flatMap((r) => {
+    const o = byId.get(r.id);
+    const source = sources.get(r.subscription_id);
+    if (r.status !== 'paid' || !o?.authorization || o.acquirerFee === null || !r.payment_intent_id || !source)
+      return [];
+    return [
+      {
+        merchantId: source.merchant_id,
+        livemode: source.livemode,
+        paymentIntentId: r.payment_intent_id,
+        authorization: o.authorization,
+        amount: o.acquirerFee,
+        at: asOf,
+      },
+    ];
+  });
+}
+
 /** Side effects of billing: due pages, single charges, all through one set-based path. */
 export function createBillingActivities(
   deps: Pick<
@@ -129,17 +159,26 @@ export function createBillingActivities(
   const concurrency = deps.chargeConcurrency ?? 64;
 
   /** One authorization and capture, keyed by business identity and the dunning attempt number. */
-  async function chargeOne(r: PendingRenewal): Promise<RenewalOutcome> {
-    const failed = (code: string, decline: string | null, message: string): RenewalOutcome => ({
+  async function chargeOne(r: PendingRenewal): Promise<ChargedRenewal> {
+    const failed = (code: string, decline: string | null, message: string): ChargedRenewal => ({
       id: r.id,
       status: 'failed',
       authorization: null,
       error: { code, decline_code: decline, message },
       fee: null,
+      acquirerFee: null,
     });
-    if (r.amount === 0) return { id: r.id, status: 'paid', authorization: null, error: null, fee: 0 };
+    if (r.amount === 0)
+      return { id: r.id, status: 'paid', authorization: null, error: null, fee: 0, acquirerFee: null };
     if (r.collection_method === 'claim')
-      return { id: r.id, status: 'awaiting_claim', authorization: null, error: null, fee: null };
+      return {
+        id: r.id,
+        status: 'awaiting_claim',
+        authorization: null,
+        error: null,
+        fee: null,
+        acquirerFee: null,
+      };
     if (r.acquirer_token === null)
       return failed('payment_method_missing', null, 'The subscription has no usable payment method');
     const key = `${renewalKey(r.subscription_id, r.period_start)}:${r.attempt_count}`;
@@ -169,6 +208,7 @@ export function createBillingActivities(
         authorization: captured.id,
         error: null,
         fee: cardFee(r.amount, 'online'),
+        acquirerFee: reportedFee(captured),
       };
     } catch (err) {
       // A refusal is an outcome; an outage is thrown so Temporal retries the page with the same keys.
@@ -178,8 +218,8 @@ export function createBillingActivities(
     }
   }
 
-  async function chargeAll(pending: PendingRenewal[]): Promise<RenewalOutcome[]> {
-    const out: RenewalOutcome[] = [];
+  async function chargeAll(pending: PendingRenewal[]): Promise<ChargedRenewal[]> {
+    const out: ChargedRenewal[] = [];
     let next = 0;
     const lane = async () => {
       while (next < pending.length) {
@@ -201,10 +241,13 @@ export function createBillingActivities(
   async function charge(subscriptionIds: string[], asOf: Date, reason: ChargeReason): Promise<ChargeSummary> {
     if (subscriptionIds.length === 0) return { processed: 0, paid: 0, failed: 0 };
     const t0 = performance.now();
-    const sources = await renewals.loadSources(deps.knex, subscriptionIds);
-    const byId = new Map(sources.map((s) => [s.id, s]));
-    await deps.knex.transaction(async (trx) => {
-      if (reason === 'retry') await renewals.reopenFailed(trx, subscriptionIds);
+    // A period's renewal is opened only under the subscription's lock and only while it may still
+    // be charged: once a cancel has committed, nothing new is charged (decision 0100).
+    const sources = await deps.knex.transaction(async (trx) => {
+      const locked = await lockForCharge(trx, subscriptionIds);
+      const open = locked.filter((s) => mayCharge(s, reason, asOf)).map((s) => s.id);
+      const sources = await renewals.loadSources(trx, subscriptionIds);
+      if (reason === 'retry') await renewals.reopenFailed(trx, open);
       else {
         const meta = new Map(
           sources.map((s) => [
@@ -214,34 +257,65 @@ export function createBillingActivities(
               livemode: s.livemode,
               customerId: s.customer_id,
               paymentMethodId: s.payment_method_id,
+              // On a test clock a payment is made at the clock's instant, as it is captured then.
+              clockTime: s.test_clock_id === null ? null : asOf,
             },
           ]),
         );
-        await renewals.insert(trx, meta, sources.map(priceNextPeriod));
+        const opening = new Set(open);
+        await renewals.insert(trx, meta, sources.filter((s) => opening.has(s.id)).map(priceNextPeriod));
       }
+      return sources;
     });
+    const byId = new Map(sources.map((s) => [s.id, s]));
     const t1 = performance.now();
     const pending = await renewals.findPending(deps.knex, subscriptionIds);
     const outcomes = await chargeAll(pending);
     const t2 = performance.now();
 
     const { finished, channelIds, lifecycle } = await deps.knex.transaction(async (trx) => {
-      const moved = await renewals.finish(trx, outcomes, asOf);
+      // The charge ends under the same lock as a cancel. One in flight when the subscription ended
+      // keeps the money it took; one that took none (declined, or a krafa not yet issued) is void.
+      const locked = new Map((await lockForCharge(trx, subscriptionIds)).map((s) => [s.id, s] as const));
+      const ended = (subscriptionId: string) => isEnded(locked.get(subscriptionId)!.status);
+      const owner = new Map(pending.map((p) => [p.id, p.subscription_id]));
+      const moved = await renewals.finish(
+        trx,
+        outcomes.map((o) =>
+          o.status !== 'paid' && ended(owner.get(o.id)!) ? { ...o, status: 'void' as const } : o,
+        ),
+        asOf,
+      );
+      await recordAcquirerFees(trx, acquirerFeesOf(moved, outcomes, byId, asOf));
       const intents = await presentPaymentIntentsById(
         deps.knex,
         moved.flatMap((r) => (r.payment_intent_id ? [r.payment_intent_id] : [])),
         trx,
       );
-      const updated = await moveSubscriptions(trx, moved, byId, asOf, reason);
-      for (const r of moved)
+      const live = moved.filter((r) => !ended(r.subscription_id));
+      const updated = await moveSubscriptions(trx, live, byId, asOf, reason);
+      for (const r of live)
         if (r.status === 'awaiting_claim') await renewalClaim(trx, updated.get(r.subscription_id)!, r, asOf);
       const events: BatchEvent[] = [];
       const lifecycleRefs: LifecycleRef[] = [];
       for (const r of moved) {
+        const pi = r.payment_intent_id ? intents.get(r.payment_intent_id)! : null;
+        if (ended(r.subscription_id)) {
+          // The subscription stays as its cancel left it; the merchant sees the money that moved.
+          const sub = locked.get(r.subscription_id)!;
+          const scope = { merchantId: sub.merchant_id, livemode: sub.livemode };
+          if (r.status !== 'paid') continue;
+          events.push({
+            ...scope,
+            type: 'subscription.updated',
+            data: presentSubscriptionWithRenewal(sub, r),
+          });
+          if (pi) events.push({ ...scope, type: 'payment_intent.captured', data: pi });
+          continue;
+        }
         const sub = updated.get(r.subscription_id)!;
         const before = byId.get(r.subscription_id)!;
         const scope = { merchantId: sub.merchant_id, livemode: sub.livemode };
-        const pi = r.payment_intent_id ? intents.get(r.payment_intent_id)! : null;
         if (r.status !== 'failed') {
           // A claim-collected period moves on like a paid one; its renewal says awaiting_claim.
           const type =
@@ -281,7 +355,7 @@ export function createBillingActivities(
     const t3 = performance.now();
     if (channelIds.length > 0) await deps.wakeChannels(channelIds);
     if (lifecycle.length > 0) await deps.notifyLifecycle(lifecycle);
-    const paid = finished.filter((r) => r.status !== 'failed').length;
+    const paid = finished.filter((r) => r.status !== 'failed' && r.status !== 'void').length;
     // The profile of a page: create, charge, finish (the renewal-day benchmark reads these).
     deps.log.info(
       {
@@ -328,6 +402,16 @@ export function createBillingActivities(
       return summary.paid > 0 ? 'paid' : 'failed';
     },
   };
+}
+
+/**
+ * Whether a charge may open a period of this (locked) subscription: never once it has ended, and a
+ * renewal only while the subscription is still due as the billing run found it.
+ */
+function mayCharge(s: SubscriptionRow, reason: ChargeReason, asOf: Date): boolean {
+  if (isEnded(s.status)) return false;
+  if (reason !== 'renewal') return true;
+  return s.status === 'active' && !s.cancel_at_period_end && s.current_period_end <= asOf;
 }
 
 function heartbeatSafe(details: unknown): void {

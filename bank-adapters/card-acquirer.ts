@@ -46,6 +46,11 @@ export interface Authorization {
   /** The 3-D Secure challenge page, when status is requires_action. */
   action_url: string | null;
   decline_code: DeclineCode | null;
+  /**
+   * The acquirer's fee on the capture in whole ISK, once captured (null before, or when the
+   * acquirer reports fees elsewhere). Skil records it as a cost added on top (decision 0113).
+   */
+  fee?: number | null;
 }
 
 export type DeclineCode =
@@ -123,6 +128,16 @@ export function toAcquirerError(raw: RawAcquirerResponse): AcquirerError {
   if (raw.status === 429) return new AcquirerUnavailableError(message, code, true, 429);
   if (raw.status >= 500) return new AcquirerUnavailableError(message, code, true, raw.status);
   return new AcquirerInvalidRequestError(message, code, false, raw.status);
+}
+
+/**
+ * The fee an acquirer reported on a capture, when it is one Skil can record: a whole ISK amount
+ * above zero. Anything else (absent, zero, malformed) records no cost rather than failing a capture
+ * the acquirer has already made.
+ */
+export function reportedFee(auth: Pick<Authorization, 'fee'>): number | null {
+  const fee = auth.fee;
+  return typeof fee === 'number' && Number.isSafeInteger(fee) && fee > 0 ? fee : null;
 }
 
 /** The brand of a card number by its leading digits (the two networks the spec names). */

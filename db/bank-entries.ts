@@ -12,6 +12,8 @@ export interface BankEntryDetail {
   reference?: string;
   /** The payer's (credit) or payee's (debit) id, a kennitala in Icelandic files. */
   party?: string;
+  /** The bank's charges for this transaction (`Chrgs`), minor units, when it reported any. */
+  charges?: number;
 }
 
 export interface NewBankStatement {

@@ -34,6 +34,9 @@ export interface MerchantOption {
 
 export interface RunDetail extends RunSummary {
   livemode: boolean;
+  /** The parts of `fee` that are costs added on top (decision 0113). */
+  acquirer_fee: number;
+  bank_cost: number;
   cutoff: Date;
   approved_by: string | null;
   approved_at: Date | null;
@@ -165,6 +168,8 @@ export function createFinanceRunRepository(db: Db) {
           'r.gross',
           'r.fee',
           'r.net',
+          'r.acquirer_fee',
+          'r.bank_cost',
           'r.line_count',
           'r.approved_by',
           'r.approved_at',

@@ -62,8 +62,11 @@ export interface PendingRenewal {
 
 export interface RenewalOutcome {
   id: string;
-  /** `awaiting_claim`: a claim-collected renewal, paid when its claim is (decision 0064). */
-  status: 'paid' | 'failed' | 'awaiting_claim';
+  /**
+   * `awaiting_claim`: a claim-collected renewal, paid when its claim is (decision 0064). `void`: a
+   * charge in flight at a cancel that took no money; its payment intent is canceled (decision 0100).
+   */
+  status: 'paid' | 'failed' | 'awaiting_claim' | 'void';
   authorization: string | null;
   error: { code: string; decline_code: string | null; message: string } | null;
   fee: number | null;
@@ -83,7 +86,7 @@ export interface FinishedRenewal {
   proration_amount: number;
   attempt_count: number;
   payment_intent_id: string | null;
-  status: 'paid' | 'failed' | 'awaiting_claim';
+  status: 'paid' | 'failed' | 'awaiting_claim' | 'void';
 }
 
 /** A renewal row for a period paid when the subscription began. */
@@ -180,13 +183,20 @@ export function createRenewalRepository() {
 
     /**
      * Creates renewals and, for those with something to charge, their payment intents (status
-     * processing), in one statement each. A renewal that exists already is left alone.
+     * processing), in one statement each. A renewal that exists already is left alone. Both are
+     * made at `clockTime` for a subscription on a test clock (the clock's instant), else now.
      */
     async insert(
       trx: Knex.Transaction,
       merchantOf: Map<
         string,
-        { merchantId: string; livemode: boolean; customerId: string; paymentMethodId: string | null }
+        {
+          merchantId: string;
+          livemode: boolean;
+          customerId: string;
+          paymentMethodId: string | null;
+          clockTime: Date | null;
+        }
       >,
       rows: readonly NewRenewal[],
     ): Promise<void> {
@@ -197,25 +207,26 @@ export function createRenewalRepository() {
         `with input as (
            select * from unnest(?::text[], ?::text[], ?::text[], ?::boolean[], ?::text[], ?::integer[],
              ?::timestamptz[], ?::timestamptz[], ?::text[], ?::integer[], ?::bigint[], ?::bigint[], ?::bigint[],
-             ?::integer[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[])
+             ?::integer[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::timestamptz[])
              as t(id, payment_intent_id, merchant_id, livemode, subscription_id, period_index, period_start,
                   period_end, price_id, quantity, amount_subtotal, discount_amount, amount, vat_rate, vat_amount,
-                  proration_amount, coupon_id, customer_id, payment_method_id)
+                  proration_amount, coupon_id, customer_id, payment_method_id, clock_time)
          ), created as (
            insert into renewals (id, payment_intent_id, merchant_id, livemode, subscription_id, period_index,
              period_start, period_end, price_id, quantity, amount_subtotal, discount_amount, amount, vat_rate,
-             vat_amount, proration_amount, coupon_id, status)
+             vat_amount, proration_amount, coupon_id, status, created_at)
            select id, payment_intent_id, merchant_id, livemode, subscription_id, period_index, period_start,
              period_end, price_id, quantity, amount_subtotal, discount_amount, amount, vat_rate, vat_amount,
-             proration_amount, coupon_id, 'pending'
+             proration_amount, coupon_id, 'pending', coalesce(clock_time, now())
              from input
            on conflict (subscription_id, period_start) do nothing
            returning id
          )
          insert into payment_intents (id, merchant_id, livemode, amount, status, capture_method, channel,
-           customer_id, payment_method_id, subscription_id, description, attempt_count)
+           customer_id, payment_method_id, subscription_id, description, attempt_count, created_at)
          select i.payment_intent_id, i.merchant_id, i.livemode, i.amount, 'processing', 'automatic', 'online',
-                i.customer_id, i.payment_method_id, i.subscription_id, 'Subscription renewal', 1
+                i.customer_id, i.payment_method_id, i.subscription_id, 'Subscription renewal', 1,
+                coalesce(i.clock_time, now())
            from input i join created c on c.id = i.id
           where i.payment_intent_id is not null`,
         sqlArgs(
@@ -239,6 +250,7 @@ export function createRenewalRepository() {
             col((r) => r.couponId),
             col((r) => meta(r).customerId),
             col((r) => meta(r).paymentMethodId),
+            col((r) => meta(r).clockTime),
           ],
         ),
       );
@@ -286,8 +298,9 @@ export function createRenewalRepository() {
     },
 
     /**
-     * Moves renewals from pending to their outcome and their payment intents with them; returns only
-     * the renewals this call moved, so events are written once whatever retried before.
+     * Moves renewals from pending to their outcome and their payment intents with them (a void one's
+     * intent is canceled); returns only the renewals this call moved, so events are written once
+     * whatever retried before.
      */
     async finish(
       trx: Knex.Transaction,
@@ -306,10 +319,13 @@ export function createRenewalRepository() {
            returning r.*
          ), intents as (
            update payment_intents p set
-                  status = case when o.status = 'paid' then 'succeeded' else 'requires_payment_method' end,
+                  status = case o.status when 'paid' then 'succeeded' when 'void' then 'canceled'
+                                         else 'requires_payment_method' end,
                   amount_captured = case when o.status = 'paid' then p.amount else 0 end,
                   fee_amount = o.fee,
                   captured_at = case when o.status = 'paid' then ?::timestamptz end,
+                  canceled_at = case when o.status = 'void' then ?::timestamptz end,
+                  cancellation_reason = case when o.status = 'void' then 'abandoned' end,
                   acquirer_authorization = o.authorization_id,
                   last_payment_error = o.error::jsonb,
                   updated_at = now()
@@ -326,6 +342,7 @@ export function createRenewalRepository() {
             outcomes.map((o) => o.authorization),
             outcomes.map((o) => (o.error === null ? null : JSON.stringify(o.error))),
             outcomes.map((o) => o.fee),
+            at,
             at,
             at,
           ],

@@ -19,8 +19,12 @@ export interface SettlementRunRow {
   status: SettlementRunStatus;
   currency: 'ISK';
   gross: number;
+  /** Every fee of the run: the service fee and the costs added on top below (decision 0113). */
   fee: number;
   net: number;
+  /** The part of `fee` that is acquirer fees, and the part that is the bank's claim costs. */
+  acquirer_fee: number;
+  bank_cost: number;
   line_count: number;
   approved_by: string | null;
   approved_at: Date | null;
@@ -68,9 +72,14 @@ export const AUTO_APPROVER = 'auto-approve policy';
 /*
  * Every captured payment, succeeded refund and claim reversal of one merchant and environment up to
  * the cutoff that no line settles yet, as lines of one run. Bindings: run id, merchant, livemode,
- * cutoff — once per source (three times). The unique (livemode, kind, source_id) index makes a
+ * cutoff — once per source. The unique (livemode, kind, source_id) index makes a
  * concurrent or retried gather insert nothing twice. A reversal counts only when its claim was
  * captured as a payment intent: a partial payment never captured was never settled either.
+ *
+ * A recorded cost (decision 0113) joins the run that settles its payment, or the first run after it
+ * was recorded: it counts once its payment is captured up to the cutoff (so it is settled by this
+ * run or was by an earlier one) and it was recorded up to the cutoff. A bank cost's payment is its
+ * claim's intent, which exists once the claim is paid in full.
  */
 const GATHER_SQL = `
 with inserted as (
@@ -103,13 +112,26 @@ with inserted as (
      and ct.payment_type = 'Refund' and ct.amount < 0 and ct.created_at <= :cutoff
      and not exists (select 1 from settlement_lines l
                       where l.livemode = c.livemode and l.kind = 'reversal' and l.source_id = ct.bank_transaction_key)
+  union all
+  select :run, k.merchant_id, k.livemode, k.kind,
+         case when k.kind = 'bank_cost' then 'claim' when pi.channel = 'pos' then 'card_pos' else 'card_online' end,
+         k.source_id, pi.id, 0, k.amount, -k.amount, k.occurred_at
+    from payment_costs k
+    left join claims c on c.id = k.claim_id
+    join payment_intents pi on pi.id = coalesce(k.payment_intent_id, c.payment_intent_id)
+   where k.merchant_id = :merchant and k.livemode = :livemode and k.recorded_at <= :cutoff
+     and pi.captured_at is not null and pi.captured_at <= :cutoff and pi.amount_captured > 0
+     and not exists (select 1 from settlement_lines l
+                      where l.livemode = k.livemode and l.kind = k.kind and l.source_id = k.source_id)
   -- Lines are numbered in the order the money moved (occurred_at, kind, source), for stable exports.
   order by 11, 4, 6
   on conflict (livemode, kind, source_id) do nothing
-  returning gross, fee, net
+  returning kind, gross, fee, net
 )
 select cast(coalesce(sum(gross), 0) as bigint) as gross, cast(coalesce(sum(fee), 0) as bigint) as fee,
-       cast(coalesce(sum(net), 0) as bigint) as net, cast(count(*) as integer) as line_count
+       cast(coalesce(sum(net), 0) as bigint) as net, cast(count(*) as integer) as line_count,
+       cast(coalesce(sum(fee) filter (where kind = 'acquirer_fee'), 0) as bigint) as acquirer_fee,
+       cast(coalesce(sum(fee) filter (where kind = 'bank_cost'), 0) as bigint) as bank_cost
   from inserted`;
 
 /** Merchants of an environment with money not yet on a line up to the cutoff (same rules as above). */
@@ -130,6 +152,14 @@ select c.merchant_id from claim_transactions ct join claims c on c.id = ct.claim
    and ct.amount < 0 and ct.created_at <= :cutoff
    and not exists (select 1 from settlement_lines l
                     where l.livemode = c.livemode and l.kind = 'reversal' and l.source_id = ct.bank_transaction_key)
+union
+select k.merchant_id from payment_costs k
+  left join claims c on c.id = k.claim_id
+  join payment_intents pi on pi.id = coalesce(k.payment_intent_id, c.payment_intent_id)
+ where k.livemode = :livemode and k.recorded_at <= :cutoff
+   and pi.captured_at is not null and pi.captured_at <= :cutoff and pi.amount_captured > 0
+   and not exists (select 1 from settlement_lines l
+                    where l.livemode = k.livemode and l.kind = k.kind and l.source_id = k.source_id)
 order by 1`;
 
 /**
@@ -213,7 +243,14 @@ export function createSettlementRunRepository(knex: Knex) {
         if (!created)
           return (await runs(trx, scope).where({ settlement_date: input.settlementDate }).first())!;
         const result = await trx.raw<{
-          rows: { gross: number; fee: number; net: number; line_count: number }[];
+          rows: {
+            gross: number;
+            fee: number;
+            net: number;
+            line_count: number;
+            acquirer_fee: number;
+            bank_cost: number;
+          }[];
         }>(GATHER_SQL, {
           run: id,
           merchant: scope.merchantId,
@@ -238,6 +275,8 @@ export function createSettlementRunRepository(knex: Knex) {
             gross: totals.gross,
             fee: totals.fee,
             net: totals.net,
+            acquirer_fee: totals.acquirer_fee,
+            bank_cost: totals.bank_cost,
             line_count: totals.line_count,
             status: auto ? 'approved' : 'pending_review',
             ...(auto && { approved_by: AUTO_APPROVER, approved_at: now }),

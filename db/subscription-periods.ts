@@ -17,9 +17,28 @@ export interface ChargedPeriod {
 }
 
 /**
+ * Locks the subscriptions a charge is about to open or finish renewals of and returns their rows.
+ * A cancel locks the same row, so a charge and a cancel of one subscription happen one after the
+ * other (decision 0100). Rows are locked in id order, so two pages never wait on each other.
+ */
+export async function lockForCharge(
+  trx: Knex.Transaction,
+  ids: readonly string[],
+): Promise<SubscriptionRow[]> {
+  if (ids.length === 0) return [];
+  const result = await trx.raw<{ rows: SubscriptionRow[] }>(
+    `select * from subscriptions where id = any(?::text[]) order by id for update`,
+    sqlArgs(...[ids]),
+  );
+  return result.rows;
+}
+
+/**
  * Moves each subscription to the period it was just charged for, in one statement: the given
  * status, the period and its price when it advances (a pending price that took effect is cleared,
  * the proration charged is taken off), and the failure time kept or cleared. Returns the rows.
+ * An ended subscription (canceled, incomplete_expired) is never moved: whatever a charge in flight
+ * at its cancel did, it stays ended (decision 0100).
  */
 export async function moveToChargedPeriods(
   trx: Knex.Transaction,
@@ -43,7 +62,7 @@ export async function moveToChargedPeriods(
        from unnest(?::text[], ?::text[], ?::boolean[], ?::boolean[], ?::integer[], ?::timestamptz[],
                    ?::timestamptz[], ?::text[], ?::bigint[])
             as t(id, status, paid, advance, period_index, period_start, period_end, price_id, proration)
-      where s.id = t.id
+      where s.id = t.id and s.status not in ('canceled', 'incomplete_expired')
      returning s.*`,
     sqlArgs(
       ...[

@@ -4,8 +4,16 @@
  * set-based SQL that follows these rules; tests hold the two against each other.
  */
 
-/** What a line settles: a capture, a refund of one, or a claim payment the payer's bank reversed. */
-export type SettlementLineKind = 'payment' | 'refund' | 'reversal';
+/**
+ * What a line settles: a capture, a refund of one, a claim payment the payer's bank reversed, or a
+ * cost added on top of the service fee (spec §1, decision 0113): the acquirer's fee on a capture or
+ * the bank's charge for a claim payment.
+ */
+export type SettlementLineKind = 'payment' | 'refund' | 'reversal' | 'acquirer_fee' | 'bank_cost';
+
+/** The line kinds that are costs added on top; their totals are a run's `fee_details`. */
+export const COST_LINE_KINDS = ['acquirer_fee', 'bank_cost'] as const;
+export type CostLineKind = (typeof COST_LINE_KINDS)[number];
 
 /** Which fee schedule the payment behind a line was charged under (spec §1). */
 export type SettlementFeeKind = 'card_online' | 'card_pos' | 'claim';
@@ -59,6 +67,31 @@ export function negativeLine(amount: number): SettlementAmounts {
   if (amount === 0) throw new RangeError('a refund or reversal line needs a non-zero amount');
   const gross = -Math.abs(amount);
   return { gross, fee: 0, net: gross };
+}
+
+/**
+ * A cost added on top (an acquirer fee, a bank cost): a fee to the merchant, not money received,
+ * so gross 0, fee = the cost, net = −the cost (decision 0113).
+ */
+export function costLine(amount: number): SettlementAmounts {
+  wholeKronur('amount', amount);
+  if (amount <= 0) throw new RangeError(`a cost line needs a cost > 0, got ${amount}`);
+  return { gross: 0, fee: amount, net: -amount };
+}
+
+/**
+ * How a run's fee divides: the service fee (spec §1's pricing) and each cost added on top, in
+ * this order, each whole ISK; they add up to the run's fee.
+ */
+export function feeDetails(run: { fee: number; acquirerFee: number; bankCost: number }): {
+  type: 'service_fee' | CostLineKind;
+  amount: number;
+}[] {
+  return [
+    { type: 'service_fee', amount: run.fee - run.acquirerFee - run.bankCost },
+    { type: 'acquirer_fee', amount: run.acquirerFee },
+    { type: 'bank_cost', amount: run.bankCost },
+  ];
 }
 
 /** The exact totals of a set of lines; each line must balance. */

@@ -11,6 +11,7 @@ import * as settlement from './20261121_0700_settlement';
 import * as merchantClaimTerms from './20261121_0800_merchant_claim_terms';
 import * as settlementIndexes from './20261121_0900_settlement_indexes';
 import * as eventsVisibility from './20261121_1510_events_visibility';
+import * as settlementPaymentCosts from './20261125_1510_settlement_payment_costs';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '20261121_0800_merchant_claim_terms': merchantClaimTerms,
   '20261121_0900_settlement_indexes': settlementIndexes,
   '20261121_1510_events_visibility': eventsVisibility,
+  '20261125_1510_settlement_payment_costs': settlementPaymentCosts,
 };

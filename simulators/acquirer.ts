@@ -3,6 +3,7 @@ import { randomBase62 } from '../domain/ids';
 import type { Logger } from '../stack/logger';
 import { reportAcquirerSettlement } from './bank/acquirer-settlement-report';
 import { cardBrand, type Authorization, type DeclineCode } from '../bank-adapters/card-acquirer';
+import { simulatedAcquirerFee } from './acquirer-fees';
 
 /**
  * The simulated card acquirer of the test environment: a small HTTP service with the shape of a
@@ -95,6 +96,7 @@ export function simulatedAcquirerRouter(opts: SimulatedAcquirerOptions = {}): Ro
     amount_refunded: a.amount_refunded,
     action_url: a.action_url,
     decline_code: a.decline_code,
+    fee: a.fee ?? null,
   });
 
   /** Replays the stored answer of an idempotency key, or runs `work` and stores its answer. */
@@ -190,6 +192,7 @@ export function simulatedAcquirerRouter(opts: SimulatedAcquirerOptions = {}): Ro
         return { status: 400, body: { error: { code: 'not_capturable', message: `status ${auth.status}` } } };
       auth.status = 'captured';
       auth.amount_captured = amount;
+      auth.fee = simulatedAcquirerFee(amount);
       report({ id: auth.id, kind: 'capture', authorization: auth.id, amount, at: new Date().toISOString() });
       return { status: 200, body: view(auth) };
     });

@@ -15,6 +15,7 @@ import {
   type TokenizeRequest,
 } from '../bank-adapters/card-acquirer';
 import { TEST_CARDS } from './acquirer';
+import { simulatedAcquirerFee } from './acquirer-fees';
 import { reportAcquirerSettlement } from './bank/acquirer-settlement-report';
 import type { Logger } from '../stack/logger';
 
@@ -92,6 +93,7 @@ export function createInProcessAcquirer(
         amount_refunded: 0,
         action_url: null,
         decline_code: decline,
+        fee: null,
       };
       auths.set(auth.id, auth);
       byKey.set(req.idempotency_key, auth);
@@ -111,6 +113,7 @@ export function createInProcessAcquirer(
         throw new AcquirerInvalidRequestError(`status ${auth.status}`, 'not_capturable', false, 400);
       auth.status = 'captured';
       auth.amount_captured = req.amount;
+      auth.fee = simulatedAcquirerFee(req.amount);
       report({
         id: auth.id,
         kind: 'capture',

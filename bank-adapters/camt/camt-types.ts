@@ -113,11 +113,31 @@ export interface CamtParty {
   Id?: string;
 }
 
+/** One charge on a transaction: `Chrgs/Rcrd` (v03+), or a whole `Chrgs` element in v02. */
+export interface CamtChargesRecord {
+  Amt: CamtAmount;
+  /** DBIT (or absent): the bank charges it; CRDT: a charge credited back. */
+  CdtDbtInd?: CdtDbtInd;
+  /** true: deducted from the transaction's amount; false: charged apart from it. */
+  ChrgInclInd?: boolean;
+  /** `Tp/Cd` or `Tp/Prtry` (e.g. COMM). */
+  Tp?: string;
+  /** Who bears it: DEBT, CRED, SHAR, SLEV. */
+  Br?: string;
+}
+
+/** `TxDtls/Chrgs`: the bank's charges for the transaction. */
+export interface CamtCharges {
+  TtlChrgsAndTaxAmt?: CamtAmount;
+  Rcrd: CamtChargesRecord[];
+}
+
 export interface CamtTxDtls {
   Refs: CamtRefs;
   /** `TxDtls/Amt` (v04+), else `AmtDtls/TxAmt/Amt`, else `AmtDtls/InstdAmt/Amt`. */
   Amt?: CamtAmount;
   CdtDbtInd?: CdtDbtInd;
+  Chrgs?: CamtCharges;
   RmtInf: { Ustrd: string[]; Strd: CamtStructuredRemittance[] };
   RltdPties: { Dbtr?: CamtParty; DbtrAcct?: CamtAccount; Cdtr?: CamtParty; CdtrAcct?: CamtAccount };
   AddtlTxInf?: string;

@@ -1,6 +1,8 @@
 import type {
   CamtBankTransactionCode,
   CamtBatch,
+  CamtCharges,
+  CamtChargesRecord,
   CamtEntry,
   CamtEntryDetails,
   CamtParty,
@@ -150,6 +152,7 @@ export function readTransaction(node: unknown, where: string): CamtTxDtls {
     Refs,
     Amt: readTransactionAmount(node, where),
     CdtDbtInd: readOptionalCdtDbtInd(node, where),
+    Chrgs: readCharges(all(node, 'Chrgs'), `${where} Chrgs`),
     RmtInf: {
       Ustrd: all(remittance, 'Ustrd')
         .map((u) => text(u))
@@ -163,6 +166,35 @@ export function readTransaction(node: unknown, where: string): CamtTxDtls {
       CdtrAcct: readAccount(child(parties, 'CdtrAcct')),
     }),
     AddtlTxInf: text(node, 'AddtlTxInf'),
+  });
+}
+
+/**
+ * `Chrgs`: from v03 one element with an optional total and `Rcrd` per charge; in v02 the element
+ * repeats, each one charge with its `Amt` directly.
+ */
+function readCharges(nodes: unknown[], where: string): CamtCharges | undefined {
+  if (nodes.length === 0) return undefined;
+  const records = nodes.flatMap((n) => {
+    const rcrd = all(n, 'Rcrd');
+    return rcrd.length > 0 ? rcrd : child(n, 'Amt') !== undefined ? [n] : [];
+  });
+  const total = nodes
+    .map((n) => readOptionalAmount(n, 'TtlChrgsAndTaxAmt', where))
+    .find((a) => a !== undefined);
+  return defined({
+    TtlChrgsAndTaxAmt: total,
+    Rcrd: records.map((r, i): CamtChargesRecord => {
+      const included = text(r, 'ChrgInclInd');
+      const type = child(r, 'Tp');
+      return defined({
+        Amt: readAmount(child(r, 'Amt'), `${where}[${i}]`),
+        CdtDbtInd: readOptionalCdtDbtInd(r, `${where}[${i}]`),
+        ChrgInclInd: included === undefined ? undefined : included === 'true' || included === '1',
+        Tp: typeof type === 'string' ? text(type) : (text(type, 'Cd') ?? text(type, 'Prtry')),
+        Br: text(r, 'Br'),
+      });
+    }),
   });
 }
 

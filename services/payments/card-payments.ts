@@ -1,13 +1,14 @@
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import type { Authorization, CardAcquirer } from '../../bank-adapters/card-acquirer';
-import { AcquirerCardError, AcquirerError } from '../../bank-adapters/card-acquirer';
+import { AcquirerCardError, AcquirerError, reportedFee } from '../../bank-adapters/card-acquirer';
 import {
   createPaymentIntentRepository,
   type PaymentError,
   type PaymentIntentRow,
 } from '../../db/payment-intents';
 import { createPaymentMethodRepository, type PaymentMethodRow } from '../../db/payment-methods';
+import { recordAcquirerFees } from '../../db/payment-costs';
 import { cardFee } from '../../domain/fees';
 import { ConflictError, InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
 import { createPaymentIntentEvents } from './payment-intent-events';
@@ -206,21 +207,35 @@ export function createPaymentService(deps: PaymentDeps) {
           code: 'parameter_invalid',
           param: 'amount_to_capture',
         });
-      await deps.acquirer.capture({
+      const captured = await deps.acquirer.capture({
         authorization: intent.acquirer_authorization!,
         amount,
         idempotency_key: `${intent.id}:capture`,
       });
+      const at = new Date();
       const row = await intents.update(
         intent.id,
         {
           status: 'succeeded',
           amount_captured: amount,
           fee_amount: cardFee(amount, intent.channel),
-          captured_at: new Date(),
+          captured_at: at,
         },
         trx,
       );
+      // The acquirer's own fee is added on top (spec §1, decision 0113), recorded with the capture.
+      const acquirerFee = reportedFee(captured);
+      if (acquirerFee !== null)
+        await recordAcquirerFees(trx, [
+          {
+            merchantId: scope.merchantId,
+            livemode: scope.livemode,
+            paymentIntentId: intent.id,
+            authorization: intent.acquirer_authorization!,
+            amount: acquirerFee,
+            at: row.captured_at ?? at,
+          },
+        ]);
       if (opts.announce !== false) await emit(scope, 'payment_intent.captured', row, trx, wake);
       return row;
     },

@@ -5,7 +5,11 @@ import { unix } from '../../domain/unix-time';
 export const SettlementLineSchema = z.object({
   id: z.string(),
   object: z.literal('settlement_line'),
-  kind: z.enum(['payment', 'refund', 'reversal']),
+  kind: z
+    .enum(['payment', 'refund', 'reversal', 'acquirer_fee', 'bank_cost'])
+    .describe(
+      'acquirer_fee and bank_cost: a cost added on top of the service fee (gross 0, fee the cost, net −the cost)',
+    ),
   fee_kind: z.enum(['card_online', 'card_pos', 'claim']),
   source: z.string(),
   payment_intent: z.string().nullable(),

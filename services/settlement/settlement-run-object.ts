@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { SettlementRunRow } from '../../db/settlement-runs';
 import type { PayoutRow } from '../../db/payouts';
 import { unix } from '../../domain/unix-time';
+import { feeDetails } from '../../domain/settlement-lines';
 
 export const SETTLEMENT_RUN_STATUSES = [
   'open',
@@ -37,6 +38,9 @@ export const SettlementRunSchema = z.object({
   gross: z.number(),
   fee: z.number(),
   net: z.number(),
+  fee_details: z
+    .array(z.object({ type: z.enum(['service_fee', 'acquirer_fee', 'bank_cost']), amount: z.number() }))
+    .describe('How `fee` divides: the service fee and the costs added on top of it (spec §1)'),
   line_count: z.number(),
   payout: PayoutSchema.nullable(),
   approved_at: z.number().nullable(),
@@ -87,6 +91,7 @@ export function presentSettlementRun(
     gross: row.gross,
     fee: row.fee,
     net: row.net,
+    fee_details: feeDetails({ fee: row.fee, acquirerFee: row.acquirer_fee, bankCost: row.bank_cost }),
     line_count: row.line_count,
     payout: payout ? presentPayout(payout) : null,
     approved_at: unix(row.approved_at),

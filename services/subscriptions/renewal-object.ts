@@ -17,7 +17,7 @@ export const RenewalSchema = z.object({
   vat_amount: z.number().int(),
   proration_amount: z.number().int(),
   currency: z.literal('ISK'),
-  status: z.enum(['paid', 'failed', 'awaiting_claim']),
+  status: z.enum(['paid', 'failed', 'awaiting_claim', 'void']),
   attempt_count: z.number().int(),
   payment_intent: z.string().nullable(),
 });

@@ -14,6 +14,7 @@ import {
 } from './camt-writer';
 import type { AcquirerSettlementItem, CollectionAccount } from './collection-account';
 import { readPain001, type Pain001Payout } from './pain001-reader';
+import { CLAIM_PAYMENT_CHARGE } from './bank-charges';
 
 /**
  * Closing a banking day at the simulated bank (decision 0090, 0091): books the day's claim payments
@@ -200,9 +201,11 @@ async function closeDay(deps: DayCloserDeps, date: string): Promise<DayCloseResu
 function claimLumpSum(date: string, txs: ClaimTransaction[]): CamtEntryInput {
   const details: CamtTxDetailInput[] = txs.map((tx) => {
     const claimId = tx.claimKey ? claimIdOf(tx.claimKey) : '';
+    const reversal = tx.paymentType === 'Refund';
     return {
       amount: claimAmount(tx),
-      cdtDbt: tx.paymentType === 'Refund' ? 'DBIT' : 'CRDT',
+      cdtDbt: reversal ? 'DBIT' : 'CRDT',
+      ...(!reversal && { charges: CLAIM_PAYMENT_CHARGE }),
       ...(tx.transactionBatchId !== undefined && { txId: tx.transactionBatchId }),
       endToEndId: claimId,
       creditorReference: claimId,

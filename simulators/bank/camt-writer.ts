@@ -39,6 +39,11 @@ export interface CamtTxDetailInput {
   unstructured?: string;
   debtor?: CamtPartyInfo;
   creditor?: CamtPartyInfo;
+  /**
+   * The bank's charge for this transaction, whole ISK (`Chrgs`): charged to the creditor apart from
+   * the amount (`ChrgInclInd` false), so it changes no amount or total of the file.
+   */
+  charges?: number;
 }
 
 export interface CamtEntryInput {
@@ -119,6 +124,19 @@ function txDetail(d: CamtTxDetailInput): Node {
     Refs: { PmtInfId: d.pmtInfId, EndToEndId: d.endToEndId, TxId: d.txId },
     Amt: amt(d.amount),
     CdtDbtInd: d.cdtDbt,
+    Chrgs:
+      d.charges !== undefined && d.charges > 0
+        ? {
+            TtlChrgsAndTaxAmt: amt(d.charges),
+            Rcrd: {
+              Amt: amt(d.charges),
+              CdtDbtInd: 'DBIT',
+              ChrgInclInd: 'false',
+              Tp: { Cd: 'COMM' },
+              Br: 'CRED',
+            },
+          }
+        : undefined,
     RltdPties: {
       Dbtr: d.debtor ? party(d.debtor) : undefined,
       DbtrAcct: d.debtor?.account !== undefined ? accountNode(d.debtor.account) : undefined,

@@ -149,11 +149,13 @@ test('a day: card payments and paid claims → bank files → bank sync → sett
   expect(day.status).toBe(200);
   const run = (day.body.runs as { id: string; merchant: string }[]).find((r) => r.merchant === m.id)!;
   // Fees: 12,900 × 1.5 % = 193.5 → 194; 4,990 × 1.5 % = 74.85 → 75; the refund keeps its fee;
-  // claims 25,000 × 0.8 % = 200; 1,500 × 0.8 % = 12 → the minimum 25.
+  // claims 25,000 × 0.8 % = 200; 1,500 × 0.8 % = 12 → the minimum 25. On top (decision 0113), each
+  // capture's acquirer fee (0.3 % + 4 ISK): 38.7 → 39 + 4 = 43; 14.97 → 15 + 4 = 19; and the bank's
+  // charge of 120 ISK per claim payment.
   const gross = 12_900 + 4_990 - 2_900 + 25_000 + 1_500;
-  const fee = 194 + 75 + 200 + 25;
+  const fee = 194 + 75 + 200 + 25 + 43 + 19 + 120 + 120;
   const pending = (await api(`/v1/settlement-runs/${run.id}`)).body;
-  expect(pending).toMatchObject({ status: 'pending_review', gross, fee, net: gross - fee, line_count: 5 });
+  expect(pending).toMatchObject({ status: 'pending_review', gross, fee, net: gross - fee, line_count: 9 });
 
   // An operator approves it in the finance dashboard.
   const { context, page } = await openPage(browser, stack.url);

@@ -33,6 +33,17 @@ import type { Knex } from '../../db/knex';
  *
  * Extending it: a new kind of money movement (a new settlement line kind) is one more entry in
  * MOVEMENTS, selecting merchant_id, livemode, source_id and the signed amount it settles at.
+ *
+ * Costs added on top (decision 0113) are fees, not money received: their lines have gross 0 and
+ * stay out of the equation above. They have their own, per merchant and livemode, from the same
+ * kinds of tables:
+ *
+ *   recorded costs  =  costs the runs deducted  +  costs on no line
+ *
+ * Left: payment_costs. Right: the runs' acquirer_fee + bank_cost (fixed at gather time) and the
+ * recorded costs no settlement line holds. A deleted cost line counts twice on the right; a settled
+ * cost changed or deleted moves only the left. Beside it: a run's acquirer_fee and bank_cost are its
+ * cost lines' fees, and each cost line is a recorded cost of its fee with gross 0.
  */
 
 /** One kind of money movement and the signed amount it contributes to the merchant's balance. */
@@ -71,6 +82,9 @@ export const MOVEMENTS: MoneyMovement[] = [
   },
 ];
 
+/** The costs added on top (decision 0113): each settles as a line of its kind, gross 0, fee = amount. */
+export const COST_KINDS = ['acquirer_fee', 'bank_cost'] as const;
+
 /** The two sides for one merchant and environment; `movements` holds the left side by label. */
 export interface LedgerFigures {
   merchantId: string;
@@ -82,6 +96,12 @@ export interface LedgerFigures {
   settledGross: number;
   /** Σ movements no settlement line holds. */
   unsettled: number;
+  /** Σ payment_costs.amount: every cost added on top recorded. */
+  costs: number;
+  /** Σ settlement_runs.acquirer_fee + bank_cost. */
+  settledCosts: number;
+  /** Σ recorded costs no settlement line holds. */
+  unsettledCosts: number;
 }
 
 export interface LedgerReport {
@@ -104,7 +124,17 @@ export async function checkLedger(db: Knex): Promise<LedgerReport> {
     const k = key(merchantId, livemode);
     let f = figures.get(k);
     if (!f) {
-      f = { merchantId, livemode, movements: {}, left: 0, settledGross: 0, unsettled: 0 };
+      f = {
+        merchantId,
+        livemode,
+        movements: {},
+        left: 0,
+        settledGross: 0,
+        unsettled: 0,
+        costs: 0,
+        settledCosts: 0,
+        unsettledCosts: 0,
+      };
       for (const m of MOVEMENTS) f.movements[m.label] = 0;
       figures.set(k, f);
     }
@@ -128,11 +158,29 @@ export async function checkLedger(db: Knex): Promise<LedgerReport> {
       f.unsettled += Number(s.unsettled);
     }
   }
-  const settled = await rows<{ merchant_id: string; livemode: boolean; gross: string }>(
+  const settled = await rows<{ merchant_id: string; livemode: boolean; gross: string; costs: string }>(
     db,
-    `select merchant_id, livemode, sum(gross) as gross from settlement_runs group by merchant_id, livemode`,
+    `select merchant_id, livemode, sum(gross) as gross, sum(acquirer_fee + bank_cost) as costs
+       from settlement_runs group by merchant_id, livemode`,
   );
-  for (const s of settled) at(s.merchant_id, s.livemode).settledGross = Number(s.gross);
+  for (const s of settled) {
+    const f = at(s.merchant_id, s.livemode);
+    f.settledGross = Number(s.gross);
+    f.settledCosts = Number(s.costs);
+  }
+  const costs = await rows<{ merchant_id: string; livemode: boolean; total: string; unsettled: string }>(
+    db,
+    `select k.merchant_id, k.livemode, sum(k.amount) as total,
+            coalesce(sum(k.amount) filter (where not exists (
+              select 1 from settlement_lines l
+               where l.livemode = k.livemode and l.kind = k.kind and l.source_id = k.source_id)), 0) as unsettled
+       from payment_costs k group by k.merchant_id, k.livemode`,
+  );
+  for (const c of costs) {
+    const f = at(c.merchant_id, c.livemode);
+    f.costs = Number(c.total);
+    f.unsettledCosts = Number(c.unsettled);
+  }
 
   for (const f of figures.values()) {
     const right = f.settledGross + f.unsettled;
@@ -143,14 +191,21 @@ export async function checkLedger(db: Knex): Promise<LedgerReport> {
           `${f.settledGross} + unsettled ${f.unsettled} = ${right}`,
       );
     }
+    const costsRight = f.settledCosts + f.unsettledCosts;
+    if (f.costs !== costsRight)
+      violations.push(
+        `costs ${key(f.merchantId, f.livemode)}: recorded ${f.costs} ≠ settled ${f.settledCosts} + ` +
+          `unsettled ${f.unsettledCosts} = ${costsRight}`,
+      );
   }
 
   // Lines on a kind no movement knows, or whose movement is gone (the equation sees these too, but
   // this names them).
+  const costKinds = COST_KINDS.map((k) => `'${k}'`).join(', ');
   const orphanLines = await rows<{ id: string; kind: string; source_id: string }>(
     db,
     `select l.id, l.kind, l.source_id from settlement_lines l
-      where ${MOVEMENTS.map(
+      where l.kind not in (${costKinds}) and ${MOVEMENTS.map(
         (m) => `not (l.kind = '${m.kind}' and exists (
                    select 1 from (${m.sql}) m where m.source_id = l.source_id and m.livemode = l.livemode
                       and m.merchant_id = l.merchant_id and m.amount = l.gross))`,
@@ -158,6 +213,19 @@ export async function checkLedger(db: Knex): Promise<LedgerReport> {
   );
   for (const l of orphanLines)
     violations.push(`settlement line ${l.id} (${l.kind} ${l.source_id}) matches no movement of that amount`);
+  const orphanCostLines = await rows<{ id: string; kind: string; source_id: string }>(
+    db,
+    `select l.id, l.kind, l.source_id from settlement_lines l
+      where l.kind in (${costKinds})
+        and not (l.gross = 0 and exists (
+              select 1 from payment_costs k
+               where k.livemode = l.livemode and k.kind = l.kind and k.source_id = l.source_id
+                 and k.merchant_id = l.merchant_id and k.amount = l.fee))`,
+  );
+  for (const l of orphanCostLines)
+    violations.push(
+      `settlement line ${l.id} (${l.kind} ${l.source_id}) matches no recorded cost of that amount`,
+    );
 
   const runs = await rows<{
     id: string;
@@ -183,6 +251,28 @@ export async function checkLedger(db: Knex): Promise<LedgerReport> {
     violations.push(
       `settlement run ${r.id}: gross/fee/net/lines ${r.gross}/${r.fee}/${r.net}/${r.line_count} ≠ its lines' ` +
         `${r.lines_gross}/${r.lines_fee}/${r.lines_net}/${r.lines}`,
+    );
+
+  const runCosts = await rows<{
+    id: string;
+    acquirer_fee: string;
+    bank_cost: string;
+    lines_acquirer_fee: string;
+    lines_bank_cost: string;
+  }>(
+    db,
+    `select r.id, r.acquirer_fee, r.bank_cost,
+            coalesce(sum(l.fee) filter (where l.kind = 'acquirer_fee'), 0) as lines_acquirer_fee,
+            coalesce(sum(l.fee) filter (where l.kind = 'bank_cost'), 0) as lines_bank_cost
+       from settlement_runs r left join settlement_lines l on l.settlement_run_id = r.id
+      group by r.id
+     having r.acquirer_fee <> coalesce(sum(l.fee) filter (where l.kind = 'acquirer_fee'), 0)
+         or r.bank_cost <> coalesce(sum(l.fee) filter (where l.kind = 'bank_cost'), 0)`,
+  );
+  for (const r of runCosts)
+    violations.push(
+      `settlement run ${r.id}: acquirer fee/bank cost ${r.acquirer_fee}/${r.bank_cost} ≠ its lines' ` +
+        `${r.lines_acquirer_fee}/${r.lines_bank_cost}`,
     );
 
   const payouts = await rows<{ id: string; amount: string; net: string }>(

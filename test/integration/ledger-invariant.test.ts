@@ -2,6 +2,9 @@
  * The ledger invariant (decision 0107) over money moved through the real API: card payments, refunds
  * and a settlement run, and a subscription's first charge. It holds; deleting one settlement line, one
  * settled refund, one unsettled refund, or charging a subscription outside its periods each breaks it.
+ * Its extension for the costs added on top (decision 0113): recorded costs = costs the runs were
+ * gathered with + costs on no line; deleting a cost line, or changing or deleting a settled cost,
+ * breaks it.
  * Each break is made inside a transaction that is rolled back, so the check the stack runs when this
  * file ends sees the ledger whole again.
  */
@@ -70,7 +73,8 @@ test('payments, refunds and a settlement run through the API: the ledger balance
   const run = (day.body.runs as { id: string; merchant: string; gross: number }[]).find(
     (r) => r.merchant === m.id,
   );
-  expect(run).toMatchObject({ gross: 16_000, line_count: 4 });
+  // Three payments, a refund and each payment's acquirer fee (0.3 % + 4 ISK: 34, 19 and 10).
+  expect(run).toMatchObject({ gross: 16_000, line_count: 7 });
 
   // After the run: money that waits for the next one.
   await pay(3_000);
@@ -85,7 +89,49 @@ test('payments, refunds and a settlement run through the API: the ledger balance
     left: 18_500,
     settledGross: 16_000,
     unsettled: 2_500,
+    // The 3,000 payment's acquirer fee (9 + 4) waits with it.
+    costs: 76,
+    settledCosts: 63,
+    unsettledCosts: 13,
   });
+});
+
+test('a deleted cost line breaks it, and so does a settled cost changed or deleted', async () => {
+  const line = await brokenBy((trx) =>
+    trx('settlement_lines').where({ kind: 'acquirer_fee', payment_intent_id: first }).delete(),
+  );
+  // The fee now looks unsettled while its run still deducted it.
+  expect(mine(line)).toMatchObject({ costs: 76, settledCosts: 63, unsettledCosts: 47 });
+  expect(line.violations).toEqual(
+    expect.arrayContaining([
+      `costs ${m.id}/test: recorded 76 ≠ settled 63 + unsettled 47 = 110`,
+      expect.stringMatching(/^settlement run stl_\w+: acquirer fee\/bank cost 63\/0 ≠ its lines' 29\/0$/),
+    ]),
+  );
+
+  const changed = await brokenBy((trx) =>
+    trx('payment_costs').where({ kind: 'acquirer_fee', payment_intent_id: first }).increment('amount', 1),
+  );
+  expect(changed.violations).toEqual(
+    expect.arrayContaining([
+      `costs ${m.id}/test: recorded 77 ≠ settled 63 + unsettled 13 = 76`,
+      expect.stringMatching(
+        /^settlement line \d+ \(acquirer_fee auth_\w+\) matches no recorded cost of that amount$/,
+      ),
+    ]),
+  );
+
+  const deleted = await brokenBy((trx) =>
+    trx('payment_costs').where({ kind: 'acquirer_fee', payment_intent_id: first }).delete(),
+  );
+  expect(deleted.violations).toEqual(
+    expect.arrayContaining([
+      `costs ${m.id}/test: recorded 42 ≠ settled 63 + unsettled 13 = 76`,
+      expect.stringMatching(
+        /^settlement line \d+ \(acquirer_fee auth_\w+\) matches no recorded cost of that amount$/,
+      ),
+    ]),
+  );
 });
 
 test('a deleted settlement line breaks it: its payment would be settled a second time', async () => {

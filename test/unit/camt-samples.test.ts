@@ -91,6 +91,15 @@ test('FFFS camt.053.001.02: 10 entries, all control totals and the balance hold'
   const batch = p.entries.find((e) => e.AcctSvcrRef === '091029ACCTSTMTARCH03')!;
   expect(batch.NtryDtls[0]!.TxDtls.map((t) => t.Amt?.minor)).toEqual([200002n, 100001n, 123002n]);
   expect(batch.NtryDtls[0]!.TxDtls[0]!.RmtInf.Strd[0]!.CdtrRefInf).toEqual({ Tp: 'SCOR', Ref: '3900' });
+  // v02 charges: each Chrgs element one charge, its Amt directly under it.
+  const charged = p.entries
+    .flatMap((e) => e.NtryDtls.flatMap((d) => d.TxDtls))
+    .filter((t) => t.Chrgs !== undefined)
+    .map((t) => [t.Refs.TxId, t.Chrgs]);
+  expect(charged).toEqual([
+    ['ISSRBKREF12345678', { Rcrd: [{ Amt: { Ccy: 'EUR', minor: 2000n }, Tp: 'COMM' }] }],
+    ['BKREFDBT0101010', { Rcrd: [{ Amt: { Ccy: 'EUR', minor: 4500n }, Tp: 'COMM' }] }],
+  ]);
 });
 
 test('FFFS camt.054.001.02: count, gross sum and INFO entry verified; its stated net is inconsistent', async () => {

@@ -3,6 +3,7 @@ import { parseCamt, type CamtEvent } from '../../bank-adapters/camt';
 import { writeCamt053, writeCamt054, type CamtEntryInput } from '../../simulators/bank/camt-writer';
 import { Pain001Error, readPain001 } from '../../simulators/bank/pain001-reader';
 import { writePain001 } from '../../bank-adapters/pain001';
+import { chargesOf } from '../../activities/bank-sync-ingest';
 
 // The simulated bank's camt writer read back by the real camt parser, and its pain.001 reader on
 // good, hostile and inconsistent payment files.
@@ -231,5 +232,36 @@ describe('pain.001 reader', () => {
         creditorAccount: '011126000001',
       },
     ]);
+  });
+});
+
+describe('charges', () => {
+  it("writes a claim payment's bank charge as Chrgs, read back apart from its amount", async () => {
+    const charged: CamtEntryInput = {
+      ...claims,
+      details: claims.details.map((d, i) => (i === 0 ? { ...d, charges: 120 } : d)),
+    };
+    const xml = writeCamt054({
+      msgId: 'M-3',
+      createdAt: new Date('2026-11-24T16:00:00Z'),
+      id: 'CLM-20261124',
+      seq: 8,
+      account,
+      date: day,
+      entries: [charged],
+    });
+    const entry = (await events(xml)).find((e) => e.kind === 'entry');
+    if (entry?.kind !== 'entry') throw new Error('no entry');
+    const [first, second] = entry.entry.NtryDtls[0]!.TxDtls;
+    expect(first!.Amt).toEqual({ Ccy: 'ISK', minor: 10_390n });
+    expect(first!.Chrgs).toEqual({
+      TtlChrgsAndTaxAmt: { Ccy: 'ISK', minor: 120n },
+      Rcrd: [
+        { Amt: { Ccy: 'ISK', minor: 120n }, CdtDbtInd: 'DBIT', ChrgInclInd: false, Tp: 'COMM', Br: 'CRED' },
+      ],
+    });
+    expect(chargesOf(first!, 'ISK')).toBe(120);
+    expect(second!.Chrgs).toBeUndefined();
+    expect(chargesOf(second!, 'ISK')).toBeUndefined();
   });
 });

@@ -4,6 +4,7 @@ import type { WebContext } from '../context';
 import { financeHref, sendFinanceNotFound, sendFinancePage, type FinanceView } from './frame';
 import { formatIsk, formatTime } from './strings';
 import { exceptionsTable } from './exception-table';
+import { feeDetails } from '../../domain/settlement-lines';
 
 /**
  * A settlement run's page: its totals, the approve button while it waits for review, its payout,
@@ -50,6 +51,11 @@ export async function runPage(
       <dd data-testid="run-gross">${formatIsk(run.gross, view.lang)}</dd>
       <dt>${t.fees}</dt>
       <dd data-testid="run-fee">${formatIsk(run.fee, view.lang)}</dd>
+      ${feeDetails({ fee: run.fee, acquirerFee: run.acquirer_fee, bankCost: run.bank_cost }).map(
+        (d) =>
+          html`<dt>${t.feeDetail[d.type]}</dt>
+            <dd data-testid="run-${d.type}">${formatIsk(d.amount, view.lang)}</dd>`,
+      )}
       <dt>${t.net}</dt>
       <dd data-testid="run-net">${formatIsk(run.net, view.lang)}</dd>
       <dt>${t.lineCount}</dt>

@@ -63,6 +63,11 @@ const en = {
   gross: 'Gross',
   fees: 'Fees',
   fee: 'Fee',
+  feeDetail: {
+    service_fee: 'of which service fee',
+    acquirer_fee: 'of which acquirer fees',
+    bank_cost: 'of which bank costs for claims',
+  },
   net: 'Net',
   count: 'Runs',
   lineCount: 'Lines',
@@ -169,6 +174,11 @@ const is: FinanceStrings = {
   gross: 'Brúttó',
   fees: 'Gjöld',
   fee: 'Gjald',
+  feeDetail: {
+    service_fee: 'þar af þjónustugjald',
+    acquirer_fee: 'þar af gjöld færsluhirðis',
+    bank_cost: 'þar af bankakostnaður vegna krafna',
+  },
   net: 'Nettó',
   count: 'Uppgjör',
   lineCount: 'Línur',
