@@ -7,7 +7,7 @@ import { claimSessionUnpaid, createClaimRepository, type ClaimFilters, type Clai
 import { nextBankingDay } from '../../domain/banking-days';
 import { ConflictError, InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
 import { claimTermsProblem } from '../../domain/claim-limits';
-import { findOr404 } from '../lookup';
+import { createClaimLookup } from './claim-lookup';
 import { checkClaimDates } from './claim-dates';
 import { presentClaim, type ClaimObject } from './claim-object';
 import { tiersFromWire } from './claim-wire-terms';
@@ -77,14 +77,7 @@ const issuing = (claim: ClaimRow) =>
 /** Bank claims (kröfur): created pending, issued in batches by the claim-batch workflow (decision 0060). */
 export function createClaimsService(deps: ClaimsServiceDeps) {
   const claims = createClaimRepository(deps.knex);
-  const find = (scope: Scope, id: string) =>
-    findOr404(
-      'claim',
-      scope,
-      id,
-      () => claims.findById(scope, id),
-      () => claims.existsInOtherMode(scope, id),
-    );
+  const find = createClaimLookup(claims);
   const bank = (): ClaimsApi => {
     if (!deps.claimsApi)
       throw new ServiceUnavailableError('No bank connection is configured for claims', 'bank_unavailable');

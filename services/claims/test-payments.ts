@@ -4,7 +4,7 @@ import type { TestBankPayer } from '../../bank-adapters/test-bank-payer';
 import { TestBankPaymentError } from '../../bank-adapters/test-bank-payer';
 import { createClaimRepository, type ClaimRow } from '../../db/claims';
 import { ConflictError, InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
-import { findOr404 } from '../lookup';
+import { createClaimLookup } from './claim-lookup';
 import { presentClaim, type ClaimObject } from './claim-object';
 
 /** How long a pending krafa may take to be issued by the batch this helper starts. */
@@ -23,14 +23,7 @@ export function createClaimTestPayments(deps: {
   syncClaimPayments: ((reason: string) => Promise<void>) | undefined;
 }) {
   const claims = createClaimRepository(deps.knex);
-  const find = (scope: Scope, id: string) =>
-    findOr404(
-      'claim',
-      scope,
-      id,
-      () => claims.findById(scope, id),
-      () => claims.existsInOtherMode(scope, id),
-    );
+  const find = createClaimLookup(claims);
 
   async function issued(scope: Scope, claim: ClaimRow): Promise<ClaimRow> {
     if (claim.status !== 'pending') return claim;
