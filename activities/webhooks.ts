@@ -2,21 +2,39 @@ import { heartbeat } from '@temporalio/activity';
 import type { Knex } from '../db/knex';
 import type { Scope } from '../domain/scope';
 import type { Logger } from '../stack/logger';
+import type { SecretBox } from '../domain/secret-box';
 import { createChannelRepository } from '../db/notification-channels';
 import { createDeliveryRepository } from '../db/webhook-deliveries';
 import { createEventRepository } from '../db/events';
 import { chatLine, toEventPayload } from '../domain/event-payload';
 import { signWebhookBody } from '../domain/webhook-signature';
-import { nextAttemptAt, WEBHOOK_ATTEMPT_TIMEOUT_MS } from '../domain/webhook-schedule';
+import {
+  DEFAULT_AUTO_DISABLE,
+  nextAttemptAt,
+  WEBHOOK_ATTEMPT_TIMEOUT_MS,
+  type AutoDisableRule,
+} from '../domain/webhook-schedule';
 import { postWebhook, type PostResult } from '../engine/webhook-sender';
+import { presentChannel } from '../services/channels/notification-channel-object';
 
 export interface WebhookActivityDeps {
   knex: Knex;
   log: Logger;
+  /** Opens the signing secrets stored sealed (decision 0112). */
+  secrets: SecretBox;
   /** Wakes the workflow of each channel (signal-with-start); used by the relay. */
   wakeChannels: (channelIds: string[]) => Promise<void>;
   /** Overridable for tests that need a shorter per-attempt limit; production is 30 s. */
   attemptTimeoutMs?: number;
+  /** CIDR ranges the operator lets channels reach (WEBHOOK_ALLOW_PRIVATE_RANGES; decision 0111). */
+  allowPrivateRanges?: readonly string[];
+  /**
+   * A channel is disabled when every delivery that ended in the last `windowHours` failed and at
+   * least `afterFailures` did (decision 0112); `afterFailures` 0 never disables. Default 20 in 72 h.
+   */
+  autoDisable?: AutoDisableRule;
+  /** The time attempts end at and the disabling rule reads; tests move it forward. Default: now. */
+  clock?: () => Date;
 }
 
 export interface ScopedChannel {
@@ -31,12 +49,24 @@ export type AttemptOutcome = 'succeeded' | 'failed' | 'skipped' | 'interrupted';
 
 /** Side effects of webhook delivery. Every one is safe to retry: see attemptDelivery. */
 export function createWebhookActivities(
-  deps: Pick<WebhookActivityDeps, 'knex' | 'log' | 'wakeChannels' | 'attemptTimeoutMs'>,
+  deps: Pick<
+    WebhookActivityDeps,
+    | 'knex'
+    | 'log'
+    | 'secrets'
+    | 'wakeChannels'
+    | 'attemptTimeoutMs'
+    | 'allowPrivateRanges'
+    | 'autoDisable'
+    | 'clock'
+  >,
 ) {
-  const channels = createChannelRepository(deps.knex);
+  const channels = createChannelRepository(deps.knex, deps.secrets);
   const deliveries = createDeliveryRepository(deps.knex);
   const events = createEventRepository(deps.knex);
   const timeoutMs = deps.attemptTimeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS;
+  const autoDisable = deps.autoDisable ?? DEFAULT_AUTO_DISABLE;
+  const clock = deps.clock ?? (() => new Date());
 
   const activities = {
     /** The channel's state, the deliveries due now (at most `limit`), and when the next one is due (epoch ms). */
@@ -67,6 +97,8 @@ export function createWebhookActivities(
       schedule: number[];
     }): Promise<AttemptOutcome> {
       const scope: Scope = { merchantId: input.merchantId, livemode: input.livemode };
+      // Channels to wake once committed: those that hear of a channel the rule just disabled.
+      const toWake: string[] = [];
       const start = await deps.knex.transaction(async (trx) => {
         const delivery = await deliveries.lock(scope, input.deliveryId, trx);
         if (!delivery || delivery.status !== 'pending' || delivery.attempt_count >= input.attemptNumber)
@@ -78,14 +110,17 @@ export function createWebhookActivities(
             latencyMs: 0,
             error: 'interrupted: the worker stopped before the outcome was recorded',
           };
-          await finish(trx, scope, delivery, input, failure);
+          toWake.push(...(await finish(trx, scope, delivery, input, failure)));
           return 'interrupted' as const;
         }
         await deliveries.insertAttempt(scope, input.deliveryId, input.attemptNumber, trx);
         return delivery;
       });
       if (start === 'skip') return 'skipped';
-      if (start === 'interrupted') return 'interrupted';
+      if (start === 'interrupted') {
+        if (toWake.length > 0) await deps.wakeChannels(toWake);
+        return 'interrupted';
+      }
 
       const delivery = start;
       const channel = await channels.findById(scope, delivery.channel_id);
@@ -100,15 +135,24 @@ export function createWebhookActivities(
           url: channel.url,
           body,
           timeoutMs,
-          publicOnly: channel.livemode,
+          livemode: channel.livemode,
+          allowPrivateRanges: deps.allowPrivateRanges ?? [],
           headers: {
             'x-service-signature': signWebhookBody(channel.secret, body),
+            // During a rotation's overlap the previous secret signs too, in a header of its own:
+            // X-Service-Signature holds exactly one value (spec §6.3; decision 0112).
+            ...(channel.previous_secret !== null &&
+              channel.previous_secret_expires_at !== null &&
+              channel.previous_secret_expires_at.getTime() > Date.now() && {
+                'x-service-signature-previous': signWebhookBody(channel.previous_secret, body),
+              }),
             'x-service-event': event.type,
             'x-service-delivery-id': delivery.id,
           },
         });
       }
-      await deps.knex.transaction((trx) => finish(trx, scope, delivery, input, result));
+      toWake.push(...(await deps.knex.transaction((trx) => finish(trx, scope, delivery, input, result))));
+      if (toWake.length > 0) await deps.wakeChannels(toWake);
       deps.log.info(
         {
           deliveryId: delivery.id,
@@ -166,14 +210,20 @@ export function createWebhookActivities(
   };
   return activities;
 
+  /**
+   * Records an attempt's outcome. A delivery that failed for good may disable its channel (decision
+   * 0112); then `notification_channel.disabled` is recorded in the same transaction, and the
+   * channels that will hear of it are returned, to be woken after the commit.
+   */
   async function finish(
     trx: Knex.Transaction,
     scope: Scope,
-    delivery: { id: string; max_attempts: number },
+    delivery: { id: string; channel_id: string; max_attempts: number },
     input: { attemptNumber: number; schedule: number[] },
     result: PostResult,
-  ): Promise<void> {
+  ): Promise<string[]> {
     const succeeded = result.error === null;
+    const at = clock();
     // Failed for good when the schedule is spent, or when a resend's single extra attempt is used.
     const next =
       succeeded || input.attemptNumber >= delivery.max_attempts
@@ -185,8 +235,27 @@ export function createWebhookActivities(
       input.attemptNumber,
       { succeeded, responseStatus: result.status, latencyMs: result.latencyMs, error: result.error },
       next,
+      at,
       trx,
     );
+    if (succeeded || next !== null || autoDisable.afterFailures <= 0) return [];
+    const disabled = await channels.disableIfFailing(
+      scope,
+      delivery.channel_id,
+      { now: at, windowMs: autoDisable.windowHours * 3600_000, minFailures: autoDisable.afterFailures },
+      trx,
+    );
+    if (!disabled) return [];
+    deps.log.warn(
+      { channelId: disabled.id, afterFailures: autoDisable.afterFailures },
+      'notification channel disabled: its deliveries keep failing',
+    );
+    const { channelIds } = await events.record(
+      scope,
+      { type: 'notification_channel.disabled', data: presentChannel(disabled, false) },
+      trx,
+    );
+    return channelIds;
   }
 }
 

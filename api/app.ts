@@ -73,6 +73,10 @@ import { createSettlementService } from '../services/settlement/settlement-servi
 import { createClaimTestPayments } from '../services/claims/test-payments';
 import { createClaimSyncStarter } from '../engine/claim-sync-starter';
 import type { TestBankPayer } from '../bank-adapters/test-bank-payer';
+import { createSecretBox } from '../domain/secret-box';
+import { createRateLimiter } from '../services/rate-limits';
+import { limitPerAddress, limitPerApiKey, type RateLimits } from './middleware/rate-limit';
+import type { AutoDisableRule } from '../domain/webhook-schedule';
 
 export interface AppDeps {
   knex: Knex;
@@ -82,6 +86,8 @@ export interface AppDeps {
   dispatcher: WebhookDispatcher;
   publicBaseUrl: string;
   bodyLimitBytes: number;
+  /** SECRETS_ENCRYPTION_KEY: seals signing secrets and idempotent replays at rest (decision 0112). */
+  secretsKey: string;
   /**
    * The card acquirer. Unset: the simulated acquirer (test environment) is served at
    * `/_sim/acquirer` and reached over HTTP at `{publicBaseUrl}/_sim/acquirer`.
@@ -103,13 +109,34 @@ export interface AppDeps {
   testBank?: TestBankPayer | undefined;
   /** Hold every declared route's response to its schema (`CHECK_RESPONSES`; on in the test stack). */
   checkResponses?: boolean;
+  /** CIDR ranges notification channels may reach although private (decision 0111); default none. */
+  webhookAllowPrivateRanges?: readonly string[];
+  /** The rule by which the worker disables failing channels, which the dashboard states (decision 0112). */
+  webhookAutoDisable?: AutoDisableRule;
+  /** Rate limits per API key and per client address (decision 0110); unset: none. */
+  rateLimits?: RateLimits;
+  /** Express's `trust proxy`: whose X-Forwarded-For names the client (TRUST_PROXY); default none. */
+  trustProxy?: false | number | string[];
+  /** The device flow's poll interval in seconds (DEVICE_POLL_INTERVAL_SECONDS); default 5. */
+  devicePollIntervalSeconds?: number;
 }
 
 /** The HTTP API: thin routers over repositories and workflow starts (architecture, "api"). */
 export function createApp(deps: AppDeps): Express {
+  const secrets = createSecretBox(deps.secretsKey);
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
+  app.set('trust proxy', deps.trustProxy ?? false);
+  const limiter = deps.rateLimits
+    ? {
+        limits: deps.rateLimits,
+        shared: createRateLimiter({
+          knex: deps.knex,
+          onPurgeError: (err) => deps.log.warn({ err }, 'could not purge rate-limit counters'),
+        }),
+      }
+    : null;
   const docs: OperationDoc[] = [];
 
   app.use(requestContext(deps.log, deps.metrics));
@@ -166,6 +193,9 @@ export function createApp(deps: AppDeps): Express {
     engine: subscriptionEngine,
     issueClaims,
   });
+  // Rate limits per client address on what needs no key (device flow, sign-in, pages); /health,
+  // /ready and /metrics were answered above and are never limited (decision 0110).
+  if (limiter) app.use(limitPerAddress(limiter.shared, limiter.limits, deps.log));
   const publicV1 = express.Router();
   publicV1.use(
     ...bodyParsers(deps.bodyLimitBytes),
@@ -174,7 +204,17 @@ export function createApp(deps: AppDeps): Express {
     rejectNul,
   );
   publicV1.use(
-    deviceRouter({ device: createDeviceService(deps.knex, { publicBaseUrl: deps.publicBaseUrl }) }, docs),
+    deviceRouter(
+      {
+        device: createDeviceService(deps.knex, {
+          publicBaseUrl: deps.publicBaseUrl,
+          ...(deps.devicePollIntervalSeconds !== undefined && {
+            pollIntervalSeconds: deps.devicePollIntervalSeconds,
+          }),
+        }),
+      },
+      docs,
+    ),
   );
   // Settlement's operator routes (approve, settlement days) sit before the general operator router.
   const settlement = createSettlementService({ knex: deps.knex, client: temporalClient, taskQueue });
@@ -191,11 +231,19 @@ export function createApp(deps: AppDeps): Express {
 
   const v1 = express.Router();
   v1.use(authenticate(access));
+  if (limiter) v1.use(limitPerApiKey(limiter.shared, limiter.limits, deps.log));
   v1.use(...bodyParsers(deps.bodyLimitBytes), bodyErrors(deps.bodyLimitBytes), requireObjectBody, rejectNul);
-  v1.use(idempotency(createIdempotencyService({ knex: deps.knex }), deps.log));
+  v1.use(idempotency(createIdempotencyService({ knex: deps.knex, secrets }), deps.log));
   v1.use(eventsRouter({ events: createEventService(deps.knex) }, docs));
-  const channelDeps = { knex: deps.knex, log: deps.log, dispatcher: deps.dispatcher };
-  v1.use(notificationChannelsRouter({ channels: createNotificationChannelService(channelDeps) }, docs));
+  const channelDeps = {
+    knex: deps.knex,
+    log: deps.log,
+    dispatcher: deps.dispatcher,
+    secrets,
+    allowPrivateRanges: deps.webhookAllowPrivateRanges ?? [],
+  };
+  const channels = createNotificationChannelService(channelDeps);
+  v1.use(notificationChannelsRouter({ channels }, docs));
   v1.use(webhookDeliveriesRouter({ deliveries: createWebhookDeliveryService(channelDeps) }, docs));
   v1.use(
     merchantRouter(
@@ -260,6 +308,8 @@ export function createApp(deps: AppDeps): Express {
       checkout,
       subscriptions: subscriptionService,
       settlement,
+      channels,
+      channelAutoDisable: deps.webhookAutoDisable,
     }),
   );
   const claimTestPayments = createClaimTestPayments({

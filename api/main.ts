@@ -1,4 +1,4 @@
-import { loadConfig } from '../stack/config';
+import { loadConfig, requireSecretsKey } from '../stack/config';
 import { createLogger } from '../stack/logger';
 import { createKnex } from '../db/knex';
 import { connectTemporal } from '../engine/temporal-client';
@@ -15,6 +15,7 @@ async function main(): Promise<void> {
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
     throw new Error('the API needs DATABASE_URL and TEMPORAL_ADDRESS; `npm start` runs it with both');
   }
+  const secretsKey = requireSecretsKey(config);
   const knex = createKnex(config.DATABASE_URL);
   const { client, connection } = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
   const metrics = createMetrics(knex);
@@ -32,12 +33,28 @@ async function main(): Promise<void> {
     dispatcher,
     publicBaseUrl: config.publicBaseUrl,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    secretsKey,
     simulatedAcquirerLatencyMs: config.SIMULATED_ACQUIRER_LATENCY_MS,
     claimsApi: claimsApiFromConfig(config),
     ...(config.SIMULATED_BANK_URL && { testBank: createTestBankPayer(config.SIMULATED_BANK_URL) }),
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     temporalNamespace: config.TEMPORAL_NAMESPACE,
     checkResponses: config.CHECK_RESPONSES === 'true',
+    webhookAllowPrivateRanges: config.WEBHOOK_ALLOW_PRIVATE_RANGES,
+    rateLimits: {
+      apiLive: config.RATE_LIMIT_API_LIVE,
+      apiTest: config.RATE_LIMIT_API_TEST,
+      deviceAuthorize: config.RATE_LIMIT_DEVICE_AUTHORIZE,
+      deviceToken: config.RATE_LIMIT_DEVICE_TOKEN,
+      signIn: config.RATE_LIMIT_SIGN_IN,
+      pages: config.RATE_LIMIT_PAGES,
+    },
+    trustProxy: config.TRUST_PROXY,
+    devicePollIntervalSeconds: config.DEVICE_POLL_INTERVAL_SECONDS,
+    webhookAutoDisable: {
+      afterFailures: config.WEBHOOK_DISABLE_AFTER_FAILURES,
+      windowHours: config.WEBHOOK_DISABLE_WINDOW_HOURS,
+    },
   });
   const server = app.listen(config.PORT, config.HOST, () => log.info({ port: config.PORT }, 'API listening'));
   const stop = () => {

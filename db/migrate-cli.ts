@@ -9,7 +9,9 @@ async function main(): Promise<void> {
     throw new Error('set DATABASE_URL; `npm start` migrates the embedded database itself');
   const knex = createKnex(config.DATABASE_URL, { poolMax: 1 });
   try {
-    const ran = await migrateLatest(knex);
+    const ran = await migrateLatest(knex, {
+      ...(config.SECRETS_ENCRYPTION_KEY !== undefined && { secretsKey: config.SECRETS_ENCRYPTION_KEY }),
+    });
     console.log(ran.length ? `applied: ${ran.join(', ')}` : 'schema up to date');
   } finally {
     await knex.destroy();

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { migrations } from '../migrations';
+import { withMigrationSecrets } from '../migrations/secrets-context';
 
 /**
  * Knex reads migrations from a list of modules rather than a folder, so they load the same way
@@ -15,10 +16,15 @@ const source: Knex.MigrationSource<string> = {
   },
 };
 
-/** Brings the database to the latest schema; returns the names of the migrations it ran. */
-export async function migrateLatest(knex: Knex): Promise<string[]> {
-  const [, ran] = (await knex.migrate.latest({ migrationSource: source })) as [number, string[]];
-  return ran;
+/**
+ * Brings the database to the latest schema; returns the names of the migrations it ran.
+ * `secretsKey` (SECRETS_ENCRYPTION_KEY) lets a migration encrypt secrets stored before (decision 0112).
+ */
+export async function migrateLatest(knex: Knex, opts: { secretsKey?: string } = {}): Promise<string[]> {
+  return withMigrationSecrets(opts.secretsKey, async () => {
+    const [, ran] = (await knex.migrate.latest({ migrationSource: source })) as [number, string[]];
+    return ran;
+  });
 }
 
 /** Whether the schema has the table yet (a tool run before the first migration says so plainly). */

@@ -115,7 +115,8 @@ export function createDeliveryRepository(db: Db) {
     },
 
     /**
-     * Records the end of an attempt and moves the delivery on: succeeded, due again at `nextAt`, or
+     * Records the end of an attempt, at `at` (the worker's clock, which the rule that disables
+     * failing channels reads too), and moves the delivery on: succeeded, due again at `nextAt`, or
      * failed for good when `nextAt` is null.
      */
     async finishAttempt(
@@ -124,13 +125,14 @@ export function createDeliveryRepository(db: Db) {
       attemptNumber: number,
       result: AttemptResult,
       nextAt: Date | null,
+      at: Date,
       trx: Db,
     ): Promise<void> {
       await trx('webhook_attempts')
         .where({ delivery_id: deliveryId, attempt_number: attemptNumber })
         .update({
           outcome: result.succeeded ? 'succeeded' : 'failed',
-          finished_at: trx.fn.now(),
+          finished_at: at,
           response_status: result.responseStatus,
           latency_ms: result.latencyMs,
           error: result.error,
@@ -139,7 +141,7 @@ export function createDeliveryRepository(db: Db) {
         .where({ id: deliveryId })
         .update({
           attempt_count: attemptNumber,
-          last_attempt_at: trx.fn.now(),
+          last_attempt_at: at,
           status: result.succeeded ? 'succeeded' : nextAt ? 'pending' : 'failed',
           next_attempt_at: result.succeeded ? null : nextAt,
           updated_at: trx.fn.now(),

@@ -104,6 +104,13 @@ export class UnprocessableError extends ApiError {
   }
 }
 
+/** 429: too many requests for this key or client address in the current window (decision 0110). */
+export class RateLimitError extends ApiError {
+  constructor(message: string) {
+    super(429, 'rate_limit_error', message, 'rate_limited');
+  }
+}
+
 /** 503: a service we depend on is not available or not configured; retrying later may work. */
 export class ServiceUnavailableError extends ApiError {
   constructor(message: string, code: string) {

@@ -1,4 +1,7 @@
-/** Every event type of spec §6.1. A channel subscribes to a list of these, or to `*`. */
+/**
+ * Every event type of spec §6.1, and ours named the same way (architecture, "Event types"):
+ * `notification_channel.disabled` (decision 0112). A channel subscribes to a list of these, or to `*`.
+ */
 export const EVENT_TYPES = [
   'checkout.session.completed',
   'payment_intent.captured',
@@ -17,6 +20,7 @@ export const EVENT_TYPES = [
   'subscription.payment_retry_failed',
   'subscription.payment_recovered',
   'debug.check',
+  'notification_channel.disabled',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -25,3 +25,13 @@ export function nextAttemptAt(
   const delay = schedule[attemptsMade];
   return delay === undefined ? null : new Date(failedAt.getTime() + delay);
 }
+
+/** When the service disables a failing channel (decision 0112). */
+export interface AutoDisableRule {
+  /** At least this many deliveries ended failed in the window, and none succeeded; 0: never. */
+  afterFailures: number;
+  windowHours: number;
+}
+
+/** 20 failed deliveries and not one success in 72 hours (WEBHOOK_DISABLE_AFTER_FAILURES, _WINDOW_HOURS). */
+export const DEFAULT_AUTO_DISABLE: AutoDisableRule = { afterFailures: 20, windowHours: 72 };

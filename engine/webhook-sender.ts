@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
-import { publicOnlyLookup } from './url-safety';
+import { isIP } from 'node:net';
+import { addressRefusal, guardedLookup, type AddressPolicy } from './url-safety';
 
 export interface PostResult {
   /** HTTP status, or null when no response arrived. */
@@ -10,19 +11,30 @@ export interface PostResult {
   error: string | null;
 }
 
-const MAX_ERROR_BODY = 512;
+/** How much of a receiver's reply an attempt keeps (decision 0111); the rest is never read. */
+export const REPLY_PREFIX_BYTES = 1024;
+const LOCATION_PREFIX_CHARS = 256;
 
 // Connections are kept alive per host: a channel receives its deliveries over a few sockets instead
-// of one handshake each. Addresses are vetted when a socket is opened (publicOnlyLookup), so a reused
-// socket was vetted too.
-const agents = {
+// of one handshake each. Test and live deliveries have pools of their own, so a socket opened for
+// one mode never carries the other's request. Addresses are vetted when a socket is opened (the
+// guarded lookup), so a reused socket was vetted too.
+const pool = () => ({
   'http:': new http.Agent({ keepAlive: true, maxSockets: 16 }),
   'https:': new https.Agent({ keepAlive: true, maxSockets: 16 }),
-};
+});
+const agents = { test: pool(), live: pool() };
+
+/** Text that PostgreSQL can store and a person can read: no NUL, no other control characters. */
+function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '\ufffd');
+}
 
 /**
  * POSTs a webhook body once. Success is a 2xx and nothing else; redirects are not followed (Node's
  * http client never follows them); the whole attempt, connect to last byte, is cut at `timeoutMs`.
+ * Only the first REPLY_PREFIX_BYTES of the reply are read: a longer one is cut off there.
  * Never throws for a network or HTTP failure: those are outcomes to record, not faults to retry.
  */
 export async function postWebhook(input: {
@@ -30,14 +42,32 @@ export async function postWebhook(input: {
   body: string;
   headers: Record<string, string>;
   timeoutMs: number;
-  publicOnly: boolean;
+  livemode: boolean;
+  /** CIDR ranges the operator allows beyond the mode's own rule (WEBHOOK_ALLOW_PRIVATE_RANGES). */
+  allowPrivateRanges?: readonly string[];
 }): Promise<PostResult> {
   const started = performance.now();
   const url = new URL(input.url);
-  const client = url.protocol === 'https:' ? https : http;
+  const policy: AddressPolicy = {
+    livemode: input.livemode,
+    allowPrivateRanges: input.allowPrivateRanges ?? [],
+  };
+  const latencyMs = () => Math.round(performance.now() - started);
+  // An IP literal is connected to without a lookup, so it is checked here.
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) !== 0) {
+    const refusal = addressRefusal(host, policy);
+    if (refusal) return { status: null, latencyMs: latencyMs(), error: refusal };
+  }
+  const secure = url.protocol === 'https:';
+  const client = secure ? https : http;
   return new Promise<PostResult>((resolve) => {
-    const done = (status: number | null, error: string | null) =>
-      resolve({ status, error, latencyMs: Math.round(performance.now() - started) });
+    let settled = false;
+    const done = (status: number | null, error: string | null) => {
+      if (settled) return;
+      settled = true;
+      resolve({ status, error: error === null ? null : printable(error), latencyMs: latencyMs() });
+    };
     const req = client.request(
       url,
       {
@@ -48,22 +78,37 @@ export async function postWebhook(input: {
           'content-length': Buffer.byteLength(input.body),
           'user-agent': 'Skil-Webhooks/1.0',
         },
-        ...(input.publicOnly && { lookup: publicOnlyLookup }),
+        lookup: guardedLookup(policy),
         signal: AbortSignal.timeout(input.timeoutMs),
-        agent: url.protocol === 'https:' ? agents['https:'] : agents['http:'],
+        agent: agents[input.livemode ? 'live' : 'test'][secure ? 'https:' : 'http:'],
       },
       (res) => {
         const status = res.statusCode ?? 0;
-        let sample = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          if (sample.length < MAX_ERROR_BODY) sample += chunk;
-        });
-        res.on('end', () => {
+        const kept: Buffer[] = [];
+        let size = 0;
+        const finish = () => {
           if (status >= 200 && status < 300) return done(status, null);
-          const location = res.headers.location ? ` (redirect to ${res.headers.location} not followed)` : '';
-          done(status, `HTTP ${status}${location}: ${sample.slice(0, MAX_ERROR_BODY)}`.trim());
+          const to = res.headers.location;
+          const location = to
+            ? ` (redirect to ${to.slice(0, LOCATION_PREFIX_CHARS)}${to.length > LOCATION_PREFIX_CHARS ? '…' : ''} not followed)`
+            : '';
+          const sample = Buffer.concat(kept).toString('utf8');
+          done(status, `HTTP ${status}${location}: ${sample}`.trim());
+        };
+        res.on('data', (chunk: Buffer) => {
+          const room = REPLY_PREFIX_BYTES - size;
+          if (room > 0) {
+            kept.push(chunk.subarray(0, room));
+            size += Math.min(room, chunk.length);
+          }
+          // More than the prefix: stop reading. The socket is dropped rather than drained, so a
+          // receiver that streams without end costs one prefix, not the attempt's whole time limit.
+          if (chunk.length > room) {
+            finish();
+            res.destroy();
+          }
         });
+        res.on('end', finish);
         res.on('error', (err) => done(status, `response aborted: ${err.message}`));
       },
     );

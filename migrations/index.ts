@@ -12,6 +12,10 @@ import * as merchantClaimTerms from './20261121_0800_merchant_claim_terms';
 import * as settlementIndexes from './20261121_0900_settlement_indexes';
 import * as eventsVisibility from './20261121_1510_events_visibility';
 import * as settlementPaymentCosts from './20261125_1510_settlement_payment_costs';
+import * as webhookSecretsAtRest from './20261216_1101_webhook_secrets_at_rest';
+import * as webhookSecretRotation from './20261216_1102_webhook_secret_rotation';
+import * as channelAutoDisable from './20261216_1103_channel_auto_disable';
+import * as rateLimits from './20261216_1104_rate_limits';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -33,4 +37,8 @@ export const migrations: Record<string, Migration> = {
   '20261121_0900_settlement_indexes': settlementIndexes,
   '20261121_1510_events_visibility': eventsVisibility,
   '20261125_1510_settlement_payment_costs': settlementPaymentCosts,
+  '20261216_1101_webhook_secrets_at_rest': webhookSecretsAtRest,
+  '20261216_1102_webhook_secret_rotation': webhookSecretRotation,
+  '20261216_1103_channel_auto_disable': channelAutoDisable,
+  '20261216_1104_rate_limits': rateLimits,
 };

@@ -3,6 +3,7 @@ import type { Knex } from '../db/knex';
 import type { Scope } from '../domain/scope';
 import { createIdempotencyRepository } from '../db/idempotency';
 import { IdempotencyError, InvalidRequestError } from '../domain/errors';
+import { SEALED_AT, type SecretBox } from '../domain/secret-box';
 
 /** JSON with object keys sorted, so the same parameters hash alike in any key order. */
 function canonical(value: unknown): string {
@@ -37,9 +38,10 @@ export type IdempotentStart = { kind: 'first' } | ({ kind: 'replay' } & StoredRe
  * 24 hours and replayed byte for byte; the same key with other parameters is refused; a key whose
  * first request is still running is refused with 409; a failure (5xx) is forgotten, so it may be
  * retried. Every surface that takes a key (the API's `Idempotency-Key`, agents' tool calls) keeps
- * these rules here, in one store.
+ * these rules here, in one store. A stored answer may hold a secret (a channel's signing secret),
+ * so every one is sealed with `secrets` at rest and opened for the replay (decision 0112).
  */
-export function createIdempotencyService(deps: { knex: Knex }) {
+export function createIdempotencyService(deps: { knex: Knex; secrets: SecretBox }) {
   const repo = createIdempotencyRepository(deps.knex);
   return {
     async begin(
@@ -76,14 +78,21 @@ export function createIdempotencyService(deps: { knex: Knex }) {
         kind: 'replay',
         status: row.response_status ?? 200,
         contentType: row.response_content_type,
-        body: row.response_body ?? '',
+        body:
+          row.response_body === null
+            ? ''
+            : deps.secrets.open(row.response_body, SEALED_AT.replay(scope.merchantId, scope.livemode, key)),
       };
     },
 
     /** Keeps the first answer under the key; a server failure releases the key instead. */
     async finish(scope: Scope, key: string, response: StoredResponse): Promise<void> {
       if (response.status >= 500) await repo.release(scope, key);
-      else await repo.complete(scope, key, response);
+      else
+        await repo.complete(scope, key, {
+          ...response,
+          body: deps.secrets.seal(response.body, SEALED_AT.replay(scope.merchantId, scope.livemode, key)),
+        });
     },
   };
 }

@@ -13,6 +13,8 @@ import { createFinanceRunService } from './finance/runs';
 import { createFinanceBankService } from './finance/bank';
 import { createPortalService } from './portal/portal';
 import { openPaymentLink } from './payment-links/payment-links';
+import type { NotificationChannelService } from './channels/notification-channels-service';
+import { DEFAULT_AUTO_DISABLE, type AutoDisableRule } from '../domain/webhook-schedule';
 
 /** Approval of settlement runs, as the settlement service does it. */
 export interface RunApprover {
@@ -27,6 +29,10 @@ export interface PageServiceDeps {
   subscriptions: SubscriptionService;
   /** The settlement service; null when the server has no Temporal connection. */
   settlement?: RunApprover | null | undefined;
+  /** Notification channels, for the webhooks page (re-enabling a disabled channel). */
+  channels: NotificationChannelService;
+  /** The rule that disables failing channels, as the worker applies it (the page states it). */
+  channelAutoDisable?: AutoDisableRule | undefined;
 }
 
 /**
@@ -51,6 +57,8 @@ export function createPageServices(deps: PageServiceDeps) {
     financeBank: createFinanceBankService({ knex: deps.knex }),
     bankExceptions: createBankExceptionService({ knex: deps.knex }),
     settlement: deps.settlement ?? null,
+    channels: deps.channels,
+    channelAutoDisable: deps.channelAutoDisable ?? DEFAULT_AUTO_DISABLE,
   };
 }
 

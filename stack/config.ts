@@ -1,81 +1,203 @@
 import path from 'node:path';
 import { z } from 'zod';
+import ipaddr from 'ipaddr.js';
+import { parseSecretsKey } from '../domain/secret-box';
+import { leastDeviceTokenLimit, parseRateLimit } from '../domain/rate-limit';
 
-const ConfigSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('127.0.0.1'),
-  /** PostgreSQL URL; unset means the embedded server under DATA_DIR. */
-  DATABASE_URL: z.string().url().optional(),
-  /** Temporal frontend host:port; unset means a dev server started under DATA_DIR. */
-  TEMPORAL_ADDRESS: z.string().min(1).optional(),
-  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
-  TEMPORAL_TASK_QUEUE: z.string().min(1).default('skil'),
-  TEMPORAL_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
-  TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
-  /** Port of the embedded PostgreSQL, when DATABASE_URL is unset. */
-  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
-  DATA_DIR: z.string().min(1).default('.data'),
-  /** Where clients reach the API; used in documentation links and URLs the API hands out. */
-  PUBLIC_BASE_URL: z.string().url().optional(),
-  /** Fail any response that differs from its route's declared schema (for test stacks). */
-  CHECK_RESPONSES: z.enum(['true', 'false']).default('false'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Port of the simulated bank (test environment's claims API and payer online bank); 0 picks a free one. */
-  SIMULATED_BANK_PORT: z.coerce.number().int().min(0).max(65535).default(3010),
-  /** Base URL of the bank's IOBWS claims API (npm start sets the simulated bank's); unset: no claims bank. */
-  SIMULATED_BANK_URL: z.string().url().optional(),
-  /** Port of the simulated bank's SFTP file exchange (npm start); 0 picks a free one. */
-  SIMULATED_BANK_SFTP_PORT: z.coerce.number().int().min(0).max(65535).default(3022),
-  /** Added latency of the simulated card acquirer's answers (test environment), in ms. */
-  SIMULATED_ACQUIRER_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
-  /**
-   * The bank file connection (SFTP) of the service's collection account; unset host: none. `npm start`
-   * points it at the simulated bank's SFTP server (test environment).
-   */
-  BANK_CONNECTION_ID: z
+/** A rate limit as configured (`100/1s`, `10/1m`, `off`; decision 0110). */
+const zRateLimit = (fallback: string) =>
+  z
     .string()
-    .regex(/^[a-z0-9-]{1,40}$/)
-    .default('simulated'),
-  /** Whether the connection carries live money (a real bank) or test money (the simulated bank). */
-  BANK_LIVEMODE: z.enum(['true', 'false']).default('false'),
-  BANK_SFTP_HOST: z.string().min(1).optional(),
-  BANK_SFTP_PORT: z.coerce.number().int().min(1).max(65535).default(22),
-  BANK_SFTP_USERNAME: z.string().min(1).default('skil'),
-  BANK_SFTP_PASSWORD: z.string().min(1).optional(),
-  BANK_SFTP_PRIVATE_KEY_PATH: z.string().min(1).optional(),
-  /** The bank's pinned host key, `SHA256:…` as OpenSSH prints it. */
-  BANK_SFTP_HOST_KEY_SHA256: z
-    .string()
-    .regex(/^SHA256:[A-Za-z0-9+/]{43}$/)
-    .optional(),
-  BANK_SFTP_INBOX: z.string().min(1).default('/inbox'),
-  BANK_SFTP_ARCHIVE: z.string().min(1).default('/archive'),
-  BANK_SFTP_OUTBOX: z.string().min(1).default('/outbox'),
-  /** The collection account (4-2-6, 12 digits) and its owner's kennitala, as the bank files name them. */
-  BANK_COLLECTION_ACCOUNT: z
-    .string()
-    .regex(/^[0-9]{12}$/)
-    .default('013326000133'),
-  BANK_COLLECTION_KENNITALA: z
-    .string()
-    .regex(/^[0-9]{10}$/)
-    .default('5012131870'),
-  /**
-   * Worker threads that parse bank files next to the activity's thread. 0 (the default) on small
-   * machines: on 2 cores they compete with PostgreSQL and gain nothing end to end (bench/RESULTS.md).
-   */
-  BANK_SYNC_PARSE_WORKERS: z.coerce.number().int().min(0).max(16).default(0),
-  /** Settlement runs with a net at or under this many ISK are approved without an operator; 0 = off. */
-  SETTLEMENT_AUTO_APPROVE_MAX_NET: z.coerce.number().int().min(0).max(999_999_999_999).default(0),
-  /** Largest request body accepted, in bytes. */
-  BODY_LIMIT_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .default(256 * 1024),
-});
+    .default(fallback)
+    .transform((text, ctx) => {
+      try {
+        return parseRateLimit(text);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    });
+
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+const ConfigSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default('127.0.0.1'),
+    /** PostgreSQL URL; unset means the embedded server under DATA_DIR. */
+    DATABASE_URL: z.string().url().optional(),
+    /** Temporal frontend host:port; unset means a dev server started under DATA_DIR. */
+    TEMPORAL_ADDRESS: z.string().min(1).optional(),
+    TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+    TEMPORAL_TASK_QUEUE: z.string().min(1).default('skil'),
+    TEMPORAL_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
+    TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
+    /** Port of the embedded PostgreSQL, when DATABASE_URL is unset. */
+    EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+    DATA_DIR: z.string().min(1).default('.data'),
+    /** Where clients reach the API; used in documentation links and URLs the API hands out. */
+    PUBLIC_BASE_URL: z.string().url().optional(),
+    /** Fail any response that differs from its route's declared schema (for test stacks). */
+    CHECK_RESPONSES: z.enum(['true', 'false']).default('false'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Port of the simulated bank (test environment's claims API and payer online bank); 0 picks a free one. */
+    SIMULATED_BANK_PORT: z.coerce.number().int().min(0).max(65535).default(3010),
+    /** Base URL of the bank's IOBWS claims API (npm start sets the simulated bank's); unset: no claims bank. */
+    SIMULATED_BANK_URL: z.string().url().optional(),
+    /** Port of the simulated bank's SFTP file exchange (npm start); 0 picks a free one. */
+    SIMULATED_BANK_SFTP_PORT: z.coerce.number().int().min(0).max(65535).default(3022),
+    /** Added latency of the simulated card acquirer's answers (test environment), in ms. */
+    SIMULATED_ACQUIRER_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+    /**
+     * The bank file connection (SFTP) of the service's collection account; unset host: none. `npm start`
+     * points it at the simulated bank's SFTP server (test environment).
+     */
+    BANK_CONNECTION_ID: z
+      .string()
+      .regex(/^[a-z0-9-]{1,40}$/)
+      .default('simulated'),
+    /** Whether the connection carries live money (a real bank) or test money (the simulated bank). */
+    BANK_LIVEMODE: z.enum(['true', 'false']).default('false'),
+    BANK_SFTP_HOST: z.string().min(1).optional(),
+    BANK_SFTP_PORT: z.coerce.number().int().min(1).max(65535).default(22),
+    BANK_SFTP_USERNAME: z.string().min(1).default('skil'),
+    BANK_SFTP_PASSWORD: z.string().min(1).optional(),
+    BANK_SFTP_PRIVATE_KEY_PATH: z.string().min(1).optional(),
+    /** The bank's pinned host key, `SHA256:…` as OpenSSH prints it. */
+    BANK_SFTP_HOST_KEY_SHA256: z
+      .string()
+      .regex(/^SHA256:[A-Za-z0-9+/]{43}$/)
+      .optional(),
+    BANK_SFTP_INBOX: z.string().min(1).default('/inbox'),
+    BANK_SFTP_ARCHIVE: z.string().min(1).default('/archive'),
+    BANK_SFTP_OUTBOX: z.string().min(1).default('/outbox'),
+    /** The collection account (4-2-6, 12 digits) and its owner's kennitala, as the bank files name them. */
+    BANK_COLLECTION_ACCOUNT: z
+      .string()
+      .regex(/^[0-9]{12}$/)
+      .default('013326000133'),
+    BANK_COLLECTION_KENNITALA: z
+      .string()
+      .regex(/^[0-9]{10}$/)
+      .default('5012131870'),
+    /**
+     * Worker threads that parse bank files next to the activity's thread. 0 (the default) on small
+     * machines: on 2 cores they compete with PostgreSQL and gain nothing end to end (bench/RESULTS.md).
+     */
+    BANK_SYNC_PARSE_WORKERS: z.coerce.number().int().min(0).max(16).default(0),
+    /** Settlement runs with a net at or under this many ISK are approved without an operator; 0 = off. */
+    SETTLEMENT_AUTO_APPROVE_MAX_NET: z.coerce.number().int().min(0).max(999_999_999_999).default(0),
+    /**
+     * CIDR ranges, comma-separated, that notification channels of either mode may reach although
+     * they are private (decision 0111): e.g. `10.20.0.0/16,fd12:3456::/32`. Empty: none.
+     */
+    WEBHOOK_ALLOW_PRIVATE_RANGES: z
+      .string()
+      .default('')
+      .transform((s) =>
+        s
+          .split(',')
+          .map((r) => r.trim())
+          .filter((r) => r !== ''),
+      )
+      .refine((list) => list.every((r) => ipaddr.isValidCIDR(r)), 'must be CIDR ranges, comma-separated'),
+    /**
+     * A notification channel is disabled when every delivery that ended in the last
+     * WEBHOOK_DISABLE_WINDOW_HOURS failed and at least WEBHOOK_DISABLE_AFTER_FAILURES did (decision
+     * 0112); 0 failures: never.
+     */
+    WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(0).max(1_000_000).default(20),
+    WEBHOOK_DISABLE_WINDOW_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 365)
+      .default(72),
+    /**
+     * The key that seals webhook signing secrets and idempotent replays at rest (AES-256-GCM; decision
+     * 0112): 64 hex digits or base64 of 32 bytes. `npm start` generates one in DATA_DIR/secrets.key
+     * when unset; `npm run api` and `npm run worker` need it set.
+     */
+    SECRETS_ENCRYPTION_KEY: z
+      .string()
+      .optional()
+      .refine((k) => {
+        if (k === undefined) return true;
+        try {
+          parseSecretsKey(k);
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'must be 32 bytes: 64 hex digits, or base64 (44 characters)'),
+    /**
+     * Rate limits (decision 0110), each `<requests>/<n>s|m|h` or `off`: per API key in live and in
+     * test mode, and per client address on device authorization, the device token poll, dashboard
+     * sign-in and the pages. /health, /ready and /metrics are never limited.
+     */
+    RATE_LIMIT_API_LIVE: zRateLimit('100/1s'),
+    RATE_LIMIT_API_TEST: zRateLimit('25/1s'),
+    RATE_LIMIT_DEVICE_AUTHORIZE: zRateLimit('10/1m'),
+    RATE_LIMIT_DEVICE_TOKEN: zRateLimit('120/1m'),
+    RATE_LIMIT_SIGN_IN: zRateLimit('10/1m'),
+    RATE_LIMIT_PAGES: zRateLimit('300/1m'),
+    /**
+     * Which proxies' X-Forwarded-For names the client (Express's `trust proxy`): `false` (default:
+     * the peer is the client), a number of hops, or addresses, CIDR ranges and the names loopback,
+     * linklocal, uniquelocal, comma-separated. `true` (trust anyone) is refused.
+     */
+    TRUST_PROXY: z
+      .string()
+      .default('false')
+      .transform((text, ctx): false | number | string[] => {
+        const t = text.trim();
+        if (t === '' || t === 'false') return false;
+        if (/^\d{1,2}$/.test(t)) return Number(t);
+        const list = t.split(',').map((s) => s.trim());
+        const bad = list.find(
+          (s) => !TRUST_PROXY_NAMES.has(s) && !ipaddr.isValid(s) && !ipaddr.isValidCIDR(s),
+        );
+        if (bad !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `${bad === 'true' ? 'true would let any client name its own address' : `${bad} is not an address, a CIDR range or loopback, linklocal, uniquelocal`}`,
+          });
+          return z.NEVER;
+        }
+        return list;
+      }),
+    /** How often the device flow lets a CLI poll for its key (RFC 8628 `interval`), in seconds. */
+    DEVICE_POLL_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
+    /** Largest request body accepted, in bytes. */
+    BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(256 * 1024),
+  })
+  .superRefine((c, ctx) => {
+    // A CLI polling at the interval the device flow hands out is never refused (decision 0110).
+    const token = c.RATE_LIMIT_DEVICE_TOKEN;
+    if (token && token.max < leastDeviceTokenLimit(c.DEVICE_POLL_INTERVAL_SECONDS, token.windowMs)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RATE_LIMIT_DEVICE_TOKEN'],
+        message: `must allow at least ${leastDeviceTokenLimit(c.DEVICE_POLL_INTERVAL_SECONDS, token.windowMs)} requests per window, so that a CLI polling every ${c.DEVICE_POLL_INTERVAL_SECONDS} s (DEVICE_POLL_INTERVAL_SECONDS) is never refused`,
+      });
+    }
+  });
 
 export type Config = z.infer<typeof ConfigSchema> & { dataDir: string; publicBaseUrl: string };
+
+/** The secrets key, which the API and the worker cannot run without (decision 0112). */
+export function requireSecretsKey(config: Config): string {
+  if (config.SECRETS_ENCRYPTION_KEY === undefined) {
+    throw new Error(
+      'set SECRETS_ENCRYPTION_KEY (64 hex digits); `npm start` generates one in DATA_DIR/secrets.key and passes it on',
+    );
+  }
+  return config.SECRETS_ENCRYPTION_KEY;
+}
 
 /** Reads the environment once at start-up and fails fast, naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

@@ -12,6 +12,7 @@ import { SIMULATED_COLLECTION_ACCOUNT, startSimulatedBank } from '../simulators/
 import { scheduleDailyClose } from '../simulators/bank/daily-close';
 import { SIMULATED_BANK_FOLDERS } from '../simulators/bank/sftp-server';
 import { loadOrCreateSftpLogin } from '../simulators/bank/sftp-login';
+import { loadOrCreateSecretsKey } from './secrets-key';
 
 /**
  * `npm start`: the whole service on one machine. PostgreSQL (embedded unless DATABASE_URL is set)
@@ -69,8 +70,10 @@ async function main(): Promise<void> {
       temporalUi = temporal.uiUrl;
     }
 
+    // Signing secrets and idempotent replays are sealed at rest with this key (decision 0112).
+    const secretsKey = config.SECRETS_ENCRYPTION_KEY ?? (await loadOrCreateSecretsKey(config.dataDir));
     const knex = createKnex(databaseUrl, { poolMax: 2 });
-    const ran = await migrateLatest(knex);
+    const ran = await migrateLatest(knex, { secretsKey });
     log.info({ migrations: ran }, ran.length ? 'migrations applied' : 'schema up to date');
     const demo = await ensureDemoMerchant(knex, config.dataDir);
     await knex.destroy();
@@ -109,6 +112,7 @@ async function main(): Promise<void> {
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporalAddress,
       SIMULATED_BANK_URL: bank.url,
+      SECRETS_ENCRYPTION_KEY: secretsKey,
       // The bank file connection of the collection account: the simulated bank's SFTP server, pinned,
       // unless a real connection is configured (BANK_SFTP_HOST).
       ...(config.BANK_SFTP_HOST === undefined && {

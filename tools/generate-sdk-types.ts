@@ -3,6 +3,7 @@
 //   npx tsx tools/generate-sdk-types.ts --check  exit 1 when the committed file is stale
 // The document is taken from the app itself (no database or Temporal is reached: building the
 // document queries nothing), so the types cannot drift from what the API validates.
+import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -30,6 +31,8 @@ async function openApiDocument(): Promise<Record<string, unknown>> {
     dispatcher: unused,
     publicBaseUrl: 'http://localhost:3000',
     bodyLimitBytes: 256 * 1024,
+    // Never used to open anything here: a random key satisfies the app's start-up check.
+    secretsKey: randomBytes(32).toString('hex'),
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

@@ -11,6 +11,7 @@ import { apiKeyPages } from './api-key-pages';
 import { operatorPages } from './operator-pages';
 import { devicePages } from './device-page';
 import { financePages } from './finance/pages';
+import { webhookPages } from './webhook-pages';
 
 const WEB_PATH = /^\/(dashboard|device)(\/|$)/;
 
@@ -25,7 +26,7 @@ export function dashboardPages(deps: Omit<WebContext, 'cookies'>): RequestHandle
   router.use(express.urlencoded({ extended: true, limit: '64kb', parameterLimit: 100 }));
   router.use(loadSession(deps.services.signIn, ctx.cookies));
   router.use((req, res, next) => {
-    context(res).route = req.path.replace(/\/(acct|key|stl|bf|bex)_[0-9A-Za-z]+/g, '/:id');
+    context(res).route = req.path.replace(/\/(acct|key|stl|bf|bex|nc)_[0-9A-Za-z]+/g, '/:id');
     next();
   });
   router.get('/dashboard', requireUser(), (_req, res) => {
@@ -35,6 +36,7 @@ export function dashboardPages(deps: Omit<WebContext, 'cookies'>): RequestHandle
   router.use(profilePages(ctx));
   router.use(themePages(ctx));
   router.use(apiKeyPages(ctx));
+  router.use(webhookPages(ctx));
   router.use(operatorPages(ctx));
   router.use(financePages(ctx));
   router.use(devicePages(ctx));

@@ -18,6 +18,8 @@ import { createBankSyncActivities } from '../activities/bank-sync';
 import type { BankConnection } from '../bank-adapters/bank-connections';
 import { createSettlementActivities } from '../activities/settlement';
 import type { PayoutChannel } from '../bank-adapters/payout-channel';
+import { createSecretBox } from '../domain/secret-box';
+import type { AutoDisableRule } from '../domain/webhook-schedule';
 
 export interface WorkerDeps {
   knex: Knex;
@@ -26,9 +28,17 @@ export interface WorkerDeps {
   address: string;
   namespace: string;
   taskQueue: string;
+  /** SECRETS_ENCRYPTION_KEY: opens the signing secrets stored sealed (decision 0112). */
+  secretsKey: string;
   /** A prebuilt workflow bundle (tests build it once per run); otherwise the worker bundles workflows/. */
   workflowBundlePath?: string;
   webhookAttemptTimeoutMs?: number;
+  /** CIDR ranges notification channels may reach although private (decision 0111); default none. */
+  webhookAllowPrivateRanges?: readonly string[];
+  /** When a failing channel is disabled (decision 0112); default 20 failures, none succeeding, in 72 h. */
+  webhookAutoDisable?: AutoDisableRule;
+  /** The webhook activities' clock (attempt end times, the disabling rule); tests move it forward. */
+  webhookClock?: () => Date;
   /**
    * The card acquirer renewals are charged through. Unset: the simulated acquirer in this process
    * (test environment), with SIMULATED_ACQUIRER_LATENCY_MS of latency (decision 0041).
@@ -114,8 +124,12 @@ export async function createWorker(
     ...createWebhookActivities({
       knex: deps.knex,
       log: deps.log.child({ area: 'webhooks' }),
+      secrets: createSecretBox(deps.secretsKey),
       wakeChannels: (ids) => dispatcher.wake(ids),
       ...(deps.webhookAttemptTimeoutMs !== undefined && { attemptTimeoutMs: deps.webhookAttemptTimeoutMs }),
+      allowPrivateRanges: deps.webhookAllowPrivateRanges ?? [],
+      ...(deps.webhookAutoDisable && { autoDisable: deps.webhookAutoDisable }),
+      ...(deps.webhookClock && { clock: deps.webhookClock }),
     }),
   };
   const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = deps.workflowBundlePath

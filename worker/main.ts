@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadConfig } from '../stack/config';
+import { loadConfig, requireSecretsKey } from '../stack/config';
 import { createLogger } from '../stack/logger';
 import { createKnex } from '../db/knex';
 import { connectTemporal } from '../engine/temporal-client';
@@ -15,6 +15,7 @@ async function main(): Promise<void> {
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
     throw new Error('the worker needs DATABASE_URL and TEMPORAL_ADDRESS; `npm start` runs it with both');
   }
+  const secretsKey = requireSecretsKey(config);
   const knex = createKnex(config.DATABASE_URL);
   const { client, connection: clientConnection } = await connectTemporal(
     config.TEMPORAL_ADDRESS,
@@ -28,10 +29,16 @@ async function main(): Promise<void> {
     address: config.TEMPORAL_ADDRESS,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
+    secretsKey,
     claimsApi: claimsApiFromConfig(config),
     bankConnections,
     bankFilesDir: path.join(config.dataDir, 'bank-files'),
     bankSyncParseWorkers: config.BANK_SYNC_PARSE_WORKERS,
+    webhookAllowPrivateRanges: config.WEBHOOK_ALLOW_PRIVATE_RANGES,
+    webhookAutoDisable: {
+      afterFailures: config.WEBHOOK_DISABLE_AFTER_FAILURES,
+      windowHours: config.WEBHOOK_DISABLE_WINDOW_HOURS,
+    },
     ...(process.env.WORKFLOW_BUNDLE_PATH && { workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH }),
   });
   // Bank sync runs every few minutes per configured bank connection (decision 0092).

@@ -35,6 +35,22 @@ const UpdateChannel = z
   })
   .strict();
 
+/** The longest overlap of a rotated secret: a week, time for any deployment to pick up the new one. */
+const MAX_OVERLAP_SECONDS = 7 * 24 * 3600;
+const RotateSecret = z
+  .object({
+    previous_secret_expires_in: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_OVERLAP_SECONDS)
+      .default(24 * 3600)
+      .describe(
+        'Seconds the previous secret keeps signing X-Service-Signature-Previous; 0 ends it now. Default 86400',
+      ),
+  })
+  .strict();
+
 const TestWebhooks = z
   .object({
     channel: z.string().min(1).max(64).optional().describe('One channel; omitted, every enabled channel'),
@@ -118,6 +134,18 @@ export function notificationChannelsRouter(
         description: body.description,
         metadata: body.metadata,
       }),
+  });
+
+  route({
+    method: 'post',
+    path: '/v1/notification-channels/:id/rotate-secret',
+    summary:
+      'Rotate the signing secret: the new one signs X-Service-Signature at once, the previous one X-Service-Signature-Previous until it expires',
+    tag,
+    body: RotateSecret,
+    response: ChannelSchema,
+    handler: ({ params, body, scope }) =>
+      channels.rotateSecret(scope, params.id!, body.previous_secret_expires_in),
   });
 
   route({

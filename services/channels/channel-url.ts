@@ -1,13 +1,19 @@
 import { InvalidRequestError } from '../../domain/errors';
-import { nonPublicReason } from '../../engine/url-safety';
+import { hostRefusal } from '../../engine/url-safety';
 
 const PARAM = 'config.url';
 
 /**
  * Live channels need https and a host on the public internet; test channels may use plain http and
- * localhost, for local development (spec §6.5). The address is checked again at delivery time.
+ * also reach loopback, for local development (spec §6.5, decision 0005). Neither reaches private,
+ * link-local, CGNAT, unique-local or unspecified addresses unless the operator allowed the range
+ * (decision 0111). The address is checked again at every connection.
  */
-export async function assertChannelUrl(raw: string, livemode: boolean): Promise<void> {
+export async function assertChannelUrl(
+  raw: string,
+  livemode: boolean,
+  allowPrivateRanges: readonly string[] = [],
+): Promise<void> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -32,16 +38,18 @@ export async function assertChannelUrl(raw: string, livemode: boolean): Promise<
       },
     );
   }
-  if (!livemode) return;
-  if (url.protocol !== 'https:') {
+  if (livemode && url.protocol !== 'https:') {
     throw new InvalidRequestError('A live channel needs an https URL', {
       code: 'url_insecure',
       param: PARAM,
     });
   }
-  const reason = await nonPublicReason(url.hostname);
+  const reason = await hostRefusal(url.hostname, { livemode, allowPrivateRanges });
   if (reason) {
-    throw new InvalidRequestError(`A live channel needs a publicly reachable host: ${reason}`, {
+    const needs = livemode
+      ? 'A live channel needs a public host'
+      : 'A test channel needs a public or loopback host';
+    throw new InvalidRequestError(`${needs}: ${reason}`, {
       code: 'url_not_public',
       param: PARAM,
     });

@@ -3,6 +3,7 @@ import type { Logger } from '../../stack/logger';
 import type { Scope } from '../../domain/scope';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
 import type { PageOptions } from '../../db/tenant';
+import type { SecretBox } from '../../domain/secret-box';
 import { createChannelRepository, type ChannelType } from '../../db/notification-channels';
 import { createEventRepository } from '../../db/events';
 import { createDeliveryRepository } from '../../db/webhook-deliveries';
@@ -15,6 +16,10 @@ export interface ChannelServiceDeps {
   knex: Knex;
   log: Logger;
   dispatcher: WebhookDispatcher;
+  /** Seals signing secrets at rest (decision 0112). */
+  secrets: SecretBox;
+  /** CIDR ranges the operator lets channels reach (WEBHOOK_ALLOW_PRIVATE_RANGES; decision 0111). */
+  allowPrivateRanges?: readonly string[];
 }
 
 export interface CreateChannelInput {
@@ -35,7 +40,7 @@ export interface UpdateChannelInput {
 
 /** Notification channels (spec §4.6): create, list, retrieve, update, delete, and test events. */
 export function createNotificationChannelService(deps: ChannelServiceDeps) {
-  const channels = createChannelRepository(deps.knex);
+  const channels = createChannelRepository(deps.knex, deps.secrets);
   const events = createEventRepository(deps.knex);
   const deliveries = createDeliveryRepository(deps.knex);
   const findChannel = createChannelLookup(channels);
@@ -43,7 +48,7 @@ export function createNotificationChannelService(deps: ChannelServiceDeps) {
 
   return {
     async create(scope: Scope, input: CreateChannelInput): Promise<ChannelObject> {
-      await assertChannelUrl(input.url, scope.livemode);
+      await assertChannelUrl(input.url, scope.livemode, deps.allowPrivateRanges);
       const row = await channels.create(scope, {
         type: input.type,
         url: input.url,
@@ -66,7 +71,7 @@ export function createNotificationChannelService(deps: ChannelServiceDeps) {
 
     async update(scope: Scope, id: string, input: UpdateChannelInput): Promise<ChannelObject> {
       const before = await findChannel(scope, id);
-      if (input.url !== undefined) await assertChannelUrl(input.url, scope.livemode);
+      if (input.url !== undefined) await assertChannelUrl(input.url, scope.livemode, deps.allowPrivateRanges);
       const row = await channels.update(scope, before.id, {
         ...(input.url !== undefined && { url: input.url }),
         ...(input.eventSubscriptions && { eventSubscriptions: input.eventSubscriptions }),
@@ -77,6 +82,20 @@ export function createNotificationChannelService(deps: ChannelServiceDeps) {
       if (!row) throw new NotFoundError(`No such notification channel: '${id}'`, 'id');
       // A re-enabled channel resumes the deliveries that waited while it was disabled.
       if (before.status === 'disabled' && row.status === 'enabled') await wake([row.id]);
+      return presentChannel(row, true);
+    },
+
+    /**
+     * A new signing secret, at once; the previous one keeps signing X-Service-Signature-Previous for
+     * `overlapSeconds` (0: not at all), so receivers can move to the new one without a failed
+     * delivery (decision 0112).
+     */
+    async rotateSecret(scope: Scope, id: string, overlapSeconds: number): Promise<ChannelObject> {
+      const found = await findChannel(scope, id);
+      const row = await deps.knex.transaction((trx) =>
+        channels.rotateSecret(scope, found.id, overlapSeconds, trx),
+      );
+      if (!row) throw new NotFoundError(`No such notification channel: '${id}'`, 'id');
       return presentChannel(row, true);
     },
 

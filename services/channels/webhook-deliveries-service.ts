@@ -3,6 +3,7 @@ import type { Knex } from '../../db/knex';
 import type { Logger } from '../../stack/logger';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
 import type { PageOptions } from '../../db/tenant';
+import type { SecretBox } from '../../domain/secret-box';
 import { createChannelRepository } from '../../db/notification-channels';
 import { createDeliveryRepository, type DeliveryRow, type DeliveryStatus } from '../../db/webhook-deliveries';
 import { createEventRepository } from '../../db/events';
@@ -16,10 +17,11 @@ export function createWebhookDeliveryService(deps: {
   knex: Knex;
   log: Logger;
   dispatcher: WebhookDispatcher;
+  secrets: SecretBox;
 }) {
   const deliveries = createDeliveryRepository(deps.knex);
   const events = createEventRepository(deps.knex);
-  const findChannel = createChannelLookup(createChannelRepository(deps.knex));
+  const findChannel = createChannelLookup(createChannelRepository(deps.knex, deps.secrets));
   const wake = createChannelWaker(deps.dispatcher, deps.log);
 
   async function findDelivery(scope: Scope, channelId: string, deliveryId: string): Promise<DeliveryRow> {

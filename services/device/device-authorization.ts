@@ -15,7 +15,7 @@ import { presentDeviceAuthorization, type DeviceTokenObject } from './device-aut
  * merchant user approves it in the browser, and the next poll receives a new test-mode key, once.
  */
 
-/** RFC 8628 §3.2 defaults: poll every 5 s; the request lives 15 minutes. */
+/** RFC 8628 §3.2 defaults: poll every 5 s (DEVICE_POLL_INTERVAL_SECONDS); the request lives 15 minutes. */
 export const DEVICE_POLL_INTERVAL_SECONDS = 5;
 export const DEVICE_EXPIRES_IN_SECONDS = 15 * 60;
 /** RFC 8628 §3.5: each slow_down adds 5 s to the interval. */
@@ -43,14 +43,17 @@ function expired(row: DeviceAuthorizationAt): boolean {
   return row.db_now.getTime() >= row.expires_at.getTime();
 }
 
-export function createDeviceService(knex: Knex, opts: { publicBaseUrl: string }) {
+export function createDeviceService(
+  knex: Knex,
+  opts: { publicBaseUrl: string; pollIntervalSeconds?: number },
+) {
   const requests = createDeviceAuthorizationRepository(knex);
 
   return {
     async authorize(clientName: string) {
       const { row, deviceCode } = await requests.create({
         clientName,
-        pollInterval: DEVICE_POLL_INTERVAL_SECONDS,
+        pollInterval: opts.pollIntervalSeconds ?? DEVICE_POLL_INTERVAL_SECONDS,
         expiresInSeconds: DEVICE_EXPIRES_IN_SECONDS,
       });
       return presentDeviceAuthorization(row, deviceCode, {

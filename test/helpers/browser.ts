@@ -9,6 +9,7 @@ import { createApiKeyRepository } from '../../db/api-keys';
 import type { Knex } from '../../db/knex';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
 import { createTestDatabase, type TestDatabase } from './database';
+import { TEST_SECRETS_KEY } from './secrets-key';
 
 /** Chromium from the distribution (apt package `chromium`); CHROMIUM_PATH overrides. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -57,6 +58,7 @@ export async function startWebStack(): Promise<WebStack> {
     dispatcher: noWebhooks,
     publicBaseUrl: url,
     bodyLimitBytes: 256 * 1024,
+    secretsKey: TEST_SECRETS_KEY,
     checkResponses: true,
   });
   const server: Server = await new Promise((resolve) => {

@@ -28,6 +28,10 @@ import { randomBytes } from 'node:crypto';
 import { createInProcessAcquirer } from '../../simulators/in-process-acquirer';
 import type { BankConnection } from '../../bank-adapters/bank-connections';
 import { checkLedger } from './ledger-invariant';
+import { TEST_SECRETS_KEY } from './secrets-key';
+import type { RateLimits } from '../../api/middleware/rate-limit';
+
+export { TEST_SECRETS_KEY };
 
 export interface TestMerchant {
   id: string;
@@ -78,6 +82,10 @@ export interface TestStackOptions {
   bank?: boolean;
   /** The simulated bank with its SFTP file exchange too (implies `bank`); see TestStack.bankFiles. */
   bankFiles?: boolean;
+  /** Rate limits of the API (decision 0110); unset: none, as most tests want. */
+  rateLimits?: RateLimits;
+  /** The webhook activities' clock; a test moves it forward to stand for days passing. */
+  webhookClock?: () => Date;
   /** The worker's settlement auto-approve limit (ISK); unset: the worker's default. */
   settlementAutoApproveMaxNet?: number;
 }
@@ -136,6 +144,8 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     dispatcher,
     publicBaseUrl: opts.realBaseUrl ? `http://127.0.0.1:${port}` : 'http://localhost',
     bodyLimitBytes: opts.bodyLimitBytes ?? 256 * 1024,
+    secretsKey: TEST_SECRETS_KEY,
+    ...(opts.rateLimits && { rateLimits: opts.rateLimits }),
     ...(claimsApi && { claimsApi }),
     ...(bank && { testBank: createTestBankPayer(bank.bank.url) }),
     ...(bankFiles && { simulatedBankUrl: bankFiles.sim.baseUrl }),
@@ -158,6 +168,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       address,
       namespace: 'default',
       taskQueue,
+      secretsKey: TEST_SECRETS_KEY,
       workflowBundlePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE!,
       ...(claimsApi && { claimsApi }),
       ...(bankFiles && {
@@ -168,6 +179,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       ...(opts.webhookAttemptTimeoutMs !== undefined && {
         webhookAttemptTimeoutMs: opts.webhookAttemptTimeoutMs,
       }),
+      ...(opts.webhookClock && { webhookClock: opts.webhookClock }),
       ...(opts.settlementAutoApproveMaxNet !== undefined && {
         settlementAutoApproveMaxNet: opts.settlementAutoApproveMaxNet,
       }),

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import type { TestStack } from './stack';
+import { TEST_SECRETS_KEY, type TestStack } from './stack';
 
 /**
  * The real worker entry point (`worker/main.ts`) as a child process on the stack's database and task
@@ -18,6 +18,7 @@ export async function spawnWorker(stack: TestStack): Promise<ChildProcess> {
       TEMPORAL_TASK_QUEUE: stack.taskQueue,
       WORKFLOW_BUNDLE_PATH: process.env.SKIL_TEST_WORKFLOW_BUNDLE,
       LOG_LEVEL: 'info',
+      SECRETS_ENCRYPTION_KEY: TEST_SECRETS_KEY,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

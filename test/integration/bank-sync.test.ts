@@ -25,7 +25,7 @@ import { createBankExceptionService } from '../../services/settlement/bank-excep
 import { listBankEntriesOfFile } from '../../db/bank-entries';
 import { listBankFilesByDay } from '../../db/bank-files';
 import { claimNotificationXml, statementXml, COLLECTION_ACCOUNT } from '../../bench/reconcile-files';
-import { startTestStack, type TestStack } from '../helpers/stack';
+import { startTestStack, TEST_SECRETS_KEY, type TestStack } from '../helpers/stack';
 
 jest.setTimeout(120_000);
 
@@ -73,6 +73,7 @@ beforeAll(async () => {
     address: process.env.SKIL_TEST_TEMPORAL_ADDRESS!,
     namespace: 'default',
     taskQueue: stack.taskQueue,
+    secretsKey: TEST_SECRETS_KEY,
     workflowBundlePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE!,
     bankConnections: [connection],
     bankFilesDir: filesDir,

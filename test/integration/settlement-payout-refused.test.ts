@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from '@temporalio/worker';
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { startTestStack, TEST_SECRETS_KEY, type TestMerchant, type TestStack } from '../helpers/stack';
 import { createOperator } from '../helpers/accounts';
 import { createWorker } from '../../worker/create-worker';
 import { createLogger } from '../../stack/logger';
@@ -41,6 +41,7 @@ beforeAll(async () => {
     address: process.env.SKIL_TEST_TEMPORAL_ADDRESS!,
     namespace: 'default',
     taskQueue: stack.taskQueue,
+    secretsKey: TEST_SECRETS_KEY,
     workflowBundlePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE!,
     bankConnections: [
       {

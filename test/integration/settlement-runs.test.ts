@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { startTestStack, TEST_SECRETS_KEY, type TestMerchant, type TestStack } from '../helpers/stack';
 import { createOperator } from '../helpers/accounts';
 import { until } from '../helpers/until';
 import { createWorker } from '../../worker/create-worker';
@@ -182,6 +182,7 @@ beforeAll(async () => {
     address: process.env.SKIL_TEST_TEMPORAL_ADDRESS!,
     namespace: 'default',
     taskQueue: stack.taskQueue,
+    secretsKey: TEST_SECRETS_KEY,
     workflowBundlePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE!,
     bankConnections: [connection],
     settlementAutoApproveMaxNet: 0,

@@ -4,7 +4,7 @@ import { createApp } from '../../api/app';
 import { createMetrics } from '../../api/metrics';
 import { createKnex } from '../../db/knex';
 import { createLogger } from '../../stack/logger';
-import { startTestStack, type TestStack } from '../helpers/stack';
+import { startTestStack, TEST_SECRETS_KEY, type TestStack } from '../helpers/stack';
 
 let stack: TestStack;
 
@@ -38,6 +38,7 @@ test('/ready is 503 degraded, db: false, when PostgreSQL is away', async () => {
     dispatcher: { wake: () => Promise.resolve() },
     publicBaseUrl: 'http://localhost',
     bodyLimitBytes: 1024,
+    secretsKey: TEST_SECRETS_KEY,
   });
   const server = await new Promise<ReturnType<express.Express['listen']>>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
