@@ -22,12 +22,15 @@ import {
   type RenewalSource,
 } from '../db/renewals';
 import type { CouponRow } from '../db/coupons';
-import { insertClaim } from '../db/claims';
 import { recordAcquirerFees, type AcquirerFee } from '../db/payment-costs';
-import { claimPartiesOf, expireClaims } from '../db/claim-collection';
+import {
+  claimPartiesOf,
+  expireClaims,
+  insertRenewalClaim,
+  lifecycleRefsOfClaims,
+} from '../db/claim-collection';
 import { lockForCharge, moveToChargedPeriods } from '../db/subscription-periods';
 import { createTestClockWaitRepository } from '../db/test-clock-waits';
-import { claimDatesFor, claimTermsRuleOf } from '../domain/checkout-claims';
 import { subscriptionWorkflowId } from '../workflows/contract';
 import { isFinalAdapterError } from './adapter-failure';
 
@@ -384,8 +387,22 @@ export function createBillingActivities(
       limit: number;
     }): Promise<ChargeSummary & { more: boolean }> {
       const asOf = new Date(input.asOf);
-      // Unpaid claims past their cancellation date expire, on the clock's time for clock-bound ones.
-      if (input.lane === 0) await expireClaims(deps.knex, asOf, input.testClockId);
+      // Unpaid claims past their cancellation date expire, on the clock's time for clock-bound ones;
+      // the subscriptions they leave unpaid go to their end state (decision 0105).
+      if (input.lane === 0) {
+        const expired = await expireClaims(deps.knex, asOf, input.testClockId);
+        const refs = await lifecycleRefsOfClaims(deps.knex, expired);
+        // Logged, not thrown: a retried page finds these kröfur expired already and would not ask again.
+        if (refs.length > 0)
+          await deps
+            .notifyLifecycle(refs.map((r) => ({ ...r, at: asOf.getTime() })))
+            .catch((err: unknown) => {
+              deps.log.warn(
+                { err, subscriptions: refs.map((r) => r.subscriptionId) },
+                'subscriptions not signalled',
+              );
+            });
+      }
       const ids = await renewals.findDue(deps.knex, { ...input, asOf });
       const summary = await charge(ids, asOf, 'renewal');
       return { ...summary, more: ids.length === input.limit };
@@ -469,17 +486,14 @@ async function renewalClaim(trx: Knex.Transaction, sub: SubscriptionRow, r: Fini
   const { merchant, customer } = await claimPartiesOf(trx, sub.merchant_id, sub.customer_id);
   if (!merchant?.kennitala || !customer?.kennitala)
     throw new Error(`subscription ${sub.id} is collected by claim without a claimant or payer kennitala`);
-  await insertClaim(trx, {
+  await insertRenewalClaim(trx, {
     merchantId: sub.merchant_id,
     livemode: sub.livemode,
-    claimantKennitala: merchant.kennitala,
-    bankAccount: merchant.bank_account,
+    subscriptionId: sub.id,
     customerId: sub.customer_id,
+    merchant: { ...merchant, kennitala: merchant.kennitala },
     payerKennitala: customer.kennitala,
-    amount: r.amount,
-    ...claimDatesFor(asOf.toISOString().slice(0, 10), claimTermsRuleOf(merchant.claim_terms)),
-    description: `Subscription ${sub.id}, period ${r.period_index + 1}`,
-    metadata: { subscription: sub.id, renewal: r.id },
-    renewalId: r.id,
+    renewal: r,
+    asOf,
   });
 }

@@ -10,6 +10,7 @@ import { createClaimBatchRepository } from '../db/claim-batches';
 import { createClaimPaymentRepository } from '../db/claim-payments';
 import { recordEvents, type BatchEvent } from '../db/event-batch';
 import { createPaymentIntentRepository } from '../db/payment-intents';
+import { lifecycleRefsOfClaims, type ClaimLifecycleRef } from '../db/claim-collection';
 import { presentClaim } from '../services/claims/claim-object';
 import { recordClaimRefusal } from '../services/claims/claim-refusal';
 import { presentPaymentIntent } from '../services/payments/payment-intent-object';
@@ -23,6 +24,11 @@ export interface ClaimActivityDeps {
   /** The bank's claims service; unset: claims stay pending (no bank connection). */
   claimsApi?: ClaimsApi | undefined;
   wakeChannels: (channelIds: string[]) => Promise<void>;
+  /**
+   * Starts or signals the lifecycle workflows of subscriptions a krafa's outcome moves on (paid,
+   * cancelled at the bank; decision 0105); unset: they learn it when their wait for it ends.
+   */
+  notifyLifecycle?: ((refs: ClaimLifecycleRef[]) => Promise<void>) | undefined;
 }
 
 export interface ClaimBatchResult {
@@ -68,6 +74,18 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
   };
   const wake = async (ids: string[]) => {
     if (ids.length > 0) await deps.wakeChannels(ids).catch(() => undefined);
+  };
+  /**
+   * The subscriptions these kröfur's outcomes move on look again. A failed signal is only logged: a
+   * retried sync finds nothing new to apply, and the waiting workflow looks again when its wait for
+   * the krafa's expiry ends.
+   */
+  const notifySubscriptions = async (claimIds: string[], by: 'id' | 'bank_claim_id' = 'id') => {
+    const refs = await lifecycleRefsOfClaims(knex, claimIds, by);
+    if (refs.length === 0 || !deps.notifyLifecycle) return;
+    await deps.notifyLifecycle(refs).catch((err: unknown) => {
+      deps.log.warn({ err, subscriptions: refs.map((r) => r.subscriptionId) }, 'subscriptions not signalled');
+    });
   };
 
   /** Marks claims issued (by bank claim id) and records claim.created for each, in one transaction. */
@@ -155,6 +173,11 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
       const issued = await markIssued(issuedIds);
       for (const f of failures)
         await wake(await recordClaimRefusal(knex, f.id, { code: f.code, message: f.message }));
+      // A subscription waiting for a refused krafa goes to its end state (decision 0105).
+      await notifySubscriptions(
+        failures.map((f) => f.id),
+        'bank_claim_id',
+      );
       return { done: true, issued, failed: failures.length };
     },
 
@@ -169,11 +192,15 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
       const query = { dateFrom: day(-(input.lookbackDays ?? 35)), dateTo: day(10), itemsPerPage: 100 };
       let read = 0;
       let applied = 0;
+      const changed: string[] = [];
       for (let page = 1; ; page++) {
         const res = await callAdapter(() => api().listClaimTransactions({ ...query, page }));
         for (const tx of res.items) {
           read++;
-          if (await applyTransaction(tx)) applied++;
+          const claimId = await applyTransaction(tx);
+          if (claimId === null) continue;
+          applied++;
+          changed.push(claimId);
         }
         if (page >= res.totalPages || res.items.length === 0) break;
       }
@@ -191,20 +218,24 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
               throw err;
             }),
         );
-        if (details?.claimStatus === 'Cancelled' && (await payments.markCancelledAtBank(c.id))) cancelled++;
+        if (details?.claimStatus === 'Cancelled' && (await payments.markCancelledAtBank(c.id))) {
+          cancelled++;
+          changed.push(c.id);
+        }
       }
+      await notifySubscriptions(changed);
       return { read, applied, cancelled };
     },
   };
 
-  /** Applies one bank transaction to its claim; false when already applied or not Skil's. */
-  async function applyTransaction(tx: ClaimTransaction): Promise<boolean> {
-    if (!tx.claimKey) return false;
+  /** Applies one bank transaction to its claim: the claim's id, or null when already applied or not Skil's. */
+  async function applyTransaction(tx: ClaimTransaction): Promise<string | null> {
+    if (!tx.claimKey) return null;
     const bankClaimId = claimIdOf(tx.claimKey);
     const channels: string[] = [];
     const applied = await knex.transaction(async (trx) => {
       const claim = await payments.lockByBankClaimId(bankClaimId, trx);
-      if (!claim) return false;
+      if (!claim) return null;
       const paid = Number(tx.totalAmountPaid ?? tx.depositedAmount ?? 0);
       const recorded = await payments.recordTransaction(
         {
@@ -216,7 +247,7 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
         },
         trx,
       );
-      if (!recorded) return false;
+      if (!recorded) return null;
       const scope = { merchantId: claim.merchant_id, livemode: claim.livemode };
       const now = new Date();
       const events: BatchEvent[] = [];
@@ -280,7 +311,7 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
         else if (claim.status === 'paid') await claimSessionUnpaid(trx, claim.checkout_session_id);
       }
       channels.push(...(await recordEvents(trx, events)));
-      return true;
+      return claim.id;
     });
     await wake(channels);
     return applied;

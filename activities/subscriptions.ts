@@ -2,14 +2,59 @@ import type { Knex } from '../db/knex';
 import type { Scope } from '../domain/scope';
 import type { LifecycleState } from '../domain/subscription-lifecycle';
 import { createSubscriptionRepository, type SubscriptionRow } from '../db/subscriptions';
-import { presentSubscription } from '../services/subscriptions/subscription-object';
+import {
+  presentSubscription,
+  presentSubscriptionWithRenewal,
+} from '../services/subscriptions/subscription-object';
 import { recordEvents, type BatchEvent } from '../db/event-batch';
 import { createSubscriptionLifecycleRepository } from '../db/subscription-lifecycle';
 import { createTestClockWaitRepository } from '../db/test-clock-waits';
+import { createClaimRepository } from '../db/claims';
+import type { RenewalFields } from '../services/subscriptions/renewal-object';
+import { issueFallbackClaim } from '../services/subscriptions/claim-fallback';
+import { claimExpiresAt, claimOutcomeOf } from '../domain/claim-fallback';
 
 export interface SubscriptionActivityDeps {
   knex: Knex;
   wakeChannels: (channelIds: string[]) => Promise<void>;
+  /**
+   * Starts the claim batch that issues a krafa at once (engine/claim-batch-starter.ts); unset or
+   * failing, the scheduled batch issues it within a minute.
+   */
+  issueClaims?: (livemode: boolean, batch: string) => Promise<void>;
+}
+
+/** What a lifecycle step changes, the event it writes (with the renewal it concerns, if any). */
+interface StepChange {
+  patch: Partial<SubscriptionRow>;
+  event: string | null;
+  result: string;
+  renewal?: RenewalFields | undefined;
+}
+
+/**
+ * The end state after dunning (decision 0045), and after a krafa that ended unpaid (decision 0105):
+ * `dunning.end_state`, canceled by default.
+ */
+function endState(row: SubscriptionRow, at: Date): StepChange {
+  if (row.dunning_end_state === 'canceled')
+    return {
+      patch: {
+        status: 'canceled',
+        canceled_at: at,
+        ended_at: at,
+        payment_failed_at: null,
+        dunning_claim_id: null,
+        cancellation_reason: 'payment_failed',
+      },
+      event: 'subscription.canceled',
+      result: 'canceled',
+    };
+  return {
+    patch: { status: row.dunning_end_state, payment_failed_at: null, dunning_claim_id: null },
+    event: 'subscription.updated',
+    result: row.dunning_end_state,
+  };
 }
 
 export interface SubscriptionRef {
@@ -23,20 +68,27 @@ export interface SubscriptionRef {
  * the step is still due (a retried activity finds it done and does nothing) and writes its event in
  * the same transaction.
  */
-export function createSubscriptionActivities(deps: Pick<SubscriptionActivityDeps, 'knex' | 'wakeChannels'>) {
+export function createSubscriptionActivities(
+  deps: Pick<SubscriptionActivityDeps, 'knex' | 'wakeChannels' | 'issueClaims'>,
+) {
   const subscriptions = createSubscriptionRepository(deps.knex);
   const lifecycle = createSubscriptionLifecycleRepository(deps.knex);
   const waits = createTestClockWaitRepository(deps.knex);
+  const claims = createClaimRepository(deps.knex);
+
+  /**
+   * The step's time: the workflow's, or the subscription's test clock's when that is later (a
+   * workflow woken by a signal between ticks still holds the clock's time of its last tick).
+   */
+  async function stepTime(row: SubscriptionRow, at: number, trx: Knex.Transaction): Promise<Date> {
+    if (row.test_clock_id === null) return new Date(at);
+    const clock = (await waits.frozenTimes([row.test_clock_id], trx)).get(row.test_clock_id);
+    return new Date(Math.max(at, clock ?? at));
+  }
 
   async function step(
     ref: SubscriptionRef,
-    change: (
-      row: SubscriptionRow,
-      trx: Knex.Transaction,
-    ) =>
-      | Promise<{ patch: Partial<SubscriptionRow>; event: string | null; result: string } | null>
-      | { patch: Partial<SubscriptionRow>; event: string | null; result: string }
-      | null,
+    change: (row: SubscriptionRow, trx: Knex.Transaction) => Promise<StepChange | null> | StepChange | null,
   ): Promise<string> {
     const scope: Scope = { merchantId: ref.merchantId, livemode: ref.livemode };
     const done = await deps.knex.transaction(async (trx) => {
@@ -48,8 +100,10 @@ export function createSubscriptionActivities(deps: Pick<SubscriptionActivityDeps
         Object.keys(decided.patch).length > 0
           ? await subscriptions.update(scope, row.id, decided.patch, trx)
           : row;
-      const events: BatchEvent[] =
-        decided.event === null ? [] : [{ ...scope, type: decided.event, data: presentSubscription(updated) }];
+      const data = decided.renewal
+        ? presentSubscriptionWithRenewal(updated, decided.renewal)
+        : presentSubscription(updated);
+      const events: BatchEvent[] = decided.event === null ? [] : [{ ...scope, type: decided.event, data }];
       return { result: decided.result, channels: await recordEvents(trx, events) };
     });
     if (done.channels.length > 0) await deps.wakeChannels(done.channels);
@@ -68,6 +122,10 @@ export function createSubscriptionActivities(deps: Pick<SubscriptionActivityDeps
       const hasPaymentMethod = row.payment_method_id
         ? await lifecycle.isAttached(row.payment_method_id)
         : false;
+      const dunningClaim = row.dunning_claim_id
+        ? await lifecycle.claimState(row.dunning_claim_id)
+        : undefined;
+      const claimCollected = row.collection_method === 'claim' && row.status === 'active';
       return {
         status: row.status,
         createdAt: row.created_at.getTime(),
@@ -82,6 +140,14 @@ export function createSubscriptionActivities(deps: Pick<SubscriptionActivityDeps
         attempts: latest === undefined ? 0 : latest.attempt_count,
         retryDays: row.dunning_retry_days,
         endState: row.dunning_end_state,
+        retryable: latest?.status === 'failed',
+        dunningClaim: dunningClaim
+          ? {
+              outcome: claimOutcomeOf(dunningClaim.status, dunningClaim.refused),
+              expiresAt: claimExpiresAt(dunningClaim.cancellation_date),
+            }
+          : null,
+        claimEnded: claimCollected ? await lifecycle.hasEndedClaim(row.id) : false,
       };
     },
 
@@ -119,28 +185,71 @@ export function createSubscriptionActivities(deps: Pick<SubscriptionActivityDeps
       });
     },
 
-    /** After the last failed retry: the configured end state, once. */
+    /**
+     * After the last failed retry: a krafa for the renewal when the subscription (or its merchant)
+     * chose the card → krafa fallback and one can be sent (`claim`: the subscription stays past_due
+     * and waits for it, decision 0105); otherwise, or once that krafa ended unpaid, the configured
+     * end state. Once.
+     */
     async finishDunning(ref: SubscriptionRef & { at: number }): Promise<string> {
-      const at = new Date(ref.at);
-      return step(ref, (row) => {
+      const issue: string[] = [];
+      const scope = { merchantId: ref.merchantId, livemode: ref.livemode };
+      const result = await step(ref, async (row, trx) => {
         if (row.status !== 'past_due' || row.payment_failed_at === null) return null;
-        if (row.dunning_end_state === 'canceled')
-          return {
-            patch: {
-              status: 'canceled',
-              canceled_at: at,
-              ended_at: at,
-              payment_failed_at: null,
-              cancellation_reason: 'payment_failed',
-            },
-            event: 'subscription.canceled',
-            result: 'canceled',
-          };
+        const at = await stepTime(row, ref.at, trx);
+        if (row.dunning_claim_id !== null) {
+          const claim = await lifecycle.claimState(row.dunning_claim_id, trx);
+          if (claim && claimOutcomeOf(claim.status, claim.refused) !== 'ended') return null;
+          // Refused at issuance: closed, so no later batch sends it and no amendment revives it.
+          if (claim?.status === 'pending') await claims.cancel(scope, claim.id, 'pending', trx);
+          // Ended unpaid: the renewal is failed again, as its card left it (a new card may yet pay it).
+          if (claim?.renewal_id)
+            await lifecycle.moveRenewal(claim.renewal_id, ['awaiting_claim', 'void'], 'failed', trx);
+          return endState(row, at);
+        }
+        const fallback = await issueFallbackClaim(trx, row, at);
+        if ('skipped' in fallback) return endState(row, at);
+        issue.push(fallback.claim.id);
         return {
-          patch: { status: row.dunning_end_state, payment_failed_at: null },
+          patch: { dunning_claim_id: fallback.claim.id },
           event: 'subscription.updated',
-          result: row.dunning_end_state,
+          result: 'claim',
         };
+      });
+      // Issued now through a claim batch of its own; the scheduled batch takes it should this fail.
+      for (const claimId of issue) await deps.issueClaims?.(ref.livemode, `dunning-${claimId}`);
+      return result;
+    },
+
+    /** The krafa of a renewal whose card retries ran out was paid: active again, payment_recovered. */
+    async recoverByClaim(ref: SubscriptionRef & { at: number }): Promise<string> {
+      return step(ref, async (row, trx) => {
+        if (row.status !== 'past_due' || row.dunning_claim_id === null) return null;
+        const claim = await lifecycle.claimState(row.dunning_claim_id, trx);
+        if (!claim?.renewal_id || claimOutcomeOf(claim.status) !== 'paid') return null;
+        return {
+          patch: {
+            status: 'active',
+            payment_failed_at: null,
+            dunning_claim_id: null,
+            payment_retry_requested: false,
+          },
+          event: 'subscription.payment_recovered',
+          renewal: await lifecycle.renewalById(claim.renewal_id, trx),
+          result: 'recovered',
+        };
+      });
+    },
+
+    /**
+     * A krafa of an active claim-collected subscription ended unpaid (expired or cancelled): the
+     * configured end state, as after card retries (decision 0105).
+     */
+    async endForUnpaidClaim(ref: SubscriptionRef & { at: number }): Promise<string> {
+      return step(ref, async (row, trx) => {
+        if (row.status !== 'active' || row.collection_method !== 'claim') return null;
+        if (!(await lifecycle.hasEndedClaim(row.id, trx))) return null;
+        return endState(row, await stepTime(row, ref.at, trx));
       });
     },
 

@@ -323,7 +323,11 @@ export function createApp(deps: AppDeps): Express {
   v1.use(
     claimsRouter(
       {
-        claims: createClaimsService({ knex: deps.knex, claimsApi: deps.claimsApi }),
+        claims: createClaimsService({
+          knex: deps.knex,
+          claimsApi: deps.claimsApi,
+          engine: subscriptionEngine,
+        }),
         testPayments: claimTestPayments,
       },
       docs,

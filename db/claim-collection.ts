@@ -1,6 +1,7 @@
 import type { Db, Knex } from './knex';
-import { claimSessionUnpaid } from './claims';
+import { claimSessionUnpaid, insertClaim, type ClaimRow } from './claims';
 import { sqlArgs } from './event-batch';
+import { claimDatesFor, claimTermsRuleOf } from '../domain/checkout-claims';
 
 /**
  * Claims that collect subscription renewals (decision 0064): who the claimant and the payer of a
@@ -30,21 +31,94 @@ export async function claimPartiesOf(
 }
 
 /**
+ * The krafa collecting a subscription renewal: the renewal's amount from the customer's kennitala,
+ * dated from `asOf` (the test clock's time, on a clock) by the merchant's claim terms, for a
+ * claim-collected renewal (decision 0064) or one whose card retries ran out (decision 0105). The
+ * claim batch issues it; one krafa per renewal (unique `renewal_id`).
+ */
+export async function insertRenewalClaim(
+  trx: Knex.Transaction,
+  input: {
+    merchantId: string;
+    livemode: boolean;
+    subscriptionId: string;
+    customerId: string;
+    merchant: { kennitala: string; bank_account: string | null; claim_terms: unknown };
+    payerKennitala: string;
+    renewal: { id: string; period_index: number; amount: number };
+    asOf: Date;
+  },
+): Promise<ClaimRow> {
+  return insertClaim(trx, {
+    merchantId: input.merchantId,
+    livemode: input.livemode,
+    claimantKennitala: input.merchant.kennitala,
+    bankAccount: input.merchant.bank_account,
+    customerId: input.customerId,
+    payerKennitala: input.payerKennitala,
+    amount: input.renewal.amount,
+    ...claimDatesFor(input.asOf.toISOString().slice(0, 10), claimTermsRuleOf(input.merchant.claim_terms)),
+    description: `Subscription ${input.subscriptionId}, period ${input.renewal.period_index + 1}`,
+    metadata: { subscription: input.subscriptionId, renewal: input.renewal.id },
+    renewalId: input.renewal.id,
+  });
+}
+
+/** A subscription whose lifecycle workflow must look at it, with the test clock it is bound to. */
+export interface ClaimLifecycleRef {
+  merchantId: string;
+  livemode: boolean;
+  subscriptionId: string;
+  testClockId: string | null;
+}
+
+/**
+ * The subscriptions whose lifecycle these kröfur's outcomes move on (decision 0105): the past_due
+ * ones waiting for one of them since their card retries ran out (paid, expired, cancelled or
+ * refused at issuance), and the active claim-collected ones for which one of them ended unpaid.
+ * Kröfur by id, or by the bank's claim id.
+ */
+export async function lifecycleRefsOfClaims(
+  db: Db,
+  claimIds: readonly string[],
+  by: 'id' | 'bank_claim_id' = 'id',
+): Promise<ClaimLifecycleRef[]> {
+  if (claimIds.length === 0) return [];
+  const key = by === 'id' ? 'c.id' : 'c.bank_claim_id';
+  const { rows } = await db.raw<{
+    rows: { merchant_id: string; livemode: boolean; id: string; test_clock_id: string | null }[];
+  }>(
+    `select distinct s.merchant_id, s.livemode, s.id, s.test_clock_id
+       from claims c join renewals r on r.id = c.renewal_id join subscriptions s on s.id = r.subscription_id
+      where ${key} = any(?::text[])
+        and ((s.dunning_claim_id = c.id and s.status = 'past_due')
+          or (c.status in ('expired', 'cancelled') and s.collection_method = 'claim' and s.status = 'active'))`,
+    sqlArgs(...[claimIds]),
+  );
+  return rows.map((r) => ({
+    merchantId: r.merchant_id,
+    livemode: r.livemode,
+    subscriptionId: r.id,
+    testClockId: r.test_clock_id,
+  }));
+}
+
+/**
  * Expires the unpaid claims whose cancellation date (niðurfellingardagur) has passed by `asOf`: those
  * of the clock's subscriptions for a test clock, every other claim otherwise (decision 0064). Their
- * renewals are void and their checkout sessions unpaid. Returns how many expired.
+ * renewals are void and their checkout sessions unpaid. Returns the ids of the claims that expired.
  */
-export async function expireClaims(knex: Knex, asOf: Date, testClockId: string | null): Promise<number> {
+export async function expireClaims(knex: Knex, asOf: Date, testClockId: string | null): Promise<string[]> {
   const clockOf = `(select s.test_clock_id from renewals r join subscriptions s on s.id = r.subscription_id
                      where r.id = c.renewal_id)`;
   return knex.transaction(async (trx) => {
     const { rows } = await trx.raw<{
-      rows: { renewal_id: string | null; checkout_session_id: string | null }[];
+      rows: { id: string; renewal_id: string | null; checkout_session_id: string | null }[];
     }>(
       `update claims c set status = 'expired', updated_at = now()
         where c.status in ('pending', 'issued', 'partially_paid') and c.cancellation_date < ?
           and ${testClockId === null ? `${clockOf} is null` : `${clockOf} = ?`}
-       returning c.renewal_id, c.checkout_session_id`,
+       returning c.id, c.renewal_id, c.checkout_session_id`,
       sqlArgs(asOf.toISOString().slice(0, 10), ...(testClockId === null ? [] : [testClockId])),
     );
     const renewalIds = rows.map((r) => r.renewal_id).filter((id): id is string => id !== null);
@@ -54,6 +128,6 @@ export async function expireClaims(knex: Knex, asOf: Date, testClockId: string |
         .where({ status: 'awaiting_claim' })
         .update({ status: 'void', updated_at: new Date() });
     for (const r of rows) if (r.checkout_session_id) await claimSessionUnpaid(trx, r.checkout_session_id);
-    return rows.length;
+    return rows.map((r) => r.id);
   });
 }

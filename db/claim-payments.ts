@@ -76,7 +76,8 @@ export function createClaimPaymentRepository(db: Db) {
 
     /**
      * The subscription renewal a paid claim collects is paid with the claim's intent (decision
-     * 0064), and the intent is tied to the renewal's subscription.
+     * 0064), and the intent is tied to the renewal's subscription. A renewal whose card failed before
+     * its krafa (decision 0105) leaves its card intent canceled: the krafa took the money.
      */
     async payRenewal(
       renewalId: string,
@@ -84,6 +85,18 @@ export function createClaimPaymentRepository(db: Db) {
       now: Date,
       trx: Knex.Transaction,
     ): Promise<void> {
+      await trx('payment_intents')
+        .whereIn(
+          'id',
+          trx('renewals').where({ id: renewalId, status: 'awaiting_claim' }).select('payment_intent_id'),
+        )
+        .where({ status: 'requires_payment_method' })
+        .update({
+          status: 'canceled',
+          canceled_at: now,
+          cancellation_reason: 'paid_by_claim',
+          updated_at: now,
+        });
       await trx('renewals').where({ id: renewalId, status: 'awaiting_claim' }).update({
         status: 'paid',
         paid_at: now,

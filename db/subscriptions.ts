@@ -38,6 +38,10 @@ export interface SubscriptionRow {
   dunning_retry_days: number[];
   dunning_end_state: DunningEndState;
   payment_failed_at: Date | null;
+  /** Issue a krafa when card retries run out; null: the merchant's default (decision 0105). */
+  claim_fallback: boolean | null;
+  /** The krafa collecting the open renewal since its card retries ran out, while it is waited for. */
+  dunning_claim_id: string | null;
   metadata: Record<string, string>;
   created_at: Date;
   updated_at: Date;

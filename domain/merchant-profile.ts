@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { checkKennitala } from './kennitala';
 import { ClaimTermsPatch } from './checkout-claims';
+import { MerchantDunningPatch } from './claim-fallback';
 
 /**
  * The writable merchant profile (spec §2.3, limits §8). One schema validates the API's PATCH and
@@ -74,6 +75,8 @@ export const ProfilePatch = z
     legal_address: zLegalAddress.nullable(),
     /** Merged into the current rule: only the fields sent change (decision 0065). */
     claim_terms: ClaimTermsPatch,
+    /** Defaults of the merchant's subscriptions after failed renewals, merged like claim_terms (0105). */
+    dunning: MerchantDunningPatch,
   })
   .partial()
   .strict();

@@ -16,6 +16,7 @@ import * as webhookSecretsAtRest from './20261216_1101_webhook_secrets_at_rest';
 import * as webhookSecretRotation from './20261216_1102_webhook_secret_rotation';
 import * as channelAutoDisable from './20261216_1103_channel_auto_disable';
 import * as rateLimits from './20261216_1104_rate_limits';
+import * as subscriptionClaimFallback from './20261216_1200_subscription_claim_fallback';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '20261216_1102_webhook_secret_rotation': webhookSecretRotation,
   '20261216_1103_channel_auto_disable': channelAutoDisable,
   '20261216_1104_rate_limits': rateLimits,
+  '20261216_1200_subscription_claim_fallback': subscriptionClaimFallback,
 };

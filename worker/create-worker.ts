@@ -10,6 +10,7 @@ import { createBillingActivities } from '../activities/billing';
 import { createSubscriptionActivities } from '../activities/subscriptions';
 import { createTestClockActivities } from '../activities/test-clocks';
 import { createSubscriptionEngine } from '../engine/subscription-engine';
+import { createClaimBatchStarter } from '../engine/claim-batch-starter';
 import { createInProcessAcquirer } from '../simulators/in-process-acquirer';
 import type { CardAcquirer } from '../bank-adapters/card-acquirer';
 import type { ClaimsApi } from '../bank-adapters/claims-api';
@@ -93,7 +94,16 @@ export async function createWorker(
       notifyLifecycle: (refs) => engine.notify(refs),
       ...(deps.chargeConcurrency !== undefined && { chargeConcurrency: deps.chargeConcurrency }),
     }),
-    ...createSubscriptionActivities({ knex: deps.knex, wakeChannels }),
+    ...createSubscriptionActivities({
+      knex: deps.knex,
+      wakeChannels,
+      // A krafa issued when card retries run out goes to the bank at once (decision 0105).
+      issueClaims: createClaimBatchStarter({
+        client: deps.client,
+        taskQueue: deps.taskQueue,
+        log: deps.log.child({ area: 'subscriptions' }),
+      }),
+    }),
     ...createTestClockActivities({ knex: deps.knex, client: deps.client }),
     ...createMaintenanceActivities({ knex: deps.knex }),
     ...createSettlementActivities({
@@ -120,6 +130,7 @@ export async function createWorker(
       log: deps.log.child({ area: 'claims' }),
       claimsApi: deps.claimsApi,
       wakeChannels,
+      notifyLifecycle: (refs) => engine.notify(refs),
     }),
     ...createWebhookActivities({
       knex: deps.knex,

@@ -23,7 +23,7 @@ const { loadLifecycle, registerClockWait, clearClockWait } = proxyActivities<Sub
 });
 
 // State changes: each locks the row and checks it is still due, so a retry is a no-op.
-const { endTrial, finishDunning, cancelAtPeriodEnd, expireIncomplete } =
+const { endTrial, finishDunning, cancelAtPeriodEnd, expireIncomplete, recoverByClaim, endForUnpaidClaim } =
   proxyActivities<SubscriptionActivities>({
     startToCloseTimeout: '1 minute',
     retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
@@ -51,10 +51,11 @@ export interface SubscriptionWorkflowInput {
 const STEPS_PER_RUN = 100;
 
 /**
- * The lifecycle of one subscription (`subscription/{sub_id}`): first charge, trial end, dunning,
- * cancel at period end. Postgres holds the state; each round reads it, asks the pure
- * `nextLifecycleStep` what is due, sleeps until then through the time helper, and acts. It ends
- * when nothing is left that a billing run cannot do alone, and is started again when that changes.
+ * The lifecycle of one subscription (`subscription/{sub_id}`): first charge, trial end, dunning
+ * and the krafa that may follow it, cancel at period end. Postgres holds the state; each round
+ * reads it, asks the pure `nextLifecycleStep` what is due, sleeps until then through the time
+ * helper, and acts. It ends when nothing is left that a billing run cannot do alone, and is started
+ * again when that changes.
  */
 export async function subscriptionLifecycle(input: SubscriptionWorkflowInput): Promise<string> {
   const ref = {
@@ -124,6 +125,15 @@ export async function subscriptionLifecycle(input: SubscriptionWorkflowInput): P
         break;
       case 'expire_incomplete':
         await expireIncomplete({ ...ref, at });
+        break;
+      case 'await_claim':
+        // Only a wait for the krafa of a renewal whose card retries ran out (decision 0105): look again.
+        break;
+      case 'recover_by_claim':
+        await recoverByClaim({ ...ref, at });
+        break;
+      case 'end_for_unpaid_claim':
+        await endForUnpaidClaim({ ...ref, at });
         break;
     }
   }

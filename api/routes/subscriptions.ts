@@ -15,6 +15,13 @@ const zRetryDays = z
   .max(10)
   .refine((d) => d.every((v, i) => i === 0 || v > d[i - 1]!), 'must be increasing day offsets');
 
+const zClaimFallback = z
+  .boolean()
+  .nullable()
+  .describe(
+    "When card retries run out, issue a krafa for the renewal to the customer's kennitala before the end state; null: the merchant's default (decision 0105)",
+  );
+
 // As checkout takes it (api/routes/checkout-sessions.ts).
 const zPromotionCode = z.string().min(1).max(64).describe('A promotion code as the customer types it');
 
@@ -42,6 +49,7 @@ const CreateSubscription = z
       .object({
         retry_days: zRetryDays.optional(),
         end_state: z.enum(['canceled', 'unpaid', 'past_due']).optional(),
+        claim_fallback: zClaimFallback.optional(),
       })
       .strict()
       .optional()
@@ -70,6 +78,7 @@ const UpdateSubscription = z
       .optional()
       .describe('A new coupon is redeemed (counted, refused when not valid); null removes the discount'),
     promotion_code: zPromotionCode.optional(),
+    dunning: z.object({ claim_fallback: zClaimFallback }).strict().optional(),
     metadata: zStoredMetadata.optional(),
   })
   .strict();
@@ -115,6 +124,7 @@ export function subscriptionsRouter(
         ...(body.promotion_code !== undefined && { promotionCode: body.promotion_code }),
         ...(body.dunning?.retry_days !== undefined && { retryDays: body.dunning.retry_days }),
         ...(body.dunning?.end_state !== undefined && { endState: body.dunning.end_state }),
+        ...(body.dunning?.claim_fallback !== undefined && { claimFallback: body.dunning.claim_fallback }),
         ...(body.metadata !== undefined && { metadata: body.metadata }),
       }),
   });
@@ -145,7 +155,8 @@ export function subscriptionsRouter(
   route({
     method: 'post',
     path: '/v1/subscriptions/:id',
-    summary: 'Update a subscription: price (next period), quantity, card, cancel at period end, coupon',
+    summary:
+      'Update a subscription: price (next period), quantity, card, cancel at period end, coupon, krafa fallback',
     tag,
     body: UpdateSubscription,
     response: SubscriptionSchema,
@@ -158,6 +169,7 @@ export function subscriptionsRouter(
         ...(body.cancellation_reason !== undefined && { cancellationReason: body.cancellation_reason }),
         ...(body.coupon !== undefined && { coupon: body.coupon }),
         ...(body.promotion_code !== undefined && { promotionCode: body.promotion_code }),
+        ...(body.dunning !== undefined && { claimFallback: body.dunning.claim_fallback }),
         ...(body.metadata !== undefined && { metadata: body.metadata }),
       }),
   });

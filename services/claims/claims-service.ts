@@ -4,6 +4,8 @@ import type { ClaimsApi, MergeClaimDetails } from '../../bank-adapters/claims-ap
 import type { PageOptions } from '../../db/tenant';
 import { ClaimRejectedError } from '../../bank-adapters/claims-errors';
 import { claimSessionUnpaid, createClaimRepository, type ClaimFilters, type ClaimRow } from '../../db/claims';
+import { lifecycleRefsOfClaims } from '../../db/claim-collection';
+import type { SubscriptionEngine } from '../../engine/subscription-engine';
 import { nextBankingDay } from '../../domain/banking-days';
 import { ConflictError, InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
 import { claimTermsProblem } from '../../domain/claim-limits';
@@ -27,6 +29,11 @@ export interface ClaimsServiceDeps {
   knex: Knex;
   /** The bank's claims service (amend and cancel of issued claims); unset: those answer 503. */
   claimsApi?: ClaimsApi | undefined;
+  /**
+   * Signals the subscriptions a cancelled krafa ends (decision 0105); unset (no workflow engine):
+   * a waiting one learns it when its wait for the krafa's expiry ends.
+   */
+  engine?: SubscriptionEngine | null | undefined;
 }
 
 /** Bank calls of the API: the bank's refusal becomes a 409 that names its result code. */
@@ -83,6 +90,12 @@ export function createClaimsService(deps: ClaimsServiceDeps) {
       throw new ServiceUnavailableError('No bank connection is configured for claims', 'bank_unavailable');
     return deps.claimsApi;
   };
+
+  /** The subscription a cancelled krafa collected for goes to its end state (decision 0105). */
+  async function notifySubscriptions(claimId: string) {
+    const refs = await lifecycleRefsOfClaims(deps.knex, [claimId]);
+    if (refs.length > 0 && deps.engine) await deps.engine.notify(refs);
+  }
 
   return {
     async create(scope: Scope, input: CreateClaimInput): Promise<ClaimObject> {
@@ -147,7 +160,11 @@ export function createClaimsService(deps: ClaimsServiceDeps) {
     /** Cancels an unpaid claim (at the bank too once issued); cancelling it again changes nothing. */
     async cancel(scope: Scope, id: string): Promise<ClaimObject> {
       const claim = await find(scope, id);
-      if (claim.status === 'cancelled') return presentClaim(claim);
+      // A repeated cancel signals again: the subscriptions answered are only those still to move on.
+      if (claim.status === 'cancelled') {
+        await notifySubscriptions(claim.id);
+        return presentClaim(claim);
+      }
       if (!['pending', 'issued', 'partially_paid'].includes(claim.status))
         throw new ConflictError(`A ${claim.status} claim cannot be cancelled`, 'claim_not_cancellable');
       if (issuing(claim))
@@ -170,6 +187,7 @@ export function createClaimsService(deps: ClaimsServiceDeps) {
         return cancelled;
       });
       if (!row) throw new ConflictError('The claim changed meanwhile; try again', 'claim_changed');
+      await notifySubscriptions(row.id);
       return presentClaim(row);
     },
   };

@@ -4,6 +4,7 @@ import { APPLICATION_STATUSES, capabilities, enabledCapabilities } from '../../d
 import { profileWarnings } from '../../domain/merchant-profile';
 import { unix } from '../../domain/unix-time';
 import { claimTermsRuleOf } from '../../domain/checkout-claims';
+import { merchantDunningOf } from '../../domain/claim-fallback';
 import { onboardingState } from './onboarding';
 
 const Capability = z.object({
@@ -39,6 +40,15 @@ export const MerchantSchema = z.object({
     days_until_final_due: z.number().int(),
     days_until_cancellation: z.number().int(),
   }),
+  dunning: z
+    .object({
+      claim_fallback: z
+        .boolean()
+        .describe(
+          "When a subscription's card retries run out, issue a krafa for the renewal before its end state",
+        ),
+    })
+    .describe("Defaults for subscriptions' dunning; a subscription's own setting wins"),
   warnings: z.array(z.object({ code: z.string(), param: z.string(), message: z.string() })),
   created_at: z.number(),
   updated_at: z.number(),
@@ -71,6 +81,7 @@ export function presentMerchant(row: MerchantRow, livemode: boolean): MerchantOb
     enabled_capabilities: enabledCapabilities(state, livemode),
     features: state.features,
     claim_terms: claimTermsRuleOf(row.claim_terms),
+    dunning: merchantDunningOf(row.dunning),
     warnings: profileWarnings(row),
     created_at: unix(row.created_at),
     updated_at: unix(row.updated_at),

@@ -22,6 +22,8 @@ export interface SignUp {
   missingPaymentMethod: 'cancel' | 'pause';
   retryDays?: number[];
   endState?: DunningEndState;
+  /** The subscription's own card → krafa fallback; unset: the merchant's default (decision 0105). */
+  claimFallback?: boolean | null;
   metadata: Record<string, string>;
 }
 
@@ -81,6 +83,8 @@ export function newSubscription(s: SignUp): NewSubscription {
     dunning_retry_days: s.retryDays ?? [...DEFAULT_RETRY_DAYS],
     dunning_end_state: s.endState ?? 'canceled',
     payment_failed_at: null,
+    claim_fallback: s.claimFallback ?? null,
+    dunning_claim_id: null,
     metadata: s.metadata,
   };
 }

@@ -30,13 +30,14 @@ export function createReferenceChecks(db: Db) {
         throw bad(`No payment method '${id}' attached to the customer`, param);
     },
 
+    /** The merchant can issue kröfur in this environment (the one rule, merchant/onboarding.ts). */
+    async claimsEnabled(scope: Scope, trx: Db, param: string) {
+      assertClaimsEnabled(await merchants.findById(scope.merchantId, trx), scope.livemode, param);
+    },
+
     /** A claim-collected subscription: claims enabled, a claimant kennitala and a payer kennitala. */
     async claimsPossible(scope: Scope, payer: string | null, trx: Db) {
-      assertClaimsEnabled(
-        await merchants.findById(scope.merchantId, trx),
-        scope.livemode,
-        'collection_method',
-      );
+      await this.claimsEnabled(scope, trx, 'collection_method');
       if (!payer)
         throw bad('A subscription collected by claim needs a customer with a kennitala', 'customer');
     },

@@ -37,6 +37,18 @@ export const SubscriptionSchema = z.object({
     retry_days: z.array(z.number()),
     end_state: z.enum(['canceled', 'unpaid', 'past_due']),
     payment_failed_at: z.number().nullable(),
+    claim_fallback: z
+      .boolean()
+      .nullable()
+      .describe(
+        "When card retries run out, issue a krafa for the renewal before the end state; null: the merchant's default",
+      ),
+    claim: z
+      .string()
+      .nullable()
+      .describe(
+        'The krafa collecting the renewal since card retries ran out, while the subscription waits for it',
+      ),
   }),
   test_clock: z.string().nullable(),
   metadata: z.record(z.string(), z.string()),
@@ -75,6 +87,8 @@ export function presentSubscription(row: SubscriptionRow) {
       retry_days: row.dunning_retry_days,
       end_state: row.dunning_end_state,
       payment_failed_at: unix(row.payment_failed_at),
+      claim_fallback: row.claim_fallback,
+      claim: row.dunning_claim_id,
     },
     test_clock: row.test_clock_id,
     metadata: row.metadata,

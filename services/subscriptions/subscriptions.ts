@@ -32,6 +32,8 @@ export interface CreateSubscriptionInput {
   promotionCode?: string;
   retryDays?: number[];
   endState?: DunningEndState;
+  /** The card → krafa fallback of this subscription; null or unset: the merchant's (decision 0105). */
+  claimFallback?: boolean | null;
   metadata?: Record<string, string>;
 }
 
@@ -45,6 +47,7 @@ export interface UpdateSubscriptionInput {
   cancellationReason?: string | null;
   coupon?: string | null;
   promotionCode?: string;
+  claimFallback?: boolean | null;
   metadata?: Record<string, string>;
 }
 
@@ -95,6 +98,16 @@ export function createSubscriptionService(deps: {
     ]);
   }
 
+  /**
+   * A subscription's own krafa fallback needs kröfur enabled for the merchant; it applies to card
+   * subscriptions only (a claim-collected one has no card retries to run out).
+   */
+  async function fallbackPossible(scope: Scope, byClaim: boolean, trx: Knex) {
+    const param = 'dunning.claim_fallback';
+    if (byClaim) throw bad('The krafa fallback applies to subscriptions charged automatically', param);
+    await check.claimsEnabled(scope, trx, param);
+  }
+
   /** Now for a subscription: the frozen time of its test clock, if it has one. */
   async function nowFor(testClockId: string | null, trx: Knex): Promise<Date> {
     return (testClockId ? await clocks.frozenTime(testClockId, trx) : undefined) ?? new Date();
@@ -134,6 +147,7 @@ export function createSubscriptionService(deps: {
           throw bad('trial_end must be in the future', 'trial_end');
         const byClaim = input.collectionMethod === 'claim';
         if (byClaim) await check.claimsPossible(scope, customer.kennitala, trx);
+        if (input.claimFallback === true) await fallbackPossible(scope, byClaim, trx);
         if (trialEnd === null && !pmId && !byClaim)
           throw bad('A subscription without a trial needs a payment method', 'default_payment_method');
         // Counted with the subscription, as checkout counts it with the completed session.
@@ -162,6 +176,7 @@ export function createSubscriptionService(deps: {
             missingPaymentMethod: input.missingPaymentMethod,
             ...(input.retryDays !== undefined && { retryDays: input.retryDays }),
             ...(input.endState !== undefined && { endState: input.endState }),
+            claimFallback: input.claimFallback ?? null,
             metadata: input.metadata ?? {},
           }),
           trx,
@@ -251,6 +266,11 @@ export function createSubscriptionService(deps: {
             patch.discount_period_index = row.current_period_index + 1;
             patch.discount_start = new Date();
           }
+        }
+        if (input.claimFallback !== undefined) {
+          if (input.claimFallback === true)
+            await fallbackPossible(scope, row.collection_method === 'claim', trx);
+          patch.claim_fallback = input.claimFallback;
         }
         if (input.metadata !== undefined) patch.metadata = input.metadata;
         return subscriptions.update(scope, row.id, patch, trx);

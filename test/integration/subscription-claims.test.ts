@@ -154,4 +154,11 @@ test('a claim-collected subscription on a test clock: renewals become kröfur, p
   expect(later.length).toBeGreaterThan(2);
   for (const c of later.slice(2)) expect(c.status).not.toBe('expired');
   expect((await api(`/v1/claims/${later[1]!.id}`)).body.status).toBe('expired');
+  // An expired krafa ends the subscription as configured (dunning.end_state, canceled by default;
+  // decision 0105), at the clock's time of the expiry; no krafa follows it.
+  const ended = (await api(`/v1/subscriptions/${sub}`)).body;
+  expect(ended).toMatchObject({ status: 'canceled', cancellation_details: { reason: 'payment_failed' } });
+  expect(ended.canceled_at).toBe(unixOf(Date.UTC(2027, 4, 20, 13, 0, 0)));
+  await advance(clock, Date.UTC(2027, 5, 30, 13, 0, 0));
+  expect(await claimsOf(sub)).toHaveLength(later.length);
 });

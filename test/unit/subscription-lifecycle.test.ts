@@ -1,5 +1,6 @@
 import { nextLifecycleStep, type LifecycleState } from '../../domain/subscription-lifecycle';
 import { priceSubscriptionPeriod, retryDueAt } from '../../domain/subscription';
+import { claimExpiresAt, claimOutcomeOf } from '../../domain/claim-fallback';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2027, 2, 1);
@@ -17,6 +18,12 @@ const base: LifecycleState = {
   attempts: 1,
   retryDays: [1, 3, 7, 14],
   endState: 'canceled',
+};
+
+const exhausted: Partial<LifecycleState> = {
+  status: 'past_due',
+  paymentFailedAt: NOW - 14 * DAY,
+  attempts: 5,
 };
 
 describe('nextLifecycleStep', () => {
@@ -83,9 +90,64 @@ describe('nextLifecycleStep', () => {
       { action: 'done' },
     ],
     ['canceled is final', { status: 'canceled', cancelAtPeriodEnd: true }, { action: 'done' }],
+    [
+      'retries run out with a krafa open: it waits until the krafa expires',
+      { ...exhausted, dunningClaim: { outcome: 'open', expiresAt: NOW + 90 * DAY } },
+      { action: 'await_claim', at: NOW + 90 * DAY },
+    ],
+    [
+      'a krafa still open past its expiry is looked at daily',
+      { ...exhausted, dunningClaim: { outcome: 'open', expiresAt: NOW - DAY } },
+      { action: 'await_claim', at: NOW + DAY },
+    ],
+    [
+      'a new card does not retry while the krafa is open',
+      { ...exhausted, retryRequested: true, dunningClaim: { outcome: 'open', expiresAt: NOW + DAY } },
+      { action: 'await_claim', at: NOW + DAY },
+    ],
+    [
+      'a paid krafa recovers the subscription',
+      { ...exhausted, dunningClaim: { outcome: 'paid', expiresAt: NOW + DAY } },
+      { action: 'recover_by_claim', at: NOW },
+    ],
+    [
+      'an expired or cancelled krafa finishes dunning',
+      { ...exhausted, dunningClaim: { outcome: 'ended', expiresAt: NOW } },
+      { action: 'finish_dunning', at: NOW },
+    ],
+    [
+      'an ended krafa of a claim-collected subscription ends it',
+      { claimEnded: true, cancelAtPeriodEnd: true },
+      { action: 'end_for_unpaid_claim', at: NOW },
+    ],
+    [
+      'a new card after a krafa ended retries the renewal its card failed',
+      { status: 'unpaid', retryRequested: true, retryable: true },
+      { action: 'retry', at: NOW },
+    ],
+    [
+      'a new card with nothing to retry does nothing',
+      { status: 'unpaid', retryRequested: true, retryable: false },
+      { action: 'done' },
+    ],
+    [
+      'nor past_due outside dunning',
+      { status: 'past_due', retryRequested: true, retryable: false },
+      { action: 'done' },
+    ],
   ])('%s', (_name, patch, expected) => {
     expect(nextLifecycleStep({ ...base, ...patch }, NOW)).toEqual(expected);
   });
+});
+
+test("a krafa's outcome for the subscription waiting for it, and when it expires", () => {
+  expect(
+    ['pending', 'issued', 'partially_paid', 'paid', 'expired', 'cancelled'].map((s) => claimOutcomeOf(s)),
+  ).toEqual(['open', 'open', 'open', 'paid', 'ended', 'ended']);
+  // Refused by the bank at issuance: pending with the bank's error, it will never be paid.
+  expect(claimOutcomeOf('pending', true)).toBe('ended');
+  // The billing run of the day after the cancellation date expires it.
+  expect(claimExpiresAt('2027-06-02')).toBe(Date.UTC(2027, 5, 3));
 });
 
 test('retries follow the schedule, then stop', () => {
