@@ -5,6 +5,7 @@ import {
   type ConfirmedPayout,
   type DepositDetail,
 } from '../db/bank-statement-matching';
+import { recordRefundUpdated } from '../services/payments/refund-events';
 
 export type { ConfirmedPayout } from '../db/bank-statement-matching';
 
@@ -135,4 +136,38 @@ export async function matchPayouts(
     });
   }
   return { confirmed, exceptions };
+}
+
+/**
+ * Krafa refunds (decision 0101): a booked debit whose EndToEndId is a pending refund's id is the
+ * credit transfer back to the payer that a payout file carried. An equal amount marks the refund
+ * `succeeded` and records `refund.updated` in this transaction (the channels to wake go to `wake`);
+ * another amount is an exception and the refund stays pending.
+ */
+export async function matchRefundTransfers(
+  trx: Knex.Transaction,
+  f: FileRef,
+  wake: string[],
+): Promise<{ matched: number; exceptions: number }> {
+  const repo = createStatementMatchingRepository(trx);
+  let matched = 0;
+  let exceptions = 0;
+  for (const c of await repo.refundTransferCandidates(f)) {
+    if (c.amount !== c.refund_amount) {
+      exceptions += await repo.entryException(
+        f,
+        c.entry_id,
+        'amount_mismatch',
+        `refund ${c.refund_id} was debited with another amount`,
+        { expected: c.refund_amount, actual: c.amount },
+      );
+      continue;
+    }
+    const m = { entryId: c.entry_id, kind: 'refund' as const, objectId: c.refund_id, amount: c.amount };
+    if (!(await repo.matchEntry(f, m))) continue;
+    const refund = await repo.markRefundSucceeded(f, c);
+    if (refund) wake.push(...(await recordRefundUpdated(trx, refund)));
+    matched++;
+  }
+  return { matched, exceptions };
 }

@@ -1,6 +1,12 @@
 import type { Knex } from '../db/knex';
 import { createBankMatchingRepository, type FileRef } from '../db/bank-matching';
-import { matchDeposits, matchLumpSums, matchPayouts, type ConfirmedPayout } from './bank-matching-statement';
+import {
+  matchDeposits,
+  matchLumpSums,
+  matchPayouts,
+  matchRefundTransfers,
+  type ConfirmedPayout,
+} from './bank-matching-statement';
 import { recordBankCostsOfFile } from '../db/payment-costs';
 
 export type { ConfirmedPayout } from './bank-matching-statement';
@@ -10,16 +16,21 @@ export interface MatchResult {
   lumpSums: number;
   deposits: number;
   payouts: ConfirmedPayout[];
+  /** Krafa refunds whose transfer was booked (decision 0101). */
+  refunds: number;
   exceptions: number;
+  /** Notification channels with new deliveries (`refund.updated`), to wake after commit. */
+  wake: string[];
 }
 
 /**
  * Matches one file's booked entries, set-based, inside the transaction that stored them (decision
  * 0090, 0092). Order matters: entries of a foreign account and reversals are set aside first, then
  * claim payments (with the bank's charge for each, a cost recorded once), lump sums (this
- * statement's, and earlier statements' still waiting for this notification), acquirer deposits and
- * payouts are matched, and whatever booked entry is left becomes an `unmatched` exception.
- * `bank_matches` is unique per object, so a payment seen in a second file can never count twice.
+ * statement's, and earlier statements' still waiting for this notification), acquirer deposits,
+ * payouts and krafa refund transfers are matched, and whatever booked entry is left becomes an
+ * `unmatched` exception. `bank_matches` is unique per object, so a payment seen in a second file can
+ * never count twice.
  */
 export async function matchBankFile(
   trx: Knex.Transaction,
@@ -54,6 +65,9 @@ export async function matchBankFile(
   lap('deposits');
   const payouts = await matchPayouts(trx, f);
   exceptions += payouts.exceptions;
+  const wake: string[] = [];
+  const refunds = await matchRefundTransfers(trx, f, wake);
+  exceptions += refunds.exceptions;
 
   exceptions += await repo.setAsideUnmatched(f);
   lap('rest');
@@ -62,7 +76,9 @@ export async function matchBankFile(
     lumpSums: lumpSums.matched + lateLumpSums.matched,
     deposits: deposits.matched,
     payouts: payouts.confirmed,
+    refunds: refunds.matched,
     exceptions,
+    wake,
   };
 }
 

@@ -1,5 +1,12 @@
 import type { Knex } from '../db/knex';
-import type { CamtEntry, CamtEvent, CamtMessage, CamtStatement, CamtTxDtls } from '../bank-adapters/camt';
+import type {
+  CamtAccount,
+  CamtEntry,
+  CamtEvent,
+  CamtMessage,
+  CamtStatement,
+  CamtTxDtls,
+} from '../bank-adapters/camt';
 import { parseCamt } from '../bank-adapters/camt';
 import {
   completeBankStatement,
@@ -233,6 +240,7 @@ function toDetail(tx: CamtTxDtls, entry: CamtEntry): BankEntryDetail {
   const reference =
     tx.RmtInf.Strd.find((s) => s.CdtrRefInf?.Ref !== undefined)?.CdtrRefInf?.Ref ?? tx.RmtInf.Ustrd[0];
   const party = credit ? tx.RltdPties.Dbtr?.Id : tx.RltdPties.Cdtr?.Id;
+  const partyAccount = icelandicAccount(credit ? tx.RltdPties.DbtrAcct : tx.RltdPties.CdtrAcct);
   // A detail without its own amount is the whole entry when it is the only one; otherwise unknown (0),
   // which can only ever be an exception, never a match.
   const amount =
@@ -248,8 +256,17 @@ function toDetail(tx: CamtTxDtls, entry: CamtEntry): BankEntryDetail {
     refs,
     ...(reference !== undefined && { reference }),
     ...(party !== undefined && { party }),
+    ...(partyAccount !== undefined && { partyAccount }),
     ...(charges !== undefined && { charges }),
   };
+}
+
+/** An account as 12 digits (bank 4, ledger 2, number 6): a BBAN, written with dashes or not, or an IS IBAN. */
+function icelandicAccount(account: CamtAccount | undefined): string | undefined {
+  if (account?.IBAN !== undefined)
+    return /^IS[0-9]{24}$/.test(account.IBAN) ? account.IBAN.slice(4, 16) : undefined;
+  const digits = account?.Othr?.replace(/-/g, '');
+  return digits !== undefined && /^[0-9]{12}$/.test(digits) ? digits : undefined;
 }
 
 /**

@@ -32,6 +32,8 @@ export interface BankSyncDeps {
   openTransport?: (connection: BankConnection) => BankFileTransport;
   /** Parser worker threads per file (BANK_SYNC_PARSE_WORKERS; 0: parse on the activity's thread). */
   parseWorkers?: number;
+  /** Wakes notification channels after a file's events committed; unset, the webhook relay finds them. */
+  wakeChannels?: (ids: string[]) => Promise<void>;
 }
 
 export interface BankFileOutcome {
@@ -145,6 +147,7 @@ export function createBankSyncActivities(deps: BankSyncDeps) {
           ...(row.quarantine_reason !== null && { reason: row.quarantine_reason }),
         };
         let confirmed: ConfirmedPayout[] = [];
+        let wake: string[] = [];
         if (row.status === 'received') {
           // A big file spends minutes in one entry's parse or one matching statement: beat on a
           // timer, not per entry, so the heartbeat timeout only ever notices a lost worker.
@@ -160,6 +163,7 @@ export function createBankSyncActivities(deps: BankSyncDeps) {
             );
             Object.assign(outcome, done.outcome);
             confirmed = done.confirmed;
+            wake = done.wake;
           } finally {
             clearInterval(beating);
           }
@@ -169,6 +173,7 @@ export function createBankSyncActivities(deps: BankSyncDeps) {
         await archive(transport, input.name);
         await files.markArchived(scope, row.id);
         for (const p of confirmed) await tellSettlement(deps, p);
+        if (wake.length > 0) await deps.wakeChannels?.(wake);
         deps.log.info({ file: input.name, outcome }, 'bank file synced');
         return outcome;
       });
@@ -191,7 +196,7 @@ export async function processStoredFile(
   onProgress: (entries: number) => void = () => undefined,
   /** Milliseconds per step (ingest, and each matching step), for the benchmark. */
   timings: Record<string, number> = {},
-): Promise<{ outcome: Partial<BankFileOutcome>; confirmed: ConfirmedPayout[] }> {
+): Promise<{ outcome: Partial<BankFileOutcome>; confirmed: ConfirmedPayout[]; wake: string[] }> {
   const scope: BankScope = { livemode: c.livemode, connection: c.id };
   const files = createBankFileRepository(deps.knex);
   try {
@@ -249,9 +254,10 @@ export async function processStoredFile(
           exceptions: matched.exceptions,
         },
         confirmed: matched.payouts,
+        wake: matched.wake,
       };
     });
-    return processed ?? { outcome: {}, confirmed: [] };
+    return processed ?? { outcome: {}, confirmed: [], wake: [] };
   } catch (err) {
     const refused = refusalOf(err);
     if (refused === null) throw err; // transient (database, disk): the activity is retried
@@ -266,7 +272,7 @@ export async function processStoredFile(
         });
       }
     });
-    return { outcome: { status: refused.status, reason: refused.reason }, confirmed: [] };
+    return { outcome: { status: refused.status, reason: refused.reason }, confirmed: [], wake: [] };
   }
 }
 

@@ -8,6 +8,7 @@ import { isBankingDay, nextBankingDay } from '../domain/banking-days';
 import { accountDigits } from '../domain/settlement-ids';
 import { createSettlementRunRepository, type SettlementRunStatus } from '../db/settlement-runs';
 import { createPayoutRepository, findPayoutDestination } from '../db/payouts';
+import { refundTransfersOfRun } from '../db/claim-refunds';
 import { recordAudit } from '../db/audit-log';
 import { createMerchantRepository } from '../db/merchants';
 import { FailureType } from '../workflows/contract';
@@ -242,6 +243,14 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
       const channel = channelFor(key.livemode);
       if (!channel) return failRun(key, 'No payout channel (bank connection) for this mode');
       const merchant = await merchants.findById(key.merchantId);
+      const merchantName = merchant?.name ?? key.merchantId;
+      // The krafa refunds this run nets go back to their payers in the same file (decision 0101).
+      const refunds = (await refundTransfersOfRun(deps.knex, scope, run.id)).map((r) => ({
+        refundId: r.refundId,
+        amount: r.amount,
+        creditor: { name: r.name ?? r.kennitala, kennitala: r.kennitala, account: r.account },
+        remittance: `Refund ${r.refundId} ${merchantName}`.slice(0, 140),
+      }));
       const { fileName } = await callAdapter(() =>
         channel.submit({
           runId: run.id,
@@ -250,10 +259,11 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
           requestedDate: run.settlement_date,
           createdAt: payout.created_at,
           creditor: {
-            name: merchant?.name ?? key.merchantId,
+            name: merchantName,
             kennitala: payout.destination_kennitala,
             account: accountDigits(payout.destination_account),
           },
+          refunds,
         }),
       );
       return deps.knex.transaction(async (trx) => {

@@ -43,9 +43,7 @@ import { createRefundService } from '../services/payments/refunds';
 import { createPaymentMethodService } from '../services/payments/payment-methods';
 import { createPaymentLinkService } from '../services/payment-links/payment-links';
 import { createBillingPortalService } from '../services/billing-portal/billing-portal-sessions';
-import type { CardAcquirer } from '../bank-adapters/card-acquirer';
-import { createHttpCardAcquirer } from '../bank-adapters/http-card-acquirer';
-import { simulatedAcquirerRouter } from '../simulators/acquirer';
+import type { ConfiguredAcquirer } from '../bank-adapters/http-card-acquirer';
 import { Client } from '@temporalio/client';
 import { createSubscriptionEngine } from '../engine/subscription-engine';
 import { createSubscriptionService } from '../services/subscriptions/subscriptions';
@@ -77,6 +75,10 @@ import { createSecretBox } from '../domain/secret-box';
 import { createRateLimiter } from '../services/rate-limits';
 import { limitPerAddress, limitPerApiKey, type RateLimits } from './middleware/rate-limit';
 import type { AutoDisableRule } from '../domain/webhook-schedule';
+import { createAgentSafety } from '../services/mcp/agent-safety';
+import { rolledBack } from '../services/dry-run';
+import { createMcpTools, mcpRouter } from './mcp/server';
+import type { WriteServices } from './mcp/services';
 
 export interface AppDeps {
   knex: Knex;
@@ -89,17 +91,10 @@ export interface AppDeps {
   /** SECRETS_ENCRYPTION_KEY: seals signing secrets and idempotent replays at rest (decision 0112). */
   secretsKey: string;
   /**
-   * The card acquirer. Unset: the simulated acquirer (test environment) is served at
-   * `/_sim/acquirer` and reached over HTTP at `{publicBaseUrl}/_sim/acquirer`.
+   * The card acquirer, and the origin of its 3-D Secure pages. In the test environment it is the
+   * simulated acquirer, one service shared by every API process and the worker (decision 0102).
    */
-  acquirer?: { client: CardAcquirer; origin: string };
-  /** Latency of the simulated acquirer's answers, in ms. */
-  simulatedAcquirerLatencyMs?: number;
-  /**
-   * The simulated bank the simulated acquirer reports captures and refunds to (decision 0091).
-   * Unset: SIMULATED_BANK_URL from the environment (npm start sets it); neither: not reported.
-   */
-  simulatedBankUrl?: string;
+  acquirer: ConfiguredAcquirer;
   /** Task queue and namespace of the workflows the API starts; the defaults are the config's defaults. */
   taskQueue?: string;
   temporalNamespace?: string;
@@ -152,24 +147,7 @@ export function createApp(deps: AppDeps): Express {
     ),
   );
 
-  // Public part of v1, before the API-key check: device authorization needs no key (spec §4.2), and
-  // the operator API checks its own credential.
-  // Card payments: the simulated acquirer speaks HTTP like a real one, even in-process.
-  let acquirer = deps.acquirer;
-  if (!acquirer) {
-    app.use(
-      '/_sim/acquirer',
-      simulatedAcquirerRouter({
-        latencyMs: deps.simulatedAcquirerLatencyMs ?? 0,
-        bankUrl: deps.simulatedBankUrl ?? process.env.SIMULATED_BANK_URL,
-        log: deps.log,
-      }),
-    );
-    acquirer = {
-      client: createHttpCardAcquirer({ baseUrl: `${deps.publicBaseUrl}/_sim/acquirer` }),
-      origin: new URL(deps.publicBaseUrl).origin,
-    };
-  }
+  const { acquirer } = deps;
   const payments = createPaymentService({ knex: deps.knex, acquirer: acquirer.client });
   const taskQueue = deps.taskQueue ?? DEFAULT_TASK_QUEUE;
   const temporalClient = deps.temporal
@@ -196,6 +174,8 @@ export function createApp(deps: AppDeps): Express {
   // Rate limits per client address on what needs no key (device flow, sign-in, pages); /health,
   // /ready and /metrics were answered above and are never limited (decision 0110).
   if (limiter) app.use(limitPerAddress(limiter.shared, limiter.limits, deps.log));
+  // Public part of v1, before the API-key check: device authorization needs no key (spec §4.2), and
+  // the operator API checks its own credential.
   const publicV1 = express.Router();
   publicV1.use(
     ...bodyParsers(deps.bodyLimitBytes),
@@ -233,8 +213,10 @@ export function createApp(deps: AppDeps): Express {
   v1.use(authenticate(access));
   if (limiter) v1.use(limitPerApiKey(limiter.shared, limiter.limits, deps.log));
   v1.use(...bodyParsers(deps.bodyLimitBytes), bodyErrors(deps.bodyLimitBytes), requireObjectBody, rejectNul);
-  v1.use(idempotency(createIdempotencyService({ knex: deps.knex, secrets }), deps.log));
-  v1.use(eventsRouter({ events: createEventService(deps.knex) }, docs));
+  const idempotencyStore = createIdempotencyService({ knex: deps.knex, secrets });
+  v1.use(idempotency(idempotencyStore, deps.log));
+  const events = createEventService(deps.knex);
+  v1.use(eventsRouter({ events }, docs));
   const channelDeps = {
     knex: deps.knex,
     log: deps.log,
@@ -258,8 +240,10 @@ export function createApp(deps: AppDeps): Express {
   const products = createProductService({ knex: deps.knex });
   const variants = createVariantService({ knex: deps.knex, products });
   v1.use(productsRouter({ products, variants }, docs));
-  v1.use(pricesRouter({ prices: createPriceService({ knex: deps.knex }) }, docs));
-  v1.use(customersRouter({ customers: createCustomerService({ knex: deps.knex }) }, docs));
+  const prices = createPriceService({ knex: deps.knex });
+  v1.use(pricesRouter({ prices }, docs));
+  const customers = createCustomerService({ knex: deps.knex });
+  v1.use(customersRouter({ customers }, docs));
   v1.use(couponsRouter({ coupons: createCouponService({ knex: deps.knex }) }, docs));
   v1.use(promotionCodesRouter({ promotionCodes: createPromotionCodeService({ knex: deps.knex }) }, docs));
   v1.use(checkoutSessionsRouter({ checkout }, docs));
@@ -334,17 +318,57 @@ export function createApp(deps: AppDeps): Express {
     ),
   );
   v1.use(settlementRunsRouter({ settlement }, docs));
-  v1.use(
-    paymentLinksRouter(
-      {
-        paymentLinks: createPaymentLinkService({
-          knex: deps.knex,
+  const paymentLinks = createPaymentLinkService({
+    knex: deps.knex,
+    checkout,
+    publicBaseUrl: deps.publicBaseUrl,
+  });
+  v1.use(paymentLinksRouter({ paymentLinks }, docs));
+
+  // The MCP server (decision 0120): the same services, schemas and idempotency store as v1.
+  const noWebhooks: WebhookDispatcher = { wake: () => Promise.resolve() };
+  /** Write services on a transaction that is rolled back: the dry runs of the create tools. */
+  const writeServicesOn = (knex: Knex): WriteServices => {
+    const dryCheckout = createCheckoutService({
+      knex,
+      acquirer: acquirer.client,
+      dispatcher: noWebhooks,
+      publicBaseUrl: deps.publicBaseUrl,
+      engine: subscriptionEngine,
+    });
+    return {
+      checkout: dryCheckout,
+      paymentLinks: createPaymentLinkService({
+        knex,
+        checkout: dryCheckout,
+        publicBaseUrl: deps.publicBaseUrl,
+      }),
+      customers: createCustomerService({ knex }),
+    };
+  };
+  app.use(
+    mcpRouter({
+      access,
+      log: deps.log,
+      bodyLimitBytes: deps.bodyLimitBytes,
+      limitPerKey: limiter ? limitPerApiKey(limiter.shared, limiter.limits, deps.log) : undefined,
+      tools: createMcpTools({
+        services: {
           checkout,
-          publicBaseUrl: deps.publicBaseUrl,
-        }),
-      },
-      docs,
-    ),
+          paymentLinks,
+          customers,
+          products,
+          prices,
+          paymentIntents,
+          refunds,
+          events,
+          settlement,
+        },
+        dryRun: (work) => rolledBack(deps.knex, (trx) => work(writeServicesOn(trx))),
+        idempotency: idempotencyStore,
+        safety: createAgentSafety({ knex: deps.knex }),
+      }),
+    }),
   );
   // Routers declare full paths (they double as OpenAPI paths), so v1 is entered, not mounted.
   app.use((req, res, next) => (req.path.startsWith('/v1/') ? v1(req, res, next) : next()));

@@ -7,14 +7,16 @@ import { createMetrics } from './metrics';
 import { createApp } from './app';
 import { claimsApiFromConfig } from '../stack/claims-bank-from-config';
 import { createTestBankPayer } from '../bank-adapters/test-bank-payer';
+import { cardAcquirerFromConfig } from '../bank-adapters/http-card-acquirer';
 
-/** Runs the HTTP API; needs DATABASE_URL and TEMPORAL_ADDRESS (npm start sets both). */
+/** Runs the HTTP API; needs DATABASE_URL, TEMPORAL_ADDRESS and SIMULATED_ACQUIRER_URL (npm start sets them). */
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger('skil-api', config.LOG_LEVEL);
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
     throw new Error('the API needs DATABASE_URL and TEMPORAL_ADDRESS; `npm start` runs it with both');
   }
+  const acquirer = cardAcquirerFromConfig(config);
   const secretsKey = requireSecretsKey(config);
   const knex = createKnex(config.DATABASE_URL);
   const { client, connection } = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
@@ -33,8 +35,8 @@ async function main(): Promise<void> {
     dispatcher,
     publicBaseUrl: config.publicBaseUrl,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    acquirer,
     secretsKey,
-    simulatedAcquirerLatencyMs: config.SIMULATED_ACQUIRER_LATENCY_MS,
     claimsApi: claimsApiFromConfig(config),
     ...(config.SIMULATED_BANK_URL && { testBank: createTestBankPayer(config.SIMULATED_BANK_URL) }),
     taskQueue: config.TEMPORAL_TASK_QUEUE,

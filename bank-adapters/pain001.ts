@@ -2,7 +2,8 @@ import { XMLBuilder } from 'fast-xml-parser';
 
 /**
  * Writes ISO 20022 pain.001.001.09 customer credit transfer initiations: one payout of a settlement
- * run per file (decision 0090, 0093). XMLBuilder escapes every text, so a merchant's name cannot
+ * run per file (decision 0090, 0093), with the refunds of kröfur the run nets as further credit
+ * transfers of the same payment information block (decision 0101). XMLBuilder escapes every text, so a merchant's name cannot
  * break the document. Amounts are whole ISK as integer text; element order follows the schema.
  */
 
@@ -22,6 +23,22 @@ export interface Pain001Payment {
   createdAt: Date;
   debtor: { name: string; account: string };
   creditor: { name: string; kennitala: string; account: string };
+  /**
+   * Refunds of kröfur the run nets (decision 0101): each its own credit transfer from the collection
+   * account back to the payer's account, in the same file, `EndToEndId` = the refund id.
+   */
+  refunds?: Pain001Refund[];
+}
+
+/** One refund of a krafa: the money goes back to the account the payer paid from. */
+export interface Pain001Refund {
+  /** `PmtId/EndToEndId`: the refund id (`re_…`), found again on its debit in a later statement. */
+  refundId: string;
+  /** Whole ISK, > 0. */
+  amount: number;
+  creditor: { name: string; kennitala: string; account: string };
+  /** `RmtInf/Ustrd`, shown to the payer. */
+  remittance: string;
 }
 
 const builder = new XMLBuilder({
@@ -42,11 +59,44 @@ function twelveDigits(account: string, what: string): string {
   return account;
 }
 
-/** The pain.001.001.09 document for one payout, UTF-8 text with an XML declaration. */
+function kennitala(value: string): string {
+  if (!/^[0-9]{10}$/.test(value)) throw new RangeError(`creditor kennitala must be 10 digits, got ${value}`);
+  return value;
+}
+
+/** A creditor's identification: organisations (first digit 4–7) as OrgId, persons as PrvtId. */
+function creditorId(id: string) {
+  const other = { Othr: { Id: kennitala(id) } };
+  return /^[4-7]/.test(id) ? { OrgId: other } : { PrvtId: other };
+}
+
+function transfer(
+  endToEndId: string,
+  amount: number,
+  creditor: Pain001Payment['creditor'],
+  remittance: string,
+) {
+  return {
+    PmtId: { EndToEndId: endToEndId },
+    Amt: { InstdAmt: { '@_Ccy': 'ISK', '#text': wholeIsk(amount) } },
+    Cdtr: { Nm: creditor.name, Id: creditorId(creditor.kennitala) },
+    CdtrAcct: { Id: { Othr: { Id: twelveDigits(creditor.account, 'creditor account') } } },
+    RmtInf: { Ustrd: remittance },
+  };
+}
+
+/**
+ * The pain.001.001.09 document for one payout (and the krafa refunds its run nets), UTF-8 text with
+ * an XML declaration.
+ */
 export function writePain001(p: Pain001Payment): string {
-  const amount = wholeIsk(p.amount);
-  if (!/^[0-9]{10}$/.test(p.creditor.kennitala))
-    throw new RangeError(`creditor kennitala must be 10 digits, got ${p.creditor.kennitala}`);
+  const transfers = [
+    transfer(p.payoutId, p.amount, p.creditor, p.runId),
+    ...(p.refunds ?? []).map((r) => transfer(r.refundId, r.amount, r.creditor, r.remittance)),
+  ];
+  const total = [p.amount, ...(p.refunds ?? []).map((r) => r.amount)].reduce((a, b) => a + b, 0);
+  const count = String(transfers.length);
+  const amount = wholeIsk(total);
   const doc = {
     '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' },
     Document: {
@@ -55,26 +105,20 @@ export function writePain001(p: Pain001Payment): string {
         GrpHdr: {
           MsgId: p.payoutId,
           CreDtTm: p.createdAt.toISOString().replace(/\.\d{3}Z$/, '+00:00'),
-          NbOfTxs: '1',
+          NbOfTxs: count,
           CtrlSum: amount,
           InitgPty: { Nm: p.debtor.name },
         },
         PmtInf: {
           PmtInfId: p.runId,
           PmtMtd: 'TRF',
-          NbOfTxs: '1',
+          NbOfTxs: count,
           CtrlSum: amount,
           ReqdExctnDt: { Dt: p.requestedDate },
           Dbtr: { Nm: p.debtor.name },
           DbtrAcct: { Id: { Othr: { Id: twelveDigits(p.debtor.account, 'debtor account') } } },
           DbtrAgt: { FinInstnId: { Othr: { Id: 'NOTPROVIDED' } } },
-          CdtTrfTxInf: {
-            PmtId: { EndToEndId: p.payoutId },
-            Amt: { InstdAmt: { '@_Ccy': 'ISK', '#text': amount } },
-            Cdtr: { Nm: p.creditor.name, Id: { OrgId: { Othr: { Id: p.creditor.kennitala } } } },
-            CdtrAcct: { Id: { Othr: { Id: twelveDigits(p.creditor.account, 'creditor account') } } },
-            RmtInf: { Ustrd: p.runId },
-          },
+          CdtTrfTxInf: transfers,
         },
       },
     },

@@ -3,7 +3,7 @@ import { TransportError, type BankFileTransport } from './bank-file-transport';
 import { createSftpTransport } from './sftp-transport';
 import { pain001FileName, writePain001, type Pain001Payment } from './pain001';
 
-/** What a payout channel is asked to pay: one payout of one settlement run. */
+/** What a payout channel is asked to pay: one payout of one settlement run, and its krafa refunds. */
 export type PayoutInstruction = Omit<Pain001Payment, 'debtor'>;
 
 /**

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { withStack } from './harness';
 import { startReceiver } from '../test/helpers/receiver';
@@ -11,7 +12,7 @@ import type { Knex } from '../db/knex';
 
 /**
  * Renewal day: N monthly subscriptions on one test clock, all due at the same instant; the clock is
- * advanced once through the API and the real worker process (simulated acquirer in-process, at the
+ * advanced once through the API and the real worker process (bench/renewal-worker.ts: the acquirer in-process, at the
  * given latency) renews them all: charge, renewal row, payment intent, events, deliveries. Then a
  * baseline writes the same rows with a plain batched INSERT script, no charging, no Temporal.
  * Run: npx tsx bench/renewal-day.ts [n=100000] [latencies=0,50]
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
     try {
       for (const latency of latencies) {
         process.env.SIMULATED_ACQUIRER_LATENCY_MS = String(latency);
-        const worker = await spawnWorker(stack);
+        const worker = await spawnWorker(stack, { entry: path.join(__dirname, 'renewal-worker.ts') });
         // The worker logs each page's phases; summed, they are the profile of the run.
         const profile = { pages: 0, createMs: 0, chargeMs: 0, finishMs: 0, notifyMs: 0 };
         let buffered = '';

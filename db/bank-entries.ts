@@ -12,6 +12,11 @@ export interface BankEntryDetail {
   reference?: string;
   /** The payer's (credit) or payee's (debit) id, a kennitala in Icelandic files. */
   party?: string;
+  /**
+   * The payer's (credit, `DbtrAcct`) or payee's (debit, `CdtrAcct`) account as 12 digits (4-2-6),
+   * when the bank names an Icelandic one: where the refund of a krafa goes (decision 0101).
+   */
+  partyAccount?: string;
   /** The bank's charges for this transaction (`Chrgs`), minor units, when it reported any. */
   charges?: number;
 }

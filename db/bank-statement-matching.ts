@@ -1,6 +1,7 @@
 import type { Db, Knex } from './knex';
 import { recordAudit } from './audit-log';
 import { count, entryException, rows, SYSTEM_ACTOR, type FileRef } from './bank-matching-sql';
+import type { RefundRow } from './payment-intents';
 
 /** A payout the bank has debited: the settlement workflow is told once the transaction commits. */
 export interface ConfirmedPayout {
@@ -43,7 +44,16 @@ export interface PayoutCandidate {
   settlement_date: string;
 }
 
-export type EntryMatchKind = 'claim_lump_sum' | 'acquirer_deposit' | 'payout';
+/** A booked debit and the pending krafa refund whose EndToEndId it carries (decision 0101). */
+export interface RefundTransferCandidate {
+  entry_id: number;
+  amount: number;
+  refund_id: string;
+  refund_amount: number;
+  merchant_id: string;
+}
+
+export type EntryMatchKind = 'claim_lump_sum' | 'acquirer_deposit' | 'payout' | 'refund';
 
 /**
  * The statement (camt.053) side of matching: lump sums, acquirer deposits and payouts (decision
@@ -108,6 +118,34 @@ export function createStatementMatchingRepository(trx: Knex.Transaction) {
       order by e.id, p.id`,
         [f.fileId, f.livemode],
       );
+    },
+
+    /**
+     * Booked debits still open whose EndToEndId (entry or detail) is a pending krafa refund's id:
+     * the credit transfers back to payers that payout files carried (decision 0101).
+     */
+    async refundTransferCandidates(f: FileRef): Promise<RefundTransferCandidate[]> {
+      return rows<RefundTransferCandidate>(
+        trx,
+        `select distinct on (e.id) e.id as entry_id, e.amount, r.id as refund_id, r.amount as refund_amount,
+            r.merchant_id
+       from bank_entries e
+       join refunds r on r.livemode = e.livemode and r.status = 'pending' and r.destination_account is not null
+                     and (r.id = e.end_to_end_id
+                          or r.id in (select d.end_to_end_id from bank_sync_details d where d.entry_id = e.id))
+      where e.bank_file_id = ? and e.livemode = ? and e.match_status = 'unmatched' and e.booked and not e.credit
+      order by e.id, r.id`,
+        [f.fileId, f.livemode],
+      );
+    },
+
+    /** A krafa refund whose transfer the bank booked: `succeeded`, once. The row, or undefined if it was not pending. */
+    async markRefundSucceeded(f: FileRef, c: RefundTransferCandidate): Promise<RefundRow | undefined> {
+      const [row] = await trx<RefundRow>('refunds')
+        .where({ id: c.refund_id, merchant_id: c.merchant_id, livemode: f.livemode, status: 'pending' })
+        .update({ status: 'succeeded', succeeded_at: new Date() })
+        .returning('*');
+      return row;
     },
 
     /**

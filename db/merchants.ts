@@ -25,6 +25,8 @@ export interface MerchantRow {
   features: Record<string, unknown>;
   /** The merchant's claim terms rule as set (partial; defaults fill the rest, claimTermsRuleOf). */
   claim_terms: Record<string, unknown>;
+  /** The merchant's MCP settings as set (partial; mcpSettingsOf fills the rest, decision 0121). */
+  mcp: Record<string, unknown>;
   /** The merchant's dunning defaults as set (partial; merchantDunningOf fills the rest, decision 0105). */
   dunning: Record<string, unknown>;
 }
@@ -52,7 +54,7 @@ export function createMerchantRepository(db: Db) {
     },
 
     async update(id: string, values: MerchantUpdate, trx: Db = db): Promise<MerchantRow | undefined> {
-      const { legal_address, features, claim_terms, dunning, ...rest } = values;
+      const { legal_address, features, claim_terms, mcp, dunning, ...rest } = values;
       const [row] = await trx<MerchantRow>('merchants')
         .where({ id })
         .update({
@@ -63,6 +65,7 @@ export function createMerchantRepository(db: Db) {
           }),
           ...(features !== undefined && { features: JSON.stringify(features) as never }),
           ...(claim_terms !== undefined && { claim_terms: JSON.stringify(claim_terms) as never }),
+          ...(mcp !== undefined && { mcp: JSON.stringify(mcp) as never }),
           ...(dunning !== undefined && { dunning: JSON.stringify(dunning) as never }),
           updated_at: trx.fn.now() as never,
         })

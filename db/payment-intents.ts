@@ -57,13 +57,34 @@ export interface RefundRow {
   payment_intent_id: string;
   amount: number;
   currency: 'ISK';
-  status: 'succeeded' | 'failed';
+  /** `pending`: a krafa's refund whose credit transfer the bank has not booked yet (decision 0101). */
+  status: 'pending' | 'succeeded' | 'failed';
   reason: 'duplicate' | 'fraudulent' | 'requested_by_customer' | null;
   idempotency_key: string;
   acquirer_reference: string | null;
+  /** A krafa's refund goes back to the payer's account (12 digits; null until the bank named it). */
+  destination_account: string | null;
+  destination_kennitala: string | null;
+  destination_name: string | null;
+  succeeded_at: Date | null;
   metadata: Record<string, string>;
   created_at: Date;
 }
+
+/** The columns a new refund sets; a card refund leaves the destination and succeeded_at unset. */
+export type NewRefundRow = Omit<
+  RefundRow,
+  | 'created_at'
+  | 'currency'
+  | 'metadata'
+  | 'destination_account'
+  | 'destination_kennitala'
+  | 'destination_name'
+  | 'succeeded_at'
+> &
+  Partial<
+    Pick<RefundRow, 'destination_account' | 'destination_kennitala' | 'destination_name' | 'succeeded_at'>
+  >;
 
 export interface NewPaymentIntent {
   amount: number;
@@ -148,10 +169,7 @@ export function createPaymentIntentRepository(db: Db) {
         .first();
     },
 
-    async insertRefund(
-      row: Omit<RefundRow, 'created_at' | 'currency' | 'metadata'>,
-      trx: Db,
-    ): Promise<RefundRow> {
+    async insertRefund(row: NewRefundRow, trx: Db): Promise<RefundRow> {
       const [inserted] = await trx<RefundRow>('refunds').insert(row).returning('*');
       return inserted!;
     },
@@ -160,6 +178,18 @@ export function createPaymentIntentRepository(db: Db) {
       return trx<RefundRow>('refunds')
         .where({ id, merchant_id: scope.merchantId, livemode: scope.livemode })
         .first();
+    },
+
+    /** The refunds of several payment intents of the scope, oldest first. */
+    async refundsOfIntents(scope: Scope, intentIds: readonly string[], trx: Db = db): Promise<RefundRow[]> {
+      if (intentIds.length === 0) return [];
+      return trx<RefundRow>('refunds')
+        .where({ merchant_id: scope.merchantId, livemode: scope.livemode })
+        .whereIn('payment_intent_id', intentIds)
+        .orderBy([
+          { column: 'created_at', order: 'asc' },
+          { column: 'id', order: 'asc' },
+        ]);
     },
 
     async listRefunds(scope: Scope, opts: PageOptions & { paymentIntentId?: string }, trx: Db = db) {

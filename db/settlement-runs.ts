@@ -1,6 +1,7 @@
 import type { Db, Knex } from './knex';
 import { withoutJit } from './knex';
 import { findPayoutDestination } from './payouts';
+import { resolvePendingRefundDestinations } from './claim-refunds';
 import type { Scope } from '../domain/scope';
 import type { SettlementFeeKind, SettlementLineKind } from '../domain/settlement-lines';
 import { autoApproves, opensRun } from '../domain/settlement-lines';
@@ -70,9 +71,10 @@ export interface RunFilters {
 export const AUTO_APPROVER = 'auto-approve policy';
 
 /*
- * Every captured payment, succeeded refund and claim reversal of one merchant and environment up to
- * the cutoff that no line settles yet, as lines of one run. Bindings: run id, merchant, livemode,
- * cutoff — once per source. The unique (livemode, kind, source_id) index makes a
+ * Every captured payment, succeeded refund, pending refund of a krafa that knows the payer's account
+ * (its credit transfer goes out in this run's payout file, decision 0101) and claim reversal of one
+ * merchant and environment up to the cutoff that no line settles yet, as lines of one run. Bindings:
+ * run id, merchant, livemode, cutoff — once per source. The unique (livemode, kind, source_id) index makes a
  * concurrent or retried gather insert nothing twice. A reversal counts only when its claim was
  * captured as a payment intent: a partial payment never captured was never settled either.
  *
@@ -100,7 +102,8 @@ with inserted as (
               when pi.channel = 'pos' then 'card_pos' else 'card_online' end,
          r.id, r.payment_intent_id, -r.amount, 0, -r.amount, r.created_at
     from refunds r join payment_intents pi on pi.id = r.payment_intent_id
-   where r.merchant_id = :merchant and r.livemode = :livemode and r.status = 'succeeded'
+   where r.merchant_id = :merchant and r.livemode = :livemode
+     and (r.status = 'succeeded' or (r.status = 'pending' and r.destination_account is not null))
      and r.created_at <= :cutoff
      and not exists (select 1 from settlement_lines l
                       where l.livemode = r.livemode and l.kind = 'refund' and l.source_id = r.id)
@@ -143,7 +146,7 @@ select merchant_id from payment_intents pi
                     where l.livemode = pi.livemode and l.kind = 'payment' and l.source_id = pi.id)
 union
 select merchant_id from refunds r
- where r.livemode = :livemode and r.status = 'succeeded' and r.created_at <= :cutoff
+ where r.livemode = :livemode and r.status in ('succeeded', 'pending') and r.created_at <= :cutoff
    and not exists (select 1 from settlement_lines l
                     where l.livemode = r.livemode and l.kind = 'refund' and l.source_id = r.id)
 union
@@ -242,6 +245,8 @@ export function createSettlementRunRepository(knex: Knex) {
         // A concurrent gather of the same day won the insert: its run is the day's run.
         if (!created)
           return (await runs(trx, scope).where({ settlement_date: input.settlementDate }).first())!;
+        // Krafa refunds made before the bank's notification named the payer's account learn it now.
+        await resolvePendingRefundDestinations(trx, scope);
         const result = await trx.raw<{
           rows: {
             gross: number;

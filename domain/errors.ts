@@ -81,8 +81,8 @@ export class PermissionError extends ApiError {
 
 /** 400 or 409: an Idempotency-Key was reused with other parameters, or is still in flight. */
 export class IdempotencyError extends ApiError {
-  constructor(status: 400 | 409, message: string, code: string) {
-    super(status, 'idempotency_error', message, code, 'Idempotency-Key');
+  constructor(status: 400 | 409, message: string, code: string, param = 'Idempotency-Key') {
+    super(status, 'idempotency_error', message, code, param);
   }
 }
 

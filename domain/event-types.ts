@@ -1,6 +1,7 @@
 /**
  * Every event type of spec §6.1, and ours named the same way (architecture, "Event types"):
- * `notification_channel.disabled` (decision 0112). A channel subscribes to a list of these, or to `*`.
+ * `notification_channel.disabled` (decision 0112), `refund.updated` (decision 0101). A channel
+ * subscribes to a list of these, or to `*`.
  */
 export const EVENT_TYPES = [
   'checkout.session.completed',
@@ -21,6 +22,8 @@ export const EVENT_TYPES = [
   'subscription.payment_recovered',
   'debug.check',
   'notification_channel.disabled',
+  // A refund's status changed after it was created: a krafa refund's transfer booked (decision 0101).
+  'refund.updated',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

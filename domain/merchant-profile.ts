@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { checkKennitala } from './kennitala';
 import { ClaimTermsPatch } from './checkout-claims';
+import { McpSettingsPatch } from './mcp-settings';
 import { MerchantDunningPatch } from './claim-fallback';
 
 /**
@@ -75,6 +76,8 @@ export const ProfilePatch = z
     legal_address: zLegalAddress.nullable(),
     /** Merged into the current rule: only the fields sent change (decision 0065). */
     claim_terms: ClaimTermsPatch,
+    /** Agent safety of the MCP server, merged like claim_terms (decision 0121). */
+    mcp: McpSettingsPatch,
     /** Defaults of the merchant's subscriptions after failed renewals, merged like claim_terms (0105). */
     dunning: MerchantDunningPatch,
   })

@@ -17,6 +17,8 @@ import * as webhookSecretRotation from './20261216_1102_webhook_secret_rotation'
 import * as channelAutoDisable from './20261216_1103_channel_auto_disable';
 import * as rateLimits from './20261216_1104_rate_limits';
 import * as subscriptionClaimFallback from './20261216_1200_subscription_claim_fallback';
+import * as mcpAgentSafety from './20261217_0900_mcp_agent_safety';
+import * as claimRefundTransfers from './20261217_1000_claim_refund_transfers';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -43,4 +45,6 @@ export const migrations: Record<string, Migration> = {
   '20261216_1103_channel_auto_disable': channelAutoDisable,
   '20261216_1104_rate_limits': rateLimits,
   '20261216_1200_subscription_claim_fallback': subscriptionClaimFallback,
+  '20261217_0900_mcp_agent_safety': mcpAgentSafety,
+  '20261217_1000_claim_refund_transfers': claimRefundTransfers,
 };

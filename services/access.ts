@@ -20,11 +20,16 @@ export function createAccessService(deps: { knex: Knex; onTouchError?: (err: unk
      * the request it authenticates.
      */
     async scopeForApiKey(secret: string): Promise<Scope | undefined> {
+      return (await this.apiKey(secret))?.scope;
+    },
+
+    /** The key itself (its id, for limits kept per key) and the scope it opens; see scopeForApiKey. */
+    async apiKey(secret: string): Promise<{ id: string; scope: Scope } | undefined> {
       if (!API_KEY_SHAPE.test(secret)) return undefined;
       const row = await keys.findActiveBySecret(secret);
       if (!row) return undefined;
       keys.touch(row.id).catch((err: unknown) => deps.onTouchError?.(err));
-      return { merchantId: row.merchant_id, livemode: row.livemode };
+      return { id: row.id, scope: { merchantId: row.merchant_id, livemode: row.livemode } };
     },
 
     /** The operator an `op_…` token belongs to, or undefined. */

@@ -65,13 +65,15 @@ export function createIdempotencyService(deps: { knex: Knex; secrets: SecretBox 
           400,
           `Keys for idempotent requests can only be used with the same parameters they were first used with. Try a new key for a different request (this key was used for ${row.method} ${row.path}).`,
           'idempotency_key_reused',
+          param,
         );
       }
       if (row.state === 'in_flight') {
         throw new IdempotencyError(
           409,
-          'A request with this Idempotency-Key is still being processed. Retry after it finishes.',
+          `A request with this ${param} is still being processed. Retry after it finishes.`,
           'idempotency_key_in_use',
+          param,
         );
       }
       return {
@@ -83,6 +85,15 @@ export function createIdempotencyService(deps: { knex: Knex; secrets: SecretBox 
             ? ''
             : deps.secrets.open(row.response_body, SEALED_AT.replay(scope.merchantId, scope.livemode, key)),
       };
+    },
+
+    /**
+     * Forgets a key whose request was refused before it did anything, for a reason that may pass
+     * (a limit): the same request may be sent again, as after a 429 from the API's rate limit,
+     * which answers before a key is taken.
+     */
+    async release(scope: Scope, key: string): Promise<void> {
+      await repo.release(scope, key);
     },
 
     /** Keeps the first answer under the key; a server failure releases the key instead. */

@@ -46,6 +46,13 @@ const ConfigSchema = z
     SIMULATED_BANK_URL: z.string().url().optional(),
     /** Port of the simulated bank's SFTP file exchange (npm start); 0 picks a free one. */
     SIMULATED_BANK_SFTP_PORT: z.coerce.number().int().min(0).max(65535).default(3022),
+    /** Port of the simulated card acquirer (test environment, started by npm start); 0 picks a free one. */
+    SIMULATED_ACQUIRER_PORT: z.coerce.number().int().min(0).max(65535).default(3020),
+    /**
+     * Base URL of the card acquirer the API and the worker charge through (npm start sets the
+     * simulated acquirer's, decision 0102); unset: the API and the worker refuse to start.
+     */
+    SIMULATED_ACQUIRER_URL: z.string().url().optional(),
     /** Added latency of the simulated card acquirer's answers (test environment), in ms. */
     SIMULATED_ACQUIRER_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
     /**

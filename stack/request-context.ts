@@ -9,6 +9,8 @@ import type { Scope } from '../domain/scope';
 interface RequestContext {
   requestId: string;
   scope?: Scope;
+  /** The API key that authenticated the request (limits kept per key, decision 0122). */
+  apiKeyId?: string;
   /** The matched route template, for metrics and logs. */
   route?: string;
   /** The declared route that answers, whose response schema `checkResponses` holds the body to. */

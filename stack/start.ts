@@ -12,12 +12,15 @@ import { SIMULATED_COLLECTION_ACCOUNT, startSimulatedBank } from '../simulators/
 import { scheduleDailyClose } from '../simulators/bank/daily-close';
 import { SIMULATED_BANK_FOLDERS } from '../simulators/bank/sftp-server';
 import { loadOrCreateSftpLogin } from '../simulators/bank/sftp-login';
+import { startSimulatedAcquirer } from '../simulators/acquirer/service';
 import { loadOrCreateSecretsKey } from './secrets-key';
 
 /**
  * `npm start`: the whole service on one machine. PostgreSQL (embedded unless DATABASE_URL is set)
  * and Temporal (a dev server with a SQLite file unless TEMPORAL_ADDRESS is set) come up first, then
- * migrations, then the worker and the API as child processes. Ctrl-C stops all of them.
+ * migrations, then the simulated bank and card acquirer (the test environment's outside world, each
+ * on its own port with its own state under DATA_DIR), then the worker and the API as child processes.
+ * Ctrl-C stops all of them.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -107,11 +110,28 @@ async function main(): Promise<void> {
     });
     stops.push(() => Promise.resolve(stopDailyClose()));
 
+    // The card acquirer every API process and the worker charge and refund through: one service with
+    // its own state, which deposits captures and refunds at the simulated bank (decisions 0091, 0102),
+    // unless SIMULATED_ACQUIRER_URL names one that runs elsewhere.
+    let acquirerUrl = config.SIMULATED_ACQUIRER_URL;
+    if (acquirerUrl === undefined) {
+      const acquirer = await startSimulatedAcquirer({
+        dataDir: path.join(config.dataDir, 'simulated-acquirer'),
+        port: config.SIMULATED_ACQUIRER_PORT,
+        latencyMs: config.SIMULATED_ACQUIRER_LATENCY_MS,
+        bankUrl: bank.url,
+        log: log.child({ part: 'simulated-acquirer' }),
+      });
+      stops.push(() => acquirer.stop());
+      acquirerUrl = acquirer.url;
+    }
+
     const env = {
       ...process.env,
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporalAddress,
       SIMULATED_BANK_URL: bank.url,
+      SIMULATED_ACQUIRER_URL: acquirerUrl,
       SECRETS_ENCRYPTION_KEY: secretsKey,
       // The bank file connection of the collection account: the simulated bank's SFTP server, pinned,
       // unless a real connection is configured (BANK_SFTP_HOST).
@@ -157,6 +177,7 @@ async function main(): Promise<void> {
       `  Simulated bank ${bank.payerUrl}  (payer online bank; IOBWS claims API at ${bank.url}/v1)`,
       `  Bank files     sftp://${sftpLogin.username}@127.0.0.1:${bankSftp.port}  (${bankSftp.hostKeyFingerprint}; login in ${path.join(bankDir, 'sftp-login.json')})`,
       `  Close a day    curl -X POST -H 'content-type: application/json' -d '{}' ${bank.url}/_sim/bank/close-day`,
+      `  Card acquirer  ${acquirerUrl}  (simulated; the README's test cards)`,
       '',
       `  curl -H "Authorization: Bearer ${demo.testKey}" ${config.publicBaseUrl}/v1/events`,
       '',

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { createApp } from '../api/app';
+import { cardAcquirerFromConfig } from '../bank-adapters/http-card-acquirer';
 import { createMetrics } from '../api/metrics';
 import { createKnex } from '../db/knex';
 import type { WebhookDispatcher } from '../engine/webhook-dispatch';
@@ -33,6 +34,8 @@ async function openApiDocument(): Promise<Record<string, unknown>> {
     bodyLimitBytes: 256 * 1024,
     // Never used to open anything here: a random key satisfies the app's start-up check.
     secretsKey: randomBytes(32).toString('hex'),
+    // Never called here: building the document charges nothing.
+    acquirer: cardAcquirerFromConfig({ SIMULATED_ACQUIRER_URL: 'http://127.0.0.1:1' }),
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

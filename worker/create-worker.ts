@@ -11,7 +11,6 @@ import { createSubscriptionActivities } from '../activities/subscriptions';
 import { createTestClockActivities } from '../activities/test-clocks';
 import { createSubscriptionEngine } from '../engine/subscription-engine';
 import { createClaimBatchStarter } from '../engine/claim-batch-starter';
-import { createInProcessAcquirer } from '../simulators/in-process-acquirer';
 import type { CardAcquirer } from '../bank-adapters/card-acquirer';
 import type { ClaimsApi } from '../bank-adapters/claims-api';
 import { createClaimActivities } from '../activities/claims';
@@ -41,10 +40,10 @@ export interface WorkerDeps {
   /** The webhook activities' clock (attempt end times, the disabling rule); tests move it forward. */
   webhookClock?: () => Date;
   /**
-   * The card acquirer renewals are charged through. Unset: the simulated acquirer in this process
-   * (test environment), with SIMULATED_ACQUIRER_LATENCY_MS of latency (decision 0041).
+   * The card acquirer renewals are charged through: in the test environment the simulated acquirer,
+   * the one service the API processes charge and refund through too (decision 0102).
    */
-  acquirer?: CardAcquirer;
+  acquirer: CardAcquirer;
   /** Card authorizations in flight at once per billing page. */
   chargeConcurrency?: number;
   /** The bank's claims service (claim batches and payment sync); unset: those activities fail. */
@@ -77,14 +76,7 @@ export async function createWorker(
     knex: deps.knex,
     taskQueue: deps.taskQueue,
   });
-  const acquirer =
-    deps.acquirer ??
-    createInProcessAcquirer({
-      latencyMs: Number(process.env.SIMULATED_ACQUIRER_LATENCY_MS ?? 0) || 0,
-      // npm start sets it to the simulated bank, which then deposits renewals too (decision 0091).
-      bankUrl: process.env.SIMULATED_BANK_URL,
-      log: deps.log,
-    });
+  const { acquirer } = deps;
   const activities = {
     ...createBillingActivities({
       knex: deps.knex,
@@ -124,6 +116,7 @@ export async function createWorker(
       bankConnections: deps.bankFilesDir !== undefined ? (deps.bankConnections ?? []) : [],
       bankFilesDir: deps.bankFilesDir ?? '',
       parseWorkers: deps.bankSyncParseWorkers ?? 0,
+      wakeChannels,
     }),
     ...createClaimActivities({
       knex: deps.knex,

@@ -3,18 +3,24 @@ import { loadConfig, requireSecretsKey } from '../stack/config';
 import { createLogger } from '../stack/logger';
 import { createKnex } from '../db/knex';
 import { connectTemporal } from '../engine/temporal-client';
-import { createWorker } from './create-worker';
+import { createWorker, type WorkerDeps } from './create-worker';
 import { bankSyncSchedules, ensureSchedules } from './schedules';
 import { claimsApiFromConfig } from '../stack/claims-bank-from-config';
 import { bankConnectionsFromConfig } from '../bank-adapters/bank-connections';
+import { cardAcquirerFromConfig } from '../bank-adapters/http-card-acquirer';
 
-/** Runs the Temporal worker; needs DATABASE_URL and TEMPORAL_ADDRESS (npm start sets both). */
-async function main(): Promise<void> {
+/**
+ * The worker process: runs the Temporal worker from the configuration; needs DATABASE_URL, TEMPORAL_ADDRESS and
+ * SIMULATED_ACQUIRER_URL (npm start sets them). `overrides` replace configured parts (the
+ * renewal-day benchmark passes its in-process acquirer).
+ */
+export async function runWorker(overrides: Partial<Pick<WorkerDeps, 'acquirer'>> = {}): Promise<void> {
   const config = loadConfig();
   const log = createLogger('skil-worker', config.LOG_LEVEL);
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
     throw new Error('the worker needs DATABASE_URL and TEMPORAL_ADDRESS; `npm start` runs it with both');
   }
+  const acquirer = overrides.acquirer ?? cardAcquirerFromConfig(config).client;
   const secretsKey = requireSecretsKey(config);
   const knex = createKnex(config.DATABASE_URL);
   const { client, connection: clientConnection } = await connectTemporal(
@@ -29,6 +35,7 @@ async function main(): Promise<void> {
     address: config.TEMPORAL_ADDRESS,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
+    acquirer,
     secretsKey,
     claimsApi: claimsApiFromConfig(config),
     bankConnections,
@@ -49,7 +56,9 @@ async function main(): Promise<void> {
   await Promise.all([connection.close(), clientConnection.close(), knex.destroy()]);
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+// `npm start`, `npm run worker` and tests run this file; the renewal-day benchmark imports runWorker.
+if (require.main === module)
+  runWorker().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });

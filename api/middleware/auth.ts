@@ -13,7 +13,7 @@ function mask(secret: string): string {
  * Authenticates `Authorization: Bearer <key>` or `x-api-key: <key>` (spec §5) and sets the request
  * scope: the key alone selects merchant and environment.
  */
-export function authenticate(access: Pick<AccessService, 'scopeForApiKey'>): RequestHandler {
+export function authenticate(access: Pick<AccessService, 'apiKey'>): RequestHandler {
   return async (req, res, next) => {
     const authorization = req.get('authorization');
     let secret: string | undefined;
@@ -34,9 +34,10 @@ export function authenticate(access: Pick<AccessService, 'scopeForApiKey'>): Req
         'missing_api_key',
       );
     }
-    const scope = await access.scopeForApiKey(secret);
-    if (!scope) throw new AuthenticationError(`Invalid API key provided: ${mask(secret)}`);
-    context(res).scope = scope;
+    const key = await access.apiKey(secret);
+    if (!key) throw new AuthenticationError(`Invalid API key provided: ${mask(secret)}`);
+    context(res).scope = key.scope;
+    context(res).apiKeyId = key.id;
     next();
   };
 }

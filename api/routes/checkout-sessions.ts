@@ -59,7 +59,7 @@ export const SessionTemplate = z.object({
   metadata: zStoredMetadata.nullable().optional(),
 });
 
-const CreateSession = SessionTemplate.extend({
+export const CreateSession = SessionTemplate.extend({
   mode: z
     .enum(['payment', 'setup', 'subscription'])
     .default('payment')

@@ -40,7 +40,7 @@ const fields = {
   metadata: zStoredMetadata.optional(),
 };
 
-const CreateCustomer = z
+export const CreateCustomer = z
   .object({
     ...fields,
     test_clock: z
@@ -54,7 +54,7 @@ const CreateCustomer = z
 
 const UpdateCustomer = z.object(fields).strict();
 
-const CustomerListQuery = pageQuery
+export const CustomerListQuery = pageQuery
   .extend({
     email: zLine(512).min(1).optional().describe('Exact e-mail address, any letter case'),
     kennitala: zKennitala.optional(),

@@ -7,7 +7,7 @@ import { listOf, listResponse } from '../list';
 import { zInt } from '../validation';
 import { EventSchema } from '../../services/events/event-object';
 
-const EventListQuery = z
+export const EventListQuery = z
   .object({
     limit: zInt().pipe(z.number().min(1).max(100)).default(25),
     after: z.iso

@@ -51,13 +51,14 @@ const CancelIntent = z
   })
   .strict();
 const RefundReason = z.enum(['duplicate', 'fraudulent', 'requested_by_customer']);
-const CreateRefund = z
+export const CreateRefund = z
   .object({
     payment_intent: zId,
     amount: zAmount().pipe(z.number().min(1)).optional(),
     reason: RefundReason.optional(),
   })
   .strict();
+export const IntentListQuery = pageQuery.extend({ customer: zId.optional() }).strict();
 const RefundIntent = z
   .object({ amount: zAmount().pipe(z.number().min(1)).optional(), reason: RefundReason.optional() })
   .strict();
@@ -90,7 +91,7 @@ export function paymentIntentsRouter(
     path: '/v1/payment-intents',
     summary: 'List payment intents, newest first',
     tag,
-    query: pageQuery.extend({ customer: zId.optional() }).strict(),
+    query: IntentListQuery,
     response: listOf(PaymentIntentSchema),
     handler: async ({ query, scope }) => {
       const page = await paymentIntents.list(scope, {

@@ -10,9 +10,10 @@ import { pageOptions, pageQuery, zStoredMetadata } from '../fields';
 import { SessionTemplate } from './checkout-sessions';
 
 const zLimit = zInt().pipe(z.number().min(1).max(1_000_000_000));
-const CreateLink = SessionTemplate.omit({ metadata: true })
+export const CreateLink = SessionTemplate.omit({ metadata: true })
   .extend({ completed_sessions_limit: zLimit.nullable().optional(), metadata: zStoredMetadata.optional() })
   .strict();
+export const LinkListQuery = pageQuery.extend({ active: zBool().optional() }).strict();
 const UpdateLink = z
   .object({
     active: zBool().optional(),
@@ -46,7 +47,7 @@ export function paymentLinksRouter(deps: { paymentLinks: PaymentLinkService }, d
     path: '/v1/payment-links',
     summary: 'List payment links, newest first',
     tag,
-    query: pageQuery.extend({ active: zBool().optional() }).strict(),
+    query: LinkListQuery,
     response: listOf(PaymentLinkSchema),
     handler: async ({ query, scope }) => {
       const page = await paymentLinks.list(scope, { ...pageOptions(query), active: query.active });

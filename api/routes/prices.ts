@@ -42,7 +42,7 @@ const UpdatePrice = z
   })
   .strict();
 
-const PriceListQuery = pageQuery
+export const PriceListQuery = pageQuery
   .extend({
     product: zId.optional(),
     variant: zId.optional(),

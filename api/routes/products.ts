@@ -53,7 +53,7 @@ const UpdateProduct = z
   })
   .strict();
 
-const ProductListQuery = pageQuery.extend({ active: zBool().optional() }).strict();
+export const ProductListQuery = pageQuery.extend({ active: zBool().optional() }).strict();
 
 /** Products (spec §2.4: one-off or recurring pricing, optional variants) and their variants. */
 export function productsRouter(

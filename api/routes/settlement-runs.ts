@@ -22,7 +22,7 @@ const zDate = z
   .refine((d) => new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'must be a valid date');
 const zDateRange = z.object({ gte: zDate.optional(), lte: zDate.optional() }).strict();
 
-const ListRuns = pageQuery
+export const ListRuns = pageQuery
   .extend({ status: z.enum(STATUSES).optional(), settlement_date: zDateRange.optional() })
   .strict();
 const ListLines = z
@@ -47,7 +47,7 @@ const OperatorListRuns = z
 const Empty = z.object({}).strict();
 const SettlementDayBody = z.object({ date: zDate.optional(), livemode: zBool().optional() }).strict();
 
-const filtersOf = (q: {
+export const filtersOf = (q: {
   status?: (typeof STATUSES)[number];
   settlement_date?: { gte?: string; lte?: string };
 }) => ({

@@ -91,6 +91,7 @@ export function createMerchantAccountService(knex: Knex) {
       return withLocked(id, async (row, trx) => {
         if (patch.claim_terms !== undefined)
           patch = { ...patch, claim_terms: { ...row.claim_terms, ...patch.claim_terms } };
+        if (patch.mcp !== undefined) patch = { ...patch, mcp: { ...row.mcp, ...patch.mcp } };
         if (patch.dunning !== undefined) patch = { ...patch, dunning: { ...row.dunning, ...patch.dunning } };
         const changed = (Object.keys(patch) as (keyof ProfilePatch)[]).filter(
           (k) => !sameValue(patch[k], row[k]),

@@ -4,6 +4,7 @@ import { APPLICATION_STATUSES, capabilities, enabledCapabilities } from '../../d
 import { profileWarnings } from '../../domain/merchant-profile';
 import { unix } from '../../domain/unix-time';
 import { claimTermsRuleOf } from '../../domain/checkout-claims';
+import { mcpSettingsOf } from '../../domain/mcp-settings';
 import { merchantDunningOf } from '../../domain/claim-fallback';
 import { onboardingState } from './onboarding';
 
@@ -40,6 +41,15 @@ export const MerchantSchema = z.object({
     days_until_final_due: z.number().int(),
     days_until_cancellation: z.number().int(),
   }),
+  mcp: z
+    .object({
+      confirm_test_refunds: z
+        .boolean()
+        .describe('Refunds through the MCP tools with a test key need confirmation too (live: always)'),
+      daily_refund_count: z.number().int().describe('Refunds per API key per day through the MCP tools'),
+      daily_refund_amount: z.number().int().describe('ISK per API key per day through the MCP tools'),
+    })
+    .describe('Agent safety of the MCP server at /mcp (decision 0121)'),
   dunning: z
     .object({
       claim_fallback: z
@@ -81,6 +91,7 @@ export function presentMerchant(row: MerchantRow, livemode: boolean): MerchantOb
     enabled_capabilities: enabledCapabilities(state, livemode),
     features: state.features,
     claim_terms: claimTermsRuleOf(row.claim_terms),
+    mcp: mcpSettingsOf(row.mcp),
     dunning: merchantDunningOf(row.dunning),
     warnings: profileWarnings(row),
     created_at: unix(row.created_at),

@@ -9,8 +9,24 @@ export const RefundSchema = z.object({
   payment_intent: z.string(),
   amount: z.number(),
   currency: z.literal('ISK'),
-  status: z.enum(['succeeded', 'failed']),
+  status: z
+    .enum(['pending', 'succeeded', 'failed'])
+    .describe('`pending`: a krafa refund whose bank transfer has not been booked yet (decision 0101)'),
   reason: z.string().nullable(),
+  destination_details: z
+    .discriminatedUnion('type', [
+      z.object({ type: z.literal('card') }),
+      z.object({
+        type: z.literal('bank_transfer'),
+        bank_transfer: z.object({
+          account_last4: z
+            .string()
+            .nullable()
+            .describe("The payer's account the money goes back to; null until the bank has named it"),
+        }),
+      }),
+    ])
+    .describe('Where the money goes back: the card, or (a krafa) the bank account it was paid from'),
   created_at: z.number(),
 });
 
@@ -24,6 +40,13 @@ export function presentRefund(row: RefundRow) {
     currency: row.currency,
     status: row.status,
     reason: row.reason,
+    destination_details:
+      row.destination_kennitala === null
+        ? { type: 'card' as const }
+        : {
+            type: 'bank_transfer' as const,
+            bank_transfer: { account_last4: row.destination_account?.slice(-4) ?? null },
+          },
     created_at: unix(row.created_at),
   };
 }

@@ -14,6 +14,7 @@ import {
 } from './camt-writer';
 import type { AcquirerSettlementItem, CollectionAccount } from './collection-account';
 import { readPain001, type Pain001Payout } from './pain001-reader';
+import { payerAccountOf } from './payer-accounts';
 import { CLAIM_PAYMENT_CHARGE } from './bank-charges';
 
 /**
@@ -209,7 +210,10 @@ function claimLumpSum(date: string, txs: ClaimTransaction[]): CamtEntryInput {
       ...(tx.transactionBatchId !== undefined && { txId: tx.transactionBatchId }),
       endToEndId: claimId,
       creditorReference: claimId,
-      ...(tx.payorId !== undefined && { debtor: { id: tx.payorId } }),
+      // The payer's account, which the refund of a krafa goes back to (decision 0101).
+      ...(tx.payorId !== undefined && {
+        debtor: { id: tx.payorId, account: payerAccountOf(tx.payorId, tx.transactionBank) },
+      }),
     };
   });
   const net = netOf(details);

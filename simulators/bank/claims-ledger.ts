@@ -11,6 +11,7 @@ import {
 } from '../../bank-adapters/claims-api';
 import { claimTermsOf } from '../../bank-adapters/claim-terms';
 import { ClaimRuleError, isDate, mergePatch, plusYears, validateClaim } from './claims-rules';
+import { payerAccountOf } from './payer-accounts';
 
 export { ClaimRuleError };
 
@@ -176,6 +177,11 @@ export class ClaimsLedger {
       createdDate: stored.createdAt,
       lastChangeDate: stored.lastChangeAt,
     };
+  }
+
+  /** The account a payer pays from at this bank (and a refund of a krafa goes back to). */
+  payerAccount(payorId: string): string {
+    return payerAccountOf(payorId, this.opts.transactionBank ?? '0001');
   }
 
   /** Unpaid claims of a payer, oldest due date first. */

@@ -9,14 +9,14 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
  */
 
 export interface Pain001Payout {
-  /** `PmtId/EndToEndId`: the payout id (`po_…`). */
+  /** `PmtId/EndToEndId`: the payout id (`po_…`), or a krafa refund's id (`re_…`, decision 0101). */
   payoutId: string;
   /** `PmtInf/PmtInfId`: the settlement run id. */
   runId: string;
   /** Whole ISK. */
   amount: number;
   creditorName: string;
-  /** `Cdtr/Id/OrgId/Othr/Id`: kennitala. */
+  /** `Cdtr/Id/OrgId/Othr/Id` (a company) or `…/PrvtId/…` (a person, a krafa's payer): kennitala. */
   creditorId?: string;
   /** 12 digits. */
   creditorAccount: string;
@@ -133,7 +133,9 @@ export function readPain001(xml: string): Pain001File {
       const creditorAccount = text(tx, ['CdtrAcct', 'Id', 'Othr', 'Id'], at);
       if (!/^[0-9]{12}$/.test(creditorAccount))
         throw new Pain001Error(`${at}: creditor account must be 12 digits`);
-      const creditorId = optionalText(tx, ['Cdtr', 'Id', 'OrgId', 'Othr', 'Id']);
+      const creditorId =
+        optionalText(tx, ['Cdtr', 'Id', 'OrgId', 'Othr', 'Id']) ??
+        optionalText(tx, ['Cdtr', 'Id', 'PrvtId', 'Othr', 'Id']);
       const remittance = optionalText(tx, ['RmtInf', 'Ustrd']);
       payouts.push({
         payoutId: text(tx, ['PmtId', 'EndToEndId'], at),

@@ -5,6 +5,7 @@ import { html, trusted, type SafeHtml } from '../../html/html';
 import { notice } from '../../html/notice';
 import { newNonce, setPageSecurityHeaders } from '../../html/security-headers';
 import { ClaimRuleError, type ClaimsLedger, type StoredClaim } from './claims-ledger';
+import { formatAccount } from './payer-accounts';
 
 /**
  * The simulated bank's online bank for payers (netbanki): "log in" with a kennitala, see unpaid
@@ -37,6 +38,7 @@ const STRINGS = {
     paid: (n: number) => `Greitt: ${n} ${n === 1 ? 'krafa' : 'kröfur'}.`,
     other: 'English',
     change: 'Önnur kennitala',
+    fromAccount: 'Greitt af reikningi',
   },
   en: {
     title: 'Online bank — unpaid bills',
@@ -59,6 +61,7 @@ const STRINGS = {
     paid: (n: number) => `Paid: ${n} ${n === 1 ? 'claim' : 'claims'}.`,
     other: 'Íslenska',
     change: 'Another kennitala',
+    fromAccount: 'Paid from account',
   },
 };
 
@@ -229,6 +232,7 @@ export function createPayerRouter(ledger: ClaimsLedger): Router {
       res,
       lang,
       html`${paid > 0 ? notice('ok', t.paid(paid)) : ''}${error ? notice('error', error) : ''}${table}
+        <p>${t.fromAccount} ${formatAccount(ledger.payerAccount(kt))}</p>
         <p><a href="/bank?lang=${lang}">${t.change}</a></p>`,
       other,
     );

@@ -258,7 +258,7 @@ test('3-D Secure: the challenge page, then back to the checkout and on to succes
     await page.getByLabel('Name *').fill('Auður');
     await page.getByLabel('Email *').fill('audur@example.is');
     await fillCard(page, '4000000000003220');
-    await Promise.all([page.waitForURL(/\/_sim\/acquirer\/3ds\//), page.click('#pay')]);
+    await Promise.all([page.waitForURL(/\/3ds\/auth_/), page.click('#pay')]);
     await Promise.all([
       page.waitForURL(`${shop.url}/success?session_id=${s.id}`),
       page.click('text=Complete authentication'),

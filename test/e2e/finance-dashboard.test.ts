@@ -54,7 +54,21 @@ async function seed(knex: TestStack['knex']): Promise<void> {
     pi('pi_finA2', a.id, false, 250000, 2000, 'pos'),
     pi('pi_finB1', b.id, false, 1234567, 18519, 'online'),
     pi('pi_finLive', a.id, true, 5000, 75, 'online'),
+    { ...pi('pi_finOld', a.id, false, 50000, 750, 'online'), captured_at: new Date(`${d10}T10:00:00Z`) },
   ]);
+  // The refund the run nets, so the ledger invariant finds the movement each line settles.
+  await knex('payment_intents').where({ id: 'pi_finA1' }).update({ amount_refunded: 5000 });
+  await knex('refunds').insert({
+    id: 're_finA1',
+    merchant_id: a.id,
+    livemode: false,
+    payment_intent_id: 'pi_finA1',
+    amount: 5000,
+    status: 'succeeded',
+    idempotency_key: 're_finA1',
+    acquirer_reference: 'rf_finA1',
+    created_at: capturedAt,
+  });
   const run = (
     id: string,
     merchant: string,
@@ -82,10 +96,22 @@ async function seed(knex: TestStack['knex']): Promise<void> {
     run('stl_finOld', a.id, false, d10, 'paid', 50000, 750, 1),
     run('stl_finLive', a.id, true, d1, 'pending_review', 5000, 75, 1),
   ]);
-  const line = (kind: string, feeKind: string, source: string, piId: string, gross: number, fee: number) => ({
-    settlement_run_id: 'stl_finA',
-    merchant_id: a.id,
-    livemode: false,
+  const line = (
+    kind: string,
+    feeKind: string,
+    source: string,
+    piId: string,
+    gross: number,
+    fee: number,
+    owner: { run: string; merchant: string; livemode: boolean } = {
+      run: 'stl_finA',
+      merchant: a.id,
+      livemode: false,
+    },
+  ) => ({
+    settlement_run_id: owner.run,
+    merchant_id: owner.merchant,
+    livemode: owner.livemode,
     kind,
     fee_kind: feeKind,
     source_id: source,
@@ -99,6 +125,22 @@ async function seed(knex: TestStack['knex']): Promise<void> {
     line('payment', 'card_online', 'pi_finA1', 'pi_finA1', 100000, 1500),
     line('payment', 'card_pos', 'pi_finA2', 'pi_finA2', 250000, 2000),
     line('refund', 'card_online', 're_finA1', 'pi_finA1', -5000, 0),
+    // Each other run holds the one payment it settled.
+    line('payment', 'card_online', 'pi_finB1', 'pi_finB1', 1234567, 18519, {
+      run: 'stl_finB',
+      merchant: b.id,
+      livemode: false,
+    }),
+    line('payment', 'card_online', 'pi_finOld', 'pi_finOld', 50000, 750, {
+      run: 'stl_finOld',
+      merchant: a.id,
+      livemode: false,
+    }),
+    line('payment', 'card_online', 'pi_finLive', 'pi_finLive', 5000, 75, {
+      run: 'stl_finLive',
+      merchant: a.id,
+      livemode: true,
+    }),
   ]);
   await knex('payouts').insert({
     id: 'po_finB',

@@ -15,7 +15,7 @@ export interface ApiProcess {
  * one database are several API processes behind one load balancer.
  */
 export async function spawnApi(
-  target: TestStack | { databaseUrl: string; taskQueue: string },
+  target: TestStack | { databaseUrl: string; taskQueue: string; acquirerUrl: string },
   extraEnv: Record<string, string> = {},
 ): Promise<ApiProcess> {
   const root = path.resolve(__dirname, '..', '..');
@@ -27,6 +27,8 @@ export async function spawnApi(
       DATABASE_URL: 'db' in target ? target.db.url : target.databaseUrl,
       TEMPORAL_ADDRESS: process.env.SKIL_TEST_TEMPORAL_ADDRESS,
       TEMPORAL_TASK_QUEUE: target.taskQueue,
+      // The card acquirer every API process shares (decision 0102).
+      SIMULATED_ACQUIRER_URL: 'db' in target ? target.acquirer.url : target.acquirerUrl,
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',

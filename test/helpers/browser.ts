@@ -9,6 +9,8 @@ import { createApiKeyRepository } from '../../db/api-keys';
 import type { Knex } from '../../db/knex';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
 import { createTestDatabase, type TestDatabase } from './database';
+import { httpAcquirerAt } from '../../bank-adapters/http-card-acquirer';
+import { startTestAcquirer } from './acquirer';
 import { TEST_SECRETS_KEY } from './secrets-key';
 
 /** Chromium from the distribution (apt package `chromium`); CHROMIUM_PATH overrides. */
@@ -50,6 +52,7 @@ export async function startWebStack(): Promise<WebStack> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const noWebhooks: WebhookDispatcher = { wake: () => Promise.resolve() };
+  const acquirer = await startTestAcquirer();
   const app = createApp({
     knex: db.knex,
     log: createLogger('test-web', process.env.TEST_LOG_LEVEL ?? 'silent'),
@@ -58,6 +61,7 @@ export async function startWebStack(): Promise<WebStack> {
     dispatcher: noWebhooks,
     publicBaseUrl: url,
     bodyLimitBytes: 256 * 1024,
+    acquirer: httpAcquirerAt(acquirer.url),
     secretsKey: TEST_SECRETS_KEY,
     checkResponses: true,
   });
@@ -76,6 +80,7 @@ export async function startWebStack(): Promise<WebStack> {
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await acquirer.stop();
       await db.drop();
     },
   };

@@ -24,8 +24,11 @@ import type { Knex } from '../../db/knex';
  * check below also names the run whose lines no longer add up to what it was gathered (and paid) with.
  *
  * Further checks, each from two different tables:
- *   - a payment intent's amount_refunded equals its succeeded refunds (catches a refund deleted or
- *     added before any settlement, which the equation above cannot see: both sides would move);
+ *   - a payment intent's amount_refunded equals its succeeded and pending refunds (catches a refund
+ *     deleted or added before any settlement, which the equation above cannot see: both sides would move);
+ *   - a krafa refund (decision 0101) goes back to its payer once: the runs that settled krafa refunds
+ *     and were paid paid each of them (the bank booked its transfer, so it is succeeded), and no
+ *     krafa refund is succeeded without being settled by a paid run;
  *   - a run's gross, fee, net and line count equal the sums of its lines; a payout equals its run's net;
  *   - no subscription is charged twice for a period: every captured payment intent of a
  *     subscription that is not refunded in full pays exactly one of its renewals (periods), no
@@ -68,9 +71,11 @@ export const MOVEMENTS: MoneyMovement[] = [
   {
     kind: 'refund',
     label: 'refunded',
+    // A krafa's refund moves the merchant's money when it is made, while its bank transfer is still
+    // pending: its line nets it and its payout file pays it (decision 0101). A failed one moves none.
     sql: `select r.merchant_id, r.livemode, r.id as source_id, -r.amount as amount
             from refunds r
-           where r.status = 'succeeded'`,
+           where r.status in ('succeeded', 'pending')`,
   },
   {
     kind: 'reversal',
@@ -286,13 +291,31 @@ export async function checkLedger(db: Knex): Promise<LedgerReport> {
     db,
     `select pi.id, pi.amount_refunded, coalesce(r.total, 0) as refunds
        from payment_intents pi
-       left join (select payment_intent_id, sum(amount) as total from refunds where status = 'succeeded'
-                   group by payment_intent_id) r on r.payment_intent_id = pi.id
+       left join (select payment_intent_id, sum(amount) as total from refunds
+                   where status in ('succeeded', 'pending') group by payment_intent_id) r on r.payment_intent_id = pi.id
       where pi.amount_refunded <> coalesce(r.total, 0)`,
   );
   for (const r of refundTotals)
     violations.push(
-      `payment intent ${r.id}: amount_refunded ${r.amount_refunded} ≠ its succeeded refunds ${r.refunds}`,
+      `payment intent ${r.id}: amount_refunded ${r.amount_refunded} ≠ its succeeded and pending refunds ${r.refunds}`,
+    );
+
+  // Krafa refunds (no card: a transfer to the payer, decision 0101) against the runs and payouts
+  // that carried them: refunds on one side, settlement lines and payouts on the other.
+  const krafaRefunds = await rows<{ id: string; status: string; run: string | null; payout: string | null }>(
+    db,
+    `select r.id, r.status, l.settlement_run_id as run, p.status as payout
+       from refunds r
+       left join settlement_lines l on l.livemode = r.livemode and l.kind = 'refund' and l.source_id = r.id
+       left join payouts p on p.settlement_run_id = l.settlement_run_id
+      where r.acquirer_reference is null
+        and ((p.status = 'paid') <> (r.status = 'succeeded') or (r.status = 'succeeded' and p.status is null))`,
+  );
+  for (const r of krafaRefunds)
+    violations.push(
+      r.status === 'succeeded'
+        ? `refund ${r.id}: succeeded, but ${r.run === null ? 'no run settled it' : `its run ${r.run}'s payout is ${r.payout ?? 'not written'}`}`
+        : `refund ${r.id}: ${r.status}, but the payout of its run ${r.run} is paid`,
     );
 
   violations.push(...(await subscriptionDoubleCharges(db)));

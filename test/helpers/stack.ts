@@ -25,7 +25,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createInProcessAcquirer } from '../../simulators/in-process-acquirer';
+import { httpAcquirerAt } from '../../bank-adapters/http-card-acquirer';
+import { startTestAcquirer, type TestAcquirer } from './acquirer';
 import type { BankConnection } from '../../bank-adapters/bank-connections';
 import { checkLedger } from './ledger-invariant';
 import { TEST_SECRETS_KEY } from './secrets-key';
@@ -49,10 +50,12 @@ export interface TestStack {
   bank: ValidatedBank | null;
   /**
    * With `bankFiles: true`: the bank's file exchange (SFTP server, day close) and the connection the
-   * worker syncs and pays out through. The API's and the worker's simulated acquirers report their
-   * captures and refunds to this bank.
+   * worker syncs and pays out through. The simulated acquirer reports its captures and refunds to
+   * this bank.
    */
   bankFiles: { sim: SimulatedBankWithFiles; connection: BankConnection; filesDir: string } | null;
+  /** The simulated card acquirer the API and the worker share, over HTTP (decision 0102). */
+  acquirer: TestAcquirer;
   /** A new merchant with a test and a live key. */
   merchant(name?: string): Promise<TestMerchant>;
   /** fetch against the API with a key. */
@@ -75,7 +78,7 @@ export interface TestStackOptions {
   webhookAttemptTimeoutMs?: number;
   /**
    * Listen on a port chosen first, so publicBaseUrl is the real address: needed by anything that
-   * follows URLs the API hands out (checkout pages, the simulated acquirer reached over HTTP).
+   * follows URLs the API hands out (checkout pages, the portal).
    */
   realBaseUrl?: boolean;
   /** Start a simulated bank (claims API over HTTP) and give the API and the worker a client of it. */
@@ -135,6 +138,8 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       filesDir: mkdtempSync(path.join(tmpdir(), 'skil-bank-files-')),
     };
   }
+  const acquirer = await startTestAcquirer({ bankUrl: bankFiles?.sim.baseUrl });
+  const acquirerClient = httpAcquirerAt(acquirer.url);
   const port = opts.realBaseUrl ? await freePort() : 0;
   const app = createApp({
     knex,
@@ -144,11 +149,11 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     dispatcher,
     publicBaseUrl: opts.realBaseUrl ? `http://127.0.0.1:${port}` : 'http://localhost',
     bodyLimitBytes: opts.bodyLimitBytes ?? 256 * 1024,
+    acquirer: acquirerClient,
     secretsKey: TEST_SECRETS_KEY,
     ...(opts.rateLimits && { rateLimits: opts.rateLimits }),
     ...(claimsApi && { claimsApi }),
     ...(bank && { testBank: createTestBankPayer(bank.bank.url) }),
-    ...(bankFiles && { simulatedBankUrl: bankFiles.sim.baseUrl }),
     // Workflows the API starts (subscriptions, clock advances, claim batches) run on this file's worker.
     taskQueue,
     // Every response is held to its declared schema, so the OpenAPI document stays true.
@@ -171,10 +176,10 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       secretsKey: TEST_SECRETS_KEY,
       workflowBundlePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE!,
       ...(claimsApi && { claimsApi }),
+      acquirer: acquirerClient.client,
       ...(bankFiles && {
         bankConnections: [bankFiles.connection],
         bankFilesDir: bankFiles.filesDir,
-        acquirer: createInProcessAcquirer({ bankUrl: bankFiles.sim.baseUrl, log }),
       }),
       ...(opts.webhookAttemptTimeoutMs !== undefined && {
         webhookAttemptTimeoutMs: opts.webhookAttemptTimeoutMs,
@@ -208,6 +213,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     taskQueue,
     bank,
     bankFiles,
+    acquirer,
     async merchant(name = 'Test merchant') {
       const m = await createMerchantRepository(knex).create({ name });
       const keys = createApiKeyRepository(knex);
@@ -241,6 +247,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await connection.close();
       claimsApi?.close();
+      await acquirer.stop();
       await bank?.bank.stop();
       // Issue 15: after every file the ledger invariant holds on its database (decision 0107); the
       // API and the worker are stopped, so nothing moves money while it is read.

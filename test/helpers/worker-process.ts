@@ -3,13 +3,15 @@ import path from 'node:path';
 import { TEST_SECRETS_KEY, type TestStack } from './stack';
 
 /**
- * The real worker entry point (`worker/main.ts`) as a child process on the stack's database and task
- * queue, so a test can kill it the way a crash would: SIGKILL, no shutdown hooks.
+ * The real worker entry point (`worker/main.ts`, or `entry`) as a child process on the stack's
+ * database, task queue and shared simulated acquirer, so a test can kill it the way a crash would:
+ * SIGKILL, no shutdown hooks.
  */
-export async function spawnWorker(stack: TestStack): Promise<ChildProcess> {
+export async function spawnWorker(stack: TestStack, opts: { entry?: string } = {}): Promise<ChildProcess> {
   const root = path.resolve(__dirname, '..', '..');
+  const entry = opts.entry ?? path.join(root, 'worker', 'main.ts');
   // `node --import tsx`, not the tsx CLI: the CLI runs the program in a grandchild that SIGKILL would miss.
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'worker', 'main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: root,
     env: {
       ...process.env,
@@ -17,6 +19,7 @@ export async function spawnWorker(stack: TestStack): Promise<ChildProcess> {
       TEMPORAL_ADDRESS: process.env.SKIL_TEST_TEMPORAL_ADDRESS,
       TEMPORAL_TASK_QUEUE: stack.taskQueue,
       WORKFLOW_BUNDLE_PATH: process.env.SKIL_TEST_WORKFLOW_BUNDLE,
+      SIMULATED_ACQUIRER_URL: stack.acquirer.url,
       LOG_LEVEL: 'info',
       SECRETS_ENCRYPTION_KEY: TEST_SECRETS_KEY,
     },

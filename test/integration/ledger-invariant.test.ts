@@ -155,7 +155,7 @@ test('a deleted settled refund breaks it, and so does a deleted unsettled one', 
     expect.arrayContaining([
       expect.stringMatching(new RegExp(`^ledger ${m.id}/test: movements 19500 .* = 18500$`)),
       expect.stringMatching(/^settlement line \d+ \(refund re_\w+\) matches no movement/),
-      `payment intent ${first}: amount_refunded 1000 ≠ its succeeded refunds 0`,
+      `payment intent ${first}: amount_refunded 1000 ≠ its succeeded and pending refunds 0`,
     ]),
   );
 

@@ -184,6 +184,7 @@ beforeAll(async () => {
     taskQueue: stack.taskQueue,
     secretsKey: TEST_SECRETS_KEY,
     workflowBundlePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE!,
+    acquirer: stack.acquirer.client,
     bankConnections: [connection],
     settlementAutoApproveMaxNet: 0,
   });

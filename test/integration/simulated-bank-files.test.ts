@@ -5,16 +5,12 @@
  * the real camt parser; a pain.001 in the outbox is booked once as a debit.
  */
 import { createReadStream, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import express from 'express';
 import { parseCamt, type CamtEntry, type CamtEvent, type CamtStatement } from '../../bank-adapters/camt';
 import { claimAccount, claimIdOf, type CreateClaimDetails } from '../../bank-adapters/claims-api';
 import { createHttpCardAcquirer } from '../../bank-adapters/http-card-acquirer';
-import { createInProcessAcquirer } from '../../simulators/in-process-acquirer';
-import { simulatedAcquirerRouter } from '../../simulators/acquirer';
+import { startTestAcquirer, type TestAcquirer } from '../helpers/acquirer';
 import { createSftpTransport } from '../../bank-adapters/sftp-transport';
 import type { BankFileTransport } from '../../bank-adapters/bank-file-transport';
 import {
@@ -29,7 +25,7 @@ const PAYOR = '1201603389';
 let clock = new Date('2026-11-23T10:00:00Z'); // a Monday
 let sim: SimulatedBankWithFiles;
 let transport: BankFileTransport;
-let acquirerServer: http.Server;
+let acquirerService: TestAcquirer;
 let acquirerUrl: string;
 let local: string;
 let seq = 0;
@@ -49,17 +45,13 @@ beforeAll(async () => {
   local = mkdtempSync(path.join(tmpdir(), 'bank-files-local-'));
   sim = await startSimulatedBankWithFiles({ now: () => clock });
   transport = createSftpTransport(simulatedBankConnection(sim).sftp);
-  const app = express();
-  app.use('/_sim/acquirer', simulatedAcquirerRouter({ bankUrl: sim.baseUrl }));
-  acquirerServer = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  acquirerUrl = `http://127.0.0.1:${(acquirerServer.address() as AddressInfo).port}/_sim/acquirer`;
+  acquirerService = await startTestAcquirer({ bankUrl: sim.baseUrl });
+  acquirerUrl = acquirerService.url;
 });
 
 afterAll(async () => {
   await transport?.close();
-  await new Promise((resolve) => acquirerServer?.close(resolve));
+  await acquirerService?.stop();
   await sim?.stop();
   rmSync(local, { recursive: true, force: true });
   if (sim) rmSync(sim.rootDir, { recursive: true, force: true });
@@ -162,21 +154,20 @@ describe('simulated bank files', () => {
       amount: 2_500,
       idempotency_key: 'r-1',
     });
-    // The worker's in-process acquirer reports the same way (subscription renewals).
-    const inProcess = createInProcessAcquirer({ bankUrl: sim.baseUrl });
-    const card = await inProcess.tokenize({
+    // A renewal the worker charges goes through the same shared acquirer (decision 0102).
+    const renewalCard = await acquirer.tokenize({
       number: '4242424242424242',
       exp_month: 12,
       exp_year: 2030,
-      cvc: '1',
+      cvc: '123',
     });
-    const auth = await inProcess.authorize({
-      token: card.token,
+    const renewal = await acquirer.authorize({
+      token: renewalCard.token,
       amount: 990,
       idempotency_key: 'renewal-1',
       ...order,
     });
-    await inProcess.capture({ authorization: auth.id, amount: 990, idempotency_key: 'renewal-1-c' });
+    await acquirer.capture({ authorization: renewal.id, amount: 990, idempotency_key: 'renewal-1-c' });
     await reported(4);
 
     // A repeated report (an acquirer retry) is acknowledged and changes nothing.
@@ -228,7 +219,7 @@ describe('simulated bank files', () => {
         [captures[0]!.id, 'CRDT', 4_990n],
         [captures[1]!.id, 'CRDT', 12_500n],
         [refund.id, 'DBIT', 2_500n],
-        [auth.id, 'CRDT', 990n],
+        [renewal.id, 'CRDT', 990n],
       ].sort(byId),
     );
   });

@@ -5,6 +5,7 @@ import { createMetrics } from '../../api/metrics';
 import { createKnex } from '../../db/knex';
 import { createLogger } from '../../stack/logger';
 import { startTestStack, TEST_SECRETS_KEY, type TestStack } from '../helpers/stack';
+import { httpAcquirerAt } from '../../bank-adapters/http-card-acquirer';
 
 let stack: TestStack;
 
@@ -38,6 +39,7 @@ test('/ready is 503 degraded, db: false, when PostgreSQL is away', async () => {
     dispatcher: { wake: () => Promise.resolve() },
     publicBaseUrl: 'http://localhost',
     bodyLimitBytes: 1024,
+    acquirer: httpAcquirerAt(stack.acquirer.url),
     secretsKey: TEST_SECRETS_KEY,
   });
   const server = await new Promise<ReturnType<express.Express['listen']>>((resolve) => {

@@ -130,7 +130,7 @@ test('a migration encrypts the secrets of rows written before it, with the key f
     // An API process configured with the same key reads both back as they were.
     const { secret: apiKey } = await createApiKeyRepository(knex).create({ merchantId, livemode: false });
     const api = await spawnApi(
-      { databaseUrl: url, taskQueue: stack.taskQueue },
+      { databaseUrl: url, taskQueue: stack.taskQueue, acquirerUrl: stack.acquirer.url },
       { SECRETS_ENCRYPTION_KEY: key },
     );
     try {

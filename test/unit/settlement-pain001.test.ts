@@ -42,6 +42,43 @@ test('writes pain.001.001.09 that the simulated bank reads back exactly', () => 
   expect(writePain001(payment)).toBe(xml);
 });
 
+test('a run’s krafa refunds go in the same file, each a credit transfer to its payer (decision 0101)', () => {
+  const xml = writePain001({
+    ...payment,
+    refunds: [
+      {
+        refundId: 're_one',
+        amount: 5_000,
+        creditor: { name: 'Jón Jónsson', kennitala: '1201603389', account: '000126603389' },
+        remittance: 'Refund re_one Kaffi',
+      },
+    ],
+  });
+  expect(xml).toContain('<NbOfTxs>2</NbOfTxs>');
+  expect(xml).toContain(`<CtrlSum>${66_238 + 5_000}</CtrlSum>`);
+  // A person's kennitala is a private id; the merchant's stays an organisation id.
+  expect(xml).toContain('<PrvtId>');
+  expect(readPain001(xml).payouts).toEqual([
+    expect.objectContaining({ payoutId: 'po_payout1', amount: 66_238, creditorId: '4709063520' }),
+    {
+      payoutId: 're_one',
+      runId: 'stl_run1',
+      amount: 5_000,
+      creditorName: 'Jón Jónsson',
+      creditorId: '1201603389',
+      creditorAccount: '000126603389',
+      remittance: 'Refund re_one Kaffi',
+      requestedDate: '2026-11-23',
+    },
+  ]);
+  expect(() =>
+    writePain001({
+      ...payment,
+      refunds: [{ refundId: 're_x', amount: 0, creditor: payment.creditor, remittance: 'x' }],
+    }),
+  ).toThrow(RangeError);
+});
+
 test('refuses amounts and accounts the file cannot carry', () => {
   expect(() => writePain001({ ...payment, amount: 0 })).toThrow(RangeError);
   expect(() => writePain001({ ...payment, amount: 10.5 })).toThrow(RangeError);

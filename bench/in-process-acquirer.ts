@@ -14,23 +14,16 @@ import {
   type RefundRequest,
   type TokenizeRequest,
 } from '../bank-adapters/card-acquirer';
-import { TEST_CARDS } from './acquirer';
-import { simulatedAcquirerFee } from './acquirer-fees';
-import { reportAcquirerSettlement } from './bank/acquirer-settlement-report';
+import { DECLINES, TEST_CARDS, TOKEN_PATTERN, type Behaviour } from '../simulators/acquirer/test-cards';
+import { reportAcquirerSettlement } from '../simulators/bank/acquirer-settlement-report';
+import { simulatedAcquirerFee } from '../simulators/acquirer-fees';
 import type { Logger } from '../stack/logger';
 
-const DECLINES: readonly string[] = [
-  'generic_decline',
-  'insufficient_funds',
-  'expired_card',
-  'incorrect_cvc',
-];
-
 /**
- * The simulated acquirer's behaviour as a `CardAcquirer` in the caller's process, for the worker's
- * batch renewals: the tokens are the HTTP simulator's (`tok_{behaviour}_…`, stateless), so cards
- * saved through the API charge the same way here, without an HTTP hop per renewal. Idempotency keys
- * replay within the process, like the HTTP simulator's within its own (decision 0041).
+ * For the renewal-day benchmark only (decision 0102): the simulated acquirer's test-card behaviour
+ * as a `CardAcquirer` inside the worker process, in memory, so the benchmark measures Skil's batch
+ * renewals without an HTTP hop per authorization, as it did before the acquirer became a shared
+ * service. Its authorizations exist only in that process: nothing else can capture or refund them.
  */
 export function createInProcessAcquirer(
   opts: {
@@ -77,7 +70,7 @@ export function createInProcessAcquirer(
       await wait();
       const replay = byKey.get(req.idempotency_key);
       if (replay) return copy(replay);
-      const behaviour = /^tok_([a-z_]+)_[0-9A-Za-z]{20}$/.exec(req.token)?.[1];
+      const behaviour = TOKEN_PATTERN.exec(req.token)?.[1] as Behaviour | undefined;
       if (!behaviour || !Number.isSafeInteger(req.amount) || req.amount <= 0)
         throw new AcquirerInvalidRequestError('token and amount', 'invalid_request', false, 400);
       if (behaviour === 'processing_error' && !failedOnce.has(req.idempotency_key)) {

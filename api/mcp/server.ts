@@ -1,0 +1,113 @@
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { AccessService } from '../../services/access';
+import type { Logger } from '../../stack/logger';
+import { ApiError, type ErrorBody } from '../../domain/errors';
+import { context, scopeOf } from '../../stack/request-context';
+import { authenticate } from '../middleware/auth';
+import { bodyErrors } from '../middleware/body';
+import { API_VERSION } from '../openapi';
+import { listed, type ToolContext, type ToolDef } from './tool';
+import { readTools } from './read-tools';
+import { writeTools } from './write-tools';
+import type { McpDeps } from './services';
+
+const INSTRUCTIONS = `Skil: payments in Iceland. Amounts are whole ISK (1000 = 1.000 kr.), never decimals.
+The API key of this connection selects the merchant and the environment (sk_test_: test, no real money; sk_live_: live).
+Every write tool takes idempotency_key (unset: derived from the arguments) and dry_run.
+refund_payment moves money back: with a live key it first answers a preview and a confirmation_token; show the preview to the person and call again with the token only if they agree.
+An error result holds the API's error: { error: { type, message, code, param } }; param names the argument at fault.`;
+
+const errorResult = (error: ErrorBody): CallToolResult => ({
+  isError: true,
+  content: [{ type: 'text', text: JSON.stringify({ error }) }],
+});
+
+/** The MCP tools, each built once at start: the same services and schemas as the API's routes. */
+export function createMcpTools(deps: McpDeps): ToolDef[] {
+  return [...writeTools(deps), ...readTools(deps)];
+}
+
+/**
+ * The MCP server at `/mcp` (spec §1; decision 0120): Streamable HTTP in its stateless mode (a new
+ * server and transport per request, no session held, so any API process answers any request),
+ * authenticated with the merchant's API key as the bearer token and scoped like the API.
+ */
+export function mcpRouter(deps: {
+  access: Pick<AccessService, 'apiKey'>;
+  tools: ToolDef[];
+  log: Logger;
+  bodyLimitBytes: number;
+  /** The API's rate limit per key, counted in the same bucket as the key's /v1 requests. */
+  limitPerKey?: RequestHandler | undefined;
+}): Router {
+  const router = Router();
+  const tools = new Map(deps.tools.map((t) => [t.name, t]));
+  const list = deps.tools.map(listed);
+
+  async function callTool(ctx: ToolContext, name: string, args: Record<string, unknown>, requestId: string) {
+    const tool = tools.get(name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    try {
+      const result = (await tool.call(ctx, args)) as Record<string, unknown>;
+      return {
+        content: [{ type: 'text', text: JSON.stringify(result) }],
+        structuredContent: result,
+      } satisfies CallToolResult;
+    } catch (err) {
+      if (err instanceof ApiError) return errorResult(err.toBody());
+      deps.log.error({ err, requestId, tool: name }, 'MCP tool failed');
+      return errorResult({
+        type: 'api_error',
+        message: `An internal error occurred. Request id: ${requestId}`,
+      });
+    }
+  }
+
+  router.use('/mcp', authenticate(deps.access));
+  if (deps.limitPerKey) router.use('/mcp', deps.limitPerKey);
+  router.post(
+    '/mcp',
+    express.json({ limit: deps.bodyLimitBytes, type: ['application/json', 'application/*+json'] }),
+    bodyErrors(deps.bodyLimitBytes),
+    async (req: Request, res: Response) => {
+      const ctx: ToolContext = { scope: scopeOf(res), apiKeyId: context(res).apiKeyId! };
+      const { requestId } = context(res);
+      context(res).route = '/mcp';
+      const server = new Server(
+        { name: 'skil', version: API_VERSION },
+        { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+      );
+      server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list }));
+      server.setRequestHandler(CallToolRequestSchema, (request) =>
+        callTool(ctx, request.params.name, request.params.arguments ?? {}, requestId),
+      );
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    },
+  );
+  // Stateless: no stream for the server to push on (GET) and no session to end (DELETE).
+  router.all('/mcp', (_req, res) => {
+    res
+      .status(405)
+      .set('allow', 'POST')
+      .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: send POST' }, id: null });
+  });
+  return router;
+}

@@ -1,0 +1,32 @@
+import path from 'node:path';
+import { loadConfig } from '../../stack/config';
+import { createLogger } from '../../stack/logger';
+import { startSimulatedAcquirer } from './service';
+
+/**
+ * The simulated acquirer as a process of its own (`npm run simulated-acquirer`), for a deployment
+ * where the API and the worker run elsewhere (decision 0102): SIMULATED_ACQUIRER_PORT, HOST, its
+ * state in `$DATA_DIR/simulated-acquirer`, SIMULATED_ACQUIRER_LATENCY_MS, and SIMULATED_BANK_URL
+ * told of captures and refunds. `npm start` starts the same service in its launcher instead.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger('simulated-acquirer', config.LOG_LEVEL);
+  const acquirer = await startSimulatedAcquirer({
+    dataDir: path.join(config.dataDir, 'simulated-acquirer'),
+    port: config.SIMULATED_ACQUIRER_PORT,
+    host: config.HOST,
+    latencyMs: config.SIMULATED_ACQUIRER_LATENCY_MS,
+    bankUrl: config.SIMULATED_BANK_URL,
+    log,
+  });
+  log.info({ url: acquirer.url }, 'simulated acquirer running');
+  const stop = () => void acquirer.stop().finally(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
