@@ -76,9 +76,7 @@ export function opById<M extends Method, P extends PathWith<M>>(http: HttpClient
 /** An operation on an object inside another, e.g. a product's variant. */
 export function opByIds<M extends Method, P extends PathWith<M>>(http: HttpClient, method: M, path: P) {
   return (id: string, childId: string, ...args: Args<Params<P, M>>): Promise<Result<P, M>> =>
-    send(http, method, fill(path, [id, childId]), args[0], args[1]) as Promise<
-      Result<P, M>
-    >;
+    send(http, method, fill(path, [id, childId]), args[0], args[1]) as Promise<Result<P, M>>;
 }
 
 /** A list endpoint, awaited for one page or iterated across all of them. */
