@@ -190,7 +190,7 @@ const temporalContract = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.data/**', 'coverage/**', 'tools/**'] },
+  { ignores: ['node_modules/**', '.data/**', 'coverage/**', 'tools/**', 'sdk/api-types.ts', 'cli/bin/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

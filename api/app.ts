@@ -68,6 +68,9 @@ import { createThemeService } from '../services/theme';
 import { createDeviceService } from '../services/device/device-authorization';
 import { createMerchantReviewService } from '../services/operator/merchant-review';
 import { createSettlementService } from '../services/settlement/settlement-service';
+import { createClaimTestPayments } from '../services/claims/test-payments';
+import { createClaimSyncStarter } from '../engine/claim-sync-starter';
+import type { TestBankPayer } from '../bank-adapters/test-bank-payer';
 import { createSecretBox } from '../domain/secret-box';
 import { createRateLimiter } from '../services/rate-limits';
 import { limitPerAddress, limitPerApiKey, type RateLimits } from './middleware/rate-limit';
@@ -97,6 +100,8 @@ export interface AppDeps {
   temporalNamespace?: string;
   /** The bank's claims service (cancel and amend of issued claims); unset: those answer 503. */
   claimsApi?: ClaimsApi | undefined;
+  /** The test bank's payer side, for `/v1/test_helpers/claims/{id}/pay`; unset: that answers 503. */
+  testBank?: TestBankPayer | undefined;
   /** Hold every declared route's response to its schema (`CHECK_RESPONSES`; on in the test stack). */
   checkResponses?: boolean;
   /** CIDR ranges notification channels may reach although private (decision 0111); default none. */
@@ -292,6 +297,14 @@ export function createApp(deps: AppDeps): Express {
       channelAutoDisable: deps.webhookAutoDisable,
     }),
   );
+  const claimTestPayments = createClaimTestPayments({
+    knex: deps.knex,
+    bank: deps.testBank,
+    issueClaims,
+    syncClaimPayments: temporalClient
+      ? createClaimSyncStarter({ client: temporalClient, taskQueue })
+      : undefined,
+  });
   v1.use(
     claimsRouter(
       {
@@ -300,6 +313,7 @@ export function createApp(deps: AppDeps): Express {
           claimsApi: deps.claimsApi,
           engine: subscriptionEngine,
         }),
+        testPayments: claimTestPayments,
       },
       docs,
     ),

@@ -1,6 +1,8 @@
 import type { Db } from './knex';
 import type { Scope } from '../domain/scope';
 import { pageByCreated } from './pagination';
+import { newId, ID_PREFIX } from '../domain/ids';
+import { WEBHOOK_RETRY_DELAYS_MS } from '../domain/webhook-schedule';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -174,6 +176,35 @@ export function createDeliveryRepository(db: Db) {
         })
         .returning('*');
       return row;
+    },
+
+    /**
+     * One event's delivery to one channel, pending now: made when the channel never had the event
+     * (one delivery per channel and event, by its unique key), else undefined for the caller to resend.
+     */
+    async createForEvent(
+      scope: Scope,
+      eventId: string,
+      channelId: string,
+      trx: Db = db,
+    ): Promise<{ created: DeliveryRow } | { existing: DeliveryRow }> {
+      const [created] = await trx<DeliveryRow>('webhook_deliveries')
+        .insert({
+          id: newId(ID_PREFIX.webhookDelivery),
+          merchant_id: scope.merchantId,
+          livemode: scope.livemode,
+          channel_id: channelId,
+          event_id: eventId,
+          status: 'pending',
+          max_attempts: WEBHOOK_RETRY_DELAYS_MS.length,
+          next_attempt_at: trx.fn.now() as unknown as Date,
+        })
+        .onConflict(['channel_id', 'event_id'])
+        .ignore()
+        .returning('*');
+      if (created) return { created };
+      const existing = await scoped(scope, trx).where({ channel_id: channelId, event_id: eventId }).first();
+      return { existing: existing! };
     },
 
     /** The deliveries of some events (of the caller's scope), as created when they were recorded. */

@@ -67,6 +67,11 @@ export function claimBatchWorkflowId(livemode: boolean, batch: string): string {
   return `claim-batch/${env(livemode)}/${batch}`;
 }
 
+/** `claim-payments-sync/now/{reason}`: a claim payments sync run at once, outside its schedule. */
+export function claimPaymentsSyncNowWorkflowId(reason: string): string {
+  return `claim-payments-sync/now/${reason}`;
+}
+
 /** `settlement/{env}/{merchant_id}/{yyyy-mm-dd}`: one merchant's run for one Iceland banking day. */
 export function settlementRunWorkflowId(
   livemode: boolean,

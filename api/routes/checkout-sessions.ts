@@ -17,6 +17,7 @@ import {
   zUnixSeconds,
 } from '../fields';
 import { zVatRate } from './products';
+import { zTestCard } from './payment-intents';
 
 const zUrl = z
   .string()
@@ -146,5 +147,28 @@ export function checkoutSessionsRouter(deps: { checkout: CheckoutService }, docs
       handler: ({ params, scope }) => checkout.retrieve(scope, params.id!),
     });
   }
+  route({
+    method: 'post',
+    path: '/v1/test_helpers/checkout/sessions/:id/complete',
+    summary: 'Test mode: pay an open session with a test card, as a buyer on the hosted page would',
+    tag,
+    body: z
+      .object({
+        card: zTestCard
+          .optional()
+          .describe('A test card (README, "Test cards"); default 4242 4242 4242 4242'),
+        fields: z
+          .record(z.string(), z.string().max(5000))
+          .optional()
+          .describe("Answers to the session's fields"),
+      })
+      .strict(),
+    response: CheckoutSessionSchema,
+    handler: ({ params, body, scope }) =>
+      checkout.completeForTest(scope, params.id!, {
+        ...(body.card && { card: body.card }),
+        ...(body.fields && { fields: body.fields }),
+      }),
+  });
   return router;
 }

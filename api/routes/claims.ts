@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { OperationDoc } from '../openapi';
+import type { ClaimTestPayments } from '../../services/claims/test-payments';
 import type { ClaimsService } from '../../services/claims/claims-service';
 import { CLAIM_STATUSES, ClaimSchema } from '../../services/claims/claim-object';
 import { createRoutes } from '../route';
@@ -80,7 +81,10 @@ const ListClaims = pageQuery
   .strict();
 
 /** Bank claims (kröfur): created pending, issued in batches by the claim-batch workflow (decision 0060). */
-export function claimsRouter(deps: { claims: ClaimsService }, docs: OperationDoc[]): Router {
+export function claimsRouter(
+  deps: { claims: ClaimsService; testPayments: ClaimTestPayments },
+  docs: OperationDoc[],
+): Router {
   const router = Router();
   const route = createRoutes(router, docs);
   const tag = 'Claims';
@@ -145,6 +149,17 @@ export function claimsRouter(deps: { claims: ClaimsService }, docs: OperationDoc
     tag,
     response: ClaimSchema,
     handler: ({ params, scope }) => claims.cancel(scope, params.id!),
+  });
+
+  route({
+    method: 'post',
+    path: '/v1/test_helpers/claims/:id/pay',
+    summary:
+      'Test mode: the payer pays a krafa at the test bank (issued first if pending); the sync then records it',
+    tag,
+    body: z.object({ amount: zClaimAmount.optional().describe('Default: all that is due today') }).strict(),
+    response: ClaimSchema,
+    handler: ({ params, body, scope }) => deps.testPayments.pay(scope, params.id!, body.amount),
   });
 
   return router;

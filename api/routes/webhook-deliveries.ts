@@ -56,5 +56,15 @@ export function webhookDeliveriesRouter(
     handler: ({ params, scope }) => deliveries.resend(scope, params.id!, params.delivery!),
   });
 
+  route({
+    method: 'post',
+    path: '/v1/events/:id/resend',
+    summary: 'Send an event to a channel now (again, or for the first time if the channel never had it)',
+    tag: 'Events',
+    body: z.object({ channel: z.string().min(1).max(64) }).strict(),
+    response: DeliverySchema,
+    handler: ({ params, body, scope }) => deliveries.resendEvent(scope, params.id!, body.channel),
+  });
+
   return router;
 }

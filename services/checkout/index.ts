@@ -11,6 +11,7 @@ import { createCheckoutSessions } from './sessions';
 import { createCheckoutCompletion } from './completion';
 import { createCardPayment } from './card-payment';
 import { createClaimPayment } from './claim-payment';
+import { createTestCompletion } from './test-completion';
 
 export type { ItemInput, SubscriptionDataInput, SessionInput, PayInput, PayOutcome } from './inputs';
 
@@ -54,6 +55,11 @@ export function createCheckoutService(deps: {
     applyCode: promotionCodes.applyCode,
     ...claim,
     ...card,
+    completeForTest: createTestCompletion({
+      retrieve: (scope, id) => sessions.retrieve(scope, id),
+      pay: (id, input) => card.pay(id, input),
+      publicBaseUrl: deps.publicBaseUrl,
+    }),
 
     /** Where the buyer goes after paying: success_url with the id substituted, or our own page. */
     successUrl(s: CheckoutSessionRow): string {

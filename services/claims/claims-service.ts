@@ -9,8 +9,9 @@ import type { SubscriptionEngine } from '../../engine/subscription-engine';
 import { nextBankingDay } from '../../domain/banking-days';
 import { ConflictError, InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
 import { claimTermsProblem } from '../../domain/claim-limits';
-import { findOr404, findReference } from '../lookup';
+import { findReference } from '../lookup';
 import { createCustomerRepository } from '../../db/customers';
+import { createClaimLookup } from './claim-lookup';
 import { checkClaimDates } from './claim-dates';
 import { presentClaim, type ClaimObject } from './claim-object';
 import { tiersFromWire } from './claim-wire-terms';
@@ -86,14 +87,7 @@ const issuing = (claim: ClaimRow) =>
 export function createClaimsService(deps: ClaimsServiceDeps) {
   const claims = createClaimRepository(deps.knex);
   const customers = createCustomerRepository(deps.knex);
-  const find = (scope: Scope, id: string) =>
-    findOr404(
-      'claim',
-      scope,
-      id,
-      () => claims.findById(scope, id),
-      () => claims.existsInOtherMode(scope, id),
-    );
+  const find = createClaimLookup(claims);
   const bank = (): ClaimsApi => {
     if (!deps.claimsApi)
       throw new ServiceUnavailableError('No bank connection is configured for claims', 'bank_unavailable');

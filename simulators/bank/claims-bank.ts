@@ -10,6 +10,7 @@ import { createDayCloser, type DayCloseResult } from './bank-day-close';
 import type { CamtAccountInfo } from './camt-writer';
 import { ClaimsLedger, type LedgerSnapshot } from './claims-ledger';
 import { CollectionAccount } from './collection-account';
+import { createClaimPayRouter } from './claim-pay-router';
 import { createDayCloseRouter } from './day-close-router';
 import { startSimulatedBankSftp, type SimulatedBankSftp, type SimulatedBankUser } from './sftp-server';
 import { createClaimsRouter, type OAuthClient } from './claims-service';
@@ -167,6 +168,7 @@ export async function startSimulatedBank(opts: SimulatedBankOptions): Promise<Si
   app.disable('x-powered-by');
   app.use(createAcquirerSettlementsRouter({ account, now, log: opts.log }));
   app.use(createDayCloseRouter(files?.closeDay));
+  app.use(createClaimPayRouter(ledger));
   if (opts.observe) {
     const observe = opts.observe;
     app.use('/v1', (req: Request, res: Response, next: NextFunction) => {

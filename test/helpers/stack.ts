@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import { createApp } from '../../api/app';
+import { createTestBankPayer } from '../../bank-adapters/test-bank-payer';
 import { createMetrics } from '../../api/metrics';
 import { createWebhookDispatcher } from '../../engine/webhook-dispatch';
 import { createWorker } from '../../worker/create-worker';
@@ -152,6 +153,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     secretsKey: TEST_SECRETS_KEY,
     ...(opts.rateLimits && { rateLimits: opts.rateLimits }),
     ...(claimsApi && { claimsApi }),
+    ...(bank && { testBank: createTestBankPayer(bank.bank.url) }),
     // Workflows the API starts (subscriptions, clock advances, claim batches) run on this file's worker.
     taskQueue,
     // Every response is held to its declared schema, so the OpenAPI document stays true.
