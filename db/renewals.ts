@@ -72,6 +72,16 @@ export interface RenewalOutcome {
   fee: number | null;
 }
 
+/** A finished renewal as read: its bigint amounts (strings from pg) as numbers. */
+export const finishedRenewal = (r: FinishedRenewal): FinishedRenewal => ({
+  ...r,
+  amount: Number(r.amount),
+  amount_subtotal: Number(r.amount_subtotal),
+  discount_amount: Number(r.discount_amount),
+  vat_amount: Number(r.vat_amount),
+  proration_amount: Number(r.proration_amount),
+});
+
 export interface FinishedRenewal {
   id: string;
   subscription_id: string;
@@ -348,14 +358,7 @@ export function createRenewalRepository() {
           ],
         ),
       );
-      return result.rows.map((r) => ({
-        ...r,
-        amount: Number(r.amount),
-        amount_subtotal: Number(r.amount_subtotal),
-        discount_amount: Number(r.discount_amount),
-        vat_amount: Number(r.vat_amount),
-        proration_amount: Number(r.proration_amount),
-      }));
+      return result.rows.map(finishedRenewal);
     },
   };
 }

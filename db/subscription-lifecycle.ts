@@ -1,5 +1,5 @@
 import type { Db } from './knex';
-import type { FinishedRenewal } from './renewals';
+import { finishedRenewal, type FinishedRenewal } from './renewals';
 
 const RENEWAL_COLUMNS = [
   'id',
@@ -17,15 +17,6 @@ const RENEWAL_COLUMNS = [
   'payment_intent_id',
   'status',
 ] as const;
-
-const asRenewal = (r: FinishedRenewal): FinishedRenewal => ({
-  ...r,
-  amount: Number(r.amount),
-  amount_subtotal: Number(r.amount_subtotal),
-  discount_amount: Number(r.discount_amount),
-  vat_amount: Number(r.vat_amount),
-  proration_amount: Number(r.proration_amount),
-});
 
 /** What a subscription waiting for a krafa needs to know of it. */
 export interface ClaimState {
@@ -60,7 +51,7 @@ export function createSubscriptionLifecycleRepository(db: Db) {
         .where({ subscription_id: subscriptionId })
         .orderBy('period_index', 'desc')
         .first<FinishedRenewal | undefined>(...RENEWAL_COLUMNS);
-      return row && asRenewal(row);
+      return row && finishedRenewal(row);
     },
 
     /** A renewal by id, whole. */
@@ -68,7 +59,7 @@ export function createSubscriptionLifecycleRepository(db: Db) {
       const row = await trx('renewals')
         .where({ id: renewalId })
         .first<FinishedRenewal | undefined>(...RENEWAL_COLUMNS);
-      return row && asRenewal(row);
+      return row && finishedRenewal(row);
     },
 
     /** Moves a renewal between statuses; false when it was not in one of `from`. */
