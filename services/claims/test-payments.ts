@@ -52,10 +52,15 @@ export function createClaimTestPayments(deps: {
           code: 'livemode_mismatch',
         });
       }
+      const found = await find(scope, id);
+      // A configuration without the simulated bank (npm start has one): the request cannot be served
+      // here, which is the caller's to know, not a server fault.
       if (!deps.bank || !deps.issueClaims || !deps.syncClaimPayments) {
-        throw new ServiceUnavailableError('No test bank is connected to this API', 'bank_unavailable');
+        throw new InvalidRequestError('No test bank is connected to this API (npm start runs one)', {
+          code: 'test_bank_unavailable',
+        });
       }
-      const claim = await issued(scope, await find(scope, id));
+      const claim = await issued(scope, found);
       if (!['issued', 'partially_paid'].includes(claim.status)) {
         throw new ConflictError(`A ${claim.status} claim cannot be paid`, 'claim_not_payable');
       }

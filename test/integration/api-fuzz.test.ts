@@ -142,6 +142,7 @@ const GENERATORS: Record<string, OpSpec> = {
   getV1DeviceToken: {},
   getV1Events: list('events'),
   getV1EventsId: p('events'),
+  postV1EventsIdResend: p('events'),
   postV1NotificationChannels: {},
   getV1NotificationChannels: list('channels'),
   postV1NotificationChannelsTestWebhooks: {},
@@ -190,6 +191,7 @@ const GENERATORS: Record<string, OpSpec> = {
   postV1CheckoutSessions: {},
   getV1CheckoutSessions: list('sessions'),
   getV1CheckoutSessionsId: p('sessions'),
+  postV1TestHelpersCheckoutSessionsIdComplete: p('sessions'),
   postV1PaymentIntents: {},
   getV1PaymentIntents: list('paymentIntents'),
   getV1PaymentIntentsId: p('paymentIntents'),
@@ -221,6 +223,7 @@ const GENERATORS: Record<string, OpSpec> = {
   getV1ClaimsId: p('claims'),
   postV1ClaimsId: p('claims'),
   postV1ClaimsIdCancel: { ...p('claims'), last: true },
+  postV1TestHelpersClaimsIdPay: p('claims'),
   // No settlement run exists in this file (runs come from a settlement day over the bank's files):
   // its valid requests name ids that do not exist and are answered 404.
   getV1SettlementRuns: list('settlementRuns'),

@@ -93,6 +93,8 @@ const describeRes = (res: Res) =>
 /** The existing object each path parameter names, by path template. */
 const pathIds: Record<string, () => Record<string, string>> = {
   '/v1/events/{id}': () => ({ id: ids.event! }),
+  '/v1/events/{id}/resend': () => ({ id: ids.event! }),
+  '/v1/test_helpers/checkout/sessions/{id}/complete': () => ({ id: ids.session! }),
   '/v1/notification-channels/{id}': () => ({ id: ids.channel! }),
   '/v1/notification-channels/{id}/rotate-secret': () => ({ id: ids.channel! }),
   '/v1/notification-channels/{id}/deliveries': () => ({ id: ids.channel! }),
@@ -130,6 +132,7 @@ const pathIds: Record<string, () => Record<string, string>> = {
   // No claim or settlement run exists in this file: only their missing ids are tried.
   '/v1/claims/{id}': () => ({}),
   '/v1/claims/{id}/cancel': () => ({}),
+  '/v1/test_helpers/claims/{id}/pay': () => ({}),
   '/v1/settlement-runs/{id}': () => ({}),
   '/v1/settlement-runs/{id}/lines': () => ({}),
   '/v1/settlement-runs/{id}/lines.csv': () => ({}),
@@ -141,6 +144,7 @@ const validBodies: Record<string, () => unknown> = {
   'post /v1/payment-methods/{id}/attach': () => ({ customer: ids.customer }),
   'post /v1/customers/{id}/default-payment-method': () => ({ payment_method: ids.paymentMethod }),
   'post /v1/test_helpers/test_clocks/{id}/advance': () => ({ frozen_time: future() + 86_400 }),
+  'post /v1/events/{id}/resend': () => ({ channel: ids.channel }),
 };
 
 function fill(path: string, values: Record<string, string>): string {
@@ -444,6 +448,12 @@ const refCases: RefCase[] = [
     field: 'query.customer',
     request: (x) => ({ query: { customer: x } }),
     param: 'customer',
+  },
+  {
+    op: 'post /v1/events/{id}/resend',
+    field: 'body.channel',
+    request: (x) => ({ path: { id: ids.event! }, body: { channel: x } }),
+    param: 'channel',
   },
   {
     op: 'post /v1/notification-channels/test-webhooks',
