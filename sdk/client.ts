@@ -1,5 +1,5 @@
 import { HttpClient, type RequestOptions, type SkilOptions } from './http';
-import { list, listById, op, opById, opByIds } from './operations';
+import { list, listById, op, opById, opByIds, send } from './operations';
 import { constructEvent } from './webhooks';
 import { SkilAuthenticationError } from './errors';
 
@@ -198,13 +198,7 @@ export class Skil {
     params?: Record<string, unknown>,
     opts?: RequestOptions,
   ): Promise<T> {
-    const inBody = method === 'post' || method === 'patch' || (method === 'delete' && params !== undefined);
-    return this.http.request<T>(
-      method,
-      path,
-      inBody ? { body: params ?? {} } : { query: params ?? {} },
-      opts,
-    );
+    return send(this.http, method, path, params, opts) as Promise<T>;
   }
 }
 

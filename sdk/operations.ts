@@ -50,7 +50,8 @@ function fill(path: string, ids: readonly string[]): string {
   return path.replace(/\{\w+\}/g, () => encodeURIComponent(ids[i++] ?? ''));
 }
 
-function send(
+/** Params go in the body for POST and PATCH (and a DELETE given some), else in the query. */
+export function send(
   http: HttpClient,
   method: Method,
   path: string,
