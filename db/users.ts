@@ -1,6 +1,7 @@
 import type { Db } from './knex';
 import { newId, ID_PREFIX, randomBase62 } from '../domain/ids';
 import { sha256 } from '../domain/device-codes';
+import type { MemberRole } from '../domain/member-roles';
 
 export type UserKind = 'merchant' | 'operator';
 
@@ -9,6 +10,8 @@ export interface UserRow {
   kind: UserKind;
   /** Set for merchant users, null for operators (a check constraint keeps the two in step). */
   merchant_id: string | null;
+  /** The merchant user's team role; null for operators (domain/member-roles.ts). */
+  role: MemberRole | null;
   email: string;
   name: string | null;
   password_hash: string;
@@ -48,6 +51,8 @@ export function createUserRepository(db: Db) {
         email: string;
         name?: string;
         passwordHash: string;
+        /** A merchant user's role; the account's first user is its owner. */
+        role?: MemberRole;
       },
       trx: Db = db,
     ): Promise<UserRow> {
@@ -59,6 +64,7 @@ export function createUserRepository(db: Db) {
           email: normalizeEmail(input.email),
           name: input.name ?? null,
           password_hash: input.passwordHash,
+          role: input.kind === 'merchant' ? (input.role ?? 'owner') : null,
         })
         .returning('*');
       return row!;

@@ -19,6 +19,7 @@ import * as rateLimits from './20261216_1104_rate_limits';
 import * as subscriptionClaimFallback from './20261216_1200_subscription_claim_fallback';
 import * as mcpAgentSafety from './20261217_0900_mcp_agent_safety';
 import * as claimRefundTransfers from './20261217_1000_claim_refund_transfers';
+import * as memberRoles from './20261218_0800_member_roles';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '20261216_1200_subscription_claim_fallback': subscriptionClaimFallback,
   '20261217_0900_mcp_agent_safety': mcpAgentSafety,
   '20261217_1000_claim_refund_transfers': claimRefundTransfers,
+  '20261218_0800_member_roles': memberRoles,
 };

@@ -161,7 +161,8 @@ test('login through the device page in Chromium writes the key to .env, keeping 
 }, 120_000);
 
 test('an API error exits non-zero with the API message; no ANSI escapes without a terminal or with NO_COLOR', async () => {
-  const missing = await skil(['customers', 'get', 'cus_doesnotexist']);
+  // A CI variable (set by most CI services) does not turn colour on without a terminal.
+  const missing = await skil(['customers', 'get', 'cus_doesnotexist'], { CI: 'true' });
   expect(missing.code).toBe(1);
   expect(missing.stderr).toContain("No such customer: 'cus_doesnotexist'");
   expect(missing.stderr + missing.stdout).not.toContain(ESC);
