@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { loadConfig, requireSecretsKey } from '../stack/config';
 import { createLogger } from '../stack/logger';
 import { createKnex } from '../db/knex';
@@ -43,7 +42,6 @@ export async function runWorker(overrides: Partial<Pick<WorkerDeps, 'acquirer'>>
     secretsKey,
     claimsApi: claimsApiFromConfig(config),
     bankConnections,
-    bankFilesDir: path.join(config.dataDir, 'bank-files'),
     bankSyncParseWorkers: config.BANK_SYNC_PARSE_WORKERS,
     webhookAllowPrivateRanges: config.WEBHOOK_ALLOW_PRIVATE_RANGES,
     webhookAutoDisable: {
