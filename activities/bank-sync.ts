@@ -1,3 +1,4 @@
+import type { WorkerMetrics } from '../stack/worker-metrics';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +25,8 @@ import { toActivityFailure } from './adapter-failure';
 
 export interface BankSyncDeps {
   knex: Knex;
+  /** The worker's Prometheus metrics; unset: nothing is counted (tests, benchmarks). */
+  metrics?: WorkerMetrics;
   client: Client;
   log: Logger;
   bankConnections: BankConnection[];
@@ -176,6 +179,10 @@ export function createBankSyncActivities(deps: BankSyncDeps) {
         await files.markArchived(scope, row.id);
         for (const p of confirmed) await tellSettlement(deps, p);
         if (wake.length > 0) await deps.wakeChannels?.(wake);
+        if (outcome.firstTime) {
+          deps.metrics?.bankFiles.inc({ status: outcome.status });
+          deps.metrics?.bankFileEntries.inc(outcome.entries);
+        }
         deps.log.info({ file: input.name, outcome }, 'bank file synced');
         return outcome;
       });

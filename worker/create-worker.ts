@@ -1,6 +1,7 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { TemporalTls } from '../stack/temporal-connection';
 import type { RawFileStore } from '../bank-adapters/raw-file-store';
+import type { WorkerMetrics } from '../stack/worker-metrics';
 import { createPostgresRawFileStore } from '../db/raw-bank-files';
 import type { Client } from '@temporalio/client';
 import type { Knex } from '../db/knex';
@@ -56,6 +57,8 @@ export interface WorkerDeps {
   claimsApi?: ClaimsApi | undefined;
   /** Bank file connections (SFTP): bank sync reads their inboxes, payouts go to their outboxes. */
   bankConnections?: BankConnection[];
+  /** The worker's Prometheus metrics (stack/worker-metrics.ts); unset: nothing counted. */
+  metrics?: WorkerMetrics;
   /** Where raw bank files are kept once received; PostgreSQL unless told otherwise (decision 0145). */
   rawFiles?: RawFileStore;
   /** Threads that parse bank files (BANK_SYNC_PARSE_WORKERS); default 0, parse on the activity's thread. */
@@ -91,6 +94,7 @@ export async function createWorker(
     ...createBillingActivities({
       knex: deps.knex,
       log: deps.log.child({ area: 'billing' }),
+      ...(deps.metrics && { metrics: deps.metrics }),
       acquirer,
       wakeChannels,
       notifyLifecycle: (refs) => engine.notify(refs),
@@ -111,6 +115,7 @@ export async function createWorker(
     ...createSettlementActivities({
       knex: deps.knex,
       log: deps.log.child({ area: 'settlement' }),
+      ...(deps.metrics && { metrics: deps.metrics }),
       bankConnections: deps.bankConnections,
       payoutChannel: deps.payoutChannel,
       autoApproveMaxNet:
@@ -122,6 +127,7 @@ export async function createWorker(
       knex: deps.knex,
       client: deps.client,
       log: deps.log.child({ area: 'bank-sync' }),
+      ...(deps.metrics && { metrics: deps.metrics }),
       bankConnections: deps.bankConnections ?? [],
       rawFiles: deps.rawFiles ?? createPostgresRawFileStore(deps.knex),
       parseWorkers: deps.bankSyncParseWorkers ?? 0,
@@ -130,6 +136,7 @@ export async function createWorker(
     ...createClaimActivities({
       knex: deps.knex,
       log: deps.log.child({ area: 'claims' }),
+      ...(deps.metrics && { metrics: deps.metrics }),
       claimsApi: deps.claimsApi,
       wakeChannels,
       notifyLifecycle: (refs) => engine.notify(refs),
@@ -137,6 +144,7 @@ export async function createWorker(
     ...createWebhookActivities({
       knex: deps.knex,
       log: deps.log.child({ area: 'webhooks' }),
+      ...(deps.metrics && { metrics: deps.metrics }),
       secrets: createSecretBox(deps.secretsKey),
       wakeChannels: (ids) => dispatcher.wake(ids),
       ...(deps.webhookAttemptTimeoutMs !== undefined && { attemptTimeoutMs: deps.webhookAttemptTimeoutMs }),
