@@ -126,10 +126,10 @@ test('scan a website: proposed colours, fonts and logo, previewed, saved with th
     const before = await fetch(`${web.url}/v1/merchant/theme/`, {
       headers: { authorization: `Bearer ${testKey}` },
     });
-    expect((await before.json()).primary_color).toBeNull();
+    expect(((await before.json()) as { primary_color: unknown }).primary_color).toBeNull();
 
     await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Save theme' }).click()]);
-    await expect(page.locator('[role=status]').innerText()).resolves.toContain('Theme saved');
+    await expect(page.locator('.notice.ok').innerText()).resolves.toContain('Theme saved');
   } finally {
     await context.close();
   }
