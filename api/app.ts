@@ -295,6 +295,7 @@ export function createApp(deps: AppDeps): Express {
       settlement,
       channels,
       channelAutoDisable: deps.webhookAutoDisable,
+      allowPrivateRanges: deps.webhookAllowPrivateRanges ?? [],
     }),
   );
   const claimTestPayments = createClaimTestPayments({

@@ -6428,10 +6428,18 @@ export interface operations {
                                 [key: string]: string;
                             };
                             minimum_amount: number | null;
+                            /** @enum {string} */
+                            mode: "payment" | "subscription";
                             /** @constant */
                             object: "payment_link";
                             product: string | null;
                             save_payment_method: boolean;
+                            subscription_data: {
+                                metadata: {
+                                    [key: string]: string;
+                                };
+                                trial_period_days: number | null;
+                            } | null;
                             success_url: string | null;
                             url: string;
                         }[];
@@ -6498,8 +6506,21 @@ export interface operations {
                         [key: string]: string;
                     };
                     minimum_amount?: (number | string) | null;
+                    /**
+                     * @description subscription: each checkout signs the buyer up to the recurring price of the one item
+                     * @default payment
+                     * @enum {string}
+                     */
+                    mode?: "payment" | "subscription";
                     product?: string;
                     save_payment_method?: boolean | ("true" | "false");
+                    /** @description mode subscription: a trial for every sign-up, and the subscriptions' metadata */
+                    subscription_data?: {
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        trial_period_days?: number | string;
+                    };
                     /** @description `{CHECKOUT_SESSION_ID}` is replaced with the session id */
                     success_url?: string | null;
                 };
@@ -6534,8 +6555,21 @@ export interface operations {
                         [key: string]: string;
                     };
                     minimum_amount?: (number | string) | null;
+                    /**
+                     * @description subscription: each checkout signs the buyer up to the recurring price of the one item
+                     * @default payment
+                     * @enum {string}
+                     */
+                    mode?: "payment" | "subscription";
                     product?: string;
                     save_payment_method?: boolean | ("true" | "false");
+                    /** @description mode subscription: a trial for every sign-up, and the subscriptions' metadata */
+                    subscription_data?: {
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        trial_period_days?: number | string;
+                    };
                     /** @description `{CHECKOUT_SESSION_ID}` is replaced with the session id */
                     success_url?: string | null;
                 };
@@ -6570,8 +6604,21 @@ export interface operations {
                         [key: string]: string;
                     };
                     minimum_amount?: (number | string) | null;
+                    /**
+                     * @description subscription: each checkout signs the buyer up to the recurring price of the one item
+                     * @default payment
+                     * @enum {string}
+                     */
+                    mode?: "payment" | "subscription";
                     product?: string;
                     save_payment_method?: boolean | ("true" | "false");
+                    /** @description mode subscription: a trial for every sign-up, and the subscriptions' metadata */
+                    subscription_data?: {
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        trial_period_days?: number | string;
+                    };
                     /** @description `{CHECKOUT_SESSION_ID}` is replaced with the session id */
                     success_url?: string | null;
                 };
@@ -6606,8 +6653,21 @@ export interface operations {
                         [key: string]: string;
                     };
                     minimum_amount?: (number | string) | null;
+                    /**
+                     * @description subscription: each checkout signs the buyer up to the recurring price of the one item
+                     * @default payment
+                     * @enum {string}
+                     */
+                    mode?: "payment" | "subscription";
                     product?: string;
                     save_payment_method?: boolean | ("true" | "false");
+                    /** @description mode subscription: a trial for every sign-up, and the subscriptions' metadata */
+                    subscription_data?: {
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        trial_period_days?: number | string;
+                    };
                     /** @description `{CHECKOUT_SESSION_ID}` is replaced with the session id */
                     success_url?: string | null;
                 };
@@ -6637,10 +6697,18 @@ export interface operations {
                             [key: string]: string;
                         };
                         minimum_amount: number | null;
+                        /** @enum {string} */
+                        mode: "payment" | "subscription";
                         /** @constant */
                         object: "payment_link";
                         product: string | null;
                         save_payment_method: boolean;
+                        subscription_data: {
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            trial_period_days: number | null;
+                        } | null;
                         success_url: string | null;
                         url: string;
                     };
@@ -6697,10 +6765,18 @@ export interface operations {
                             [key: string]: string;
                         };
                         minimum_amount: number | null;
+                        /** @enum {string} */
+                        mode: "payment" | "subscription";
                         /** @constant */
                         object: "payment_link";
                         product: string | null;
                         save_payment_method: boolean;
+                        subscription_data: {
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            trial_period_days: number | null;
+                        } | null;
                         success_url: string | null;
                         url: string;
                     };
@@ -6787,10 +6863,18 @@ export interface operations {
                             [key: string]: string;
                         };
                         minimum_amount: number | null;
+                        /** @enum {string} */
+                        mode: "payment" | "subscription";
                         /** @constant */
                         object: "payment_link";
                         product: string | null;
                         save_payment_method: boolean;
+                        subscription_data: {
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            trial_period_days: number | null;
+                        } | null;
                         success_url: string | null;
                         url: string;
                     };

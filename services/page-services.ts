@@ -15,6 +15,7 @@ import { createPortalService } from './portal/portal';
 import { openPaymentLink } from './payment-links/payment-links';
 import type { NotificationChannelService } from './channels/notification-channels-service';
 import { DEFAULT_AUTO_DISABLE, type AutoDisableRule } from '../domain/webhook-schedule';
+import { scanWebsite } from './theme-scan';
 
 /** Approval of settlement runs, as the settlement service does it. */
 export interface RunApprover {
@@ -33,6 +34,8 @@ export interface PageServiceDeps {
   channels: NotificationChannelService;
   /** The rule that disables failing channels, as the worker applies it (the page states it). */
   channelAutoDisable?: AutoDisableRule | undefined;
+  /** Private ranges the operator lets Skil reach (WEBHOOK_ALLOW_PRIVATE_RANGES): also the theme scan's. */
+  allowPrivateRanges?: readonly string[] | undefined;
 }
 
 /**
@@ -49,6 +52,8 @@ export function createPageServices(deps: PageServiceDeps) {
       subscriptions: deps.subscriptions,
     }),
     themes: createThemeService(deps.knex),
+    scanWebsite: (address: string) =>
+      scanWebsite(address, { allowPrivateRanges: deps.allowPrivateRanges ?? [] }),
     signIn: createSignInService(deps.knex),
     accounts: createMerchantAccountService(deps.knex),
     keys: createDashboardKeyService(deps.knex),
