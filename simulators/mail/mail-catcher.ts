@@ -72,9 +72,7 @@ function toCaught(id: string, receivedAt: string, parsed: ParsedMail): CaughtMes
 
 /** Escapes text and makes every http(s) address in it a link. */
 function linkify(text: string): SafeHtml {
-  return trusted(
-    escapeHtml(text).replace(/https?:\/\/[^\s<>"']+/g, (url) => `<a href="${url}">${url}</a>`),
-  );
+  return trusted(escapeHtml(text).replace(/https?:\/\/[^\s<>"']+/g, (url) => `<a href="${url}">${url}</a>`));
 }
 
 const CSS = `body{font-family:system-ui,sans-serif;margin:0;background:#fafafa;color:#1b1b1f}
@@ -99,7 +97,9 @@ function page(res: ServerResponse, title: string, body: SafeHtml, status = 200):
           </style>
         </head>
         <body>
-          <header><strong>Skil mail catcher</strong> (test environment: nothing here left this machine)</header>
+          <header>
+            <strong>Skil mail catcher</strong> (test environment: nothing here left this machine)
+          </header>
           <main>
             <h1>${title}</h1>
             ${body}
@@ -247,14 +247,16 @@ export async function startMailCatcher(opts: MailCatcherOptions = {}): Promise<M
         </dl>
         ${message.html ? html`<p><a href="/messages/${message.id}/html">HTML version</a></p>` : ''}
         <pre>${linkify(message.text)}</pre>
-        ${message.attachments.length > 0
-          ? html`<h2>Attachments</h2>
-              <ul>
-                ${message.attachments.map(
-                  (a) => html`<li>${a.filename} (${a.contentType}, ${a.size} bytes)</li>`,
-                )}
-              </ul>`
-          : ''}`,
+        ${
+          message.attachments.length > 0
+            ? html`<h2>Attachments</h2>
+                <ul>
+                  ${message.attachments.map(
+                    (a) => html`<li>${a.filename} (${a.contentType}, ${a.size} bytes)</li>`,
+                  )}
+                </ul>`
+            : ''
+        }`,
     );
   };
   const server: Server = createServer(handle);

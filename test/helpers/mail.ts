@@ -4,7 +4,11 @@ import { createSmtpMailer, type Mailer } from '../../engine/mailer';
 export type { CaughtMessage, MailCatcher };
 
 /** A local mail catcher and a real SMTP mailer pointed at it, as `npm start` wires them. */
-export async function startTestMail(): Promise<{ catcher: MailCatcher; mailer: Mailer; stop(): Promise<void> }> {
+export async function startTestMail(): Promise<{
+  catcher: MailCatcher;
+  mailer: Mailer;
+  stop(): Promise<void>;
+}> {
   const catcher = await startMailCatcher();
   const mailer = createSmtpMailer({ url: catcher.smtpUrl, from: 'Skil <no-reply@skil.test>' });
   return {
