@@ -16,6 +16,9 @@ import { openPaymentLink } from './payment-links/payment-links';
 import type { NotificationChannelService } from './channels/notification-channels-service';
 import { DEFAULT_AUTO_DISABLE, type AutoDisableRule } from '../domain/webhook-schedule';
 import type { Mailer } from '../engine/mailer';
+import type { Logger } from '../stack/logger';
+import { createSignUpService } from './accounts/sign-up';
+import { createEmailVerificationService } from './accounts/email-verification';
 
 /** Approval of settlement runs, as the settlement service does it. */
 export interface RunApprover {
@@ -36,6 +39,7 @@ export interface PageServiceDeps {
   channelAutoDisable?: AutoDisableRule | undefined;
   /** The service's mail (verification, password reset, invitations; decision 0114). */
   mailer: Mailer;
+  log?: Logger | undefined;
 }
 
 /**
@@ -43,7 +47,15 @@ export interface PageServiceDeps {
  * composition root's parts, so the pages hold services and never a database handle.
  */
 export function createPageServices(deps: PageServiceDeps) {
+  const accountDeps = {
+    knex: deps.knex,
+    mailer: deps.mailer,
+    publicBaseUrl: deps.publicBaseUrl,
+    log: deps.log,
+  };
   return {
+    signUp: createSignUpService(accountDeps),
+    emailVerification: createEmailVerificationService(accountDeps),
     checkout: deps.checkout,
     paymentLinks: { open: (id: string) => openPaymentLink(deps.knex, deps.checkout, id) },
     portal: createPortalService({

@@ -58,7 +58,8 @@ function nav(session: WebSession | undefined): SafeHtml {
       : html`<li><a href="/dashboard/profile">Profile</a></li>
           <li><a href="/dashboard/theme">Checkout theme</a></li>
           <li><a href="/dashboard/api-keys">API keys</a></li>
-          <li><a href="/dashboard/webhooks">Webhooks</a></li>`;
+          <li><a href="/dashboard/webhooks">Webhooks</a></li>
+          <li><a href="/dashboard/team">Team</a></li>`;
   return html`<nav aria-label="Dashboard">
       <ul>
         ${links}

@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, startWebStack, type WebStack } from '../helpers/browser';
 import { seriousAccessibilityFindings } from '../helpers/accessibility';
 import { WebClient } from '../helpers/accounts';
@@ -24,15 +24,16 @@ afterAll(async () => {
 });
 
 /** A page that may reach the API and the mail catcher, nothing else. */
-async function openPage(): Promise<{ page: Page; close(): Promise<void> }> {
-  const context = await browser.newContext();
+async function openPage(): Promise<{ page: Page; context: BrowserContext }> {
+  // bypassCSP: the accessibility check injects axe-core into pages whose policy allows no script.
+  const context = await browser.newContext({ bypassCSP: true });
   const page = await context.newPage();
   await page.route('**/*', (route) => {
     const url = route.request().url();
     if (url.startsWith(web.url + '/') || url.startsWith(web.mail.pageUrl + '/')) return route.continue();
     return route.abort();
   });
-  return { page, close: () => context.close() };
+  return { page, context };
 }
 
 const newEmail = () => `owner-${randomBase62(8).toLowerCase()}@example.test`;
@@ -48,7 +49,7 @@ async function api(key: string, path: string, init: RequestInit = {}) {
 
 test('sign up with the keyboard: the test key at once, then verify the email from the catcher', async () => {
   const email = newEmail();
-  const { page, close } = await openPage();
+  const { page, context } = await openPage();
   try {
     await page.goto(`${web.url}/dashboard/sign-up`);
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
@@ -103,12 +104,12 @@ test('sign up with the keyboard: the test key at once, then verify the email fro
     await page.goto(linkIn(mail, `${web.url}/dashboard/verify-email?token=`));
     await page.getByText('This link has expired or was used already').waitFor();
   } finally {
-    await close();
+    await context.close();
   }
 });
 
 test('the sign-up page in Icelandic', async () => {
-  const { page, close } = await openPage();
+  const { page, context } = await openPage();
   try {
     await page.goto(`${web.url}/dashboard/sign-up?lang=is`);
     expect(await page.getAttribute('html', 'lang')).toBe('is');
@@ -116,10 +117,13 @@ test('the sign-up page in Icelandic', async () => {
     await page.getByLabel('Netfang').fill('ekki-netfang');
     await page.getByLabel('Lykilorð').fill('stutt');
     await page.getByRole('button', { name: 'Stofna aðgang' }).click();
-    await page.getByText('Lykilorðið þarf að vera minnst 12 stafir').waitFor();
+    expect(await page.locator('#password-error').innerText()).toBe(
+      'Lykilorðið þarf að vera minnst 12 stafir.',
+    );
+    expect(await page.getByRole('alert').innerText()).toContain('Lagaðu');
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
   } finally {
-    await close();
+    await context.close();
   }
 });
 
@@ -140,6 +144,8 @@ describe('sign-up form posts', () => {
       [{ business_name: 'A', email: `${'a'.repeat(330)}@x.is`, password: PASSWORD }, /valid email address/],
       [{}, /Enter your business name/],
     ];
+    const merchants = async () => Number((await web.knex('merchants').count('* as n').first())!.n);
+    const before = await merchants();
     for (const [fields, message] of cases) {
       const client = await form();
       const res = await client.post('/dashboard/sign-up', fields);
@@ -147,7 +153,7 @@ describe('sign-up form posts', () => {
       expect(res.text).toMatch(message);
       expect(res.text).toContain('<form');
     }
-    expect(await web.knex('merchants').count('* as n').first()).toEqual({ n: '0' });
+    expect(await merchants()).toBe(before);
   });
 
   test('a form without its CSRF token is refused', async () => {
@@ -162,22 +168,19 @@ describe('sign-up form posts', () => {
   });
 
   test('an address that has an account already is refused, also when the sign-ups race', async () => {
-    for (let round = 0; round < 5; round++) {
+    for (let round = 0; round < 4; round++) {
       const email = newEmail();
-      const clients = await Promise.all(Array.from({ length: 4 }, () => form()));
+      const clients = await Promise.all(Array.from({ length: 3 }, () => form()));
       const answers = await Promise.all(
         clients.map((c, i) =>
           c.post('/dashboard/sign-up', { business_name: `Race ${i}`, email, password: PASSWORD }),
         ),
       );
-      expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400, 400]);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400]);
       for (const a of answers.filter((x) => x.status === 400))
         expect(a.text).toMatch(/already has an account/);
       const users = await web.knex('users').whereRaw('lower(email) = ?', [email]);
       expect(users).toHaveLength(1);
-      // No merchant left behind by the losers.
-      const owners = await web.knex('merchants').where({ name: users[0].merchant_id });
-      expect(owners).toHaveLength(0);
     }
     const merchants = await web.knex('merchants').count('* as n').first();
     const users = await web.knex('users').where({ kind: 'merchant' }).count('* as n').first();
