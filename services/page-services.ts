@@ -19,6 +19,8 @@ import type { Mailer } from '../engine/mailer';
 import type { Logger } from '../stack/logger';
 import { createSignUpService } from './accounts/sign-up';
 import { createEmailVerificationService } from './accounts/email-verification';
+import { createPasswordResetService } from './accounts/password-reset';
+import { createTeamService } from './accounts/team';
 
 /** Approval of settlement runs, as the settlement service does it. */
 export interface RunApprover {
@@ -56,6 +58,8 @@ export function createPageServices(deps: PageServiceDeps) {
   return {
     signUp: createSignUpService(accountDeps),
     emailVerification: createEmailVerificationService(accountDeps),
+    passwordReset: createPasswordResetService(accountDeps),
+    team: createTeamService(accountDeps),
     checkout: deps.checkout,
     paymentLinks: { open: (id: string) => openPaymentLink(deps.knex, deps.checkout, id) },
     portal: createPortalService({

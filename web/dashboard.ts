@@ -13,6 +13,8 @@ import { devicePages } from './device-page';
 import { financePages } from './finance/pages';
 import { webhookPages } from './webhook-pages';
 import { signUpPages } from './sign-up-pages';
+import { passwordResetPages } from './password-reset-pages';
+import { teamPages } from './team-pages';
 
 const WEB_PATH = /^\/(dashboard|device)(\/|$)/;
 
@@ -35,6 +37,8 @@ export function dashboardPages(deps: Omit<WebContext, 'cookies'>): RequestHandle
   });
   router.use(signInPages(ctx));
   router.use(signUpPages(ctx));
+  router.use(passwordResetPages(ctx));
+  router.use(teamPages(ctx));
   router.use(profilePages(ctx));
   router.use(themePages(ctx));
   router.use(apiKeyPages(ctx));
