@@ -53,3 +53,26 @@ test('a send to a server that is not there rejects', async () => {
   await expect(nowhere.send({ to: 'a@b.is', subject: 's', text: 't' })).rejects.toThrow();
   nowhere.close();
 });
+
+test('with a data folder, the caught messages are listed again after a restart', async () => {
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'skil-mail-'));
+  const first = await startMailCatcher({ dataDir });
+  const sender = createSmtpMailer({ url: first.smtpUrl, from: 'Skil <no-reply@skil.test>' });
+  await sender.send({ to: 'kept@example.is', subject: 'Kept across restarts', text: 'hello' });
+  sender.close();
+  const caught = await first.waitFor((m) => m.subject === 'Kept across restarts');
+  await first.stop();
+
+  const second = await startMailCatcher({ dataDir });
+  try {
+    expect(second.messages().map((m) => [m.id, m.subject, m.to])).toEqual([
+      [caught.id, 'Kept across restarts', ['kept@example.is']],
+    ]);
+    expect(await (await fetch(`${second.pageUrl}/messages/${caught.id}`)).text()).toContain('hello');
+  } finally {
+    await second.stop();
+  }
+});
