@@ -136,9 +136,11 @@ export async function startMailCatcher(opts: MailCatcherOptions = {}): Promise<M
     await mkdir(mailDir, { recursive: true });
     const files = (await readdir(mailDir)).filter((f) => f.endsWith('.eml')).sort();
     for (const file of files.slice(-keep)) {
-      const [stamp, id] = file.replace(/\.eml$/, '').split('_');
+      // `<received ms>_<id>.eml`; the id has an underscore of its own (`msg_…`).
+      const name = file.replace(/\.eml$/, '');
+      const cut = name.indexOf('_');
       const parsed = await simpleParser(await readFile(path.join(mailDir, file)));
-      add(toCaught(id ?? file, new Date(Number(stamp)).toISOString(), parsed));
+      add(toCaught(name.slice(cut + 1), new Date(Number(name.slice(0, cut))).toISOString(), parsed));
     }
   }
 
