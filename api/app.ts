@@ -31,6 +31,8 @@ import { couponsRouter } from './routes/coupons';
 import { promotionCodesRouter } from './routes/promotion-codes';
 import { checkoutSessionsRouter } from './routes/checkout-sessions';
 import { paymentIntentsRouter } from './routes/payment-intents';
+import { invoicesRouter } from './routes/invoices';
+import { createInvoiceService } from '../services/invoices/invoices-service';
 import { paymentMethodsRouter } from './routes/payment-methods';
 import { paymentLinksRouter } from './routes/payment-links';
 import { claimsRouter } from './routes/claims';
@@ -259,6 +261,7 @@ export function createApp(deps: AppDeps): Express {
     dispatcher: deps.dispatcher,
   });
   v1.use(paymentIntentsRouter({ paymentIntents, refunds }, docs));
+  v1.use(invoicesRouter({ invoices: createInvoiceService({ knex: deps.knex }) }, docs));
   v1.use(
     paymentMethodsRouter({ paymentMethods: createPaymentMethodService({ knex: deps.knex, payments }) }, docs),
   );

@@ -6,6 +6,7 @@ import { ApiError } from '../../domain/errors';
 import { DECLINE_MESSAGES, type AttemptOutcome, type PaymentService } from '../payments/card-payments';
 import type { PayInput, PayOutcome } from './inputs';
 import type { CheckoutCompletion } from './completion';
+import { issueInvoices } from '../invoices/issue';
 
 /** The buyer pays a session by card (or wallet), with a 3-D Secure challenge when the card asks. */
 export function createCardPayment(deps: {
@@ -49,6 +50,8 @@ export function createCardPayment(deps: {
       started,
     );
     await payments.announceCaptured(scope, captured.id, trx, wake);
+    // Last: issuing locks the merchant's invoice sequence until the transaction ends.
+    wake.push(...(await issueInvoices(trx, [captured.id])));
     return { kind: 'complete', session: done };
   }
 

@@ -156,6 +156,7 @@ test('a test-clock year of a monthly subscription: one valid invoice per charge,
   for (let month = 1; month <= 12; month++) {
     if (month % 2 === 1)
       await payCheckout(m.testKey, {
+        customer: customer.body.id,
         currency: 'ISK',
         success_url: 'https://shop.example/ok',
         items: [
@@ -163,7 +164,13 @@ test('a test-clock year of a monthly subscription: one valid invoice per charge,
           { description: 'Kvörn', quantity: 1, unit_amount: 12990, vat_rate: 24 },
         ],
       });
-    else await payCheckout(m.testKey, { amount: 1500, currency: 'ISK', success_url: 'https://shop.example/ok' });
+    else
+      await payCheckout(m.testKey, {
+        customer: customer.body.id,
+        amount: 1500,
+        currency: 'ISK',
+        success_url: 'https://shop.example/ok',
+      });
     const advance = await api(`/v1/test_helpers/test_clocks/${clock.body.id}/advance`, {
       method: 'POST',
       json: { frozen_time: unixOf(monthAfter(month) + 3_600_000) },
@@ -176,10 +183,13 @@ test('a test-clock year of a monthly subscription: one valid invoice per charge,
     );
   }
 
-  const intents = (await api(`/v1/payment-intents?customer=${customer.body.id}&limit=100`)).body.data as {
-    id: string;
-    status: string;
-  }[];
+  const intents = (
+    (await api(`/v1/payment-intents?customer=${customer.body.id}&limit=100`)).body.data as {
+      id: string;
+      status: string;
+      subscription: string | null;
+    }[]
+  ).filter((i) => i.subscription === sub.body.id);
   expect(intents.filter((i) => i.status === 'succeeded')).toHaveLength(13);
   const invoices = await allInvoices(m.testKey);
   const ofSub = invoices.filter((i) => i.subscription === sub.body.id);
@@ -216,7 +226,12 @@ test('a test-clock year of a monthly subscription: one valid invoice per charge,
   expect(notes.status).toBe(200);
   expect(notes.body.data).toHaveLength(1);
   const note = notes.body.data[0];
-  expect(note).toMatchObject({ object: 'credit_note', invoice: refunded.id, refund: refund.body.id, total: 1000 });
+  expect(note).toMatchObject({
+    object: 'credit_note',
+    invoice: refunded.id,
+    refund: refund.body.id,
+    total: 1000,
+  });
   expect(note.sequence).toBe(26);
   expect((await api(`/v1/credit-notes/${note.id}`)).body.id).toBe(note.id);
   const noteXml = await ubl(m.testKey, `/v1/credit-notes/${note.id}/ubl`);
@@ -243,7 +258,9 @@ test('concurrent finalisation leaves neither a gap nor a duplicate number', asyn
   }
   const mine = await allInvoices(m.testKey);
   const theirs = await allInvoices(other.testKey);
-  expect(mine.map((i) => i.sequence).sort((a, b) => a - b)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+  expect(mine.map((i) => i.sequence).sort((a, b) => a - b)).toEqual(
+    Array.from({ length: 24 }, (_, i) => i + 1),
+  );
   expect(theirs.map((i) => i.sequence).sort((a, b) => a - b)).toEqual(
     Array.from({ length: 12 }, (_, i) => i + 1),
   );
