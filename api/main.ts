@@ -8,6 +8,7 @@ import { createApp } from './app';
 import { claimsApiFromConfig } from '../stack/claims-bank-from-config';
 import { createTestBankPayer } from '../bank-adapters/test-bank-payer';
 import { cardAcquirerFromConfig } from '../bank-adapters/http-card-acquirer';
+import { createSmtpMailer, unconfiguredMailer } from '../engine/mailer';
 
 /** Runs the HTTP API; needs DATABASE_URL, TEMPORAL_ADDRESS and SIMULATED_ACQUIRER_URL (npm start sets them). */
 async function main(): Promise<void> {
@@ -27,8 +28,12 @@ async function main(): Promise<void> {
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     workflowStarts: metrics.workflowStarts,
   });
+  const mailer = config.SMTP_URL
+    ? createSmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM })
+    : unconfiguredMailer();
   const app = createApp({
     knex,
+    mailer,
     log,
     metrics,
     temporal: connection,
@@ -49,6 +54,7 @@ async function main(): Promise<void> {
       deviceAuthorize: config.RATE_LIMIT_DEVICE_AUTHORIZE,
       deviceToken: config.RATE_LIMIT_DEVICE_TOKEN,
       signIn: config.RATE_LIMIT_SIGN_IN,
+      signUp: config.RATE_LIMIT_SIGN_UP,
       pages: config.RATE_LIMIT_PAGES,
     },
     trustProxy: config.TRUST_PROXY,

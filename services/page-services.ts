@@ -15,6 +15,7 @@ import { createPortalService } from './portal/portal';
 import { openPaymentLink } from './payment-links/payment-links';
 import type { NotificationChannelService } from './channels/notification-channels-service';
 import { DEFAULT_AUTO_DISABLE, type AutoDisableRule } from '../domain/webhook-schedule';
+import type { Mailer } from '../engine/mailer';
 
 /** Approval of settlement runs, as the settlement service does it. */
 export interface RunApprover {
@@ -33,6 +34,8 @@ export interface PageServiceDeps {
   channels: NotificationChannelService;
   /** The rule that disables failing channels, as the worker applies it (the page states it). */
   channelAutoDisable?: AutoDisableRule | undefined;
+  /** The service's mail (verification, password reset, invitations; decision 0114). */
+  mailer: Mailer;
 }
 
 /**

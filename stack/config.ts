@@ -173,6 +173,22 @@ const ConfigSchema = z
         }
         return list;
       }),
+    /**
+     * The mail server the service sends through (verification, password reset, invitations,
+     * receipts): nodemailer's `smtp://user:pass@host:port` or `smtps://…` (decision 0114). Unset:
+     * `npm start` runs the local mail catcher and uses it; `npm run api` alone sends no mail.
+     */
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\/\S+$/, 'must be smtp://… or smtps://…')
+      .optional(),
+    /** The From header of the service's mail. */
+    MAIL_FROM: z.string().min(3).max(200).default('Skil <no-reply@skil.test>'),
+    /** The local mail catcher `npm start` runs when SMTP_URL is unset: its SMTP and page ports (0: any). */
+    MAIL_CATCHER_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(3025),
+    MAIL_CATCHER_PORT: z.coerce.number().int().min(0).max(65535).default(3030),
+    /** Sign-ups per client address (`<n>/<window>` or `off`; decision 0115). */
+    RATE_LIMIT_SIGN_UP: zRateLimit('5/1h'),
     /** How often the device flow lets a CLI poll for its key (RFC 8628 `interval`), in seconds. */
     DEVICE_POLL_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
     /** Largest request body accepted, in bytes. */
