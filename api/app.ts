@@ -33,6 +33,7 @@ import { checkoutSessionsRouter } from './routes/checkout-sessions';
 import { paymentIntentsRouter } from './routes/payment-intents';
 import { invoicesRouter } from './routes/invoices';
 import { createInvoiceService } from '../services/invoices/invoices-service';
+import { sendReceipt } from '../services/invoices/receipt-mail';
 import { paymentMethodsRouter } from './routes/payment-methods';
 import { paymentLinksRouter } from './routes/payment-links';
 import { claimsRouter } from './routes/claims';
@@ -175,6 +176,16 @@ export function createApp(deps: AppDeps): Express {
     publicBaseUrl: deps.publicBaseUrl,
     engine: subscriptionEngine,
     issueClaims,
+    // The buyer's receipt with the invoice (decision 0141); a mail failure is logged, the payment stands.
+    afterPaid: deps.mailer
+      ? async (paymentIntentId) => {
+          await sendReceipt({ knex: deps.knex, mailer: deps.mailer! }, paymentIntentId).catch(
+            (err: unknown) => {
+              deps.log.warn({ err, paymentIntentId }, 'receipt email not sent');
+            },
+          );
+        }
+      : undefined,
   });
   // Rate limits per client address on what needs no key (device flow, sign-in, pages); /health,
   // /ready and /metrics were answered above and are never limited (decision 0110).

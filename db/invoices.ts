@@ -292,6 +292,32 @@ export function createInvoiceRepository(db: Db) {
       return creditNoteRow(result.rows[0]!);
     },
 
+    /**
+     * What a receipt email needs of a paid payment: its invoice, the buyer's address and language, and
+     * whether the merchant sends receipts. Undefined when the payment has no invoice.
+     */
+    async receiptOfPayment(
+      paymentIntentId: string,
+      trx: Db = db,
+    ): Promise<
+      { invoice: InvoiceRow; email: string | null; locale: 'is' | 'en' | null; send: boolean } | undefined
+    > {
+      const row = (await trx('invoices as i')
+        .join('merchants as m', 'm.id', 'i.merchant_id')
+        .leftJoin('checkout_sessions as cs', 'cs.id', 'i.checkout_session_id')
+        .where('i.payment_intent_id', paymentIntentId)
+        .first('i.*', 'm.receipt_emails', 'cs.locale as session_locale')) as
+        (InvoiceRow & { receipt_emails: boolean; session_locale: 'is' | 'en' | null }) | undefined;
+      if (!row) return undefined;
+      const { receipt_emails, session_locale, ...invoice } = row;
+      return {
+        invoice: invoiceRow(invoice),
+        email: invoice.buyer.email,
+        locale: session_locale,
+        send: receipt_emails,
+      };
+    },
+
     async findById(scope: Scope, id: string, trx: Db = db): Promise<InvoiceRow | undefined> {
       const row = await scoped('invoices', scope, trx).where({ id }).first();
       return row && invoiceRow(row as InvoiceRow);

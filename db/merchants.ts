@@ -19,6 +19,7 @@ export interface MerchantRow {
   vat_number: string | null;
   /** As set; null means the default of decision 0138 (see defaultVatRateOf). */
   default_vat_rate: VatRate | null;
+  receipt_emails: boolean;
   application_status: ApplicationStatus;
   application_submitted_at: Date | null;
   application_reviewed_at: Date | null;

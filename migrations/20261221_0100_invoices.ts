@@ -12,6 +12,9 @@ export async function up(knex: Knex): Promise<void> {
     -- null: 24 with a VAT number, 0 without one (a merchant not registered for VAT charges none).
     alter table merchants add column default_vat_rate integer check (default_vat_rate in (0, 11, 24));
 
+    -- Receipt and invoice emails to the buyer after payment (decision 0141).
+    alter table merchants add column receipt_emails boolean not null default true;
+
     create table invoice_sequences (
       merchant_id text not null references merchants(id),
       livemode boolean not null,
@@ -82,6 +85,7 @@ export async function down(knex: Knex): Promise<void> {
     drop table credit_notes;
     drop table invoices;
     drop table invoice_sequences;
+    alter table merchants drop column receipt_emails;
     alter table merchants drop column default_vat_rate;
     alter table merchants drop column vat_number;
   `);

@@ -13,6 +13,7 @@ export function createCardPayment(deps: {
   knex: Knex;
   payments: PaymentService;
   completion: CheckoutCompletion;
+  afterPaid?: ((paymentIntentId: string) => Promise<void>) | undefined;
 }) {
   const sessions = createCheckoutSessionRepository(deps.knex);
   const { payments } = deps;
@@ -118,6 +119,8 @@ export function createCardPayment(deps: {
         return finish(scope, session, outcome, trx, wake, started);
       });
       await afterCommit(wake, started);
+      if (result.kind === 'complete' && result.session.payment_intent_id && deps.afterPaid)
+        await deps.afterPaid(result.session.payment_intent_id);
       return result;
     },
 

@@ -31,6 +31,7 @@ export const MerchantSchema = z.object({
   default_vat_rate: z
     .union([z.literal(0), z.literal(11), z.literal(24)])
     .describe('VAT rate of amount-only charges (no product); 0 for a merchant not registered for VAT'),
+  receipt_emails: z.boolean().describe('Email the buyer a receipt with the invoice PDF after each payment'),
   application: z.object({
     status: z.enum(APPLICATION_STATUSES),
     submitted_at: z.number().nullable(),
@@ -87,6 +88,7 @@ export function presentMerchant(row: MerchantRow, livemode: boolean): MerchantOb
     legal_address: row.legal_address,
     vat_number: row.vat_number,
     default_vat_rate: row.default_vat_rate ?? (row.vat_number === null ? 0 : 24),
+    receipt_emails: row.receipt_emails,
     application: {
       status: row.application_status,
       submitted_at: unix(row.application_submitted_at),

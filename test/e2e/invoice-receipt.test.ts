@@ -4,9 +4,9 @@
  * invoice number, the seller's kennitala and address, each line, VAT per rate and the total.
  */
 import type { Browser } from 'playwright-core';
-import { PDFParse } from 'pdf-parse';
 import { launchChromium } from '../helpers/browser';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { pdfText } from '../helpers/pdf-text';
 
 let stack: TestStack;
 let browser: Browser;
@@ -32,15 +32,6 @@ afterAll(async () => {
 
 const api = (p: string, json?: unknown) =>
   stack.api(m.testKey, p, json === undefined ? {} : { method: 'POST', json });
-
-async function pdfText(buffer: Buffer): Promise<string> {
-  const parser = new PDFParse({ data: new Uint8Array(buffer) });
-  try {
-    return (await parser.getText()).text;
-  } finally {
-    await parser.destroy();
-  }
-}
 
 test('a buyer pays a checkout, finds the receipt email, and the invoice PDF holds what an invoice must', async () => {
   const s = await api('/v1/checkout/sessions', {
