@@ -2,6 +2,7 @@ import { loadConfig, requireSecretsKey } from '../stack/config';
 import { createLogger } from '../stack/logger';
 import { createKnex } from '../db/knex';
 import { connectTemporal } from '../engine/temporal-client';
+import { temporalConnectionOptions } from '../stack/temporal-connection';
 import { createWebhookDispatcher } from '../engine/webhook-dispatch';
 import { createMetrics } from './metrics';
 import { createApp } from './app';
@@ -19,8 +20,14 @@ async function main(): Promise<void> {
   }
   const acquirer = cardAcquirerFromConfig(config);
   const secretsKey = requireSecretsKey(config);
-  const knex = createKnex(config.DATABASE_URL);
-  const { client, connection } = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+  const knex = createKnex(config.DATABASE_URL, {
+    poolMax: config.DATABASE_POOL_MAX,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+  });
+  const { client, connection } = await connectTemporal(
+    temporalConnectionOptions(config, config.TEMPORAL_ADDRESS),
+    config.TEMPORAL_NAMESPACE,
+  );
   const metrics = createMetrics(knex);
   const dispatcher = createWebhookDispatcher({
     client,

@@ -32,6 +32,25 @@ const ConfigSchema = z
     TEMPORAL_TASK_QUEUE: z.string().min(1).default('skil'),
     TEMPORAL_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
     TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
+    /**
+     * TLS to the Temporal frontend (a self-hosted cluster with mTLS, or Temporal Cloud; decision
+     * 0144): `true` turns it on with the system's CAs; the paths below add a server CA, a client
+     * certificate pair and the server name to expect. Any of them, or an API key, implies TLS.
+     */
+    TEMPORAL_TLS: z.enum(['true', 'false']).default('false'),
+    TEMPORAL_TLS_CA_PATH: z.string().min(1).optional(),
+    TEMPORAL_TLS_CERT_PATH: z.string().min(1).optional(),
+    TEMPORAL_TLS_KEY_PATH: z.string().min(1).optional(),
+    TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
+    /** Temporal Cloud API key, sent as a bearer token on every call. */
+    TEMPORAL_API_KEY: z.string().min(1).optional(),
+    /** PostgreSQL connections per process (API or worker). */
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
+    /**
+     * PostgreSQL `statement_timeout` of every connection, in ms; 0: none. Long bank-file and
+     * settlement statements run in the worker: give the worker a larger value than the API.
+     */
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(0),
     /** Port of the embedded PostgreSQL, when DATABASE_URL is unset. */
     EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
     DATA_DIR: z.string().min(1).default('.data'),
@@ -199,6 +218,15 @@ const ConfigSchema = z
       .default(256 * 1024),
   })
   .superRefine((c, ctx) => {
+    // A client certificate is a pair: one half alone is a mistake, not a choice.
+    if ((c.TEMPORAL_TLS_CERT_PATH === undefined) !== (c.TEMPORAL_TLS_KEY_PATH === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [c.TEMPORAL_TLS_CERT_PATH === undefined ? 'TEMPORAL_TLS_CERT_PATH' : 'TEMPORAL_TLS_KEY_PATH'],
+        message:
+          'TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH are set together (the client certificate pair)',
+      });
+    }
     // A CLI polling at the interval the device flow hands out is never refused (decision 0110).
     const token = c.RATE_LIMIT_DEVICE_TOKEN;
     if (token && token.max < leastDeviceTokenLimit(c.DEVICE_POLL_INTERVAL_SECONDS, token.windowMs)) {

@@ -1,4 +1,5 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { TemporalTls } from '../stack/temporal-connection';
 import type { Client } from '@temporalio/client';
 import type { Knex } from '../db/knex';
 import type { Logger } from '../stack/logger';
@@ -26,6 +27,9 @@ export interface WorkerDeps {
   client: Client;
   log: Logger;
   address: string;
+  /** TLS to the Temporal frontend and a Temporal Cloud API key (stack/temporal-connection.ts). */
+  tls?: TemporalTls;
+  apiKey?: string;
   namespace: string;
   taskQueue: string;
   /** SECRETS_ENCRYPTION_KEY: opens the signing secrets stored sealed (decision 0112). */
@@ -64,7 +68,11 @@ export interface WorkerDeps {
 export async function createWorker(
   deps: WorkerDeps,
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
-  const connection = await NativeConnection.connect({ address: deps.address });
+  const connection = await NativeConnection.connect({
+    address: deps.address,
+    ...(deps.tls && { tls: deps.tls }),
+    ...(deps.apiKey !== undefined && { apiKey: deps.apiKey }),
+  });
   const dispatcher = createWebhookDispatcher({
     client: deps.client,
     knex: deps.knex,

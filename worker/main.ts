@@ -3,6 +3,7 @@ import { loadConfig, requireSecretsKey } from '../stack/config';
 import { createLogger } from '../stack/logger';
 import { createKnex } from '../db/knex';
 import { connectTemporal } from '../engine/temporal-client';
+import { temporalConnectionOptions } from '../stack/temporal-connection';
 import { createWorker, type WorkerDeps } from './create-worker';
 import { bankSyncSchedules, ensureSchedules } from './schedules';
 import { claimsApiFromConfig } from '../stack/claims-bank-from-config';
@@ -22,17 +23,20 @@ export async function runWorker(overrides: Partial<Pick<WorkerDeps, 'acquirer'>>
   }
   const acquirer = overrides.acquirer ?? cardAcquirerFromConfig(config).client;
   const secretsKey = requireSecretsKey(config);
-  const knex = createKnex(config.DATABASE_URL);
-  const { client, connection: clientConnection } = await connectTemporal(
-    config.TEMPORAL_ADDRESS,
-    config.TEMPORAL_NAMESPACE,
-  );
+  const knex = createKnex(config.DATABASE_URL, {
+    poolMax: config.DATABASE_POOL_MAX,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+  });
+  const temporal = temporalConnectionOptions(config, config.TEMPORAL_ADDRESS);
+  const { client, connection: clientConnection } = await connectTemporal(temporal, config.TEMPORAL_NAMESPACE);
   const bankConnections = bankConnectionsFromConfig(config);
   const { worker, connection } = await createWorker({
     knex,
     client,
     log,
     address: config.TEMPORAL_ADDRESS,
+    ...(temporal.tls && { tls: temporal.tls }),
+    ...(temporal.apiKey !== undefined && { apiKey: temporal.apiKey }),
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     acquirer,

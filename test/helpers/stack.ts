@@ -94,6 +94,8 @@ export interface TestStackOptions {
   webhookClock?: () => Date;
   /** The worker's settlement auto-approve limit (ISK); unset: the worker's default. */
   settlementAutoApproveMaxNet?: number;
+  /** Each answer of the shared simulated acquirer takes this long, as a real acquirer's would. */
+  acquirerLatencyMs?: number;
 }
 
 /**
@@ -141,7 +143,10 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       filesDir: mkdtempSync(path.join(tmpdir(), 'skil-bank-files-')),
     };
   }
-  const acquirer = await startTestAcquirer({ bankUrl: bankFiles?.sim.baseUrl });
+  const acquirer = await startTestAcquirer({
+    bankUrl: bankFiles?.sim.baseUrl,
+    ...(opts.acquirerLatencyMs !== undefined && { latencyMs: opts.acquirerLatencyMs }),
+  });
   const acquirerClient = httpAcquirerAt(acquirer.url);
   const port = opts.realBaseUrl ? await freePort() : 0;
   const mail = await startTestMail();
