@@ -4747,6 +4747,8 @@ export interface operations {
                         /** @constant */
                         object: "merchant";
                         phone: string | null;
+                        /** @description Email the buyer a receipt with the invoice PDF after each payment */
+                        receipt_emails: boolean;
                         updated_at: number;
                         /** @description VSK-númer printed on invoices; null: not registered for VAT */
                         vat_number: string | null;
@@ -4815,6 +4817,7 @@ export interface operations {
                     merchant_type?: "company" | "individual";
                     name?: string;
                     phone?: string | null;
+                    receipt_emails?: boolean;
                     vat_number?: string | null;
                     website?: string | null;
                 };
@@ -4850,6 +4853,7 @@ export interface operations {
                     merchant_type?: "company" | "individual";
                     name?: string;
                     phone?: string | null;
+                    receipt_emails?: boolean;
                     vat_number?: string | null;
                     website?: string | null;
                 };
@@ -4885,6 +4889,7 @@ export interface operations {
                     merchant_type?: "company" | "individual";
                     name?: string;
                     phone?: string | null;
+                    receipt_emails?: boolean;
                     vat_number?: string | null;
                     website?: string | null;
                 };
@@ -4920,6 +4925,7 @@ export interface operations {
                     merchant_type?: "company" | "individual";
                     name?: string;
                     phone?: string | null;
+                    receipt_emails?: boolean;
                     vat_number?: string | null;
                     website?: string | null;
                 };
@@ -4999,6 +5005,8 @@ export interface operations {
                         /** @constant */
                         object: "merchant";
                         phone: string | null;
+                        /** @description Email the buyer a receipt with the invoice PDF after each payment */
+                        receipt_emails: boolean;
                         updated_at: number;
                         /** @description VSK-númer printed on invoices; null: not registered for VAT */
                         vat_number: string | null;
@@ -5184,6 +5192,8 @@ export interface operations {
                         /** @constant */
                         object: "merchant";
                         phone: string | null;
+                        /** @description Email the buyer a receipt with the invoice PDF after each payment */
+                        receipt_emails: boolean;
                         updated_at: number;
                         /** @description VSK-númer printed on invoices; null: not registered for VAT */
                         vat_number: string | null;
