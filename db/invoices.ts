@@ -302,12 +302,12 @@ export function createInvoiceRepository(db: Db) {
     ): Promise<
       { invoice: InvoiceRow; email: string | null; locale: 'is' | 'en' | null; send: boolean } | undefined
     > {
-      const row = (await trx('invoices as i')
+      type Found = InvoiceRow & { receipt_emails: boolean; session_locale: 'is' | 'en' | null };
+      const row: Found | undefined = await trx<Found>('invoices as i')
         .join('merchants as m', 'm.id', 'i.merchant_id')
         .leftJoin('checkout_sessions as cs', 'cs.id', 'i.checkout_session_id')
         .where('i.payment_intent_id', paymentIntentId)
-        .first('i.*', 'm.receipt_emails', 'cs.locale as session_locale')) as
-        (InvoiceRow & { receipt_emails: boolean; session_locale: 'is' | 'en' | null }) | undefined;
+        .first('i.*', 'm.receipt_emails', 'cs.locale as session_locale');
       if (!row) return undefined;
       const { receipt_emails, session_locale, ...invoice } = row;
       return {
@@ -319,8 +319,10 @@ export function createInvoiceRepository(db: Db) {
     },
 
     async findById(scope: Scope, id: string, trx: Db = db): Promise<InvoiceRow | undefined> {
-      const row = await scoped('invoices', scope, trx).where({ id }).first();
-      return row && invoiceRow(row as InvoiceRow);
+      const row: InvoiceRow | undefined = await trx<InvoiceRow>('invoices')
+        .where({ id, merchant_id: scope.merchantId, livemode: scope.livemode })
+        .first();
+      return row && invoiceRow(row);
     },
 
     async findByIds(ids: readonly string[], trx: Db = db): Promise<InvoiceRow[]> {
@@ -344,8 +346,10 @@ export function createInvoiceRepository(db: Db) {
     },
 
     async findCreditNote(scope: Scope, id: string, trx: Db = db): Promise<CreditNoteRow | undefined> {
-      const row = await scoped('credit_notes', scope, trx).where({ id }).first();
-      return row && creditNoteRow(row as CreditNoteRow);
+      const row: CreditNoteRow | undefined = await trx<CreditNoteRow>('credit_notes')
+        .where({ id, merchant_id: scope.merchantId, livemode: scope.livemode })
+        .first();
+      return row && creditNoteRow(row);
     },
 
     creditNoteExistsInOtherMode: (scope: Scope, id: string) =>

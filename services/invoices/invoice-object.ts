@@ -16,7 +16,12 @@ const VatPerRate = z.object({
   taxable_amount: z.number().int(),
   vat_amount: z.number().int(),
 });
-const Address = z.object({ street: z.string(), city: z.string(), postalCode: z.string(), country: z.string() });
+const Address = z.object({
+  street: z.string(),
+  city: z.string(),
+  postalCode: z.string(),
+  country: z.string(),
+});
 
 export const InvoiceSchema = z.object({
   id: z.string(),
@@ -39,7 +44,11 @@ export const InvoiceSchema = z.object({
     vat_number: z.string().nullable(),
     address: Address.nullable(),
   }),
-  buyer: z.object({ name: z.string().nullable(), email: z.string().nullable(), kennitala: z.string().nullable() }),
+  buyer: z.object({
+    name: z.string().nullable(),
+    email: z.string().nullable(),
+    kennitala: z.string().nullable(),
+  }),
   lines: z.array(Line),
   vat: z.array(VatPerRate).describe('VAT per rate, computed once per rate from its lines'),
   total: z.number().int(),
@@ -92,12 +101,12 @@ export function presentInvoice(row: InvoiceRow): InvoiceObject {
     total: row.total,
     total_vat: row.total_vat,
     amount_credited: row.amount_credited,
-    issued_at: unix(row.issued_at)!,
-    supplied_at: unix(row.supplied_at)!,
+    issued_at: unix(row.issued_at),
+    supplied_at: unix(row.supplied_at),
     due_date: row.due_date,
     final_due_date: row.final_due_date,
     payment_reference: row.payment_reference,
-    created_at: unix(row.created_at)!,
+    created_at: unix(row.created_at),
   };
 }
 
@@ -146,7 +155,7 @@ export function presentCreditNote(row: CreditNoteRow): CreditNoteObject {
     })),
     total: row.total,
     total_vat: row.total_vat,
-    issued_at: unix(row.issued_at)!,
-    created_at: unix(row.created_at)!,
+    issued_at: unix(row.issued_at),
+    created_at: unix(row.created_at),
   };
 }

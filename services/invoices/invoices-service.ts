@@ -62,7 +62,8 @@ export function createInvoiceService(deps: { knex: Knex }) {
       return { data: page.data.map(presentCreditNote), hasMore: page.hasMore };
     },
 
-    retrieveCreditNote: async (scope: Scope, id: string) => presentCreditNote(await creditNoteOr404(scope, id)),
+    retrieveCreditNote: async (scope: Scope, id: string) =>
+      presentCreditNote(await creditNoteOr404(scope, id)),
 
     async creditNoteUbl(scope: Scope, id: string) {
       const note = await creditNoteOr404(scope, id);

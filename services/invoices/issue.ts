@@ -18,9 +18,19 @@ export function saleLines(s: SaleSource): SaleLine[] {
       { description: r.product_name, quantity: r.quantity, unit_amount: r.unit_amount, vat_rate: r.vat_rate },
     ];
     if (r.proration_amount !== 0)
-      lines.push({ description: 'Proration', quantity: 1, unit_amount: r.proration_amount, vat_rate: r.vat_rate });
+      lines.push({
+        description: 'Proration',
+        quantity: 1,
+        unit_amount: r.proration_amount,
+        vat_rate: r.vat_rate,
+      });
     if (r.discount_amount !== 0)
-      lines.push({ description: 'Discount', quantity: 1, unit_amount: -r.discount_amount, vat_rate: r.vat_rate });
+      lines.push({
+        description: 'Discount',
+        quantity: 1,
+        unit_amount: -r.discount_amount,
+        vat_rate: r.vat_rate,
+      });
     const sum = lines.reduce((t, l) => t + l.quantity * l.unit_amount, 0);
     // A period priced by rules this reader does not know is still invoiced for what it charged.
     if (sum !== r.amount)
@@ -79,7 +89,10 @@ function draftOf(s: SaleSource): InvoiceDraft {
  * last: the merchant's sequence stays locked until the transaction ends). Returns the channels to
  * wake after commit. Idempotent: a payment's second call finds its invoice and issues nothing.
  */
-export async function issueInvoices(trx: Knex.Transaction, paymentIntentIds: readonly string[]): Promise<string[]> {
+export async function issueInvoices(
+  trx: Knex.Transaction,
+  paymentIntentIds: readonly string[],
+): Promise<string[]> {
   const invoices = createInvoiceRepository(trx);
   const sales = await invoices.findUninvoicedSales(trx, paymentIntentIds);
   const rows = await invoices.insertNumbered(trx, sales.map(draftOf));
@@ -130,4 +143,3 @@ export async function issueCreditNote(
     },
   ]);
 }
-

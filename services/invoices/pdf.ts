@@ -23,14 +23,16 @@ export async function invoicePdf(inv: InvoiceRow): Promise<Buffer> {
   doc.moveDown(0.5).font('Helvetica').fontSize(10);
   doc.text(s.name);
   doc.text(`Kennitala: ${s.kennitala ?? '-'}`);
-  if (s.address) doc.text(`${s.address.street}, ${s.address.postalCode} ${s.address.city}, ${s.address.country}`);
+  if (s.address)
+    doc.text(`${s.address.street}, ${s.address.postalCode} ${s.address.city}, ${s.address.country}`);
   doc.text(`VSK-númer / VAT number: ${s.vat_number ?? '-'}`);
   doc.moveDown();
   const b = inv.buyer;
   doc.font('Helvetica-Bold').text('Kaupandi / Buyer');
   doc.font('Helvetica').text(b.name ?? b.email ?? '-');
   if (b.kennitala) doc.text(`Kennitala: ${b.kennitala}`);
-  if (b.address?.line1) doc.text(`${b.address.line1}, ${b.address.postal_code ?? ''} ${b.address.city ?? ''}`);
+  if (b.address?.line1)
+    doc.text(`${b.address.line1}, ${b.address.postal_code ?? ''} ${b.address.city ?? ''}`);
   doc.moveDown();
   doc.text(`Útgáfudagur / Date of issue: ${day(inv.issued_at)}`);
   doc.text(`Afhendingardagur / Date of supply: ${day(inv.supplied_at)}`);
@@ -41,7 +43,9 @@ export async function invoicePdf(inv: InvoiceRow): Promise<Buffer> {
   doc.font('Helvetica-Bold').text('Línur / Lines');
   doc.font('Helvetica');
   for (const l of inv.lines)
-    doc.text(`${l.description} | ${l.quantity} x ${kr(l.unit_amount)} | VSK ${l.vat_rate}% | ${kr(l.amount)}`);
+    doc.text(
+      `${l.description} | ${l.quantity} x ${kr(l.unit_amount)} | VSK ${l.vat_rate}% | ${kr(l.amount)}`,
+    );
   doc.moveDown();
   doc.font('Helvetica-Bold').text('VSK / VAT');
   doc.font('Helvetica');

@@ -26,9 +26,11 @@ const parser = new XMLParser({
 type Node = Record<string, any>;
 const text = (v: unknown): string | undefined => {
   if (v === undefined || v === null) return undefined;
-  if (typeof v === 'object')
-    return (v as Node)['#text'] === undefined ? undefined : String((v as Node)['#text']);
-  return String(v);
+  if (typeof v === 'object') {
+    const inner: unknown = (v as Node)['#text'];
+    return typeof inner === 'string' || typeof inner === 'number' ? String(inner) : undefined;
+  }
+  return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
 };
 const num = (v: unknown) => Number(text(v));
 const cents = (v: unknown) => Math.round(num(v) * 100);
