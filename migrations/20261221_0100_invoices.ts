@@ -15,6 +15,9 @@ export async function up(knex: Knex): Promise<void> {
     -- Receipt and invoice emails to the buyer after payment (decision 0141).
     alter table merchants add column receipt_emails boolean not null default true;
 
+    -- A billing page finds its paid renewals' sales by payment intent.
+    create index renewals_payment_intent on renewals (payment_intent_id) where payment_intent_id is not null;
+
     create table invoice_sequences (
       merchant_id text not null references merchants(id),
       livemode boolean not null,
@@ -85,6 +88,7 @@ export async function down(knex: Knex): Promise<void> {
     drop table credit_notes;
     drop table invoices;
     drop table invoice_sequences;
+    drop index renewals_payment_intent;
     alter table merchants drop column receipt_emails;
     alter table merchants drop column default_vat_rate;
     alter table merchants drop column vat_number;
