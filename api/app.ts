@@ -313,6 +313,7 @@ export function createApp(deps: AppDeps): Express {
       channels,
       channelAutoDisable: deps.webhookAutoDisable,
       mailer: deps.mailer ?? unconfiguredMailer(),
+      allowPrivateRanges: deps.webhookAllowPrivateRanges ?? [],
     }),
   );
   const claimTestPayments = createClaimTestPayments({

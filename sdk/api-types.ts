@@ -7032,10 +7032,18 @@ export interface operations {
                                 [key: string]: string;
                             };
                             minimum_amount: number | null;
+                            /** @enum {string} */
+                            mode: "payment" | "subscription";
                             /** @constant */
                             object: "payment_link";
                             product: string | null;
                             save_payment_method: boolean;
+                            subscription_data: {
+                                metadata: {
+                                    [key: string]: string;
+                                };
+                                trial_period_days: number | null;
+                            } | null;
                             success_url: string | null;
                             url: string;
                         }[];
@@ -7102,8 +7110,21 @@ export interface operations {
                         [key: string]: string;
                     };
                     minimum_amount?: (number | string) | null;
+                    /**
+                     * @description subscription: each checkout signs the buyer up to the recurring price of the one item
+                     * @default payment
+                     * @enum {string}
+                     */
+                    mode?: "payment" | "subscription";
                     product?: string;
                     save_payment_method?: boolean | ("true" | "false");
+                    /** @description mode subscription: a trial for every sign-up, and the subscriptions' metadata */
+                    subscription_data?: {
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        trial_period_days?: number | string;
+                    };
                     /** @description `{CHECKOUT_SESSION_ID}` is replaced with the session id */
                     success_url?: string | null;
                 };
@@ -7138,8 +7159,21 @@ export interface operations {
                         [key: string]: string;
                     };
                     minimum_amount?: (number | string) | null;
+                    /**
+                     * @description subscription: each checkout signs the buyer up to the recurring price of the one item
+                     * @default payment
+                     * @enum {string}
+                     */
+                    mode?: "payment" | "subscription";
                     product?: string;
                     save_payment_method?: boolean | ("true" | "false");
+                    /** @description mode subscription: a trial for every sign-up, and the subscriptions' metadata */
+                    subscription_data?: {
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        trial_period_days?: number | string;
+                    };
                     /** @description `{CHECKOUT_SESSION_ID}` is replaced with the session id */
                     success_url?: string | null;
                 };
@@ -7174,8 +7208,21 @@ export interface operations {
                         [key: string]: string;
                     };
                     minimum_amount?: (number | string) | null;
+                    /**
+                     * @description subscription: each checkout signs the buyer up to the recurring price of the one item
+                     * @default payment
+                     * @enum {string}
+                     */
+                    mode?: "payment" | "subscription";
                     product?: string;
                     save_payment_method?: boolean | ("true" | "false");
+                    /** @description mode subscription: a trial for every sign-up, and the subscriptions' metadata */
+                    subscription_data?: {
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        trial_period_days?: number | string;
+                    };
                     /** @description `{CHECKOUT_SESSION_ID}` is replaced with the session id */
                     success_url?: string | null;
                 };
@@ -7210,8 +7257,21 @@ export interface operations {
                         [key: string]: string;
                     };
                     minimum_amount?: (number | string) | null;
+                    /**
+                     * @description subscription: each checkout signs the buyer up to the recurring price of the one item
+                     * @default payment
+                     * @enum {string}
+                     */
+                    mode?: "payment" | "subscription";
                     product?: string;
                     save_payment_method?: boolean | ("true" | "false");
+                    /** @description mode subscription: a trial for every sign-up, and the subscriptions' metadata */
+                    subscription_data?: {
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        trial_period_days?: number | string;
+                    };
                     /** @description `{CHECKOUT_SESSION_ID}` is replaced with the session id */
                     success_url?: string | null;
                 };
@@ -7241,10 +7301,18 @@ export interface operations {
                             [key: string]: string;
                         };
                         minimum_amount: number | null;
+                        /** @enum {string} */
+                        mode: "payment" | "subscription";
                         /** @constant */
                         object: "payment_link";
                         product: string | null;
                         save_payment_method: boolean;
+                        subscription_data: {
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            trial_period_days: number | null;
+                        } | null;
                         success_url: string | null;
                         url: string;
                     };
@@ -7301,10 +7369,18 @@ export interface operations {
                             [key: string]: string;
                         };
                         minimum_amount: number | null;
+                        /** @enum {string} */
+                        mode: "payment" | "subscription";
                         /** @constant */
                         object: "payment_link";
                         product: string | null;
                         save_payment_method: boolean;
+                        subscription_data: {
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            trial_period_days: number | null;
+                        } | null;
                         success_url: string | null;
                         url: string;
                     };
@@ -7391,10 +7467,18 @@ export interface operations {
                             [key: string]: string;
                         };
                         minimum_amount: number | null;
+                        /** @enum {string} */
+                        mode: "payment" | "subscription";
                         /** @constant */
                         object: "payment_link";
                         product: string | null;
                         save_payment_method: boolean;
+                        subscription_data: {
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            trial_period_days: number | null;
+                        } | null;
                         success_url: string | null;
                         url: string;
                     };

@@ -16,6 +16,7 @@ import { openPaymentLink } from './payment-links/payment-links';
 import type { NotificationChannelService } from './channels/notification-channels-service';
 import { DEFAULT_AUTO_DISABLE, type AutoDisableRule } from '../domain/webhook-schedule';
 import type { Mailer } from '../engine/mailer';
+import { scanWebsite } from './theme-scan';
 
 /** Approval of settlement runs, as the settlement service does it. */
 export interface RunApprover {
@@ -36,6 +37,8 @@ export interface PageServiceDeps {
   channelAutoDisable?: AutoDisableRule | undefined;
   /** The service's mail (verification, password reset, invitations; decision 0114). */
   mailer: Mailer;
+  /** Private ranges the operator lets Skil reach (WEBHOOK_ALLOW_PRIVATE_RANGES): also the theme scan's. */
+  allowPrivateRanges?: readonly string[] | undefined;
 }
 
 /**
@@ -52,6 +55,8 @@ export function createPageServices(deps: PageServiceDeps) {
       subscriptions: deps.subscriptions,
     }),
     themes: createThemeService(deps.knex),
+    scanWebsite: (address: string) =>
+      scanWebsite(address, { allowPrivateRanges: deps.allowPrivateRanges ?? [] }),
     signIn: createSignInService(deps.knex),
     accounts: createMerchantAccountService(deps.knex),
     keys: createDashboardKeyService(deps.knex),

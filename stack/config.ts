@@ -44,6 +44,8 @@ const ConfigSchema = z
     TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
     /** Temporal Cloud API key, sent as a bearer token on every call. */
     TEMPORAL_API_KEY: z.string().min(1).optional(),
+    /** Port of the worker's Prometheus `/metrics` (on HOST); unset: not served. */
+    WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     /** PostgreSQL connections per process (API or worker). */
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
     /**

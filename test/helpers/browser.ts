@@ -50,7 +50,7 @@ export interface WebStack {
  * the real address: the browser follows verification_url exactly as the API returns it. No
  * Temporal connection: the flows under test start no workflows.
  */
-export async function startWebStack(): Promise<WebStack> {
+export async function startWebStack(opts: { allowPrivateRanges?: string[] } = {}): Promise<WebStack> {
   const db = await createTestDatabase();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -69,6 +69,7 @@ export async function startWebStack(): Promise<WebStack> {
     acquirer: httpAcquirerAt(acquirer.url),
     secretsKey: TEST_SECRETS_KEY,
     checkResponses: true,
+    ...(opts.allowPrivateRanges && { webhookAllowPrivateRanges: opts.allowPrivateRanges }),
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(port, '127.0.0.1', () => resolve(s));

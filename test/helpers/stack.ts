@@ -187,10 +187,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       workflowBundlePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE!,
       ...(claimsApi && { claimsApi }),
       acquirer: acquirerClient.client,
-      ...(bankFiles && {
-        bankConnections: [bankFiles.connection],
-        bankFilesDir: bankFiles.filesDir,
-      }),
+      ...(bankFiles && { bankConnections: [bankFiles.connection] }),
       ...(opts.webhookAttemptTimeoutMs !== undefined && {
         webhookAttemptTimeoutMs: opts.webhookAttemptTimeoutMs,
       }),

@@ -355,6 +355,11 @@ beforeAll(async () => {
   pools.creditNotes.push(...(notes.body.data as { id: string }[]).map((n) => n.id));
   await create('/v1/payment-links', { amount: 1000 }, 'paymentLinks');
   await create(
+    '/v1/payment-links',
+    { mode: 'subscription', items: [{ price: recurring.id }] },
+    'paymentLinks',
+  );
+  await create(
     '/v1/claims',
     {
       customer: customer.id,
