@@ -34,6 +34,7 @@ import { lockForCharge, moveToChargedPeriods } from '../db/subscription-periods'
 import { createTestClockWaitRepository } from '../db/test-clock-waits';
 import { subscriptionWorkflowId } from '../workflows/contract';
 import { isFinalAdapterError } from './adapter-failure';
+import { issueInvoices } from '../services/invoices/issue';
 
 /** Why a period is charged; it decides the events and what a failure means. */
 export type ChargeReason = 'renewal' | 'first' | 'trial_end' | 'retry';
@@ -371,7 +372,13 @@ export function createBillingActivities(
             testClockId: l.testClockId,
           })),
         );
-      return { finished: moved, channelIds: await recordEvents(trx, events), lifecycle: lifecycleRefs };
+      const channelIds = await recordEvents(trx, events);
+      // Last in the transaction: issuing locks the merchants' invoice sequences until commit.
+      const paidIntents = moved.flatMap((r) =>
+        r.status === 'paid' && r.payment_intent_id ? [r.payment_intent_id] : [],
+      );
+      channelIds.push(...(await issueInvoices(trx, paidIntents)));
+      return { finished: moved, channelIds, lifecycle: lifecycleRefs };
     });
     const t3 = performance.now();
     if (channelIds.length > 0) await deps.wakeChannels(channelIds);

@@ -31,6 +31,9 @@ import { couponsRouter } from './routes/coupons';
 import { promotionCodesRouter } from './routes/promotion-codes';
 import { checkoutSessionsRouter } from './routes/checkout-sessions';
 import { paymentIntentsRouter } from './routes/payment-intents';
+import { invoicesRouter } from './routes/invoices';
+import { createInvoiceService } from '../services/invoices/invoices-service';
+import { sendReceipt } from '../services/invoices/receipt-mail';
 import { paymentMethodsRouter } from './routes/payment-methods';
 import { paymentLinksRouter } from './routes/payment-links';
 import { claimsRouter } from './routes/claims';
@@ -173,6 +176,16 @@ export function createApp(deps: AppDeps): Express {
     publicBaseUrl: deps.publicBaseUrl,
     engine: subscriptionEngine,
     issueClaims,
+    // The buyer's receipt with the invoice (decision 0141); a mail failure is logged, the payment stands.
+    afterPaid: deps.mailer
+      ? async (paymentIntentId) => {
+          await sendReceipt({ knex: deps.knex, mailer: deps.mailer! }, paymentIntentId).catch(
+            (err: unknown) => {
+              deps.log.warn({ err, paymentIntentId }, 'receipt email not sent');
+            },
+          );
+        }
+      : undefined,
   });
   // Rate limits per client address on what needs no key (device flow, sign-in, pages); /health,
   // /ready and /metrics were answered above and are never limited (decision 0110).
@@ -262,6 +275,7 @@ export function createApp(deps: AppDeps): Express {
     dispatcher: deps.dispatcher,
   });
   v1.use(paymentIntentsRouter({ paymentIntents, refunds }, docs));
+  v1.use(invoicesRouter({ invoices: createInvoiceService({ knex: deps.knex }) }, docs));
   v1.use(
     paymentMethodsRouter({ paymentMethods: createPaymentMethodService({ knex: deps.knex, payments }) }, docs),
   );

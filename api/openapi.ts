@@ -15,6 +15,9 @@ export const TAGS = {
   'Payment Methods': "Customers' saved cards: tokenize a test card, attach, detach, set as default.",
   'Payment Links': 'Reusable links that open a new checkout session for each visitor.',
   Refunds: 'Refunds of captured card payments, whole or in part.',
+  Invoices:
+    'Invoices of every sale, numbered per merchant and environment without gaps, as JSON, PDF and UBL 2.1 e-invoice (Peppol BIS 3, TS-236).',
+  'Credit Notes': 'Credit notes issued for refunds of invoiced payments, referencing the invoice.',
   Customers: 'The people and companies a merchant sells to, with contact details and kennitala.',
   Subscriptions: 'Recurring billing of a price: trials, proration, dunning, cancellation.',
   'Billing Portal':
@@ -47,7 +50,15 @@ export type ApiTag = keyof typeof TAGS;
 export const TAG_GROUPS: readonly { name: string; tags: readonly ApiTag[] }[] = [
   {
     name: 'Payments',
-    tags: ['Checkout Sessions', 'Payment Intents', 'Payment Methods', 'Payment Links', 'Refunds'],
+    tags: [
+      'Checkout Sessions',
+      'Payment Intents',
+      'Payment Methods',
+      'Payment Links',
+      'Refunds',
+      'Invoices',
+      'Credit Notes',
+    ],
   },
   { name: 'Customers', tags: ['Customers', 'Subscriptions', 'Billing Portal', 'Test Clocks'] },
   { name: 'Catalog', tags: ['Products', 'Coupons', 'Promotion Codes', 'Prices'] },

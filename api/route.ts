@@ -26,6 +26,8 @@ export interface RouteDef<B extends z.ZodType, Q extends z.ZodType> {
   status?: number;
   /** Error statuses beyond those the route's shape implies (openapi.ts, errorStatuses). */
   errors?: readonly ErrorStatus[];
+  /** A success body that is not JSON (a PDF, an XML document): the handler returns it as is. */
+  contentType?: string;
   /** Another spelling of a documented path (a trailing slash): served, not documented again. */
   alias?: boolean;
   handler: (input: HandlerInput<z.output<B>, z.output<Q>>) => Promise<unknown>;
@@ -50,6 +52,7 @@ export function createRoutes(router: Router, docs: OperationDoc[]) {
         ...(def.body && { body: def.body }),
         ...(def.query && { query: def.query }),
         ...(def.errors && { errors: def.errors }),
+        ...(def.contentType && { contentType: def.contentType }),
       });
     router[def.method](def.path, async (req, res) => {
       context(res).route = def.path;
@@ -65,7 +68,8 @@ export function createRoutes(router: Router, docs: OperationDoc[]) {
         req,
         res,
       });
-      res.status(status).json(result);
+      if (def.contentType) res.status(status).type(def.contentType).send(result);
+      else res.status(status).json(result);
     });
   };
 }

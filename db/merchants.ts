@@ -2,6 +2,7 @@ import type { Db } from './knex';
 import type { ApplicationStatus } from '../domain/capabilities';
 import type { LegalAddress, MerchantType } from '../domain/merchant-profile';
 import { newId, ID_PREFIX } from '../domain/ids';
+import type { VatRate } from '../domain/vat';
 
 export interface MerchantRow {
   id: string;
@@ -15,6 +16,10 @@ export interface MerchantRow {
   business_description: string | null;
   bank_account: string | null;
   legal_address: LegalAddress | null;
+  vat_number: string | null;
+  /** As set; null means the default of decision 0138 (see defaultVatRateOf). */
+  default_vat_rate: VatRate | null;
+  receipt_emails: boolean;
   application_status: ApplicationStatus;
   application_submitted_at: Date | null;
   application_reviewed_at: Date | null;

@@ -24,6 +24,10 @@ export const EVENT_TYPES = [
   'notification_channel.disabled',
   // A refund's status changed after it was created: a krafa refund's transfer booked (decision 0101).
   'refund.updated',
+  // An invoice was issued with its number (it is immutable from then on); a credit note was issued
+  // for a refund (decision 0140).
+  'invoice.finalized',
+  'credit_note.created',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

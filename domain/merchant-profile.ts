@@ -74,6 +74,15 @@ export const ProfilePatch = z
     business_description: clearable(z.string().max(2000)),
     bank_account: zBankAccount.nullable(),
     legal_address: zLegalAddress.nullable(),
+    /** VSK-númer, printed on invoices; null: not registered for VAT (decision 0138). */
+    vat_number: z
+      .string()
+      .regex(/^\d{5,6}$/, 'must be an Icelandic VAT number (VSK-númer): 5 or 6 digits')
+      .nullable(),
+    /** VAT of amount-only charges; null: 24 with a VAT number, 0 without one (decision 0138). */
+    default_vat_rate: z.union([z.literal(0), z.literal(11), z.literal(24)]).nullable(),
+    /** Email the buyer a receipt with the invoice after each payment (decision 0141). */
+    receipt_emails: z.boolean(),
     /** Merged into the current rule: only the fields sent change (decision 0065). */
     claim_terms: ClaimTermsPatch,
     /** Agent safety of the MCP server, merged like claim_terms (decision 0121). */

@@ -211,6 +211,57 @@ export interface paths {
         patch: operations["patchV1CouponsId"];
         trace?: never;
     };
+    "/v1/credit-notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List credit notes, newest first */
+        get: operations["getV1CreditNotes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/credit-notes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a credit note */
+        get: operations["getV1CreditNotesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/credit-notes/{id}/ubl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download the credit note as a UBL 2.1 CreditNote (Peppol BIS Billing 3.0, TS-236) */
+        get: operations["getV1CreditNotesIdUbl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customers": {
         parameters: {
             query?: never;
@@ -344,6 +395,74 @@ export interface paths {
         put?: never;
         /** Send an event to a channel now (again, or for the first time if the channel never had it) */
         post: operations["postV1EventsIdResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List invoices, newest first */
+        get: operations["getV1Invoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve an invoice */
+        get: operations["getV1InvoicesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download the invoice as PDF */
+        get: operations["getV1InvoicesIdPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices/{id}/ubl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download the invoice as a UBL 2.1 e-invoice (Peppol BIS Billing 3.0, TS-236) */
+        get: operations["getV1InvoicesIdUbl"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3280,6 +3399,187 @@ export interface operations {
             };
         };
     };
+    getV1CreditNotes: {
+        parameters: {
+            query?: {
+                ending_before?: string;
+                invoice?: string;
+                limit?: number | string;
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created_at: number;
+                            /** @constant */
+                            currency: "ISK";
+                            id: string;
+                            invoice: string;
+                            issued_at: number;
+                            lines: {
+                                /** @description quantity × unit_amount, with VAT */
+                                amount: number;
+                                description: string;
+                                /** @description The line's amount without VAT */
+                                net_amount: number;
+                                quantity: number;
+                                /** @description Price per unit with VAT */
+                                unit_amount: number;
+                                /** @description 0, 11 or 24 */
+                                vat_rate: number;
+                            }[];
+                            livemode: boolean;
+                            number: string;
+                            /** @constant */
+                            object: "credit_note";
+                            refund: string;
+                            /** @description Numbered in the same sequence as the invoices (decision 0139) */
+                            sequence: number;
+                            total: number;
+                            total_vat: number;
+                            vat: {
+                                /** @description Amount with VAT of the lines at this rate */
+                                amount: number;
+                                rate: number;
+                                taxable_amount: number;
+                                vat_amount: number;
+                            }[];
+                        }[];
+                        has_more: boolean;
+                        /** @constant */
+                        object: "list";
+                        url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1CreditNotesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        id: string;
+                        invoice: string;
+                        issued_at: number;
+                        lines: {
+                            /** @description quantity × unit_amount, with VAT */
+                            amount: number;
+                            description: string;
+                            /** @description The line's amount without VAT */
+                            net_amount: number;
+                            quantity: number;
+                            /** @description Price per unit with VAT */
+                            unit_amount: number;
+                            /** @description 0, 11 or 24 */
+                            vat_rate: number;
+                        }[];
+                        livemode: boolean;
+                        number: string;
+                        /** @constant */
+                        object: "credit_note";
+                        refund: string;
+                        /** @description Numbered in the same sequence as the invoices (decision 0139) */
+                        sequence: number;
+                        total: number;
+                        total_vat: number;
+                        vat: {
+                            /** @description Amount with VAT of the lines at this rate */
+                            amount: number;
+                            rate: number;
+                            taxable_amount: number;
+                            vat_amount: number;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1CreditNotesIdUbl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1Customers: {
         parameters: {
             query?: {
@@ -4100,6 +4400,280 @@ export interface operations {
             };
         };
     };
+    getV1Invoices: {
+        parameters: {
+            query?: {
+                customer?: string;
+                ending_before?: string;
+                limit?: number | string;
+                starting_after?: string;
+                subscription?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            amount_credited: number;
+                            buyer: {
+                                email: string | null;
+                                kennitala: string | null;
+                                name: string | null;
+                            };
+                            checkout_session: string | null;
+                            created_at: number;
+                            /** @constant */
+                            currency: "ISK";
+                            customer: string | null;
+                            /** @description Gjalddagi, when paid by krafa */
+                            due_date: string | null;
+                            /** @description Eindagi, when paid by krafa */
+                            final_due_date: string | null;
+                            id: string;
+                            issued_at: number;
+                            lines: {
+                                /** @description quantity × unit_amount, with VAT */
+                                amount: number;
+                                description: string;
+                                /** @description The line's amount without VAT */
+                                net_amount: number;
+                                quantity: number;
+                                /** @description Price per unit with VAT */
+                                unit_amount: number;
+                                /** @description 0, 11 or 24 */
+                                vat_rate: number;
+                            }[];
+                            livemode: boolean;
+                            /** @description The printed number; test documents read TEST-… */
+                            number: string;
+                            /** @constant */
+                            object: "invoice";
+                            payment_intent: string;
+                            payment_reference: string;
+                            seller: {
+                                address: {
+                                    city: string;
+                                    country: string;
+                                    postalCode: string;
+                                    street: string;
+                                } | null;
+                                kennitala: string | null;
+                                name: string;
+                                vat_number: string | null;
+                            };
+                            /** @description Position in the merchant's one unbroken sequence of this environment (decision 0139) */
+                            sequence: number;
+                            /** @enum {string} */
+                            status: "paid" | "open";
+                            subscription: string | null;
+                            supplied_at: number;
+                            total: number;
+                            total_vat: number;
+                            /** @description VAT per rate, computed once per rate from its lines */
+                            vat: {
+                                /** @description Amount with VAT of the lines at this rate */
+                                amount: number;
+                                rate: number;
+                                taxable_amount: number;
+                                vat_amount: number;
+                            }[];
+                        }[];
+                        has_more: boolean;
+                        /** @constant */
+                        object: "list";
+                        url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1InvoicesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        amount_credited: number;
+                        buyer: {
+                            email: string | null;
+                            kennitala: string | null;
+                            name: string | null;
+                        };
+                        checkout_session: string | null;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        customer: string | null;
+                        /** @description Gjalddagi, when paid by krafa */
+                        due_date: string | null;
+                        /** @description Eindagi, when paid by krafa */
+                        final_due_date: string | null;
+                        id: string;
+                        issued_at: number;
+                        lines: {
+                            /** @description quantity × unit_amount, with VAT */
+                            amount: number;
+                            description: string;
+                            /** @description The line's amount without VAT */
+                            net_amount: number;
+                            quantity: number;
+                            /** @description Price per unit with VAT */
+                            unit_amount: number;
+                            /** @description 0, 11 or 24 */
+                            vat_rate: number;
+                        }[];
+                        livemode: boolean;
+                        /** @description The printed number; test documents read TEST-… */
+                        number: string;
+                        /** @constant */
+                        object: "invoice";
+                        payment_intent: string;
+                        payment_reference: string;
+                        seller: {
+                            address: {
+                                city: string;
+                                country: string;
+                                postalCode: string;
+                                street: string;
+                            } | null;
+                            kennitala: string | null;
+                            name: string;
+                            vat_number: string | null;
+                        };
+                        /** @description Position in the merchant's one unbroken sequence of this environment (decision 0139) */
+                        sequence: number;
+                        /** @enum {string} */
+                        status: "paid" | "open";
+                        subscription: string | null;
+                        supplied_at: number;
+                        total: number;
+                        total_vat: number;
+                        /** @description VAT per rate, computed once per rate from its lines */
+                        vat: {
+                            /** @description Amount with VAT of the lines at this rate */
+                            amount: number;
+                            rate: number;
+                            taxable_amount: number;
+                            vat_amount: number;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1InvoicesIdPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1InvoicesIdUbl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1Merchant: {
         parameters: {
             query?: never;
@@ -4148,6 +4722,8 @@ export interface operations {
                             days_until_final_due: number;
                         };
                         created_at: number;
+                        /** @description VAT rate of amount-only charges (no product); 0 for a merchant not registered for VAT */
+                        default_vat_rate: 0 | 11 | 24;
                         /** @description Defaults for subscriptions' dunning; a subscription's own setting wins */
                         dunning: {
                             /** @description When a subscription's card retries run out, issue a krafa for the renewal before its end state */
@@ -4180,7 +4756,11 @@ export interface operations {
                         /** @constant */
                         object: "merchant";
                         phone: string | null;
+                        /** @description Email the buyer a receipt with the invoice PDF after each payment */
+                        receipt_emails: boolean;
                         updated_at: number;
+                        /** @description VSK-númer printed on invoices; null: not registered for VAT */
+                        vat_number: string | null;
                         warnings: {
                             code: string;
                             message: string;
@@ -4222,6 +4802,7 @@ export interface operations {
                         days_until_due?: number;
                         days_until_final_due?: number;
                     };
+                    default_vat_rate?: (0 | 11 | 24) | null;
                     dunning?: {
                         /** @description Issue a krafa for the renewal when card retries run out */
                         claim_fallback?: boolean;
@@ -4245,6 +4826,8 @@ export interface operations {
                     merchant_type?: "company" | "individual";
                     name?: string;
                     phone?: string | null;
+                    receipt_emails?: boolean;
+                    vat_number?: string | null;
                     website?: string | null;
                 };
                 "application/x-www-form-urlencoded": {
@@ -4255,6 +4838,7 @@ export interface operations {
                         days_until_due?: number;
                         days_until_final_due?: number;
                     };
+                    default_vat_rate?: (0 | 11 | 24) | null;
                     dunning?: {
                         /** @description Issue a krafa for the renewal when card retries run out */
                         claim_fallback?: boolean;
@@ -4278,6 +4862,8 @@ export interface operations {
                     merchant_type?: "company" | "individual";
                     name?: string;
                     phone?: string | null;
+                    receipt_emails?: boolean;
+                    vat_number?: string | null;
                     website?: string | null;
                 };
                 "multipart/form-data": {
@@ -4288,6 +4874,7 @@ export interface operations {
                         days_until_due?: number;
                         days_until_final_due?: number;
                     };
+                    default_vat_rate?: (0 | 11 | 24) | null;
                     dunning?: {
                         /** @description Issue a krafa for the renewal when card retries run out */
                         claim_fallback?: boolean;
@@ -4311,6 +4898,8 @@ export interface operations {
                     merchant_type?: "company" | "individual";
                     name?: string;
                     phone?: string | null;
+                    receipt_emails?: boolean;
+                    vat_number?: string | null;
                     website?: string | null;
                 };
                 "text/plain": {
@@ -4321,6 +4910,7 @@ export interface operations {
                         days_until_due?: number;
                         days_until_final_due?: number;
                     };
+                    default_vat_rate?: (0 | 11 | 24) | null;
                     dunning?: {
                         /** @description Issue a krafa for the renewal when card retries run out */
                         claim_fallback?: boolean;
@@ -4344,6 +4934,8 @@ export interface operations {
                     merchant_type?: "company" | "individual";
                     name?: string;
                     phone?: string | null;
+                    receipt_emails?: boolean;
+                    vat_number?: string | null;
                     website?: string | null;
                 };
             };
@@ -4388,6 +4980,8 @@ export interface operations {
                             days_until_final_due: number;
                         };
                         created_at: number;
+                        /** @description VAT rate of amount-only charges (no product); 0 for a merchant not registered for VAT */
+                        default_vat_rate: 0 | 11 | 24;
                         /** @description Defaults for subscriptions' dunning; a subscription's own setting wins */
                         dunning: {
                             /** @description When a subscription's card retries run out, issue a krafa for the renewal before its end state */
@@ -4420,7 +5014,11 @@ export interface operations {
                         /** @constant */
                         object: "merchant";
                         phone: string | null;
+                        /** @description Email the buyer a receipt with the invoice PDF after each payment */
+                        receipt_emails: boolean;
                         updated_at: number;
+                        /** @description VSK-númer printed on invoices; null: not registered for VAT */
+                        vat_number: string | null;
                         warnings: {
                             code: string;
                             message: string;
@@ -4569,6 +5167,8 @@ export interface operations {
                             days_until_final_due: number;
                         };
                         created_at: number;
+                        /** @description VAT rate of amount-only charges (no product); 0 for a merchant not registered for VAT */
+                        default_vat_rate: 0 | 11 | 24;
                         /** @description Defaults for subscriptions' dunning; a subscription's own setting wins */
                         dunning: {
                             /** @description When a subscription's card retries run out, issue a krafa for the renewal before its end state */
@@ -4601,7 +5201,11 @@ export interface operations {
                         /** @constant */
                         object: "merchant";
                         phone: string | null;
+                        /** @description Email the buyer a receipt with the invoice PDF after each payment */
+                        receipt_emails: boolean;
                         updated_at: number;
+                        /** @description VSK-númer printed on invoices; null: not registered for VAT */
+                        vat_number: string | null;
                         warnings: {
                             code: string;
                             message: string;
@@ -4847,7 +5451,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -4859,7 +5463,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -4871,7 +5475,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -4883,7 +5487,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -5066,7 +5670,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -5078,7 +5682,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -5090,7 +5694,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -5102,7 +5706,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };

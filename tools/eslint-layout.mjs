@@ -17,7 +17,7 @@ export const LAYOUT = {
   engine: ['domain', 'db', 'stack', 'workflows/contract'],
   'bank-adapters': ['domain', 'stack'],
   simulators: ['domain', 'bank-adapters', 'stack', 'html'],
-  services: ['domain', 'db', 'engine', 'bank-adapters', 'stack', 'workflows/contract'],
+  services: ['domain', 'db', 'engine', 'bank-adapters', 'stack', 'workflows/contract', 'html'],
   activities: ['domain', 'db', 'services', 'engine', 'bank-adapters', 'stack', 'workflows/contract'],
   api: ['domain', 'services', 'stack'],
   web: ['domain', 'services', 'stack', 'html'],

@@ -6,12 +6,14 @@ import { ApiError } from '../../domain/errors';
 import { DECLINE_MESSAGES, type AttemptOutcome, type PaymentService } from '../payments/card-payments';
 import type { PayInput, PayOutcome } from './inputs';
 import type { CheckoutCompletion } from './completion';
+import { issueInvoices } from '../invoices/issue';
 
 /** The buyer pays a session by card (or wallet), with a 3-D Secure challenge when the card asks. */
 export function createCardPayment(deps: {
   knex: Knex;
   payments: PaymentService;
   completion: CheckoutCompletion;
+  afterPaid?: ((paymentIntentId: string) => Promise<void>) | undefined;
 }) {
   const sessions = createCheckoutSessionRepository(deps.knex);
   const { payments } = deps;
@@ -49,6 +51,8 @@ export function createCardPayment(deps: {
       started,
     );
     await payments.announceCaptured(scope, captured.id, trx, wake);
+    // Last: issuing locks the merchant's invoice sequence until the transaction ends.
+    wake.push(...(await issueInvoices(trx, [captured.id])));
     return { kind: 'complete', session: done };
   }
 
@@ -115,6 +119,8 @@ export function createCardPayment(deps: {
         return finish(scope, session, outcome, trx, wake, started);
       });
       await afterCommit(wake, started);
+      if (result.kind === 'complete' && result.session.payment_intent_id && deps.afterPaid)
+        await deps.afterPaid(result.session.payment_intent_id);
       return result;
     },
 

@@ -28,6 +28,8 @@ export function createCheckoutService(deps: {
    * unset or failing: the scheduled batch issues them (decision 0063).
    */
   issueClaims?: ((livemode: boolean, batch: string) => Promise<void>) | undefined;
+  /** After a paid checkout commits: the buyer's receipt email (decision 0141); it never fails a payment. */
+  afterPaid?: ((paymentIntentId: string) => Promise<void>) | undefined;
 }) {
   const payments = createPaymentService({ knex: deps.knex, acquirer: deps.acquirer });
   const signup = createSubscriptionSignup({ knex: deps.knex });
@@ -47,7 +49,7 @@ export function createCheckoutService(deps: {
     publicBaseUrl: deps.publicBaseUrl,
     engine: deps.engine,
   });
-  const card = createCardPayment({ knex: deps.knex, payments, completion });
+  const card = createCardPayment({ knex: deps.knex, payments, completion, afterPaid: deps.afterPaid });
   const claim = createClaimPayment({ knex: deps.knex, completion, issueClaims: deps.issueClaims });
 
   return {

@@ -27,6 +27,11 @@ export const MerchantSchema = z.object({
   legal_address: z
     .object({ street: z.string(), city: z.string(), postalCode: z.string(), country: z.string() })
     .nullable(),
+  vat_number: z.string().nullable().describe('VSK-númer printed on invoices; null: not registered for VAT'),
+  default_vat_rate: z
+    .union([z.literal(0), z.literal(11), z.literal(24)])
+    .describe('VAT rate of amount-only charges (no product); 0 for a merchant not registered for VAT'),
+  receipt_emails: z.boolean().describe('Email the buyer a receipt with the invoice PDF after each payment'),
   application: z.object({
     status: z.enum(APPLICATION_STATUSES),
     submitted_at: z.number().nullable(),
@@ -81,6 +86,9 @@ export function presentMerchant(row: MerchantRow, livemode: boolean): MerchantOb
     business_description: row.business_description,
     bank_account: row.bank_account,
     legal_address: row.legal_address,
+    vat_number: row.vat_number,
+    default_vat_rate: row.default_vat_rate ?? (row.vat_number === null ? 0 : 24),
+    receipt_emails: row.receipt_emails,
     application: {
       status: row.application_status,
       submitted_at: unix(row.application_submitted_at),

@@ -14,6 +14,7 @@ import { ConflictError, InvalidRequestError } from '../../domain/errors';
 import { findOr404, findReference } from '../lookup';
 import { createPaymentIntentEvents } from './payment-intent-events';
 import { presentRefund } from './refund-object';
+import { issueCreditNote } from '../invoices/issue';
 
 export interface RefundInput {
   amount?: number | undefined;
@@ -136,6 +137,7 @@ export function createRefundService(deps: {
     }
     const row = await intents.update(intent.id, { amount_refunded: intent.amount_refunded + amount }, trx);
     await emit(scope, 'payment_intent.refunded', row, trx, wake, { refund: presentRefund(refund) });
+    wake.push(...(await issueCreditNote(trx, refund)));
     return refund;
   }
 

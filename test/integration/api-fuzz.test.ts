@@ -41,6 +41,8 @@ type PoolName =
   | 'codes'
   | 'paymentIntents'
   | 'refunds'
+  | 'invoices'
+  | 'creditNotes'
   | 'subscriptions'
   | 'testClocks'
   | 'channels'
@@ -63,6 +65,8 @@ const pools: Record<PoolName, string[]> = {
   codes: [],
   paymentIntents: [],
   refunds: [],
+  invoices: [],
+  creditNotes: [],
   subscriptions: [],
   testClocks: [],
   channels: [],
@@ -87,6 +91,8 @@ const POOL_OF_OBJECT: Record<string, PoolName> = {
   promotion_code: 'promotionCodes',
   payment_intent: 'paymentIntents',
   refund: 'refunds',
+  invoice: 'invoices',
+  credit_note: 'creditNotes',
   subscription: 'subscriptions',
   'test_helpers.test_clock': 'testClocks',
   test_clock: 'testClocks',
@@ -109,6 +115,8 @@ const POOL_OF_FIELD: Record<string, PoolName> = {
   payment_method: 'paymentMethods',
   default_payment_method: 'paymentMethods',
   payment_intent: 'paymentIntents',
+  invoice: 'invoices',
+  subscription: 'subscriptions',
   test_clock: 'testClocks',
   channel: 'channels',
   promotion_code: 'codes',
@@ -202,6 +210,13 @@ const GENERATORS: Record<string, OpSpec> = {
   postV1Refunds: {},
   getV1Refunds: list('refunds'),
   getV1RefundsId: p('refunds'),
+  getV1Invoices: list('invoices'),
+  getV1InvoicesId: p('invoices'),
+  getV1InvoicesIdPdf: p('invoices'),
+  getV1InvoicesIdUbl: p('invoices'),
+  getV1CreditNotes: list('creditNotes'),
+  getV1CreditNotesId: p('creditNotes'),
+  getV1CreditNotesIdUbl: p('creditNotes'),
   postV1PaymentMethods: {},
   getV1PaymentMethods: list('paymentMethods', { fixedQuery: () => ({ customer: pools.customers[0]! }) }),
   getV1PaymentMethodsId: p('paymentMethods'),
@@ -327,6 +342,17 @@ beforeAll(async () => {
   const deliveries = await stack.api(merchant.testKey, `/v1/notification-channels/${channel.id}/deliveries`);
   pools.deliveries.push(...(deliveries.body.data as { id: string }[]).map((d) => d.id));
   await create('/v1/checkout/sessions', { amount: 1000 }, 'sessions');
+  // A sale gives an invoice, its refund a credit note.
+  const sale = await create('/v1/checkout/sessions', { amount: 2500 }, 'sessions');
+  const sold = await stack.api(merchant.testKey, `/v1/test_helpers/checkout/sessions/${sale.id}/complete`, {
+    method: 'POST',
+    json: {},
+  });
+  await create('/v1/refunds', { payment_intent: sold.body.payment_intent, amount: 500 }, 'refunds');
+  const invoices = await stack.api(merchant.testKey, '/v1/invoices');
+  pools.invoices.push(...(invoices.body.data as { id: string }[]).map((i) => i.id));
+  const notes = await stack.api(merchant.testKey, '/v1/credit-notes');
+  pools.creditNotes.push(...(notes.body.data as { id: string }[]).map((n) => n.id));
   await create('/v1/payment-links', { amount: 1000 }, 'paymentLinks');
   await create(
     '/v1/payment-links',

@@ -71,6 +71,12 @@ beforeAll(async () => {
   await ok('/v1/notification-channels/test-webhooks', { channel: ids.channel });
   ids.delivery = (await ok(`/v1/notification-channels/${ids.channel}/deliveries`)).data[0].id;
   ids.session = (await ok('/v1/checkout/sessions', { amount: 1000 })).id;
+  // A sale gives an invoice, its refund a credit note.
+  const sale = (await ok('/v1/checkout/sessions', { amount: 2500 })).id;
+  const sold = await ok(`/v1/test_helpers/checkout/sessions/${sale}/complete`, {});
+  await ok('/v1/refunds', { payment_intent: sold.payment_intent, amount: 500 });
+  ids.invoice = (await ok('/v1/invoices')).data[0].id;
+  ids.creditNote = (await ok('/v1/credit-notes')).data[0].id;
   ids.paymentLink = (await ok('/v1/payment-links', { amount: 1000 })).id;
   ids.event = (await ok('/v1/events')).data[0].id;
 });
@@ -122,6 +128,11 @@ const pathIds: Record<string, () => Record<string, string>> = {
   '/v1/payment-intents/{id}/cancel': () => ({ id: ids.openIntent! }),
   '/v1/payment-intents/{id}/refund': () => ({ id: ids.paidIntent! }),
   '/v1/refunds/{id}': () => ({ id: ids.refund! }),
+  '/v1/invoices/{id}': () => ({ id: ids.invoice! }),
+  '/v1/invoices/{id}/pdf': () => ({ id: ids.invoice! }),
+  '/v1/invoices/{id}/ubl': () => ({ id: ids.invoice! }),
+  '/v1/credit-notes/{id}': () => ({ id: ids.creditNote! }),
+  '/v1/credit-notes/{id}/ubl': () => ({ id: ids.creditNote! }),
   '/v1/payment-methods/{id}': () => ({ id: ids.paymentMethod! }),
   '/v1/payment-methods/{id}/attach': () => ({ id: ids.paymentMethod! }),
   '/v1/payment-methods/{id}/detach': () => ({ id: ids.paymentMethod! }),
@@ -326,6 +337,24 @@ const refCases: RefCase[] = [
     field: 'query.customer',
     request: (x) => ({ query: { customer: x } }),
     param: 'customer',
+  },
+  {
+    op: 'get /v1/invoices',
+    field: 'query.customer',
+    request: (x) => ({ query: { customer: x } }),
+    param: 'customer',
+  },
+  {
+    op: 'get /v1/invoices',
+    field: 'query.subscription',
+    request: (x) => ({ query: { subscription: x } }),
+    param: 'subscription',
+  },
+  {
+    op: 'get /v1/credit-notes',
+    field: 'query.invoice',
+    request: (x) => ({ query: { invoice: x } }),
+    param: 'invoice',
   },
   {
     op: 'post /v1/payment-intents/{id}/confirm',
@@ -545,6 +574,8 @@ test('the same requests with existing ids are not refused for the reference', as
     channel: ids.channel!,
     products: ids.product!,
     allowed_prices: ids.recurringPrice!,
+    subscription: ids.subscription!,
+    invoice: ids.invoice!,
   };
   const failures: string[] = [];
   for (const c of refCases) {

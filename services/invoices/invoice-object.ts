@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import type { CreditNoteRow, InvoiceRow } from '../../db/invoices';
+import { unix } from '../../domain/unix-time';
+
+const Line = z.object({
+  description: z.string(),
+  quantity: z.number().int(),
+  unit_amount: z.number().int().describe('Price per unit with VAT'),
+  amount: z.number().int().describe('quantity × unit_amount, with VAT'),
+  net_amount: z.number().int().describe("The line's amount without VAT"),
+  vat_rate: z.number().int().describe('0, 11 or 24'),
+});
+const VatPerRate = z.object({
+  rate: z.number().int(),
+  amount: z.number().int().describe('Amount with VAT of the lines at this rate'),
+  taxable_amount: z.number().int(),
+  vat_amount: z.number().int(),
+});
+const Address = z.object({
+  street: z.string(),
+  city: z.string(),
+  postalCode: z.string(),
+  country: z.string(),
+});
+
+export const InvoiceSchema = z.object({
+  id: z.string(),
+  object: z.literal('invoice'),
+  livemode: z.boolean(),
+  number: z.string().describe('The printed number; test documents read TEST-…'),
+  sequence: z
+    .number()
+    .int()
+    .describe("Position in the merchant's one unbroken sequence of this environment (decision 0139)"),
+  status: z.enum(['paid', 'open']),
+  currency: z.literal('ISK'),
+  payment_intent: z.string(),
+  customer: z.string().nullable(),
+  subscription: z.string().nullable(),
+  checkout_session: z.string().nullable(),
+  seller: z.object({
+    name: z.string(),
+    kennitala: z.string().nullable(),
+    vat_number: z.string().nullable(),
+    address: Address.nullable(),
+  }),
+  buyer: z.object({
+    name: z.string().nullable(),
+    email: z.string().nullable(),
+    kennitala: z.string().nullable(),
+  }),
+  lines: z.array(Line),
+  vat: z.array(VatPerRate).describe('VAT per rate, computed once per rate from its lines'),
+  total: z.number().int(),
+  total_vat: z.number().int(),
+  amount_credited: z.number().int(),
+  issued_at: z.number(),
+  supplied_at: z.number(),
+  due_date: z.string().nullable().describe('Gjalddagi, when paid by krafa'),
+  final_due_date: z.string().nullable().describe('Eindagi, when paid by krafa'),
+  payment_reference: z.string(),
+  created_at: z.number(),
+});
+
+export type InvoiceObject = z.output<typeof InvoiceSchema>;
+
+export function presentInvoice(row: InvoiceRow): InvoiceObject {
+  return {
+    id: row.id,
+    object: 'invoice',
+    livemode: row.livemode,
+    number: row.number,
+    sequence: row.sequence,
+    status: row.status,
+    currency: 'ISK',
+    payment_intent: row.payment_intent_id,
+    customer: row.customer_id,
+    subscription: row.subscription_id,
+    checkout_session: row.checkout_session_id,
+    seller: {
+      name: row.seller.name,
+      kennitala: row.seller.kennitala,
+      vat_number: row.seller.vat_number,
+      address: row.seller.address,
+    },
+    buyer: { name: row.buyer.name, email: row.buyer.email, kennitala: row.buyer.kennitala },
+    lines: row.lines.map((l) => ({
+      description: l.description,
+      quantity: l.quantity,
+      unit_amount: l.unit_amount,
+      amount: l.amount,
+      net_amount: l.net_amount,
+      vat_rate: l.vat_rate,
+    })),
+    vat: row.vat.map((v) => ({
+      rate: v.rate,
+      amount: v.amount,
+      taxable_amount: v.taxable_amount,
+      vat_amount: v.vat_amount,
+    })),
+    total: row.total,
+    total_vat: row.total_vat,
+    amount_credited: row.amount_credited,
+    issued_at: unix(row.issued_at),
+    supplied_at: unix(row.supplied_at),
+    due_date: row.due_date,
+    final_due_date: row.final_due_date,
+    payment_reference: row.payment_reference,
+    created_at: unix(row.created_at),
+  };
+}
+
+export const CreditNoteSchema = z.object({
+  id: z.string(),
+  object: z.literal('credit_note'),
+  livemode: z.boolean(),
+  number: z.string(),
+  sequence: z.number().int().describe('Numbered in the same sequence as the invoices (decision 0139)'),
+  currency: z.literal('ISK'),
+  invoice: z.string(),
+  refund: z.string(),
+  lines: z.array(Line),
+  vat: z.array(VatPerRate),
+  total: z.number().int(),
+  total_vat: z.number().int(),
+  issued_at: z.number(),
+  created_at: z.number(),
+});
+
+export type CreditNoteObject = z.output<typeof CreditNoteSchema>;
+
+export function presentCreditNote(row: CreditNoteRow): CreditNoteObject {
+  return {
+    id: row.id,
+    object: 'credit_note',
+    livemode: row.livemode,
+    number: row.number,
+    sequence: row.sequence,
+    currency: 'ISK',
+    invoice: row.invoice_id,
+    refund: row.refund_id,
+    lines: row.lines.map((l) => ({
+      description: l.description,
+      quantity: l.quantity,
+      unit_amount: l.unit_amount,
+      amount: l.amount,
+      net_amount: l.net_amount,
+      vat_rate: l.vat_rate,
+    })),
+    vat: row.vat.map((v) => ({
+      rate: v.rate,
+      amount: v.amount,
+      taxable_amount: v.taxable_amount,
+      vat_amount: v.vat_amount,
+    })),
+    total: row.total,
+    total_vat: row.total_vat,
+    issued_at: unix(row.issued_at),
+    created_at: unix(row.created_at),
+  };
+}

@@ -1,0 +1,145 @@
+import type { Knex } from '../../db/knex';
+import { createInvoiceRepository, type InvoiceDraft, type SaleSource } from '../../db/invoices';
+import { recordEvents, type BatchEvent } from '../../db/event-batch';
+import { creditLines, invoiceAmounts, type SaleLine } from '../../domain/invoices';
+import { newId, ID_PREFIX } from '../../domain/ids';
+import { isVatRate } from '../../domain/vat';
+import { presentCreditNote, presentInvoice } from './invoice-object';
+
+/**
+ * What a sale's invoice lists: a renewal's product (with its proration and discount as lines of
+ * their own), or a checkout's items (its discount shared among their VAT rates); an amount-only
+ * checkout is one line at the merchant's default VAT rate (decision 0138).
+ */
+export function saleLines(s: SaleSource): SaleLine[] {
+  if (s.renewal) {
+    const r = s.renewal;
+    const lines: SaleLine[] = [
+      { description: r.product_name, quantity: r.quantity, unit_amount: r.unit_amount, vat_rate: r.vat_rate },
+    ];
+    if (r.proration_amount !== 0)
+      lines.push({
+        description: 'Proration',
+        quantity: 1,
+        unit_amount: r.proration_amount,
+        vat_rate: r.vat_rate,
+      });
+    if (r.discount_amount !== 0)
+      lines.push({
+        description: 'Discount',
+        quantity: 1,
+        unit_amount: -r.discount_amount,
+        vat_rate: r.vat_rate,
+      });
+    const sum = lines.reduce((t, l) => t + l.quantity * l.unit_amount, 0);
+    // A period priced by rules this reader does not know is still invoiced for what it charged.
+    if (sum !== r.amount)
+      return [{ description: r.product_name, quantity: 1, unit_amount: r.amount, vat_rate: r.vat_rate }];
+    return lines;
+  }
+  const session = s.session!;
+  const items = session.items.filter((i) => isVatRate(i.vat_rate));
+  const sold = items.reduce((t, i) => t + i.quantity * i.unit_amount, 0);
+  if (items.length === 0 || sold - session.discount_amount !== s.amount_captured)
+    return [
+      {
+        description: session.product_name ?? s.description ?? 'Payment',
+        quantity: 1,
+        unit_amount: s.amount_captured,
+        vat_rate: s.default_vat_rate,
+      },
+    ];
+  const lines: SaleLine[] = items.map((i) => ({
+    description: i.description,
+    quantity: i.quantity,
+    unit_amount: i.unit_amount,
+    vat_rate: i.vat_rate,
+  }));
+  if (session.discount_amount > 0) {
+    const shares = creditLines(invoiceAmounts(lines), session.discount_amount, 'Discount');
+    for (const d of shares) lines.push({ ...d, unit_amount: -d.unit_amount });
+  }
+  return lines;
+}
+
+function draftOf(s: SaleSource): InvoiceDraft {
+  const amounts = invoiceAmounts(saleLines(s));
+  return {
+    id: newId(ID_PREFIX.invoice),
+    merchantId: s.merchant_id,
+    livemode: s.livemode,
+    paymentIntentId: s.payment_intent_id,
+    customerId: s.customer_id,
+    subscriptionId: s.subscription_id,
+    checkoutSessionId: s.checkout_session_id,
+    seller: s.seller,
+    buyer: s.buyer,
+    lines: amounts.lines,
+    vat: amounts.vat,
+    total: amounts.total,
+    totalVat: amounts.total_vat,
+    issuedAt: new Date(s.captured_at),
+    suppliedAt: s.renewal ? s.renewal.period_start : new Date(s.captured_at),
+  };
+}
+
+/**
+ * Issues the invoices of these captured payments that sell something and have none yet, numbered
+ * in one statement, with an `invoice.finalized` event each, in the caller's transaction (call it
+ * last: the merchant's sequence stays locked until the transaction ends). Returns the channels to
+ * wake after commit. Idempotent: a payment's second call finds its invoice and issues nothing.
+ */
+export async function issueInvoices(
+  trx: Knex.Transaction,
+  paymentIntentIds: readonly string[],
+): Promise<string[]> {
+  const invoices = createInvoiceRepository(trx);
+  const sales = await invoices.findUninvoicedSales(trx, paymentIntentIds);
+  const rows = await invoices.insertNumbered(trx, sales.map(draftOf));
+  const events: BatchEvent[] = rows.map((r) => ({
+    merchantId: r.merchant_id,
+    livemode: r.livemode,
+    type: 'invoice.finalized',
+    data: presentInvoice(r),
+  }));
+  return recordEvents(trx, events);
+}
+
+/**
+ * The credit note of a refund of an invoiced payment, numbered next in the merchant's sequence,
+ * with its `credit_note.created` event; nothing for a payment without an invoice.
+ */
+export async function issueCreditNote(
+  trx: Knex.Transaction,
+  refund: { id: string; payment_intent_id: string; amount: number; created_at: Date },
+): Promise<string[]> {
+  const invoices = createInvoiceRepository(trx);
+  const invoice = await invoices.lockOfPayment(trx, refund.payment_intent_id);
+  if (!invoice) return [];
+  const lines = creditLines(
+    { lines: invoice.lines, vat: invoice.vat, total: invoice.total, total_vat: invoice.total_vat },
+    refund.amount,
+    `Refund of invoice ${invoice.number}`,
+  );
+  const amounts = invoiceAmounts(lines);
+  const note = await invoices.insertCreditNote(trx, {
+    id: newId(ID_PREFIX.creditNote),
+    merchant_id: invoice.merchant_id,
+    livemode: invoice.livemode,
+    invoice_id: invoice.id,
+    refund_id: refund.id,
+    lines: amounts.lines,
+    vat: amounts.vat,
+    total: amounts.total,
+    total_vat: amounts.total_vat,
+    issued_at: refund.created_at,
+  });
+  return recordEvents(trx, [
+    {
+      merchantId: note.merchant_id,
+      livemode: note.livemode,
+      type: 'credit_note.created',
+      data: presentCreditNote(note),
+    },
+  ]);
+}

@@ -1,0 +1,143 @@
+import type { Buyer, CreditNoteRow, InvoiceRow, Seller } from '../../db/invoices';
+import type { InvoiceLine, VatPerRate } from '../../domain/invoices';
+
+/**
+ * The e-invoice of Icelandic practice: UBL 2.1 following Peppol BIS Billing 3.0 as TS-236 adopts it
+ * (decision 0139): the seller identified by kennitala (scheme 0196) as endpoint and legal entity,
+ * its VAT number with the IS prefix, VAT per rate, and for a krafa the gjalddagi as due date and the
+ * eindagi as a document reference of type 71. Rendered when first asked for, never stored.
+ */
+const CUSTOMIZATION = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0';
+const PROFILE = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
+const NS = [
+  'xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"',
+  'xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"',
+].join(' ');
+
+const esc = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const day = (d: Date) => d.toISOString().slice(0, 10);
+const amt = (tag: string, n: number) => `<cbc:${tag} currencyID="ISK">${n}</cbc:${tag}>`;
+
+/** VAT category: standard or zero rated for a VAT-registered seller, outside the scope of VAT otherwise. */
+function category(seller: Seller, rate: number) {
+  if (seller.vat_number === null) return { id: 'O', percent: null };
+  return { id: rate === 0 ? 'Z' : 'S', percent: rate };
+}
+
+function taxCategory(tag: string, seller: Seller, rate: number, exemption = false) {
+  const c = category(seller, rate);
+  return `<cac:${tag}><cbc:ID>${c.id}</cbc:ID>${c.percent === null ? '' : `<cbc:Percent>${c.percent}</cbc:Percent>`}${
+    exemption && c.id === 'O' ? '<cbc:TaxExemptionReason>Not registered for VAT</cbc:TaxExemptionReason>' : ''
+  }<cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:${tag}>`;
+}
+
+function sellerParty(s: Seller): string {
+  const a = s.address;
+  return `<cac:AccountingSupplierParty><cac:Party>
+<cbc:EndpointID schemeID="0196">${esc(s.kennitala ?? '')}</cbc:EndpointID>
+<cac:PartyName><cbc:Name>${esc(s.name)}</cbc:Name></cac:PartyName>
+<cac:PostalAddress>${a ? `<cbc:StreetName>${esc(a.street)}</cbc:StreetName><cbc:CityName>${esc(a.city)}</cbc:CityName><cbc:PostalZone>${esc(a.postalCode)}</cbc:PostalZone>` : ''}<cac:Country><cbc:IdentificationCode>${esc(countryCode(a?.country))}</cbc:IdentificationCode></cac:Country></cac:PostalAddress>
+${s.vat_number === null ? '' : `<cac:PartyTaxScheme><cbc:CompanyID>IS${esc(s.vat_number)}</cbc:CompanyID><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:PartyTaxScheme>`}
+<cac:PartyLegalEntity><cbc:RegistrationName>${esc(s.name)}</cbc:RegistrationName>${s.kennitala ? `<cbc:CompanyID schemeID="0196">${esc(s.kennitala)}</cbc:CompanyID>` : ''}</cac:PartyLegalEntity>
+</cac:Party></cac:AccountingSupplierParty>`;
+}
+
+/** ISO 3166-1 alpha-2 from what the profile holds ("IS", "Iceland", "Ísland"). */
+function countryCode(country: string | null | undefined): string {
+  if (!country) return 'IS';
+  if (/^[A-Za-z]{2}$/.test(country)) return country.toUpperCase();
+  return /^(iceland|ísland)$/i.test(country.trim()) ? 'IS' : country.slice(0, 2).toUpperCase();
+}
+
+function buyerParty(b: Buyer): string {
+  const a = b.address;
+  const endpoint = b.kennitala
+    ? `<cbc:EndpointID schemeID="0196">${b.kennitala}</cbc:EndpointID>`
+    : `<cbc:EndpointID schemeID="EM">${esc(b.email ?? 'unknown@invalid')}</cbc:EndpointID>`;
+  const name = esc(b.name ?? b.email ?? 'Buyer');
+  return `<cac:AccountingCustomerParty><cac:Party>
+${endpoint}
+<cac:PartyName><cbc:Name>${name}</cbc:Name></cac:PartyName>
+<cac:PostalAddress>${a?.line1 ? `<cbc:StreetName>${esc(a.line1)}</cbc:StreetName>` : ''}${a?.city ? `<cbc:CityName>${esc(a.city)}</cbc:CityName>` : ''}${a?.postal_code ? `<cbc:PostalZone>${esc(a.postal_code)}</cbc:PostalZone>` : ''}<cac:Country><cbc:IdentificationCode>${esc(a?.country ?? 'IS')}</cbc:IdentificationCode></cac:Country></cac:PostalAddress>
+<cac:PartyLegalEntity><cbc:RegistrationName>${name}</cbc:RegistrationName>${b.kennitala ? `<cbc:CompanyID schemeID="0196">${b.kennitala}</cbc:CompanyID>` : ''}</cac:PartyLegalEntity>
+</cac:Party></cac:AccountingCustomerParty>`;
+}
+
+function taxTotal(seller: Seller, vat: readonly VatPerRate[], total: number): string {
+  const subtotals = vat
+    .map(
+      (v) =>
+        `<cac:TaxSubtotal>${amt('TaxableAmount', v.taxable_amount)}${amt('TaxAmount', v.vat_amount)}${taxCategory('TaxCategory', seller, v.rate, true)}</cac:TaxSubtotal>`,
+    )
+    .join('\n');
+  return `<cac:TaxTotal>${amt('TaxAmount', total)}\n${subtotals}\n</cac:TaxTotal>`;
+}
+
+function monetaryTotal(lines: readonly InvoiceLine[], total: number): string {
+  const net = lines.reduce((s, l) => s + l.net_amount, 0);
+  return `<cac:LegalMonetaryTotal>${amt('LineExtensionAmount', net)}${amt('TaxExclusiveAmount', net)}${amt('TaxInclusiveAmount', total)}${amt('PayableAmount', total)}</cac:LegalMonetaryTotal>`;
+}
+
+/**
+ * A line: a negative amount (a discount) is a negative quantity at a positive price (BR-27), and a
+ * net amount that the quantity does not divide is priced per the whole quantity (BaseQuantity), so
+ * quantity × price = line amount exactly (PEPPOL-EN16931-R120).
+ */
+function line(tag: 'InvoiceLine' | 'CreditNoteLine', seller: Seller, l: InvoiceLine, i: number): string {
+  const qtyTag = tag === 'InvoiceLine' ? 'InvoicedQuantity' : 'CreditedQuantity';
+  const sign = l.net_amount < 0 || l.amount < 0 ? -1 : 1;
+  const abs = Math.abs(l.net_amount);
+  const divisible = abs % l.quantity === 0;
+  const price = divisible
+    ? `<cac:Price>${amt('PriceAmount', abs / l.quantity)}</cac:Price>`
+    : `<cac:Price>${amt('PriceAmount', abs)}<cbc:BaseQuantity unitCode="C62">${l.quantity}</cbc:BaseQuantity></cac:Price>`;
+  return `<cac:${tag}><cbc:ID>${i + 1}</cbc:ID><cbc:${qtyTag} unitCode="C62">${sign * l.quantity}</cbc:${qtyTag}>${amt('LineExtensionAmount', l.net_amount)}
+<cac:Item><cbc:Name>${esc(l.description)}</cbc:Name>${taxCategory('ClassifiedTaxCategory', seller, l.vat_rate)}</cac:Item>${price}</cac:${tag}>`;
+}
+
+export function invoiceUbl(inv: InvoiceRow): string {
+  const eindagi = inv.final_due_date
+    ? `<cac:AdditionalDocumentReference><cbc:ID>${inv.final_due_date}</cbc:ID><cbc:DocumentTypeCode>71</cbc:DocumentTypeCode></cac:AdditionalDocumentReference>`
+    : '';
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" ${NS}>
+<cbc:CustomizationID>${CUSTOMIZATION}</cbc:CustomizationID>
+<cbc:ProfileID>${PROFILE}</cbc:ProfileID>
+<cbc:ID>${esc(inv.number)}</cbc:ID>
+<cbc:IssueDate>${day(inv.issued_at)}</cbc:IssueDate>
+${inv.due_date ? `<cbc:DueDate>${inv.due_date}</cbc:DueDate>` : ''}
+<cbc:InvoiceTypeCode>380</cbc:InvoiceTypeCode>
+<cbc:DocumentCurrencyCode>ISK</cbc:DocumentCurrencyCode>
+<cbc:BuyerReference>${esc(inv.customer_id ?? inv.payment_intent_id)}</cbc:BuyerReference>
+${eindagi}
+${sellerParty(inv.seller)}
+${buyerParty(inv.buyer)}
+<cac:Delivery><cbc:ActualDeliveryDate>${day(inv.supplied_at)}</cbc:ActualDeliveryDate></cac:Delivery>
+<cac:PaymentMeans><cbc:PaymentMeansCode>${inv.due_date ? '1' : '48'}</cbc:PaymentMeansCode><cbc:PaymentID>${esc(inv.payment_reference)}</cbc:PaymentID></cac:PaymentMeans>
+${taxTotal(inv.seller, inv.vat, inv.total_vat)}
+${monetaryTotal(inv.lines, inv.total)}
+${inv.lines.map((l, i) => line('InvoiceLine', inv.seller, l, i)).join('\n')}
+</Invoice>
+`;
+}
+
+export function creditNoteUbl(note: CreditNoteRow, inv: InvoiceRow): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<CreditNote xmlns="urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2" ${NS}>
+<cbc:CustomizationID>${CUSTOMIZATION}</cbc:CustomizationID>
+<cbc:ProfileID>${PROFILE}</cbc:ProfileID>
+<cbc:ID>${esc(note.number)}</cbc:ID>
+<cbc:IssueDate>${day(note.issued_at)}</cbc:IssueDate>
+<cbc:CreditNoteTypeCode>381</cbc:CreditNoteTypeCode>
+<cbc:DocumentCurrencyCode>ISK</cbc:DocumentCurrencyCode>
+<cbc:BuyerReference>${esc(inv.customer_id ?? inv.payment_intent_id)}</cbc:BuyerReference>
+<cac:BillingReference><cac:InvoiceDocumentReference><cbc:ID>${esc(inv.number)}</cbc:ID><cbc:IssueDate>${day(inv.issued_at)}</cbc:IssueDate></cac:InvoiceDocumentReference></cac:BillingReference>
+${sellerParty(inv.seller)}
+${buyerParty(inv.buyer)}
+${taxTotal(inv.seller, note.vat, note.total_vat)}
+${monetaryTotal(note.lines, note.total)}
+${note.lines.map((l, i) => line('CreditNoteLine', inv.seller, l, i)).join('\n')}
+</CreditNote>
+`;
+}
