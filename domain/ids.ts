@@ -36,6 +36,15 @@ export const ID_PREFIX = {
   bankException: 'bex',
   settlementRun: 'stl',
   payout: 'po',
+  posRegister: 'reg',
+  posDevice: 'posdev',
+  posStaff: 'staff',
+  posTerminal: 'tmr',
+  posShift: 'shift',
+  posSale: 'sale',
+  posRefund: 'posre',
+  posDrawerEvent: 'drw',
+  posZReport: 'zrep',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];

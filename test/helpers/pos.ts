@@ -59,7 +59,7 @@ export async function setUpTill(stack: TestStack, key: string, opts: { terminal?
     managerPin,
     cashier,
     cashierPin,
-    credential: device.credential as string,
+    credential: device.credential,
     terminal,
     call,
   };

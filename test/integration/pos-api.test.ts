@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { setPos, setUpTill, startTerminal } from '../helpers/pos';
 import { createOperator } from '../helpers/accounts';
@@ -13,7 +13,7 @@ import type { SimulatedTerminal } from '../../simulators/pos-terminal/service';
 // registration code, split payments that must sum to the sale).
 
 let stack: TestStack;
-let terminals: SimulatedTerminal[] = [];
+const terminals: SimulatedTerminal[] = [];
 
 beforeAll(async () => {
   stack = await startTestStack({ realBaseUrl: true });
