@@ -336,6 +336,8 @@ export function createPosSetupService(deps: PosSetupDeps) {
     },
     async listTerminals(scope: Scope, opts: PageOptions & { registerId?: string | undefined }) {
       await access.assertEnabled(scope);
+      if (opts.registerId !== undefined && !(await pos.register(scope, opts.registerId)))
+        throw missingReference('pos.register', opts.registerId, 'register');
       const page = await pos.terminals(scope, {
         ...opts,
         ...(opts.registerId !== undefined && { registerId: opts.registerId }),

@@ -137,13 +137,13 @@ export function createTillService(deps: TillDeps) {
         if ('product' in line) {
           const product = await products.findById(scope, line.product);
           if (!product || product.deleted_at || !product.active)
-            throw missingReference('product', line.product, `lines[${i}].product`);
+            throw missingReference('product', line.product, `lines.${i}.product`);
           let priceId = product.default_price_id;
           let name = product.name;
           if (line.variant !== undefined) {
             const variant = await variants.findById(scope, product.id, line.variant);
             if (!variant || variant.deleted_at || !variant.active)
-              throw missingReference('variant', line.variant, `lines[${i}].variant`);
+              throw missingReference('variant', line.variant, `lines.${i}.variant`);
             priceId = variant.price_id;
             name = `${product.name} — ${variant.name}`;
           }
@@ -151,7 +151,7 @@ export function createTillService(deps: TillDeps) {
           if (!price || price.type !== 'one_time')
             throw new InvalidRequestError('This product has no one-time price to sell it at', {
               code: 'parameter_invalid',
-              param: `lines[${i}].product`,
+              param: `lines.${i}.product`,
             });
           out = {
             product_id: product.id,
@@ -173,7 +173,7 @@ export function createTillService(deps: TillDeps) {
         if (!Number.isSafeInteger(gross) || discount > gross)
           throw new InvalidRequestError('A line discount cannot exceed the line', {
             code: 'parameter_invalid',
-            param: `lines[${i}].discount_amount`,
+            param: `lines.${i}.discount_amount`,
           });
         return {
           ...out,
@@ -203,7 +203,7 @@ export function createTillService(deps: TillDeps) {
       if (p.method === 'cash' && p.tendered !== undefined && p.tendered < p.amount)
         throw new InvalidRequestError('Cash tendered is less than the cash part', {
           code: 'parameter_invalid',
-          param: `payments[${i}].tendered`,
+          param: `payments.${i}.tendered`,
         });
     });
   }
