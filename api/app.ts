@@ -86,6 +86,7 @@ import { createTillService } from '../services/pos/till';
 import { createSaleReceipts } from '../services/pos/sale-receipt';
 import { createHttpPosTerminal, type PosTerminal } from '../bank-adapters/pos-terminal';
 import { posPublicRouter, posRouter } from './routes/pos';
+import { unconfiguredMailer, type Mailer } from '../engine/mailer';
 
 export interface AppDeps {
   knex: Knex;
@@ -95,6 +96,8 @@ export interface AppDeps {
   dispatcher: WebhookDispatcher;
   publicBaseUrl: string;
   bodyLimitBytes: number;
+  /** Where the service's mail goes (SMTP_URL; decision 0114); unset: every send is refused. */
+  mailer?: Mailer;
   /** SECRETS_ENCRYPTION_KEY: seals signing secrets and idempotent replays at rest (decision 0112). */
   secretsKey: string;
   /**
@@ -327,6 +330,8 @@ export function createApp(deps: AppDeps): Express {
       settlement,
       channels,
       channelAutoDisable: deps.webhookAutoDisable,
+      allowPrivateRanges: deps.webhookAllowPrivateRanges ?? [],
+      mailer: deps.mailer ?? unconfiguredMailer(),
     }),
   );
   const claimTestPayments = createClaimTestPayments({

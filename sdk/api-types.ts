@@ -5060,6 +5060,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -6884,10 +6885,18 @@ export interface operations {
                                 [key: string]: string;
                             };
                             minimum_amount: number | null;
+                            /** @enum {string} */
+                            mode: "payment" | "subscription";
                             /** @constant */
                             object: "payment_link";
                             product: string | null;
                             save_payment_method: boolean;
+                            subscription_data: {
+                                metadata: {
+                                    [key: string]: string;
+                                };
+                                trial_period_days: number | null;
+                            } | null;
                             success_url: string | null;
                             url: string;
                         }[];
@@ -6954,8 +6963,21 @@ export interface operations {
                         [key: string]: string;
                     };
                     minimum_amount?: (number | string) | null;
+                    /**
+                     * @description subscription: each checkout signs the buyer up to the recurring price of the one item
+                     * @default payment
+                     * @enum {string}
+                     */
+                    mode?: "payment" | "subscription";
                     product?: string;
                     save_payment_method?: boolean | ("true" | "false");
+                    /** @description mode subscription: a trial for every sign-up, and the subscriptions' metadata */
+                    subscription_data?: {
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        trial_period_days?: number | string;
+                    };
                     /** @description `{CHECKOUT_SESSION_ID}` is replaced with the session id */
                     success_url?: string | null;
                 };
@@ -6990,8 +7012,21 @@ export interface operations {
                         [key: string]: string;
                     };
                     minimum_amount?: (number | string) | null;
+                    /**
+                     * @description subscription: each checkout signs the buyer up to the recurring price of the one item
+                     * @default payment
+                     * @enum {string}
+                     */
+                    mode?: "payment" | "subscription";
                     product?: string;
                     save_payment_method?: boolean | ("true" | "false");
+                    /** @description mode subscription: a trial for every sign-up, and the subscriptions' metadata */
+                    subscription_data?: {
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        trial_period_days?: number | string;
+                    };
                     /** @description `{CHECKOUT_SESSION_ID}` is replaced with the session id */
                     success_url?: string | null;
                 };
@@ -7026,8 +7061,21 @@ export interface operations {
                         [key: string]: string;
                     };
                     minimum_amount?: (number | string) | null;
+                    /**
+                     * @description subscription: each checkout signs the buyer up to the recurring price of the one item
+                     * @default payment
+                     * @enum {string}
+                     */
+                    mode?: "payment" | "subscription";
                     product?: string;
                     save_payment_method?: boolean | ("true" | "false");
+                    /** @description mode subscription: a trial for every sign-up, and the subscriptions' metadata */
+                    subscription_data?: {
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        trial_period_days?: number | string;
+                    };
                     /** @description `{CHECKOUT_SESSION_ID}` is replaced with the session id */
                     success_url?: string | null;
                 };
@@ -7062,8 +7110,21 @@ export interface operations {
                         [key: string]: string;
                     };
                     minimum_amount?: (number | string) | null;
+                    /**
+                     * @description subscription: each checkout signs the buyer up to the recurring price of the one item
+                     * @default payment
+                     * @enum {string}
+                     */
+                    mode?: "payment" | "subscription";
                     product?: string;
                     save_payment_method?: boolean | ("true" | "false");
+                    /** @description mode subscription: a trial for every sign-up, and the subscriptions' metadata */
+                    subscription_data?: {
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        trial_period_days?: number | string;
+                    };
                     /** @description `{CHECKOUT_SESSION_ID}` is replaced with the session id */
                     success_url?: string | null;
                 };
@@ -7093,10 +7154,18 @@ export interface operations {
                             [key: string]: string;
                         };
                         minimum_amount: number | null;
+                        /** @enum {string} */
+                        mode: "payment" | "subscription";
                         /** @constant */
                         object: "payment_link";
                         product: string | null;
                         save_payment_method: boolean;
+                        subscription_data: {
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            trial_period_days: number | null;
+                        } | null;
                         success_url: string | null;
                         url: string;
                     };
@@ -7153,10 +7222,18 @@ export interface operations {
                             [key: string]: string;
                         };
                         minimum_amount: number | null;
+                        /** @enum {string} */
+                        mode: "payment" | "subscription";
                         /** @constant */
                         object: "payment_link";
                         product: string | null;
                         save_payment_method: boolean;
+                        subscription_data: {
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            trial_period_days: number | null;
+                        } | null;
                         success_url: string | null;
                         url: string;
                     };
@@ -7243,10 +7320,18 @@ export interface operations {
                             [key: string]: string;
                         };
                         minimum_amount: number | null;
+                        /** @enum {string} */
+                        mode: "payment" | "subscription";
                         /** @constant */
                         object: "payment_link";
                         product: string | null;
                         save_payment_method: boolean;
+                        subscription_data: {
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            trial_period_days: number | null;
+                        } | null;
                         success_url: string | null;
                         url: string;
                     };
