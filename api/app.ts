@@ -82,6 +82,13 @@ import { createAgentSafety } from '../services/mcp/agent-safety';
 import { rolledBack } from '../services/dry-run';
 import { createMcpTools, mcpRouter } from './mcp/server';
 import type { WriteServices } from './mcp/services';
+import { createPosRepository } from '../db/pos';
+import { createPosAccess } from '../services/pos/access';
+import { createPosSetupService } from '../services/pos/pos-setup';
+import { createTillService } from '../services/pos/till';
+import { createSaleReceipts } from '../services/pos/sale-receipt';
+import { createHttpPosTerminal, type PosTerminal } from '../bank-adapters/pos-terminal';
+import { posPublicRouter, posRouter } from './routes/pos';
 import { unconfiguredMailer, type Mailer } from '../engine/mailer';
 
 export interface AppDeps {
@@ -120,6 +127,8 @@ export interface AppDeps {
   trustProxy?: false | number | string[];
   /** The device flow's poll interval in seconds (DEVICE_POLL_INTERVAL_SECONDS); default 5. */
   devicePollIntervalSeconds?: number;
+  /** The client of the POS terminal protocol (decision 0131); default over HTTP. */
+  posTerminal?: PosTerminal;
 }
 
 /** The HTTP API: thin routers over repositories and workflow starts (architecture, "api"). */
@@ -219,14 +228,27 @@ export function createApp(deps: AppDeps): Express {
     knex: deps.knex,
     onTouchError: (err) => deps.log.warn({ err }, 'could not record API key use'),
   });
+  const posRepo = createPosRepository(deps.knex);
+  const posAccess = createPosAccess({ knex: deps.knex, pos: posRepo });
+  const posTerminal = deps.posTerminal ?? createHttpPosTerminal();
+  const posSetup = createPosSetupService({
+    knex: deps.knex,
+    pos: posRepo,
+    access: posAccess,
+    terminal: posTerminal,
+    pinKey: deps.secretsKey,
+  });
+  publicV1.use(posPublicRouter({ setup: posSetup }, docs));
   publicV1.use(settlementOperatorRouter({ access, settlement }));
   publicV1.use(operatorRouter({ access, merchants: createMerchantReviewService(deps.knex) }));
   app.use((req, res, next) =>
-    /^\/v1\/(device|operator)\//.test(req.path) ? publicV1(req, res, next) : next(),
+    /^\/v1\/(device|operator)\/|^\/v1\/pos\/(devices|terminal_announcements)$/.test(req.path)
+      ? publicV1(req, res, next)
+      : next(),
   );
 
   const v1 = express.Router();
-  v1.use(authenticate(access));
+  v1.use(authenticate(access, posAccess));
   if (limiter) v1.use(limitPerApiKey(limiter.shared, limiter.limits, deps.log));
   v1.use(...bodyParsers(deps.bodyLimitBytes), bodyErrors(deps.bodyLimitBytes), requireObjectBody, checkInput);
   const idempotencyStore = createIdempotencyService({ knex: deps.knex, secrets });
@@ -276,6 +298,16 @@ export function createApp(deps: AppDeps): Express {
   });
   v1.use(paymentIntentsRouter({ paymentIntents, refunds }, docs));
   v1.use(invoicesRouter({ invoices: createInvoiceService({ knex: deps.knex }) }, docs));
+  const till = createTillService({
+    knex: deps.knex,
+    pos: posRepo,
+    access: posAccess,
+    terminal: posTerminal,
+    payments,
+    refunds,
+    dispatcher: deps.dispatcher,
+  });
+  v1.use(posRouter({ setup: posSetup, till, receipts: createSaleReceipts({ knex: deps.knex, till }) }, docs));
   v1.use(
     paymentMethodsRouter({ paymentMethods: createPaymentMethodService({ knex: deps.knex, payments }) }, docs),
   );

@@ -42,6 +42,8 @@ export const TAGS = {
   'Device Auth':
     'Device authorization for a CLI or AI agent to obtain a test key (no key needed; RFC 8628 style).',
   Events: 'The event ledger, oldest first: what webhooks deliver, readable by polling.',
+  'Point of Sale':
+    'The point of sale: registers, paired tills and card terminals, staff PINs, drawer shifts, sales, refunds, X- and Z-reports (403 pos_not_enabled while features.pos is false).',
 } as const;
 
 export type ApiTag = keyof typeof TAGS;
@@ -58,6 +60,7 @@ export const TAG_GROUPS: readonly { name: string; tags: readonly ApiTag[] }[] = 
       'Refunds',
       'Invoices',
       'Credit Notes',
+      'Point of Sale',
     ],
   },
   { name: 'Customers', tags: ['Customers', 'Subscriptions', 'Billing Portal', 'Test Clocks'] },
@@ -93,6 +96,7 @@ const ERROR_RESPONSES = {
     'A parameter is missing or invalid (named in `param`), an id in the body or query names nothing (`resource_missing`), the body is unreadable, or an Idempotency-Key was reused with other parameters.',
   ],
   401: ['Unauthorized', 'No API key, or one that is unknown or revoked.'],
+  402: ['PaymentRequired', 'The card was not accepted (`card_declined`): nothing was charged or recorded.'],
   403: ['Forbidden', 'The key is valid but may not do this.'],
   404: [
     'NotFound',

@@ -38,6 +38,15 @@ export const ID_PREFIX = {
   payout: 'po',
   invoice: 'in',
   creditNote: 'cn',
+  posRegister: 'reg',
+  posDevice: 'posdev',
+  posStaff: 'staff',
+  posTerminal: 'tmr',
+  posShift: 'shift',
+  posSale: 'sale',
+  posRefund: 'posre',
+  posDrawerEvent: 'drw',
+  posZReport: 'zrep',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];

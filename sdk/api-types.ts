@@ -887,6 +887,435 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/pos/device": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The paired till calling (its device credential), with who is signed in */
+        get: operations["getV1PosDevice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A till pairs itself to a register with a pairing code; answers its device credential once */
+        post: operations["postV1PosDevices"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/registers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List registers, newest first */
+        get: operations["getV1PosRegisters"];
+        put?: never;
+        /** Create a register (a till) at a location */
+        post: operations["postV1PosRegisters"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/registers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a register */
+        get: operations["getV1PosRegistersId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/registers/{id}/drawer_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Paid in, paid out (a manager), or the drawer opened without a sale */
+        post: operations["postV1PosRegistersIdDrawerEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/registers/{id}/pairing_codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A single-use code (10 minutes) that pairs a till to the register: typed on the till at /pos */
+        post: operations["postV1PosRegistersIdPairingCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/registers/{id}/sales": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a sale: lines with VAT, paid by cash (change due), by card on the paired terminal, or split */
+        post: operations["postV1PosRegistersIdSales"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/registers/{id}/shift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The register’s open drawer shift (409 pos_no_open_shift when none is open) */
+        get: operations["getV1PosRegistersIdShift"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/registers/{id}/shift/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Close the drawer shift with the cash counted; expected against counted is kept */
+        post: operations["postV1PosRegistersIdShiftClose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/registers/{id}/shift/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Open a drawer shift with a float */
+        post: operations["postV1PosRegistersIdShiftOpen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/registers/{id}/x_report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The X-report: running figures since the last Z-report; nothing is closed */
+        get: operations["getV1PosRegistersIdXReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/registers/{id}/z_reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make the Z-report (a manager): closes the register’s day; immutable once made */
+        post: operations["postV1PosRegistersIdZReports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/sales": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List sales, newest first */
+        get: operations["getV1PosSales"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/sales/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a sale */
+        get: operations["getV1PosSalesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/sales/{id}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sale’s receipt: the printable 80 mm page and the email body, VAT per rate */
+        get: operations["getV1PosSalesIdReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/sales/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refund a sale (a manager), to cash from the drawer or to the card it was paid with */
+        post: operations["postV1PosSalesIdRefunds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/sign_in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A staff member signs in on the paired till with their PIN; locked after repeated wrong PINs */
+        post: operations["postV1PosSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/sign_out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign the staff member out of the till */
+        post: operations["postV1PosSignOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/staff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List staff, newest first */
+        get: operations["getV1PosStaff"];
+        put?: never;
+        /** Add a staff member with their own PIN (no two share one) and a role */
+        post: operations["postV1PosStaff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/staff/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a staff member */
+        get: operations["getV1PosStaffId"];
+        put?: never;
+        /** Update a staff member: name, role, PIN, active, or unlock after wrong PINs */
+        post: operations["postV1PosStaffId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/terminal_announcements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A terminal announces the registration code it shows and where the register reaches it */
+        post: operations["postV1PosTerminalAnnouncements"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/terminals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List paired terminals, newest first */
+        get: operations["getV1PosTerminals"];
+        put?: never;
+        /** Pair a card terminal to a register by the registration code it shows */
+        post: operations["postV1PosTerminals"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/terminals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a terminal */
+        get: operations["getV1PosTerminalsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/z_reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Z-reports, newest first */
+        get: operations["getV1PosZReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pos/z_reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a Z-report (they cannot be changed or deleted) */
+        get: operations["getV1PosZReportsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/prices": {
         parameters: {
             query?: never;
@@ -1332,6 +1761,24 @@ export interface components {
         };
         /** @description The body is larger than the limit (`body_too_large`). */
         PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The card was not accepted (`card_declined`): nothing was charged or recorded. */
+        PaymentRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A service this operation needs (the bank, Temporal) is not available; retry later. */
+        ServiceUnavailable: {
             headers: {
                 [name: string]: unknown;
             };
@@ -7861,6 +8308,2156 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1PosDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: number;
+                        /** @description The device credential, shown once at pairing: it opens this register’s POS actions only */
+                        credential: string | null;
+                        id: string;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "pos.device";
+                        register: string;
+                        signed_in_staff: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1PosDevices: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    pairing_code: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    pairing_code: string;
+                };
+                "multipart/form-data": {
+                    pairing_code: string;
+                };
+                "text/plain": {
+                    pairing_code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: number;
+                        /** @description The device credential, shown once at pairing: it opens this register’s POS actions only */
+                        credential: string | null;
+                        id: string;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "pos.device";
+                        register: string;
+                        signed_in_staff: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1PosRegisters: {
+        parameters: {
+            query?: {
+                ending_before?: string;
+                limit?: number | string;
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created_at: number;
+                            id: string;
+                            livemode: boolean;
+                            location: string | null;
+                            name: string;
+                            /** @constant */
+                            object: "pos.register";
+                        }[];
+                        has_more: boolean;
+                        /** @constant */
+                        object: "list";
+                        url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1PosRegisters: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    location?: string | null;
+                    name: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    location?: string | null;
+                    name: string;
+                };
+                "multipart/form-data": {
+                    location?: string | null;
+                    name: string;
+                };
+                "text/plain": {
+                    location?: string | null;
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: number;
+                        id: string;
+                        livemode: boolean;
+                        location: string | null;
+                        name: string;
+                        /** @constant */
+                        object: "pos.register";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1PosRegistersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: number;
+                        id: string;
+                        livemode: boolean;
+                        location: string | null;
+                        name: string;
+                        /** @constant */
+                        object: "pos.register";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1PosRegistersIdDrawerEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    amount?: number | string;
+                    /** @enum {string} */
+                    kind: "paid_in" | "paid_out" | "no_sale";
+                    reason?: string;
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    amount?: number | string;
+                    /** @enum {string} */
+                    kind: "paid_in" | "paid_out" | "no_sale";
+                    reason?: string;
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+                "multipart/form-data": {
+                    amount?: number | string;
+                    /** @enum {string} */
+                    kind: "paid_in" | "paid_out" | "no_sale";
+                    reason?: string;
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+                "text/plain": {
+                    amount?: number | string;
+                    /** @enum {string} */
+                    kind: "paid_in" | "paid_out" | "no_sale";
+                    reason?: string;
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        amount: number;
+                        created_at: number;
+                        id: string;
+                        /** @enum {string} */
+                        kind: "paid_in" | "paid_out" | "no_sale";
+                        /** @constant */
+                        object: "pos.drawer_event";
+                        reason: string | null;
+                        shift: string;
+                        staff: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1PosRegistersIdPairingCodes: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Typed once on the till; single use */
+                        code: string;
+                        expires_at: number;
+                        /** @constant */
+                        object: "pos.pairing_code";
+                        register: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1PosRegistersIdSales: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description Where the receipt is sent
+                     */
+                    email?: string;
+                    lines: ({
+                        /** @description VAT-inclusive, off the whole line */
+                        discount_amount?: number | string;
+                        product: string;
+                        quantity: number | string;
+                        variant?: string;
+                    } | {
+                        description: string;
+                        discount_amount?: number | string;
+                        quantity: number | string;
+                        /** @description VAT-inclusive ISK */
+                        unit_amount: number | string;
+                        vat_rate: number | string;
+                    })[];
+                    /** @description Parts that sum to the sale: cash, card (on the paired terminal), or both */
+                    payments: ({
+                        amount: number | string;
+                        /** @constant */
+                        method: "cash";
+                        /** @description Cash handed over; the change due is the difference */
+                        tendered?: number | string;
+                    } | {
+                        amount: number | string;
+                        /** @constant */
+                        method: "card";
+                    })[];
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: email
+                     * @description Where the receipt is sent
+                     */
+                    email?: string;
+                    lines: ({
+                        /** @description VAT-inclusive, off the whole line */
+                        discount_amount?: number | string;
+                        product: string;
+                        quantity: number | string;
+                        variant?: string;
+                    } | {
+                        description: string;
+                        discount_amount?: number | string;
+                        quantity: number | string;
+                        /** @description VAT-inclusive ISK */
+                        unit_amount: number | string;
+                        vat_rate: number | string;
+                    })[];
+                    /** @description Parts that sum to the sale: cash, card (on the paired terminal), or both */
+                    payments: ({
+                        amount: number | string;
+                        /** @constant */
+                        method: "cash";
+                        /** @description Cash handed over; the change due is the difference */
+                        tendered?: number | string;
+                    } | {
+                        amount: number | string;
+                        /** @constant */
+                        method: "card";
+                    })[];
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+                "multipart/form-data": {
+                    /**
+                     * Format: email
+                     * @description Where the receipt is sent
+                     */
+                    email?: string;
+                    lines: ({
+                        /** @description VAT-inclusive, off the whole line */
+                        discount_amount?: number | string;
+                        product: string;
+                        quantity: number | string;
+                        variant?: string;
+                    } | {
+                        description: string;
+                        discount_amount?: number | string;
+                        quantity: number | string;
+                        /** @description VAT-inclusive ISK */
+                        unit_amount: number | string;
+                        vat_rate: number | string;
+                    })[];
+                    /** @description Parts that sum to the sale: cash, card (on the paired terminal), or both */
+                    payments: ({
+                        amount: number | string;
+                        /** @constant */
+                        method: "cash";
+                        /** @description Cash handed over; the change due is the difference */
+                        tendered?: number | string;
+                    } | {
+                        amount: number | string;
+                        /** @constant */
+                        method: "card";
+                    })[];
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+                "text/plain": {
+                    /**
+                     * Format: email
+                     * @description Where the receipt is sent
+                     */
+                    email?: string;
+                    lines: ({
+                        /** @description VAT-inclusive, off the whole line */
+                        discount_amount?: number | string;
+                        product: string;
+                        quantity: number | string;
+                        variant?: string;
+                    } | {
+                        description: string;
+                        discount_amount?: number | string;
+                        quantity: number | string;
+                        /** @description VAT-inclusive ISK */
+                        unit_amount: number | string;
+                        vat_rate: number | string;
+                    })[];
+                    /** @description Parts that sum to the sale: cash, card (on the paired terminal), or both */
+                    payments: ({
+                        amount: number | string;
+                        /** @constant */
+                        method: "cash";
+                        /** @description Cash handed over; the change due is the difference */
+                        tendered?: number | string;
+                    } | {
+                        amount: number | string;
+                        /** @constant */
+                        method: "card";
+                    })[];
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        amount_refunded: number;
+                        change_due: number;
+                        created_at: number;
+                        discount: number;
+                        id: string;
+                        lines: {
+                            amount: number;
+                            description: string;
+                            discount_amount: number;
+                            product: string | null;
+                            quantity: number;
+                            unit_amount: number;
+                            variant: string | null;
+                            vat_rate: 0 | 11 | 24;
+                        }[];
+                        livemode: boolean;
+                        /** @description Consecutive per register */
+                        number: number;
+                        /** @constant */
+                        object: "pos.sale";
+                        payments: {
+                            amount: number;
+                            /** @enum {string} */
+                            method: "cash" | "card";
+                            payment_intent: string | null;
+                            tendered: number | null;
+                        }[];
+                        register: string;
+                        shift: string;
+                        staff: string;
+                        total: number;
+                        vat: {
+                            gross: number;
+                            net: number;
+                            rate: 0 | 11 | 24;
+                            vat: number;
+                        }[];
+                        z_report: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1PosRegistersIdShift: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        closed_at: number | null;
+                        closed_by: string | null;
+                        counted_cash: number | null;
+                        /** @description counted − expected */
+                        difference: number | null;
+                        expected_cash: number | null;
+                        id: string;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "pos.shift";
+                        opened_at: number;
+                        opened_by: string;
+                        opening_float: number;
+                        register: string;
+                        /** @enum {string} */
+                        status: "open" | "closed";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1PosRegistersIdShiftClose: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    counted_cash: number | string;
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    counted_cash: number | string;
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+                "multipart/form-data": {
+                    counted_cash: number | string;
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+                "text/plain": {
+                    counted_cash: number | string;
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        closed_at: number | null;
+                        closed_by: string | null;
+                        counted_cash: number | null;
+                        /** @description counted − expected */
+                        difference: number | null;
+                        expected_cash: number | null;
+                        id: string;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "pos.shift";
+                        opened_at: number;
+                        opened_by: string;
+                        opening_float: number;
+                        register: string;
+                        /** @enum {string} */
+                        status: "open" | "closed";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1PosRegistersIdShiftOpen: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    opening_float: number | string;
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    opening_float: number | string;
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+                "multipart/form-data": {
+                    opening_float: number | string;
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+                "text/plain": {
+                    opening_float: number | string;
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        closed_at: number | null;
+                        closed_by: string | null;
+                        counted_cash: number | null;
+                        /** @description counted − expected */
+                        difference: number | null;
+                        expected_cash: number | null;
+                        id: string;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "pos.shift";
+                        opened_at: number;
+                        opened_by: string;
+                        opening_float: number;
+                        register: string;
+                        /** @enum {string} */
+                        status: "open" | "closed";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1PosRegistersIdXReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cash: {
+                            counted: number | null;
+                            difference: number | null;
+                            expected: number;
+                            opening_float: number;
+                        };
+                        discounts: number;
+                        drawer: {
+                            no_sale_openings: number;
+                            paid_in: number;
+                            paid_out: number;
+                        };
+                        generated_at: number;
+                        /** @description Net sales since the register began, never reset */
+                        grand_total: number;
+                        gross_sales: number;
+                        net_sales: number;
+                        /** @constant */
+                        object: "pos.x_report";
+                        payments: {
+                            card: number;
+                            cash: number;
+                        };
+                        period_start: number | null;
+                        refunds: {
+                            amount: number;
+                            card: number;
+                            cash: number;
+                            count: number;
+                        };
+                        register: string;
+                        sales_count: number;
+                        staff: {
+                            name: string;
+                            refunds: number;
+                            sales: number;
+                            sales_count: number;
+                            staff: string;
+                        }[];
+                        vat: {
+                            gross: number;
+                            net: number;
+                            rate: 0 | 11 | 24;
+                            vat: number;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1PosRegistersIdZReports: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+                "multipart/form-data": {
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+                "text/plain": {
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cash: {
+                            counted: number | null;
+                            difference: number | null;
+                            expected: number;
+                            opening_float: number;
+                        };
+                        created_at: number;
+                        discounts: number;
+                        drawer: {
+                            no_sale_openings: number;
+                            paid_in: number;
+                            paid_out: number;
+                        };
+                        /** @description Net sales since the register began, never reset */
+                        grand_total: number;
+                        gross_sales: number;
+                        id: string;
+                        livemode: boolean;
+                        made_by: string;
+                        net_sales: number;
+                        /** @description Consecutive per register, from 1 */
+                        number: number;
+                        /** @constant */
+                        object: "pos.z_report";
+                        payments: {
+                            card: number;
+                            cash: number;
+                        };
+                        period_end: number;
+                        period_start: number | null;
+                        refunds: {
+                            amount: number;
+                            card: number;
+                            cash: number;
+                            count: number;
+                        };
+                        register: string;
+                        sales_count: number;
+                        staff: {
+                            name: string;
+                            refunds: number;
+                            sales: number;
+                            sales_count: number;
+                            staff: string;
+                        }[];
+                        vat: {
+                            gross: number;
+                            net: number;
+                            rate: 0 | 11 | 24;
+                            vat: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1PosSales: {
+        parameters: {
+            query?: {
+                ending_before?: string;
+                limit?: number | string;
+                register?: string;
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            amount_refunded: number;
+                            change_due: number;
+                            created_at: number;
+                            discount: number;
+                            id: string;
+                            lines: {
+                                amount: number;
+                                description: string;
+                                discount_amount: number;
+                                product: string | null;
+                                quantity: number;
+                                unit_amount: number;
+                                variant: string | null;
+                                vat_rate: 0 | 11 | 24;
+                            }[];
+                            livemode: boolean;
+                            /** @description Consecutive per register */
+                            number: number;
+                            /** @constant */
+                            object: "pos.sale";
+                            payments: {
+                                amount: number;
+                                /** @enum {string} */
+                                method: "cash" | "card";
+                                payment_intent: string | null;
+                                tendered: number | null;
+                            }[];
+                            register: string;
+                            shift: string;
+                            staff: string;
+                            total: number;
+                            vat: {
+                                gross: number;
+                                net: number;
+                                rate: 0 | 11 | 24;
+                                vat: number;
+                            }[];
+                            z_report: string | null;
+                        }[];
+                        has_more: boolean;
+                        /** @constant */
+                        object: "list";
+                        url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1PosSalesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        amount_refunded: number;
+                        change_due: number;
+                        created_at: number;
+                        discount: number;
+                        id: string;
+                        lines: {
+                            amount: number;
+                            description: string;
+                            discount_amount: number;
+                            product: string | null;
+                            quantity: number;
+                            unit_amount: number;
+                            variant: string | null;
+                            vat_rate: 0 | 11 | 24;
+                        }[];
+                        livemode: boolean;
+                        /** @description Consecutive per register */
+                        number: number;
+                        /** @constant */
+                        object: "pos.sale";
+                        payments: {
+                            amount: number;
+                            /** @enum {string} */
+                            method: "cash" | "card";
+                            payment_intent: string | null;
+                            tendered: number | null;
+                        }[];
+                        register: string;
+                        shift: string;
+                        staff: string;
+                        total: number;
+                        vat: {
+                            gross: number;
+                            net: number;
+                            rate: 0 | 11 | 24;
+                            vat: number;
+                        }[];
+                        z_report: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1PosSalesIdReceipt: {
+        parameters: {
+            query?: {
+                locale?: "is" | "en";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The printable 80 mm page */
+                        html: string;
+                        number: string;
+                        /** @constant */
+                        object: "pos.receipt";
+                        sale: string;
+                        subject: string;
+                        text: string;
+                        total: number;
+                        vat: {
+                            gross: number;
+                            net: number;
+                            rate: 0 | 11 | 24;
+                            vat: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1PosSalesIdRefunds: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    amount?: number | string;
+                    /** @enum {string} */
+                    method: "cash" | "card";
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    amount?: number | string;
+                    /** @enum {string} */
+                    method: "cash" | "card";
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+                "multipart/form-data": {
+                    amount?: number | string;
+                    /** @enum {string} */
+                    method: "cash" | "card";
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+                "text/plain": {
+                    amount?: number | string;
+                    /** @enum {string} */
+                    method: "cash" | "card";
+                    /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
+                    staff?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        amount: number;
+                        created_at: number;
+                        id: string;
+                        livemode: boolean;
+                        /** @enum {string} */
+                        method: "cash" | "card";
+                        /** @constant */
+                        object: "pos.refund";
+                        /** @description The card refund (re_…), for a refund to card */
+                        refund: string | null;
+                        register: string;
+                        sale: string;
+                        staff: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1PosSignIn: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    pin: string;
+                    staff: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    pin: string;
+                    staff: string;
+                };
+                "multipart/form-data": {
+                    pin: string;
+                    staff: string;
+                };
+                "text/plain": {
+                    pin: string;
+                    staff: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: number;
+                        /** @description The device credential, shown once at pairing: it opens this register’s POS actions only */
+                        credential: string | null;
+                        id: string;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "pos.device";
+                        register: string;
+                        signed_in_staff: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1PosSignOut: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: number;
+                        /** @description The device credential, shown once at pairing: it opens this register’s POS actions only */
+                        credential: string | null;
+                        id: string;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "pos.device";
+                        register: string;
+                        signed_in_staff: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1PosStaff: {
+        parameters: {
+            query?: {
+                ending_before?: string;
+                limit?: number | string;
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            active: boolean;
+                            created_at: number;
+                            id: string;
+                            livemode: boolean;
+                            /** @description Set while locked after repeated wrong PINs */
+                            locked_until: number | null;
+                            name: string;
+                            /** @constant */
+                            object: "pos.staff";
+                            /** @enum {string} */
+                            role: "cashier" | "manager";
+                        }[];
+                        has_more: boolean;
+                        /** @constant */
+                        object: "list";
+                        url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1PosStaff: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name: string;
+                    pin: string;
+                    /**
+                     * @default cashier
+                     * @enum {string}
+                     */
+                    role?: "cashier" | "manager";
+                };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                    pin: string;
+                    /**
+                     * @default cashier
+                     * @enum {string}
+                     */
+                    role?: "cashier" | "manager";
+                };
+                "multipart/form-data": {
+                    name: string;
+                    pin: string;
+                    /**
+                     * @default cashier
+                     * @enum {string}
+                     */
+                    role?: "cashier" | "manager";
+                };
+                "text/plain": {
+                    name: string;
+                    pin: string;
+                    /**
+                     * @default cashier
+                     * @enum {string}
+                     */
+                    role?: "cashier" | "manager";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        created_at: number;
+                        id: string;
+                        livemode: boolean;
+                        /** @description Set while locked after repeated wrong PINs */
+                        locked_until: number | null;
+                        name: string;
+                        /** @constant */
+                        object: "pos.staff";
+                        /** @enum {string} */
+                        role: "cashier" | "manager";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1PosStaffId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        created_at: number;
+                        id: string;
+                        livemode: boolean;
+                        /** @description Set while locked after repeated wrong PINs */
+                        locked_until: number | null;
+                        name: string;
+                        /** @constant */
+                        object: "pos.staff";
+                        /** @enum {string} */
+                        role: "cashier" | "manager";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1PosStaffId: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    active?: boolean | ("true" | "false");
+                    name?: string;
+                    pin?: string;
+                    /** @enum {string} */
+                    role?: "cashier" | "manager";
+                    unlock?: boolean | ("true" | "false");
+                };
+                "application/x-www-form-urlencoded": {
+                    active?: boolean | ("true" | "false");
+                    name?: string;
+                    pin?: string;
+                    /** @enum {string} */
+                    role?: "cashier" | "manager";
+                    unlock?: boolean | ("true" | "false");
+                };
+                "multipart/form-data": {
+                    active?: boolean | ("true" | "false");
+                    name?: string;
+                    pin?: string;
+                    /** @enum {string} */
+                    role?: "cashier" | "manager";
+                    unlock?: boolean | ("true" | "false");
+                };
+                "text/plain": {
+                    active?: boolean | ("true" | "false");
+                    name?: string;
+                    pin?: string;
+                    /** @enum {string} */
+                    role?: "cashier" | "manager";
+                    unlock?: boolean | ("true" | "false");
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        created_at: number;
+                        id: string;
+                        livemode: boolean;
+                        /** @description Set while locked after repeated wrong PINs */
+                        locked_until: number | null;
+                        name: string;
+                        /** @constant */
+                        object: "pos.staff";
+                        /** @enum {string} */
+                        role: "cashier" | "manager";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1PosTerminalAnnouncements: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @default simulated_reader
+                     * @enum {string}
+                     */
+                    device_type?: "simulated_reader" | "tap_to_pay";
+                    registration_code: string;
+                    url: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @default simulated_reader
+                     * @enum {string}
+                     */
+                    device_type?: "simulated_reader" | "tap_to_pay";
+                    registration_code: string;
+                    url: string;
+                };
+                "multipart/form-data": {
+                    /**
+                     * @default simulated_reader
+                     * @enum {string}
+                     */
+                    device_type?: "simulated_reader" | "tap_to_pay";
+                    registration_code: string;
+                    url: string;
+                };
+                "text/plain": {
+                    /**
+                     * @default simulated_reader
+                     * @enum {string}
+                     */
+                    device_type?: "simulated_reader" | "tap_to_pay";
+                    registration_code: string;
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        expires_at: number;
+                        /** @constant */
+                        object: "pos.terminal_announcement";
+                        registration_code: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1PosTerminals: {
+        parameters: {
+            query?: {
+                ending_before?: string;
+                limit?: number | string;
+                register?: string;
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created_at: number;
+                            /** @enum {string} */
+                            device_type: "simulated_reader" | "tap_to_pay";
+                            id: string;
+                            label: string | null;
+                            livemode: boolean;
+                            /** @constant */
+                            object: "pos.terminal";
+                            register: string;
+                        }[];
+                        has_more: boolean;
+                        /** @constant */
+                        object: "list";
+                        url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1PosTerminals: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    label?: string | null;
+                    register: string;
+                    registration_code: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    label?: string | null;
+                    register: string;
+                    registration_code: string;
+                };
+                "multipart/form-data": {
+                    label?: string | null;
+                    register: string;
+                    registration_code: string;
+                };
+                "text/plain": {
+                    label?: string | null;
+                    register: string;
+                    registration_code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: number;
+                        /** @enum {string} */
+                        device_type: "simulated_reader" | "tap_to_pay";
+                        id: string;
+                        label: string | null;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "pos.terminal";
+                        register: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1PosTerminalsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: number;
+                        /** @enum {string} */
+                        device_type: "simulated_reader" | "tap_to_pay";
+                        id: string;
+                        label: string | null;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "pos.terminal";
+                        register: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1PosZReports: {
+        parameters: {
+            query?: {
+                ending_before?: string;
+                limit?: number | string;
+                register?: string;
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            cash: {
+                                counted: number | null;
+                                difference: number | null;
+                                expected: number;
+                                opening_float: number;
+                            };
+                            created_at: number;
+                            discounts: number;
+                            drawer: {
+                                no_sale_openings: number;
+                                paid_in: number;
+                                paid_out: number;
+                            };
+                            /** @description Net sales since the register began, never reset */
+                            grand_total: number;
+                            gross_sales: number;
+                            id: string;
+                            livemode: boolean;
+                            made_by: string;
+                            net_sales: number;
+                            /** @description Consecutive per register, from 1 */
+                            number: number;
+                            /** @constant */
+                            object: "pos.z_report";
+                            payments: {
+                                card: number;
+                                cash: number;
+                            };
+                            period_end: number;
+                            period_start: number | null;
+                            refunds: {
+                                amount: number;
+                                card: number;
+                                cash: number;
+                                count: number;
+                            };
+                            register: string;
+                            sales_count: number;
+                            staff: {
+                                name: string;
+                                refunds: number;
+                                sales: number;
+                                sales_count: number;
+                                staff: string;
+                            }[];
+                            vat: {
+                                gross: number;
+                                net: number;
+                                rate: 0 | 11 | 24;
+                                vat: number;
+                            }[];
+                        }[];
+                        has_more: boolean;
+                        /** @constant */
+                        object: "list";
+                        url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1PosZReportsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cash: {
+                            counted: number | null;
+                            difference: number | null;
+                            expected: number;
+                            opening_float: number;
+                        };
+                        created_at: number;
+                        discounts: number;
+                        drawer: {
+                            no_sale_openings: number;
+                            paid_in: number;
+                            paid_out: number;
+                        };
+                        /** @description Net sales since the register began, never reset */
+                        grand_total: number;
+                        gross_sales: number;
+                        id: string;
+                        livemode: boolean;
+                        made_by: string;
+                        net_sales: number;
+                        /** @description Consecutive per register, from 1 */
+                        number: number;
+                        /** @constant */
+                        object: "pos.z_report";
+                        payments: {
+                            card: number;
+                            cash: number;
+                        };
+                        period_end: number;
+                        period_start: number | null;
+                        refunds: {
+                            amount: number;
+                            card: number;
+                            cash: number;
+                            count: number;
+                        };
+                        register: string;
+                        sales_count: number;
+                        staff: {
+                            name: string;
+                            refunds: number;
+                            sales: number;
+                            sales_count: number;
+                            staff: string;
+                        }[];
+                        vat: {
+                            gross: number;
+                            net: number;
+                            rate: 0 | 11 | 24;
+                            vat: number;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {

@@ -11,6 +11,8 @@ interface RequestContext {
   scope?: Scope;
   /** The API key that authenticated the request (limits kept per key, decision 0122). */
   apiKeyId?: string;
+  /** The paired till whose device credential authenticated the request (decision 0126). */
+  posDevice?: { id: string; registerId: string };
   /** The matched route template, for metrics and logs. */
   route?: string;
   /** The declared route that answers, whose response schema `checkResponses` holds the body to. */

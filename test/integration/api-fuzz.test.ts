@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { setPos } from '../helpers/pos';
 import {
   BODY_MUTATIONS,
   fieldMutations,
@@ -52,7 +53,12 @@ type PoolName =
   | 'events'
   | 'claims'
   | 'settlementRuns'
-  | 'deviceCodes';
+  | 'deviceCodes'
+  | 'posRegisters'
+  | 'posStaff'
+  | 'posSales'
+  | 'posTerminals'
+  | 'posZReports';
 
 const pools: Record<PoolName, string[]> = {
   products: [],
@@ -77,6 +83,11 @@ const pools: Record<PoolName, string[]> = {
   claims: [],
   settlementRuns: [],
   deviceCodes: [],
+  posRegisters: [],
+  posStaff: [],
+  posSales: [],
+  posTerminals: [],
+  posZReports: [],
 };
 
 /** The pool of each object type the API answers with (`object`), to grow the pools as it runs. */
@@ -100,6 +111,11 @@ const POOL_OF_OBJECT: Record<string, PoolName> = {
   'checkout.session': 'sessions',
   payment_link: 'paymentLinks',
   claim: 'claims',
+  'pos.register': 'posRegisters',
+  'pos.staff': 'posStaff',
+  'pos.sale': 'posSales',
+  'pos.terminal': 'posTerminals',
+  'pos.z_report': 'posZReports',
 };
 
 /** The pool a body or query field of this name names. */
@@ -122,6 +138,8 @@ const POOL_OF_FIELD: Record<string, PoolName> = {
   promotion_code: 'codes',
   code: 'codes',
   device_code: 'deviceCodes',
+  register: 'posRegisters',
+  staff: 'posStaff',
 };
 
 interface OpSpec {
@@ -250,6 +268,36 @@ const GENERATORS: Record<string, OpSpec> = {
   getV1PaymentLinksId: p('paymentLinks'),
   postV1PaymentLinksId: p('paymentLinks'),
   deleteV1PaymentLinksId: { ...p('paymentLinks'), last: true },
+  // The point of sale (issue 19), switched on for this merchant.
+  postV1PosDevices: {},
+  postV1PosTerminalAnnouncements: {},
+  postV1PosRegisters: {},
+  getV1PosRegisters: list('posRegisters'),
+  getV1PosRegistersId: p('posRegisters'),
+  postV1PosRegistersIdPairingCodes: p('posRegisters'),
+  getV1PosRegistersIdShift: p('posRegisters'),
+  postV1PosRegistersIdShiftOpen: p('posRegisters'),
+  postV1PosRegistersIdShiftClose: p('posRegisters'),
+  postV1PosRegistersIdDrawerEvents: p('posRegisters'),
+  postV1PosRegistersIdSales: p('posRegisters'),
+  getV1PosRegistersIdXReport: p('posRegisters'),
+  postV1PosRegistersIdZReports: p('posRegisters'),
+  postV1PosStaff: {},
+  getV1PosStaff: list('posStaff'),
+  getV1PosStaffId: p('posStaff'),
+  postV1PosStaffId: p('posStaff'),
+  getV1PosDevice: {},
+  postV1PosSignIn: {},
+  postV1PosSignOut: {},
+  postV1PosTerminals: {},
+  getV1PosTerminals: list('posTerminals'),
+  getV1PosTerminalsId: p('posTerminals'),
+  getV1PosSales: list('posSales'),
+  getV1PosSalesId: p('posSales'),
+  getV1PosSalesIdReceipt: p('posSales'),
+  postV1PosSalesIdRefunds: p('posSales'),
+  getV1PosZReports: list('posZReports'),
+  getV1PosZReportsId: p('posZReports'),
 };
 
 const ctx: GenContext = {
@@ -373,6 +421,26 @@ beforeAll(async () => {
     json: { client_name: 'fuzz' },
   });
   pools.deviceCodes.push(device.body.device_code as string);
+  await setPos(stack, merchant.id, true);
+  const register = await create('/v1/pos/registers', { name: 'Kassi' }, 'posRegisters');
+  const staff = await create(
+    '/v1/pos/staff',
+    { name: 'Gunna', role: 'manager', pin: '48151623' },
+    'posStaff',
+  );
+  await stack.api(merchant.testKey, `/v1/pos/registers/${register.id}/shift/open`, {
+    method: 'POST',
+    json: { opening_float: 10000, staff: staff.id },
+  });
+  await create(
+    `/v1/pos/registers/${register.id}/sales`,
+    {
+      lines: [{ description: 'Kaffi', unit_amount: 1000, vat_rate: 11, quantity: 1 }],
+      payments: [{ method: 'cash', amount: 1000, tendered: 2000 }],
+      staff: staff.id,
+    },
+    'posSales',
+  );
   const events = await stack.api(merchant.testKey, '/v1/events?limit=100');
   pools.events.push(...(events.body.data as { id: string }[]).map((e) => e.id));
 }, 120_000);
