@@ -11,7 +11,7 @@ export function signInPages(ctx: WebContext): Router {
   const router = Router();
   const { signIn } = ctx.services;
 
-  const home = (kind: string) => (kind === 'operator' ? '/dashboard/operator' : '/dashboard/profile');
+  const home = (kind: string) => (kind === 'operator' ? '/dashboard/operator' : '/dashboard/home');
 
   function form(token: string, next: string | null, email: string, error?: string) {
     return html`${error ? notice('error', error) : ''}
