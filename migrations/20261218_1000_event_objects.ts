@@ -9,7 +9,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     create index events_object_id on events (merchant_id, livemode, (data->>'id'));
     create index events_payment_intent on events (merchant_id, livemode, (data->>'payment_intent'))
-      where data ? 'payment_intent';
+      where data->>'payment_intent' is not null;
   `);
 }
 
