@@ -6,6 +6,7 @@ import { presentTheme } from '../services/theme';
 import { html } from '../html/html';
 import { notice } from '../html/notice';
 import { csrfField, sendPage } from './layout';
+import { requireAction } from './merchant/frame';
 import { CHECKOUT_PREVIEW_CSS, checkoutPreview, fontStylesheetUrl, themeCss } from './theme-render';
 import { errorMessage, field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
 
@@ -13,7 +14,7 @@ import { errorMessage, field, requireCsrf, requireUser, sessionOf, type WebConte
 export function themePages(ctx: WebContext): Router {
   const router = Router();
   const { accounts, themes } = ctx.services;
-  router.use('/dashboard/theme', requireUser('merchant'), requireCsrf(ctx));
+  router.use('/dashboard/theme', requireUser('merchant'), requireCsrf(ctx), requireAction('manage_settings'));
   const merchantIdOf = (res: Response) => sessionOf(res).user.merchant_id!;
 
   async function themePage(res: Response, opts: { error?: string; ok?: string; status?: number } = {}) {
