@@ -47,7 +47,7 @@ export function createDashboardOverviewRepository(db: Db) {
            (select count(*) from webhook_deliveries where merchant_id = :m and livemode = :l and status = 'failed') as d,
            (select count(*) from subscriptions where merchant_id = :m and livemode = :l and status = 'past_due') as s,
            (select count(*) from claims where merchant_id = :m and livemode = :l
-               and status in ('issued', 'partially_paid') and due_date < current_date) as c`,
+               and status in ('issued', 'partially_paid') and due_date < to_char(current_date, 'YYYY-MM-DD')) as c`,
         { m: scope.merchantId, l: scope.livemode },
       );
       const r = rows[0]!;
