@@ -79,6 +79,7 @@ import { createAgentSafety } from '../services/mcp/agent-safety';
 import { rolledBack } from '../services/dry-run';
 import { createMcpTools, mcpRouter } from './mcp/server';
 import type { WriteServices } from './mcp/services';
+import { unconfiguredMailer, type Mailer } from '../engine/mailer';
 
 export interface AppDeps {
   knex: Knex;
@@ -88,6 +89,8 @@ export interface AppDeps {
   dispatcher: WebhookDispatcher;
   publicBaseUrl: string;
   bodyLimitBytes: number;
+  /** Where the service's mail goes (SMTP_URL; decision 0114); unset: every send is refused. */
+  mailer?: Mailer;
   /** SECRETS_ENCRYPTION_KEY: seals signing secrets and idempotent replays at rest (decision 0112). */
   secretsKey: string;
   /**
@@ -319,6 +322,8 @@ export function createApp(deps: AppDeps): Express {
         deliveries,
         settlement,
       },
+      allowPrivateRanges: deps.webhookAllowPrivateRanges ?? [],
+      mailer: deps.mailer ?? unconfiguredMailer(),
     }),
   );
   const claimTestPayments = createClaimTestPayments({

@@ -1193,6 +1193,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The key is valid but may not do this. */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description An id in the path names nothing in this merchant and mode (`resource_missing`, `param` names it). */
         NotFound: {
             headers: {
@@ -4604,6 +4613,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -6428,10 +6438,18 @@ export interface operations {
                                 [key: string]: string;
                             };
                             minimum_amount: number | null;
+                            /** @enum {string} */
+                            mode: "payment" | "subscription";
                             /** @constant */
                             object: "payment_link";
                             product: string | null;
                             save_payment_method: boolean;
+                            subscription_data: {
+                                metadata: {
+                                    [key: string]: string;
+                                };
+                                trial_period_days: number | null;
+                            } | null;
                             success_url: string | null;
                             url: string;
                         }[];
@@ -6498,8 +6516,21 @@ export interface operations {
                         [key: string]: string;
                     };
                     minimum_amount?: (number | string) | null;
+                    /**
+                     * @description subscription: each checkout signs the buyer up to the recurring price of the one item
+                     * @default payment
+                     * @enum {string}
+                     */
+                    mode?: "payment" | "subscription";
                     product?: string;
                     save_payment_method?: boolean | ("true" | "false");
+                    /** @description mode subscription: a trial for every sign-up, and the subscriptions' metadata */
+                    subscription_data?: {
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        trial_period_days?: number | string;
+                    };
                     /** @description `{CHECKOUT_SESSION_ID}` is replaced with the session id */
                     success_url?: string | null;
                 };
@@ -6534,8 +6565,21 @@ export interface operations {
                         [key: string]: string;
                     };
                     minimum_amount?: (number | string) | null;
+                    /**
+                     * @description subscription: each checkout signs the buyer up to the recurring price of the one item
+                     * @default payment
+                     * @enum {string}
+                     */
+                    mode?: "payment" | "subscription";
                     product?: string;
                     save_payment_method?: boolean | ("true" | "false");
+                    /** @description mode subscription: a trial for every sign-up, and the subscriptions' metadata */
+                    subscription_data?: {
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        trial_period_days?: number | string;
+                    };
                     /** @description `{CHECKOUT_SESSION_ID}` is replaced with the session id */
                     success_url?: string | null;
                 };
@@ -6570,8 +6614,21 @@ export interface operations {
                         [key: string]: string;
                     };
                     minimum_amount?: (number | string) | null;
+                    /**
+                     * @description subscription: each checkout signs the buyer up to the recurring price of the one item
+                     * @default payment
+                     * @enum {string}
+                     */
+                    mode?: "payment" | "subscription";
                     product?: string;
                     save_payment_method?: boolean | ("true" | "false");
+                    /** @description mode subscription: a trial for every sign-up, and the subscriptions' metadata */
+                    subscription_data?: {
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        trial_period_days?: number | string;
+                    };
                     /** @description `{CHECKOUT_SESSION_ID}` is replaced with the session id */
                     success_url?: string | null;
                 };
@@ -6606,8 +6663,21 @@ export interface operations {
                         [key: string]: string;
                     };
                     minimum_amount?: (number | string) | null;
+                    /**
+                     * @description subscription: each checkout signs the buyer up to the recurring price of the one item
+                     * @default payment
+                     * @enum {string}
+                     */
+                    mode?: "payment" | "subscription";
                     product?: string;
                     save_payment_method?: boolean | ("true" | "false");
+                    /** @description mode subscription: a trial for every sign-up, and the subscriptions' metadata */
+                    subscription_data?: {
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        trial_period_days?: number | string;
+                    };
                     /** @description `{CHECKOUT_SESSION_ID}` is replaced with the session id */
                     success_url?: string | null;
                 };
@@ -6637,10 +6707,18 @@ export interface operations {
                             [key: string]: string;
                         };
                         minimum_amount: number | null;
+                        /** @enum {string} */
+                        mode: "payment" | "subscription";
                         /** @constant */
                         object: "payment_link";
                         product: string | null;
                         save_payment_method: boolean;
+                        subscription_data: {
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            trial_period_days: number | null;
+                        } | null;
                         success_url: string | null;
                         url: string;
                     };
@@ -6697,10 +6775,18 @@ export interface operations {
                             [key: string]: string;
                         };
                         minimum_amount: number | null;
+                        /** @enum {string} */
+                        mode: "payment" | "subscription";
                         /** @constant */
                         object: "payment_link";
                         product: string | null;
                         save_payment_method: boolean;
+                        subscription_data: {
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            trial_period_days: number | null;
+                        } | null;
                         success_url: string | null;
                         url: string;
                     };
@@ -6787,10 +6873,18 @@ export interface operations {
                             [key: string]: string;
                         };
                         minimum_amount: number | null;
+                        /** @enum {string} */
+                        mode: "payment" | "subscription";
                         /** @constant */
                         object: "payment_link";
                         product: string | null;
                         save_payment_method: boolean;
+                        subscription_data: {
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            trial_period_days: number | null;
+                        } | null;
                         success_url: string | null;
                         url: string;
                     };

@@ -47,6 +47,13 @@ export interface MerchantDataServices {
   deliveries: WebhookDeliveryService;
   settlement: SettlementService;
 }
+import { scanWebsite } from './theme-scan';
+import type { Mailer } from '../engine/mailer';
+import type { Logger } from '../stack/logger';
+import { createSignUpService } from './accounts/sign-up';
+import { createEmailVerificationService } from './accounts/email-verification';
+import { createPasswordResetService } from './accounts/password-reset';
+import { createTeamService } from './accounts/team';
 
 /** Approval of settlement runs, as the settlement service does it. */
 export interface RunApprover {
@@ -67,6 +74,11 @@ export interface PageServiceDeps {
   channelAutoDisable?: AutoDisableRule | undefined;
   /** The merchant dashboard's data (payments, customers, catalog, kröfur, events, settlement). */
   merchantData: MerchantDataServices;
+  /** Private ranges the operator lets Skil reach (WEBHOOK_ALLOW_PRIVATE_RANGES): also the theme scan's. */
+  allowPrivateRanges?: readonly string[] | undefined;
+  /** The service's mail (verification, password reset, invitations; decision 0114). */
+  mailer: Mailer;
+  log?: Logger | undefined;
 }
 
 /**
@@ -74,7 +86,17 @@ export interface PageServiceDeps {
  * composition root's parts, so the pages hold services and never a database handle.
  */
 export function createPageServices(deps: PageServiceDeps) {
+  const accountDeps = {
+    knex: deps.knex,
+    mailer: deps.mailer,
+    publicBaseUrl: deps.publicBaseUrl,
+    log: deps.log,
+  };
   return {
+    signUp: createSignUpService(accountDeps),
+    emailVerification: createEmailVerificationService(accountDeps),
+    passwordReset: createPasswordResetService(accountDeps),
+    team: createTeamService(accountDeps),
     checkout: deps.checkout,
     paymentLinks: { open: (id: string) => openPaymentLink(deps.knex, deps.checkout, id) },
     portal: createPortalService({
@@ -83,6 +105,8 @@ export function createPageServices(deps: PageServiceDeps) {
       subscriptions: deps.subscriptions,
     }),
     themes: createThemeService(deps.knex),
+    scanWebsite: (address: string) =>
+      scanWebsite(address, { allowPrivateRanges: deps.allowPrivateRanges ?? [] }),
     signIn: createSignInService(deps.knex),
     accounts: createMerchantAccountService(deps.knex),
     keys: createDashboardKeyService(deps.knex),

@@ -14,6 +14,9 @@ import { financePages } from './finance/pages';
 import { webhookPages } from './webhook-pages';
 import { merchantPages } from './merchant';
 import { merchantNav, merchantView } from './merchant/frame';
+import { signUpPages } from './sign-up-pages';
+import { passwordResetPages } from './password-reset-pages';
+import { teamPages } from './team-pages';
 
 const WEB_PATH = /^\/(dashboard|device)(\/|$)/;
 
@@ -85,6 +88,9 @@ function dashboardRouter(deps: Omit<WebContext, 'cookies'>): Router {
     res.redirect(303, sessionOf(res).user.kind === 'operator' ? '/dashboard/operator' : '/dashboard/home');
   });
   router.use(signInPages(ctx));
+  router.use(signUpPages(ctx));
+  router.use(passwordResetPages(ctx));
+  router.use(teamPages(ctx));
   router.use(profilePages(ctx));
   router.use(themePages(ctx));
   router.use(apiKeyPages(ctx));

@@ -30,6 +30,7 @@ import { startTestAcquirer, type TestAcquirer } from './acquirer';
 import type { BankConnection } from '../../bank-adapters/bank-connections';
 import { checkLedger } from './ledger-invariant';
 import { TEST_SECRETS_KEY } from './secrets-key';
+import { startTestMail, type MailCatcher } from './mail';
 import type { RateLimits } from '../../api/middleware/rate-limit';
 
 export { TEST_SECRETS_KEY };
@@ -56,6 +57,8 @@ export interface TestStack {
   bankFiles: { sim: SimulatedBankWithFiles; connection: BankConnection; filesDir: string } | null;
   /** The simulated card acquirer the API and the worker share, over HTTP (decision 0102). */
   acquirer: TestAcquirer;
+  /** The local mail catcher the API's mail goes to over SMTP (decision 0114). */
+  mail: MailCatcher;
   /** A new merchant with a test and a live key. */
   merchant(name?: string): Promise<TestMerchant>;
   /** fetch against the API with a key. */
@@ -91,6 +94,8 @@ export interface TestStackOptions {
   webhookClock?: () => Date;
   /** The worker's settlement auto-approve limit (ISK); unset: the worker's default. */
   settlementAutoApproveMaxNet?: number;
+  /** Each answer of the shared simulated acquirer takes this long, as a real acquirer's would. */
+  acquirerLatencyMs?: number;
 }
 
 /**
@@ -138,11 +143,16 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       filesDir: mkdtempSync(path.join(tmpdir(), 'skil-bank-files-')),
     };
   }
-  const acquirer = await startTestAcquirer({ bankUrl: bankFiles?.sim.baseUrl });
+  const acquirer = await startTestAcquirer({
+    bankUrl: bankFiles?.sim.baseUrl,
+    ...(opts.acquirerLatencyMs !== undefined && { latencyMs: opts.acquirerLatencyMs }),
+  });
   const acquirerClient = httpAcquirerAt(acquirer.url);
   const port = opts.realBaseUrl ? await freePort() : 0;
+  const mail = await startTestMail();
   const app = createApp({
     knex,
+    mailer: mail.mailer,
     log,
     metrics,
     temporal: connection,
@@ -177,10 +187,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       workflowBundlePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE!,
       ...(claimsApi && { claimsApi }),
       acquirer: acquirerClient.client,
-      ...(bankFiles && {
-        bankConnections: [bankFiles.connection],
-        bankFilesDir: bankFiles.filesDir,
-      }),
+      ...(bankFiles && { bankConnections: [bankFiles.connection] }),
       ...(opts.webhookAttemptTimeoutMs !== undefined && {
         webhookAttemptTimeoutMs: opts.webhookAttemptTimeoutMs,
       }),
@@ -214,6 +221,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     bank,
     bankFiles,
     acquirer,
+    mail: mail.catcher,
     async merchant(name = 'Test merchant') {
       const m = await createMerchantRepository(knex).create({ name });
       const keys = createApiKeyRepository(knex);
@@ -248,6 +256,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       await connection.close();
       claimsApi?.close();
       await acquirer.stop();
+      await mail.stop();
       await bank?.bank.stop();
       // Issue 15: after every file the ledger invariant holds on its database (decision 0107); the
       // API and the worker are stopped, so nothing moves money while it is read.
