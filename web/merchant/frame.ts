@@ -46,6 +46,7 @@ const t = defineMessages({
     device: 'Device logins',
     profile: 'Profile',
     theme: 'Checkout theme',
+    team: 'Team',
     viewing: 'Viewing {mode, select, live {live} other {test}} data',
     switchMode: 'Switch to {mode, select, live {live} other {test}} data',
     language: 'Íslenska',
@@ -69,6 +70,7 @@ const t = defineMessages({
     device: 'Innskráning tækja',
     profile: 'Upplýsingar',
     theme: 'Útlit greiðslusíðu',
+    team: 'Teymi',
     viewing: 'Sýnir {mode, select, live {raungögn} other {prufugögn}}',
     switchMode: 'Skipta í {mode, select, live {raungögn} other {prufugögn}}',
     language: 'English',
@@ -93,6 +95,7 @@ const NAV: { href: string; key: Parameters<typeof t>[1]; action: DashboardAction
   { href: '/dashboard/api-keys', key: 'developers', action: 'manage_keys' },
   { href: '/dashboard/profile', key: 'profile', action: 'manage_settings' },
   { href: '/dashboard/theme', key: 'theme', action: 'manage_settings' },
+  { href: '/dashboard/team', key: 'team', action: 'read' },
 ];
 
 /**
