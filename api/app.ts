@@ -264,7 +264,8 @@ export function createApp(deps: AppDeps): Express {
   };
   const channels = createNotificationChannelService(channelDeps);
   v1.use(notificationChannelsRouter({ channels }, docs));
-  v1.use(webhookDeliveriesRouter({ deliveries: createWebhookDeliveryService(channelDeps) }, docs));
+  const deliveries = createWebhookDeliveryService(channelDeps);
+  v1.use(webhookDeliveriesRouter({ deliveries }, docs));
   v1.use(
     merchantRouter(
       {
@@ -308,9 +309,8 @@ export function createApp(deps: AppDeps): Express {
     dispatcher: deps.dispatcher,
   });
   v1.use(posRouter({ setup: posSetup, till, receipts: createSaleReceipts({ knex: deps.knex, till }) }, docs));
-  v1.use(
-    paymentMethodsRouter({ paymentMethods: createPaymentMethodService({ knex: deps.knex, payments }) }, docs),
-  );
+  const paymentMethods = createPaymentMethodService({ knex: deps.knex, payments });
+  v1.use(paymentMethodsRouter({ paymentMethods }, docs));
   const subscriptionService = createSubscriptionService({
     knex: deps.knex,
     engine: subscriptionEngine,
@@ -332,6 +332,16 @@ export function createApp(deps: AppDeps): Express {
   // The pages (hosted checkout, short URLs, payment links, the browser SDK, the customer portal, the
   // dashboard and the device page) need no API key, so they come before v1's key check.
   docs.push(SDK_SCRIPT_DOC);
+  const claims = createClaimsService({
+    knex: deps.knex,
+    claimsApi: deps.claimsApi,
+    engine: subscriptionEngine,
+  });
+  const paymentLinks = createPaymentLinkService({
+    knex: deps.knex,
+    checkout,
+    publicBaseUrl: deps.publicBaseUrl,
+  });
   app.use(
     pages({
       knex: deps.knex,
@@ -344,6 +354,20 @@ export function createApp(deps: AppDeps): Express {
       settlement,
       channels,
       channelAutoDisable: deps.webhookAutoDisable,
+      merchantData: {
+        paymentIntents,
+        refunds,
+        customers,
+        paymentMethods,
+        products,
+        variants,
+        prices,
+        paymentLinks,
+        claims,
+        events,
+        deliveries,
+        settlement,
+      },
       allowPrivateRanges: deps.webhookAllowPrivateRanges ?? [],
       mailer: deps.mailer ?? unconfiguredMailer(),
     }),
@@ -359,22 +383,13 @@ export function createApp(deps: AppDeps): Express {
   v1.use(
     claimsRouter(
       {
-        claims: createClaimsService({
-          knex: deps.knex,
-          claimsApi: deps.claimsApi,
-          engine: subscriptionEngine,
-        }),
+        claims,
         testPayments: claimTestPayments,
       },
       docs,
     ),
   );
   v1.use(settlementRunsRouter({ settlement }, docs));
-  const paymentLinks = createPaymentLinkService({
-    knex: deps.knex,
-    checkout,
-    publicBaseUrl: deps.publicBaseUrl,
-  });
   v1.use(paymentLinksRouter({ paymentLinks }, docs));
 
   // The MCP server (decision 0120): the same services, schemas and idempotency store as v1.

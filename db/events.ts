@@ -116,7 +116,7 @@ export function createEventRepository(db: Db) {
      */
     async list(
       scope: Scope,
-      opts: { limit: number; after?: Date; startingAfter?: string; type?: string },
+      opts: { limit: number; after?: Date; startingAfter?: string; type?: string; objectId?: string },
       trx: Db = db,
     ): Promise<{ data: EventRecord[]; hasMore: boolean }> {
       const horizon = (await trx.raw<{ rows: { horizon: Date }[] }>(HORIZON_SQL)).rows[0]!.horizon;
@@ -127,6 +127,12 @@ export function createEventRepository(db: Db) {
         .limit(opts.limit + 1);
       if (opts.after) q.where('created_at', '>', opts.after);
       if (opts.type) q.where('type', opts.type);
+      // Events about one object: its own, and those of its refunds (the dashboard's timelines).
+      const objectId = opts.objectId;
+      if (objectId)
+        q.where((w) =>
+          w.whereRaw(`data->>'id' = ?`, [objectId]).orWhereRaw(`data->>'payment_intent' = ?`, [objectId]),
+        );
       if (opts.startingAfter) {
         q.whereRaw(
           '(created_at, seq) > (select created_at, seq from events where id = ? and merchant_id = ? and livemode = ?)',

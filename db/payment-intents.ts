@@ -50,6 +50,13 @@ export interface PaymentIntentRow {
   updated_at: Date;
 }
 
+/** The dashboard's payment list filters (the API lists by customer only). */
+export interface PaymentIntentFilter {
+  customerId?: string;
+  status?: PaymentIntentRow['status'];
+  search?: string;
+}
+
 export interface RefundRow {
   id: string;
   merchant_id: string;
@@ -147,9 +154,16 @@ export function createPaymentIntentRepository(db: Db) {
     existsInOtherMode: (scope: Scope, id: string, trx: Db = db) =>
       existsInOtherMode(trx, 'payment_intents', scope, id),
 
-    async list(scope: Scope, opts: PageOptions & { customerId?: string }, trx: Db = db) {
+    async list(scope: Scope, opts: PageOptions & PaymentIntentFilter, trx: Db = db) {
       const q = scoped(scope, trx);
       if (opts.customerId !== undefined) q.where({ customer_id: opts.customerId });
+      if (opts.status !== undefined) q.where({ status: opts.status });
+      if (opts.search) {
+        // An id exactly, or words of the description, in any letter case.
+        const like = `%${opts.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        const search = opts.search;
+        q.where((w) => w.where({ id: search }).orWhereILike('description', like));
+      }
       return pageByCreated<PaymentIntentRow>(q, 'payment_intents', scope, opts);
     },
 

@@ -15,6 +15,38 @@ import { createPortalService } from './portal/portal';
 import { openPaymentLink } from './payment-links/payment-links';
 import type { NotificationChannelService } from './channels/notification-channels-service';
 import { DEFAULT_AUTO_DISABLE, type AutoDisableRule } from '../domain/webhook-schedule';
+import type { PaymentIntentService } from './payments/payment-intents';
+import type { RefundService } from './payments/refunds';
+import type { CustomerService } from './customers/customers';
+import type { PaymentMethodService } from './payments/payment-methods';
+import type { ProductService } from './catalog/products';
+import type { VariantService } from './catalog/variants';
+import type { PriceService } from './catalog/prices';
+import type { PaymentLinkService } from './payment-links/payment-links';
+import type { ClaimsService } from './claims/claims-service';
+import type { EventService } from './events/events-service';
+import type { WebhookDeliveryService } from './channels/webhook-deliveries-service';
+import type { SettlementService } from './settlement/settlement-service';
+import { createOverviewService } from './dashboard/overview';
+
+/**
+ * The API's own services, which the merchant dashboard pages call with the signed-in member's
+ * merchant and the mode the page shows: the same operations, presenters and rules as `/v1`.
+ */
+export interface MerchantDataServices {
+  paymentIntents: PaymentIntentService;
+  refunds: RefundService;
+  customers: CustomerService;
+  paymentMethods: PaymentMethodService;
+  products: ProductService;
+  variants: VariantService;
+  prices: PriceService;
+  paymentLinks: PaymentLinkService;
+  claims: ClaimsService;
+  events: EventService;
+  deliveries: WebhookDeliveryService;
+  settlement: SettlementService;
+}
 import { scanWebsite } from './theme-scan';
 import type { Mailer } from '../engine/mailer';
 import type { Logger } from '../stack/logger';
@@ -40,6 +72,8 @@ export interface PageServiceDeps {
   channels: NotificationChannelService;
   /** The rule that disables failing channels, as the worker applies it (the page states it). */
   channelAutoDisable?: AutoDisableRule | undefined;
+  /** The merchant dashboard's data (payments, customers, catalog, kröfur, events, settlement). */
+  merchantData: MerchantDataServices;
   /** Private ranges the operator lets Skil reach (WEBHOOK_ALLOW_PRIVATE_RANGES): also the theme scan's. */
   allowPrivateRanges?: readonly string[] | undefined;
   /** The service's mail (verification, password reset, invitations; decision 0114). */
@@ -83,6 +117,9 @@ export function createPageServices(deps: PageServiceDeps) {
     settlement: deps.settlement ?? null,
     channels: deps.channels,
     channelAutoDisable: deps.channelAutoDisable ?? DEFAULT_AUTO_DISABLE,
+    subscriptions: deps.subscriptions,
+    overview: createOverviewService({ knex: deps.knex }),
+    data: deps.merchantData,
   };
 }
 

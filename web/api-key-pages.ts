@@ -3,13 +3,14 @@ import { ApiError } from '../domain/errors';
 import { html, type SafeHtml } from '../html/html';
 import { notice } from '../html/notice';
 import { csrfField, sendPage } from './layout';
+import { requireAction } from './merchant/frame';
 import { errorMessage, field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
 
 /** API keys: list, create (live after approval), roll and revoke; a new secret is shown once. */
 export function apiKeyPages(ctx: WebContext): Router {
   const router = Router();
   const { accounts, keys } = ctx.services;
-  router.use('/dashboard/api-keys', requireUser('merchant'), requireCsrf(ctx));
+  router.use('/dashboard/api-keys', requireUser('merchant'), requireCsrf(ctx), requireAction('manage_keys'));
   const merchantIdOf = (res: Response) => sessionOf(res).user.merchant_id!;
 
   async function keysPage(

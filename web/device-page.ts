@@ -4,6 +4,7 @@ import { normalizeUserCode } from '../domain/device-codes';
 import { html, type SafeHtml } from '../html/html';
 import { notice } from '../html/notice';
 import { csrfField, sendPage } from './layout';
+import { requireAction } from './merchant/frame';
 import { field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
 
 /**
@@ -79,28 +80,34 @@ export function devicePages(ctx: WebContext): Router {
     sendPage(res, body, { title: 'Authorize a device', session });
   });
 
-  router.post('/device', async (req, res) => {
-    const session = sessionOf(res);
-    const code = normalizeUserCode(field(req, 'user_code'));
-    const decision = field(req, 'decision');
-    if (!code || (decision !== 'approve' && decision !== 'deny')) {
-      return codeForm(res, notice('error', 'That request could not be read. Enter the code again.'), 400);
-    }
-    try {
-      const status = await device.decide(code, session.user, decision === 'approve');
-      const text =
-        status === 'approved'
-          ? 'Approved. Your terminal will receive a test mode key in a few seconds; you can close this window.'
-          : 'Denied. The device gets no key.';
-      sendPage(res, notice('ok', html`<span data-testid="device-result">${text}</span>`), {
-        title: 'Authorize a device',
-        session,
-      });
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      codeForm(res, notice('error', err.message), err.status);
-    }
-  });
+  // Approving a device hands it an API key: only members who may manage keys (operators are told no below).
+  const approver = requireAction('manage_keys');
+  router.post(
+    '/device',
+    (req, res, next) => (sessionOf(res).user.kind === 'merchant' ? approver(req, res, next) : next()),
+    async (req, res) => {
+      const session = sessionOf(res);
+      const code = normalizeUserCode(field(req, 'user_code'));
+      const decision = field(req, 'decision');
+      if (!code || (decision !== 'approve' && decision !== 'deny')) {
+        return codeForm(res, notice('error', 'That request could not be read. Enter the code again.'), 400);
+      }
+      try {
+        const status = await device.decide(code, session.user, decision === 'approve');
+        const text =
+          status === 'approved'
+            ? 'Approved. Your terminal will receive a test mode key in a few seconds; you can close this window.'
+            : 'Denied. The device gets no key.';
+        sendPage(res, notice('ok', html`<span data-testid="device-result">${text}</span>`), {
+          title: 'Authorize a device',
+          session,
+        });
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        codeForm(res, notice('error', err.message), err.status);
+      }
+    },
+  );
 
   return router;
 }

@@ -48,10 +48,15 @@ export interface PageOptions {
   status?: number;
   /** The page's language for `<html lang>`; the dashboard is English unless a page says otherwise. */
   lang?: 'is' | 'en';
+  /** Scripts served from our own origin (the home chart); the CSP then admits `'self'` scripts. */
+  scripts?: readonly string[];
+  /** The merchant's navigation, by role, with the test/live and is/en switches (web/merchant/nav.ts). */
+  nav?: SafeHtml;
 }
 
-function nav(session: WebSession | undefined): SafeHtml {
+function nav(session: WebSession | undefined, merchantNav: SafeHtml | undefined): SafeHtml {
   if (!session) return html``;
+  if (merchantNav) return merchantNav;
   const links =
     session.user.kind === 'operator'
       ? html`<li><a href="/dashboard/operator">Applications</a></li>
@@ -77,7 +82,7 @@ function nav(session: WebSession | undefined): SafeHtml {
 export function sendPage(res: Response, body: SafeHtml, opts: PageOptions): void {
   const nonce = newNonce();
   res.status(opts.status ?? 200);
-  setPageSecurityHeaders(res, { nonce, themeAssets: true });
+  setPageSecurityHeaders(res, { nonce, themeAssets: true, scripts: (opts.scripts ?? []).length > 0 });
   res.type('html');
   const page = html`<!doctype html>
     <html lang="${opts.lang ?? 'en'}">
@@ -92,11 +97,15 @@ export function sendPage(res: Response, body: SafeHtml, opts: PageOptions): void
       </head>
       <body>
         <a class="skip" href="#main">Skip to content</a>
-        <header><strong>Skil</strong>${nav(opts.session)}</header>
+        <header>
+          <strong>Skil</strong
+          >${nav(opts.session, opts.nav ?? (res.locals as { merchantNav?: SafeHtml }).merchantNav)}
+        </header>
         <main id="main" tabindex="-1">
           <h1>${opts.title}</h1>
           ${body}
         </main>
+        ${(opts.scripts ?? []).map((src) => html`<script src="${src}"></script>`)}
       </body>
     </html>`;
   res.send(page.value);

@@ -5,13 +5,19 @@ import { presentMerchant, type MerchantRow } from '../services/merchant/merchant
 import { html } from '../html/html';
 import { notice } from '../html/notice';
 import { csrfField, sendPage } from './layout';
+import { requireAction } from './merchant/frame';
 import { errorMessage, field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
 
 /** The merchant's profile form and application status, with the submit button. */
 export function profilePages(ctx: WebContext): Router {
   const router = Router();
   const { accounts } = ctx.services;
-  router.use('/dashboard/profile', requireUser('merchant'), requireCsrf(ctx));
+  router.use(
+    '/dashboard/profile',
+    requireUser('merchant'),
+    requireCsrf(ctx),
+    requireAction('manage_settings'),
+  );
   const merchantIdOf = (res: Response) => sessionOf(res).user.merchant_id!;
 
   function profilePage(

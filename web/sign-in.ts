@@ -13,7 +13,7 @@ export function signInPages(ctx: WebContext): Router {
   const router = Router();
   const { signIn } = ctx.services;
 
-  const home = (kind: string) => (kind === 'operator' ? '/dashboard/operator' : '/dashboard/profile');
+  const home = (kind: string) => (kind === 'operator' ? '/dashboard/operator' : '/dashboard/home');
 
   function form(locale: PageLocale, token: string, next: string | null, email: string, error?: string) {
     return html`${error ? notice('error', error) : ''}

@@ -7,6 +7,7 @@ import type { ThemeProposal } from '../services/theme-scan';
 import { html } from '../html/html';
 import { notice } from '../html/notice';
 import { csrfField, sendPage } from './layout';
+import { requireAction } from './merchant/frame';
 import { CHECKOUT_PREVIEW_CSS, checkoutPreview, fontStylesheetUrl, themeCss } from './theme-render';
 import { errorMessage, field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
 
@@ -21,7 +22,7 @@ function sourceOf(scannedSite: string): string {
 export function themePages(ctx: WebContext): Router {
   const router = Router();
   const { accounts, themes, scanWebsite } = ctx.services;
-  router.use('/dashboard/theme', requireUser('merchant'), requireCsrf(ctx));
+  router.use('/dashboard/theme', requireUser('merchant'), requireCsrf(ctx), requireAction('manage_settings'));
   const merchantIdOf = (res: Response) => sessionOf(res).user.merchant_id!;
 
   async function themePage(

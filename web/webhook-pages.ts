@@ -4,6 +4,7 @@ import { html, type SafeHtml } from '../html/html';
 import { notice } from '../html/notice';
 import type { ChannelObject } from '../services/channels/notification-channel-object';
 import { csrfField, sendPage } from './layout';
+import { requireAction } from './merchant/frame';
 import { errorMessage, field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
 
 const when = (unix: number | null) =>
@@ -17,7 +18,12 @@ const when = (unix: number | null) =>
 export function webhookPages(ctx: WebContext): Router {
   const router = Router();
   const { channels } = ctx.services;
-  router.use('/dashboard/webhooks', requireUser('merchant'), requireCsrf(ctx));
+  router.use(
+    '/dashboard/webhooks',
+    requireUser('merchant'),
+    requireCsrf(ctx),
+    requireAction('manage_webhooks'),
+  );
   const scopeOf = (res: Response, livemode: boolean) => ({
     merchantId: sessionOf(res).user.merchant_id!,
     livemode,

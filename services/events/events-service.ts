@@ -9,8 +9,14 @@ import { presentEvent, type EventObject } from './event-object';
 export function createEventService(knex: Knex) {
   const events = createEventRepository(knex);
   return {
-    /** `after` keeps events created after a time; `startingAfter` continues after an event id. */
-    async list(scope: Scope, opts: { limit: number; after?: Date; startingAfter?: string; type?: string }) {
+    /**
+     * `after` keeps events created after a time; `startingAfter` continues after an event id;
+     * `objectId` keeps the events about one object (and its refunds).
+     */
+    async list(
+      scope: Scope,
+      opts: { limit: number; after?: Date; startingAfter?: string; type?: string; objectId?: string },
+    ) {
       const cursor = opts.startingAfter;
       if (cursor !== undefined)
         await findReference('event', cursor, 'starting_after', () => events.findById(scope, cursor));

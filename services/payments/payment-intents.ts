@@ -2,7 +2,7 @@ import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
 import type { PageOptions } from '../../db/tenant';
-import type { PaymentIntentRow } from '../../db/payment-intents';
+import type { PaymentIntentFilter, PaymentIntentRow } from '../../db/payment-intents';
 import { createCustomerRepository } from '../../db/customers';
 import { InvalidRequestError } from '../../domain/errors';
 import { findOr404, findReference, missingReference } from '../lookup';
@@ -142,7 +142,7 @@ export function createPaymentIntentService(deps: {
       );
     },
 
-    async list(scope: Scope, opts: PageOptions & { customerId?: string }) {
+    async list(scope: Scope, opts: PageOptions & PaymentIntentFilter) {
       const { customerId } = opts;
       if (customerId !== undefined)
         await findReference('customer', customerId, 'customer', () => customers.findById(scope, customerId));

@@ -2,6 +2,7 @@ import type { Knex } from '../../db/knex';
 import { createUserRepository } from '../../db/users';
 import { hashPassword } from '../../domain/password';
 import { randomBase62 } from '../../domain/ids';
+import type { MemberRole } from '../../domain/member-roles';
 
 export interface TestUser {
   id: string;
@@ -9,8 +10,12 @@ export interface TestUser {
   password: string;
 }
 
-/** A dashboard user of the merchant, with a random password. */
-export async function createMerchantUser(knex: Knex, merchantId: string): Promise<TestUser> {
+/** A dashboard user of the merchant, with a random password; the owner unless `role` says otherwise. */
+export async function createMerchantUser(
+  knex: Knex,
+  merchantId: string,
+  role: MemberRole = 'owner',
+): Promise<TestUser> {
   const email = `user-${randomBase62(8).toLowerCase()}@example.test`;
   const password = `pw-${randomBase62(20)}`;
   const row = await createUserRepository(knex).create({
@@ -18,6 +23,7 @@ export async function createMerchantUser(knex: Knex, merchantId: string): Promis
     merchantId,
     email,
     passwordHash: await hashPassword(password),
+    role,
   });
   return { id: row.id, email, password };
 }

@@ -30,7 +30,7 @@ describe('demo merchant (npm start)', () => {
     expect(env).toContain(`SKIL_DASHBOARD_PASSWORD=${first.dashboardPassword}\n`);
     const web = new WebClient(stack.url);
     expect((await web.signIn(first.dashboardEmail, first.dashboardPassword)).location).toBe(
-      '/dashboard/profile',
+      '/dashboard/home',
     );
     expect((await web.get('/dashboard/profile')).text).toContain('Demo merchant');
 

@@ -37,7 +37,7 @@ describe('sign-in', () => {
     await web.get('/dashboard/sign-in');
     const res = await web.post('/dashboard/sign-in', { email: user.email, password: user.password });
     expect(res.status).toBe(303);
-    expect(res.location).toBe('/dashboard/profile');
+    expect(res.location).toBe('/dashboard/home');
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith('skil_session='))!;
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
@@ -123,7 +123,7 @@ describe('sign-in', () => {
       const w = new WebClient(stack.url);
       await w.get('/dashboard/sign-in');
       const r = await w.post('/dashboard/sign-in', { email: user.email, password: user.password, next });
-      expect(r.location).toBe('/dashboard/profile');
+      expect(r.location).toBe('/dashboard/home');
     }
   });
 

@@ -1,0 +1,224 @@
+import type { Browser, Page } from 'playwright-core';
+import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { createMerchantUser, createOperator, type TestUser } from '../helpers/accounts';
+import { launchChromium, openPage, signInWithKeyboard, tabTo } from '../helpers/browser';
+import { seriousAccessibilityFindings } from '../helpers/accessibility';
+import { until } from '../helpers/until';
+import { dashboardRoutes } from '../../web/dashboard';
+
+/**
+ * Issue 21, Done means 3: every dashboard page route, read from the router itself, is visited in
+ * Chromium with the axe-core check (no serious or critical finding), and a keyboard-only walk signs
+ * in, creates a payment link and refunds a payment.
+ */
+
+let stack: TestStack;
+let browser: Browser;
+let m: TestMerchant;
+let owner: TestUser;
+let operator: TestUser & { token: string };
+
+const card = { number: '4242424242424242', exp_month: 12, exp_year: 2040, cvc: '123' };
+const api = (path: string, json?: unknown, method = 'POST') =>
+  stack.api(m.testKey, path, json === undefined ? {} : { method, json });
+const dayAhead = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+
+beforeAll(async () => {
+  stack = await startTestStack({ bankFiles: true, realBaseUrl: true });
+  browser = await launchChromium();
+  m = await stack.merchant('Síður ehf.');
+  owner = await createMerchantUser(stack.knex, m.id, 'owner');
+  operator = await createOperator(stack.knex);
+  // Something on every list, through the API as a merchant would make it.
+  expect(
+    (await api('/v1/merchant', { kennitala: '4709063520', bank_account: '0101-26-123456' }, 'PATCH')).status,
+  ).toBe(200);
+  const product = await api('/v1/products', {
+    name: 'Mánaðaráskrift',
+    vat_rate: 24,
+    default_price_data: { unit_amount: 2990, recurring: { interval: 'month' } },
+  });
+  await api(`/v1/products/${product.body.id}/variants`, { name: 'Stór', unit_amount: 3990 });
+  await api('/v1/products', { name: 'Bolli', vat_rate: 24, default_price_data: { unit_amount: 1500 } });
+  const customer = await api('/v1/customers', { name: 'Guðrún', email: 'gudrun@example.test' });
+  const pm = await api('/v1/payment-methods', { card, customer: customer.body.id });
+  const sub = await api('/v1/subscriptions', {
+    customer: customer.body.id,
+    price: product.body.default_price,
+    default_payment_method: pm.body.id,
+  });
+  expect(sub.status).toBe(200);
+  for (const amount of [4900, 12000])
+    expect(
+      (await api('/v1/payment-intents', { amount, card, confirm: true, customer: customer.body.id })).body
+        .status,
+    ).toBe('succeeded');
+  expect(
+    (await api('/v1/claims', { payer_kennitala: '0101302989', amount: 5000, due_date: dayAhead(20) })).status,
+  ).toBe(200);
+  await api('/v1/notification-channels', {
+    type: 'webhook',
+    config: { url: 'https://hooks.example.test/skil' },
+  });
+  const day = await stack.api(operator.token, '/v1/operator/settlement-days', { method: 'POST', json: {} });
+  expect(day.status).toBe(200);
+  await until(
+    () => api('/v1/settlement-runs'),
+    (r) => r.body.data.length > 0 && r.body.data[0].status !== 'open',
+    30_000,
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+async function signIn(page: Page, u: TestUser): Promise<void> {
+  await page.goto(`${stack.url}/dashboard/sign-in`);
+  await page.getByLabel('Email').fill(u.email);
+  await page.getByLabel('Password').fill(u.password);
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
+}
+
+/**
+ * Routes this file does not reach, each with why; the test fails if one stops being a route, so the
+ * list cannot go stale. A bank file exists only once bank sync has fetched a statement.
+ */
+const NOT_VISITED: Record<string, string> = {
+  '/dashboard/finance/bank-files/:id':
+    'an operator page that needs a bank statement file fetched by bank sync',
+};
+
+const TOKEN_PAGES = ['/dashboard/verify-email', '/dashboard/invitation', '/dashboard/reset-password'];
+
+/** Who visits a route: signed out for sign-in, the operator for operator pages, else the owner. */
+const visitorOf = (path: string): 'anonymous' | 'operator' | 'owner' =>
+  ['/dashboard/sign-in', '/dashboard/sign-up', '/dashboard/reset-password', '/dashboard/invitation'].includes(
+    path,
+  )
+    ? 'anonymous'
+    : /^\/dashboard\/(operator|finance)(\/|$)/.test(path)
+      ? 'operator'
+      : 'owner';
+
+/** Fills a route's `:id` from the first link to such a page on its parent list page. */
+async function concretePath(page: Page, route: string): Promise<string> {
+  const at = route.indexOf('/:');
+  if (at < 0) return route;
+  const parent = route.slice(0, at);
+  const parentPage = parent.replace(/\/runs$/, '').replace(/\/merchants$/, '');
+  // The platform's finance pages show live data unless asked for test (this file's data is test).
+  const env = parentPage.startsWith('/dashboard/finance') ? '?env=test' : '';
+  await page.goto(`${stack.url}${parentPage}${env}`);
+  const hrefs = await page
+    .locator('a[href]')
+    .evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+  const id = hrefs
+    .map((h) => (h.startsWith(`${parent}/`) ? h.slice(parent.length + 1).split(/[/?#]/)[0]! : ''))
+    .find((s) => /^[a-z]+_[0-9A-Za-z]+$/.test(s));
+  // The operator's list shows submitted applications only; this merchant's page is reached by its id.
+  if (!id && route === '/dashboard/operator/merchants/:id') return route.replace(':id', m.id);
+  // The finance overview shows live runs by default; the test run is reached by its id.
+  if (!id && route === '/dashboard/finance/runs/:id')
+    return `${route.replace(':id', (await api('/v1/settlement-runs')).body.data[0].id as string)}?env=test`;
+  if (!id) throw new Error(`no page links to ${route} from ${parentPage}: give the test data for it`);
+  return route.replace(/:[^/]+/, id) + env;
+}
+
+test('every page route of the router is visited with the accessibility check: none serious or critical', async () => {
+  const routes = dashboardRoutes()
+    .filter((r) => r.method === 'get')
+    .map((r) => r.path);
+  expect(routes).toEqual(
+    expect.arrayContaining(['/dashboard/home', '/dashboard/payments/:id', '/dashboard/settlement']),
+  );
+  const sessions = {
+    anonymous: await openPage(browser, stack.url),
+    owner: await openPage(browser, stack.url),
+    operator: await openPage(browser, stack.url),
+  };
+  await signIn(sessions.owner.page, owner);
+  await signIn(sessions.operator.page, operator);
+  const visited: string[] = [];
+  const findings: Record<string, unknown> = {};
+  for (const route of routes) {
+    if (route in NOT_VISITED) continue;
+    const { page } = sessions[visitorOf(route)];
+    const path = await concretePath(page, route);
+    if (path.endsWith('.csv')) {
+      // A download, not a page: fetched with the same session, as the browser's download would be.
+      const csv = await page.context().request.get(`${stack.url}${path}`);
+      expect({ route, status: csv.status(), type: csv.headers()['content-type'] }).toEqual({
+        route,
+        status: 200,
+        type: 'text/csv; charset=utf-8',
+      });
+      visited.push(route);
+      continue;
+    }
+    const res = await page.goto(`${stack.url}${path}`);
+    // Pages opened from an emailed link answer 400 without its token; their page is checked all the same.
+    const ok = TOKEN_PAGES.includes(route) ? [200, 400] : [200];
+    expect({ route, status: ok.includes(res!.status()) ? 'ok' : res!.status() }).toEqual({
+      route,
+      status: 'ok',
+    });
+    if (route.startsWith('/dashboard/assets/')) {
+      // The home chart's scripts, served from our origin.
+      expect(res!.headers()['content-type']).toMatch(/^application\/javascript/);
+      visited.push(route);
+      continue;
+    }
+    const serious = await seriousAccessibilityFindings(page);
+    if (serious.length > 0) findings[path] = serious;
+    visited.push(route);
+  }
+  expect(findings).toEqual({});
+  expect(visited).toEqual(routes.filter((r) => !(r in NOT_VISITED)));
+  for (const skipped of Object.keys(NOT_VISITED)) expect(routes).toContain(skipped);
+  // The chart drew from the package's chart.js with the page's CSP, and no page script failed.
+  await sessions.owner.page.goto(`${stack.url}/dashboard/home`);
+  await sessions.owner.page.waitForSelector('#volume-chart[data-drawn="1"]');
+  for (const s of Object.values(sessions)) {
+    // Only the token pages' own 400 answers, logged by the browser as a failed load.
+    expect(s.errors.filter((e) => !/status of 400 \(Bad Request\)/.test(e))).toEqual([]);
+    expect(s.blocked).toEqual([]);
+    await s.context.close();
+  }
+}, 180_000);
+
+test('with the keyboard alone: sign in, create a payment link, refund a payment', async () => {
+  const paid = await api('/v1/payment-intents', {
+    amount: 2500,
+    card,
+    confirm: true,
+    description: 'Lyklaborð',
+  });
+  const { page, context, errors } = await openPage(browser, stack.url);
+  await page.goto(`${stack.url}/dashboard/sign-in`);
+  await signInWithKeyboard(page, owner.email, owner.password);
+  expect(page.url()).toBe(`${stack.url}/dashboard/home`);
+
+  await tabTo(page, 'Payment links');
+  await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+  const before = (await api('/v1/payment-links')).body.data.length as number;
+  await tabTo(page, 'Create payment link');
+  await Promise.all([page.waitForNavigation(), page.keyboard.press('Space')]);
+  await expect(page.locator('.notice.ok').innerText()).resolves.toMatch(/Payment link created/);
+  const links = (await api('/v1/payment-links')).body.data as { id: string; url: string }[];
+  expect(links).toHaveLength(before + 1);
+
+  await tabTo(page, 'Payments');
+  await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+  await tabTo(page, 'Lyklaborð');
+  await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+  expect(page.url()).toBe(`${stack.url}/dashboard/payments/${paid.body.id}`);
+  await tabTo(page, 'Refund payment');
+  await Promise.all([page.waitForNavigation(), page.keyboard.press('Space')]);
+  await expect(page.getByTestId('amount-refunded').innerText()).resolves.toMatch(/2,500/);
+  const after = await api(`/v1/payment-intents/${paid.body.id}`);
+  expect(after.body.amount_refunded).toBe(2500);
+  expect(errors).toEqual([]);
+  await context.close();
+}, 60_000);

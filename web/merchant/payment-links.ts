@@ -1,0 +1,194 @@
+import { Router, type Request, type Response } from 'express';
+import { html } from '../../html/html';
+import { defineMessages } from '../messages';
+import { field, type WebContext } from '../context';
+import { failure, isk, merchantView, requireAction, sendMerchantPage, table, when } from './frame';
+
+const t = defineMessages({
+  en: {
+    title: 'Payment links',
+    link: 'Link',
+    sells: 'Sells',
+    active: 'Active',
+    sold: 'Completed',
+    created: 'Created',
+    yes: 'Yes',
+    no: 'No',
+    none: 'No payment links yet.',
+    create: 'New payment link',
+    price: 'Price',
+    quantity: 'Quantity',
+    limit: 'Stop after this many payments (optional)',
+    createButton: 'Create payment link',
+    createdOk: 'Payment link created: {url}',
+    noPrices: 'Create a product with a one-time price first: payment links sell prices.',
+    badPrice: 'Choose a price (price).',
+    badQuantity: 'The quantity must be a whole number from 1 to 999 (quantity).',
+    badLimit: 'The limit must be a whole number from 1 (completed_sessions_limit).',
+    deactivate: 'Deactivate',
+    deactivated: 'The link is deactivated.',
+  },
+  is: {
+    title: 'Greiðslutenglar',
+    link: 'Tengill',
+    sells: 'Selur',
+    active: 'Virkur',
+    sold: 'Greitt',
+    created: 'Stofnaður',
+    yes: 'Já',
+    no: 'Nei',
+    none: 'Engir greiðslutenglar enn.',
+    create: 'Nýr greiðslutengill',
+    price: 'Verð',
+    quantity: 'Magn',
+    limit: 'Loka eftir svona margar greiðslur (valfrjálst)',
+    createButton: 'Stofna greiðslutengil',
+    createdOk: 'Greiðslutengill stofnaður: {url}',
+    noPrices: 'Stofnaðu fyrst vöru með stöku verði: greiðslutenglar selja verð.',
+    badPrice: 'Veldu verð (price).',
+    badQuantity: 'Magnið verður að vera heil tala frá 1 til 999 (quantity).',
+    badLimit: 'Hámarkið verður að vera heil tala, minnst 1 (completed_sessions_limit).',
+    deactivate: 'Gera óvirkan',
+    deactivated: 'Tengillinn er óvirkur.',
+  },
+});
+
+/** `/dashboard/payment-links`: the merchant's links, and a form that makes one from a price, no code. */
+export function paymentLinkPages(ctx: WebContext): Router {
+  const router = Router();
+  const { data } = ctx.services;
+
+  async function listPage(
+    req: Request,
+    res: Response,
+    opts: { ok?: string; error?: string; status?: number },
+  ) {
+    const view = merchantView(req, res);
+    const l = view.locale;
+    const [links, prices, products] = await Promise.all([
+      data.paymentLinks.list(view.scope, { limit: 100 }),
+      view.can('write_catalog')
+        ? data.prices.list(view.scope, { limit: 100, type: 'one_time', active: true })
+        : Promise.resolve({ data: [] }),
+      view.can('write_catalog')
+        ? data.products.list(view.scope, { limit: 100 })
+        : Promise.resolve({ data: [] }),
+    ]);
+    const productName = new Map(products.data.map((p) => [p.id, p.name]));
+    const sells = (items: unknown[] | null, amount: number | null) =>
+      items
+        ? items
+            .map((i) => {
+              const item = i as { price?: string; product?: string; description?: string; quantity?: number };
+              return `${item.quantity ?? 1} × ${item.description ?? item.price ?? item.product ?? ''}`;
+            })
+            .join(', ')
+        : amount !== null
+          ? isk(view, amount)
+          : '—';
+    const form = !view.can('write_catalog')
+      ? ''
+      : prices.data.length === 0
+        ? html`<p>${t(l, 'noPrices')} <a href="/dashboard/products">${t(l, 'create')}</a></p>`
+        : html`<section aria-labelledby="new-link">
+            <h2 id="new-link">${t(l, 'create')}</h2>
+            <form method="post" action="/dashboard/payment-links">
+              ${view.csrf}
+              <label for="link-price">${t(l, 'price')}</label>
+              <select id="link-price" name="price" required>
+                ${prices.data.map(
+                  (p) =>
+                    html`<option value="${p.id}">
+                      ${productName.get(p.product) ?? p.product}${p.nickname ? ` (${p.nickname})` : ''} ·
+                      ${isk(view, p.unit_amount)}
+                    </option>`,
+                )}
+              </select>
+              <label for="link-quantity">${t(l, 'quantity')}</label>
+              <input id="link-quantity" name="quantity" inputmode="numeric" value="1" required />
+              <label for="link-limit">${t(l, 'limit')}</label>
+              <input id="link-limit" name="completed_sessions_limit" inputmode="numeric" />
+              <p><button type="submit">${t(l, 'createButton')}</button></p>
+            </form>
+          </section>`;
+    const body = html`${form}
+    ${table(
+      t(l, 'title'),
+      [t(l, 'link'), t(l, 'sells'), t(l, 'active'), t(l, 'sold'), t(l, 'created'), ''],
+      links.data.map(
+        (k) =>
+          html`<tr data-link="${k.id}">
+            <td><a href="${k.url}">${k.url}</a></td>
+            <td>${sells(k.items, k.amount)}</td>
+            <td>${k.active ? t(l, 'yes') : t(l, 'no')}</td>
+            <td>${k.completed_sessions_count}</td>
+            <td>${when(k.created_at)}</td>
+            <td>
+              ${
+                k.active && view.can('write_catalog')
+                  ? html`<form
+                      class="inline"
+                      method="post"
+                      action="/dashboard/payment-links/${k.id}/deactivate"
+                    >
+                      ${view.csrf}
+                      <button type="submit" class="secondary" aria-label="${t(l, 'deactivate')} ${k.url}">
+                        ${t(l, 'deactivate')}
+                      </button>
+                    </form>`
+                  : ''
+              }
+            </td>
+          </tr>`,
+      ),
+      t(l, 'none'),
+    )}`;
+    sendMerchantPage(res, view, body, {
+      title: t(l, 'title'),
+      status: opts.status ?? 200,
+      ok: opts.ok,
+      error: opts.error,
+    });
+  }
+
+  router.get('/dashboard/payment-links', (req, res) => listPage(req, res, {}));
+
+  router.post('/dashboard/payment-links', requireAction('write_catalog'), async (req, res) => {
+    const view = merchantView(req, res);
+    const l = view.locale;
+    const price = field(req, 'price');
+    const quantity = field(req, 'quantity').trim();
+    const limit = field(req, 'completed_sessions_limit').trim();
+    if (!/^price_[0-9A-Za-z]{1,64}$/.test(price))
+      return listPage(req, res, { error: t(l, 'badPrice'), status: 400 });
+    if (!/^[1-9]\d{0,2}$/.test(quantity))
+      return listPage(req, res, { error: t(l, 'badQuantity'), status: 400 });
+    if (limit !== '' && !/^[1-9]\d{0,8}$/.test(limit))
+      return listPage(req, res, { error: t(l, 'badLimit'), status: 400 });
+    try {
+      const link = await data.paymentLinks.create(view.scope, {
+        items: [{ price, quantity: Number(quantity) }],
+        save_payment_method: false,
+        allow_custom_amount: false,
+        ...(limit !== '' && { completed_sessions_limit: Number(limit) }),
+      });
+      await listPage(req, res, { ok: t(l, 'createdOk', { url: link.url }) });
+    } catch (err) {
+      const f = failure(err);
+      await listPage(req, res, { error: f.message, status: f.status });
+    }
+  });
+
+  router.post('/dashboard/payment-links/:id/deactivate', requireAction('write_catalog'), async (req, res) => {
+    const view = merchantView(req, res);
+    try {
+      await data.paymentLinks.update(view.scope, String(req.params.id), { active: false });
+      await listPage(req, res, { ok: t(view.locale, 'deactivated') });
+    } catch (err) {
+      const f = failure(err);
+      await listPage(req, res, { error: f.message, status: f.status });
+    }
+  });
+
+  return router;
+}
