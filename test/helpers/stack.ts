@@ -31,6 +31,8 @@ import type { BankConnection } from '../../bank-adapters/bank-connections';
 import { checkLedger } from './ledger-invariant';
 import { TEST_SECRETS_KEY } from './secrets-key';
 import type { RateLimits } from '../../api/middleware/rate-limit';
+import { startSimulatedCarriers, type SimulatedCarriers } from '../../simulators/carriers/service';
+import { simulatedCarrierConnections } from '../../bank-adapters/carriers/carriers';
 
 export { TEST_SECRETS_KEY };
 
@@ -56,6 +58,8 @@ export interface TestStack {
   bankFiles: { sim: SimulatedBankWithFiles; connection: BankConnection; filesDir: string } | null;
   /** The simulated card acquirer the API and the worker share, over HTTP (decision 0102). */
   acquirer: TestAcquirer;
+  /** The simulated pickup-point carriers (Dropp's and Pósturinn's APIs) test mode books with. */
+  carriers: SimulatedCarriers;
   /** A new merchant with a test and a live key. */
   merchant(name?: string): Promise<TestMerchant>;
   /** fetch against the API with a key. */
@@ -140,6 +144,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
   }
   const acquirer = await startTestAcquirer({ bankUrl: bankFiles?.sim.baseUrl });
   const acquirerClient = httpAcquirerAt(acquirer.url);
+  const carriers = await startSimulatedCarriers();
   const port = opts.realBaseUrl ? await freePort() : 0;
   const app = createApp({
     knex,
@@ -151,6 +156,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     bodyLimitBytes: opts.bodyLimitBytes ?? 256 * 1024,
     acquirer: acquirerClient,
     secretsKey: TEST_SECRETS_KEY,
+    carriers: simulatedCarrierConnections(carriers),
     ...(opts.rateLimits && { rateLimits: opts.rateLimits }),
     ...(claimsApi && { claimsApi }),
     ...(bank && { testBank: createTestBankPayer(bank.bank.url) }),
@@ -214,6 +220,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     bank,
     bankFiles,
     acquirer,
+    carriers,
     async merchant(name = 'Test merchant') {
       const m = await createMerchantRepository(knex).create({ name });
       const keys = createApiKeyRepository(knex);
@@ -248,6 +255,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       await connection.close();
       claimsApi?.close();
       await acquirer.stop();
+      await carriers.stop();
       await bank?.bank.stop();
       // Issue 15: after every file the ledger invariant holds on its database (decision 0107); the
       // API and the worker are stopped, so nothing moves money while it is read.
