@@ -79,6 +79,10 @@ import { createAgentSafety } from '../services/mcp/agent-safety';
 import { rolledBack } from '../services/dry-run';
 import { createMcpTools, mcpRouter } from './mcp/server';
 import type { WriteServices } from './mcp/services';
+import type { CarrierConnections } from '../bank-adapters/carriers/carriers';
+import { createCarrierService } from '../services/delivery/carriers';
+import { createDeliveryService } from '../services/delivery/deliveries';
+import { deliveryRouter } from './routes/delivery';
 
 export interface AppDeps {
   knex: Knex;
@@ -114,6 +118,8 @@ export interface AppDeps {
   trustProxy?: false | number | string[];
   /** The device flow's poll interval in seconds (DEVICE_POLL_INTERVAL_SECONDS); default 5. */
   devicePollIntervalSeconds?: number;
+  /** Pickup-point carriers per environment (the simulated ones in test mode); unset: none. */
+  carriers?: CarrierConnections;
 }
 
 /** The HTTP API: thin routers over repositories and workflow starts (architecture, "api"). */
@@ -163,6 +169,16 @@ export function createApp(deps: AppDeps): Express {
   const issueClaims = temporalClient
     ? createClaimBatchStarter({ client: temporalClient, taskQueue, log: deps.log })
     : undefined;
+  const carrierService = createCarrierService({
+    knex: deps.knex,
+    carriers: deps.carriers ?? { test: {}, live: {}, simulatorUrl: null },
+  });
+  const deliveryService = createDeliveryService({
+    knex: deps.knex,
+    carriers: carrierService,
+    dispatcher: deps.dispatcher,
+    simulatorUrl: deps.carriers?.simulatorUrl ?? null,
+  });
   const checkout = createCheckoutService({
     knex: deps.knex,
     acquirer: acquirer.client,
@@ -170,6 +186,7 @@ export function createApp(deps: AppDeps): Express {
     publicBaseUrl: deps.publicBaseUrl,
     engine: subscriptionEngine,
     issueClaims,
+    delivery: { carriers: carrierService, deliveries: deliveryService, log: deps.log },
   });
   // Rate limits per client address on what needs no key (device flow, sign-in, pages); /health,
   // /ready and /metrics were answered above and are never limited (decision 0110).
@@ -325,6 +342,7 @@ export function createApp(deps: AppDeps): Express {
     publicBaseUrl: deps.publicBaseUrl,
   });
   v1.use(paymentLinksRouter({ paymentLinks }, docs));
+  v1.use(deliveryRouter({ carriers: carrierService, deliveries: deliveryService }, docs));
 
   // The MCP server (decision 0120): the same services, schemas and idempotency store as v1.
   const noWebhooks: WebhookDispatcher = { wake: () => Promise.resolve() };

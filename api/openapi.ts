@@ -29,7 +29,7 @@ export const TAGS = {
     'Webhook and chat channels that receive events, and their deliveries with every attempt.',
   Claims: 'Bank claims (kröfur): issued to the payer’s online bank and settled through the bank.',
   Delivery:
-    'Delivery (pickup points): named by the spec (§1, §4.8), which shows no paths or payloads; this API has no delivery operations yet.',
+    'Pickup-point delivery: carriers switched on per environment, their pickup points, and deliveries booked once a session is paid.',
   'Settlement Runs':
     "Each banking day's settlement per merchant: lines, fees and the payout to the merchant's bank account.",
   SDK: 'The browser SDK for embedded checkout (`Skil.openCheckout(session.url, { onComplete })`).',

@@ -24,6 +24,13 @@ export const EVENT_TYPES = [
   'notification_channel.disabled',
   // A refund's status changed after it was created: a krafa refund's transfer booked (decision 0101).
   'refund.updated',
+  // A delivery's status changed (decision 0133; domain/delivery.ts DELIVERY_EVENTS).
+  'delivery.booked',
+  'delivery.shipped',
+  'delivery.arrived',
+  'delivery.collected',
+  'delivery.returned',
+  'delivery.canceled',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

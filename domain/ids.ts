@@ -36,6 +36,8 @@ export const ID_PREFIX = {
   bankException: 'bex',
   settlementRun: 'stl',
   payout: 'po',
+  delivery: 'dlv',
+  platformConnection: 'pcon',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];

@@ -20,6 +20,7 @@ import * as subscriptionClaimFallback from './20261216_1200_subscription_claim_f
 import * as mcpAgentSafety from './20261217_0900_mcp_agent_safety';
 import * as claimRefundTransfers from './20261217_1000_claim_refund_transfers';
 import * as memberRoles from './20261218_0800_member_roles';
+import * as delivery from './20261220_0100_delivery';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '20261217_0900_mcp_agent_safety': mcpAgentSafety,
   '20261217_1000_claim_refund_transfers': claimRefundTransfers,
   '20261218_0800_member_roles': memberRoles,
+  '20261220_0100_delivery': delivery,
 };
