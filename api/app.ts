@@ -83,6 +83,10 @@ import type { CarrierConnections } from '../bank-adapters/carriers/carriers';
 import { createCarrierService } from '../services/delivery/carriers';
 import { createDeliveryService } from '../services/delivery/deliveries';
 import { deliveryRouter } from './routes/delivery';
+import { platformConnectionsRouter } from './routes/platform-connections';
+import { platformWebhooksRouter } from './routes/platform-webhooks';
+import { createPlatformConnectionService } from '../services/platforms/platform-connections';
+import { createInboundWebhooks } from '../services/platforms/inbound-webhooks';
 
 export interface AppDeps {
   knex: Knex;
@@ -225,6 +229,34 @@ export function createApp(deps: AppDeps): Express {
   app.use((req, res, next) =>
     /^\/v1\/(device|operator)\//.test(req.path) ? publicV1(req, res, next) : next(),
   );
+  // Inbound platform webhooks (spec §4.7): no key; the platform's signature over the raw body.
+  app.use(
+    platformWebhooksRouter(
+      {
+        bodyLimitBytes: deps.bodyLimitBytes,
+        inbound: createInboundWebhooks({
+          knex: deps.knex,
+          secrets,
+          dispatcher: deps.dispatcher,
+          carriers: carrierService,
+          deliveries: deliveryService,
+          servicesOn: (trx, dispatcher) => ({
+            checkout: createCheckoutService({
+              knex: trx,
+              acquirer: acquirer.client,
+              dispatcher,
+              publicBaseUrl: deps.publicBaseUrl,
+              engine: subscriptionEngine,
+              delivery: { carriers: carrierService, deliveries: deliveryService, log: deps.log },
+            }),
+            claims: createClaimsService({ knex: trx, claimsApi: deps.claimsApi, engine: subscriptionEngine }),
+            refunds: createRefundService({ knex: trx, acquirer: acquirer.client, dispatcher }),
+          }),
+        }),
+      },
+      docs,
+    ),
+  );
 
   const v1 = express.Router();
   v1.use(authenticate(access));
@@ -343,6 +375,18 @@ export function createApp(deps: AppDeps): Express {
   });
   v1.use(paymentLinksRouter({ paymentLinks }, docs));
   v1.use(deliveryRouter({ carriers: carrierService, deliveries: deliveryService }, docs));
+  v1.use(
+    platformConnectionsRouter(
+      {
+        connections: createPlatformConnectionService({
+          knex: deps.knex,
+          secrets,
+          publicBaseUrl: deps.publicBaseUrl,
+        }),
+      },
+      docs,
+    ),
+  );
 
   // The MCP server (decision 0120): the same services, schemas and idempotency store as v1.
   const noWebhooks: WebhookDispatcher = { wake: () => Promise.resolve() };

@@ -30,6 +30,8 @@ export const TAGS = {
   Claims: 'Bank claims (kröfur): issued to the payer’s online bank and settled through the bank.',
   Delivery:
     'Pickup-point delivery: carriers switched on per environment, their pickup points, and deliveries booked once a session is paid.',
+  'Platform Connections':
+    'WooCommerce and Shopify shops whose order webhooks (`POST /api/v1/<platform>/webhook/`, spec §4.7) become checkout sessions or kröfur.',
   'Settlement Runs':
     "Each banking day's settlement per merchant: lines, fees and the payout to the merchant's bank account.",
   SDK: 'The browser SDK for embedded checkout (`Skil.openCheckout(session.url, { onComplete })`).',
@@ -51,7 +53,7 @@ export const TAG_GROUPS: readonly { name: string; tags: readonly ApiTag[] }[] = 
   },
   { name: 'Customers', tags: ['Customers', 'Subscriptions', 'Billing Portal', 'Test Clocks'] },
   { name: 'Catalog', tags: ['Products', 'Coupons', 'Promotion Codes', 'Prices'] },
-  { name: 'Platform', tags: ['Notification Channels', 'Claims', 'Delivery', 'Settlement Runs'] },
+  { name: 'Platform', tags: ['Notification Channels', 'Claims', 'Delivery', 'Platform Connections', 'Settlement Runs'] },
   { name: 'System', tags: ['SDK', 'Health', 'Meta'] },
   { name: 'Merchant', tags: ['Merchant'] },
   { name: 'Device Auth', tags: ['Device Auth'] },

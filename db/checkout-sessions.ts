@@ -133,6 +133,14 @@ export function createCheckoutSessionRepository(db: Db) {
       return row!;
     },
 
+    /** Expires an open session now (its order was cancelled elsewhere); false when not open. */
+    async expireOpen(scope: Scope, id: string, trx: Db = db): Promise<boolean> {
+      const n = await scoped(scope, trx)
+        .where({ id, status: 'open' })
+        .update({ status: 'expired', updated_at: trx.fn.now() as never });
+      return n > 0;
+    },
+
     /** Moves an open session past its expiry to `expired` (the lazy half of expiry). */
     async expireIfDue(id: string, trx: Db = db): Promise<void> {
       await trx('checkout_sessions')
