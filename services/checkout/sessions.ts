@@ -259,6 +259,35 @@ export function createCheckoutSessions(deps: {
     sessions,
 
     /**
+     * The pickup points the hosted page offers for a session: its carriers that are active now,
+     * found by the buyer's search; null when the session asks for none or none is active.
+     */
+    async pickupPointsFor(
+      s: CheckoutSessionRow,
+      query: { q?: string | undefined; near?: { latitude: number; longitude: number } | undefined },
+    ) {
+      if (!s.pickup_point_carriers || !deps.carriers) return null;
+      const scope = { merchantId: s.merchant_id, livemode: s.livemode };
+      const active = await deps.carriers.activeCarriers(scope);
+      const carriers = s.pickup_point_carriers.filter((c) => (active as string[]).includes(c));
+      if (carriers.length === 0) return null;
+      const q = query.q?.trim() ?? '';
+      const found = await Promise.all(
+        carriers.map((carrier) =>
+          deps.carriers!.search(scope, {
+            carrier,
+            ...(/^\d{3}$/.test(q) ? { postcode: q } : { q }),
+            near: query.near,
+            limit: 100,
+          }),
+        ),
+      );
+      const all = found.flat();
+      if (query.near) all.sort((a, b) => (a.distance_m ?? 0) - (b.distance_m ?? 0));
+      return all;
+    },
+
+    /**
      * The buyer picks a pickup point on the hosted page: only on an open session that asks for one,
      * and only among its carriers' points.
      */
