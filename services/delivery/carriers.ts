@@ -78,7 +78,7 @@ export function createCarrierService(deps: { knex: Knex; carriers: CarrierConnec
 
     /** Switches a carrier on or off for the key's environment; `delivery.<carrier>` follows. */
     async setActive(scope: Scope, carrier: string, active: boolean) {
-      if (!isCarrier(carrier)) throw new NotFoundError(`No such carrier: '${carrier.slice(0, 64)}'`, 'carrier');
+      if (!isCarrier(carrier)) throw new NotFoundError(`No such carrier: '${carrier.slice(0, 64)}'`, 'id');
       if (active && !directory(scope.livemode)[carrier])
         throw new InvalidRequestError(
           `${carrier} cannot be switched on in ${scope.livemode ? 'live' : 'test'} mode: no carrier contract is configured`,

@@ -6,7 +6,8 @@ import { createEventRepository } from '../../db/events';
 import { CarrierRefusal, type CarrierParcel } from '../../bank-adapters/carriers/carrier-api';
 import { DELIVERY_EVENTS, isCancelable, pathTo, type DeliveryStatus } from '../../domain/delivery';
 import { ConflictError, InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
-import { findOr404, type PageOptions } from '../lookup';
+import { findOr404, findReference, type PageOptions } from '../lookup';
+import { createCheckoutSessionRepository } from '../../db/checkout-sessions';
 import type { CarrierService } from './carriers';
 import { presentDelivery } from './delivery-object';
 
@@ -24,6 +25,7 @@ export function createDeliveryService(deps: {
 }) {
   const deliveries = createDeliveryRepository(deps.knex);
   const events = createEventRepository(deps.knex);
+  const sessions = createCheckoutSessionRepository(deps.knex);
 
   const find = (scope: Scope, id: string) =>
     findOr404(
@@ -83,6 +85,10 @@ export function createDeliveryService(deps: {
       scope: Scope,
       opts: PageOptions & { checkoutSessionId?: string | undefined; status?: DeliveryStatus | undefined },
     ) {
+      if (opts.checkoutSessionId !== undefined)
+        await findReference('checkout session', opts.checkoutSessionId, 'checkout_session', () =>
+          sessions.findById(scope, opts.checkoutSessionId!),
+        );
       const page = await deliveries.list(scope, opts);
       return { data: page.data.map(presentDelivery), hasMore: page.hasMore };
     },

@@ -176,6 +176,13 @@ export function createInboundWebhooks(deps: {
       // WooCommerce pings a new webhook's URL once, unsigned and form-encoded: it only wants a 2xx.
       if (platform === 'woocommerce' && !header(headers, 'x-wc-webhook-topic') && /^webhook_id=\d{1,20}$/.test(raw.toString('latin1')))
         return none;
+      // A body that is no JSON at all is refused before anything is looked up (400, param body).
+      let body: unknown;
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        throw new InvalidRequestError('The body is not JSON', { code: 'parameter_invalid', param: 'body' });
+      }
       const conn = await connectionOf(
         platform,
         header(headers, platform === 'woocommerce' ? 'x-wc-webhook-source' : 'x-shopify-shop-domain'),
@@ -185,12 +192,6 @@ export function createInboundWebhooks(deps: {
         throw new AuthenticationError('The webhook signature does not match a connected shop', 'invalid_signature');
       const topic = (header(headers, platform === 'woocommerce' ? 'x-wc-webhook-topic' : 'x-shopify-topic') ?? '').slice(0, 100);
       if (!(platform === 'woocommerce' ? WOO_TOPICS : SHOPIFY_TOPICS).includes(topic)) return none;
-      let body: unknown;
-      try {
-        body = JSON.parse(raw.toString('utf8'));
-      } catch {
-        throw new InvalidRequestError('The body is not JSON', { code: 'parameter_invalid', param: 'body' });
-      }
       const parsed = parse(platform, topic, headers, body);
       if (!parsed.ok) throw new InvalidRequestError(parsed.message, { code: 'parameter_invalid', param: parsed.param });
       const { order } = parsed;

@@ -50,7 +50,11 @@ type PoolName =
   | 'events'
   | 'claims'
   | 'settlementRuns'
-  | 'deviceCodes';
+  | 'deviceCodes'
+  | 'carriers'
+  | 'shipments'
+  | 'platformConnections'
+  | 'platforms';
 
 const pools: Record<PoolName, string[]> = {
   products: [],
@@ -73,6 +77,10 @@ const pools: Record<PoolName, string[]> = {
   claims: [],
   settlementRuns: [],
   deviceCodes: [],
+  carriers: ['dropp', 'posturinn'],
+  shipments: [],
+  platformConnections: [],
+  platforms: ['woocommerce', 'shopify'],
 };
 
 /** The pool of each object type the API answers with (`object`), to grow the pools as it runs. */
@@ -94,6 +102,8 @@ const POOL_OF_OBJECT: Record<string, PoolName> = {
   'checkout.session': 'sessions',
   payment_link: 'paymentLinks',
   claim: 'claims',
+  delivery: 'shipments',
+  platform_connection: 'platformConnections',
 };
 
 /** The pool a body or query field of this name names. */
@@ -114,6 +124,7 @@ const POOL_OF_FIELD: Record<string, PoolName> = {
   promotion_code: 'codes',
   code: 'codes',
   device_code: 'deviceCodes',
+  checkout_session: 'sessions',
 };
 
 interface OpSpec {
@@ -235,6 +246,21 @@ const GENERATORS: Record<string, OpSpec> = {
   getV1PaymentLinksId: p('paymentLinks'),
   postV1PaymentLinksId: p('paymentLinks'),
   deleteV1PaymentLinksId: { ...p('paymentLinks'), last: true },
+  getV1DeliveryCarriers: {},
+  postV1DeliveryCarriersId: { path: { id: 'carriers' } },
+  getV1DeliveryPickupPoints: {},
+  // Deliveries come only from paid sessions with a pickup point, which the fuzz rarely makes: its
+  // valid requests mostly name ids that do not exist and are answered 404.
+  getV1Deliveries: list('shipments'),
+  getV1DeliveriesId: p('shipments'),
+  postV1DeliveriesIdCancel: { ...p('shipments'), last: true },
+  postV1TestHelpersDeliveriesIdAdvance: p('shipments'),
+  postV1PlatformConnections: {},
+  getV1PlatformConnections: list('platformConnections'),
+  getV1PlatformConnectionsId: p('platformConnections'),
+  deleteV1PlatformConnectionsId: { ...p('platformConnections'), last: true },
+  // No key and no signature: every request is refused (401), an unknown platform 404.
+  postApiV1PlatformWebhook: { path: { platform: 'platforms' } },
 };
 
 const ctx: GenContext = {

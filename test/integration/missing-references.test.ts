@@ -136,6 +136,13 @@ const pathIds: Record<string, () => Record<string, string>> = {
   '/v1/settlement-runs/{id}': () => ({}),
   '/v1/settlement-runs/{id}/lines': () => ({}),
   '/v1/settlement-runs/{id}/lines.csv': () => ({}),
+  '/v1/delivery/carriers/{id}': () => ({ id: 'dropp' }),
+  // No delivery or platform connection exists in this file: only their missing ids are tried.
+  '/v1/deliveries/{id}': () => ({}),
+  '/v1/deliveries/{id}/cancel': () => ({}),
+  '/v1/test_helpers/deliveries/{id}/advance': () => ({}),
+  '/v1/platform-connections/{id}': () => ({}),
+  '/api/v1/{platform}/webhook/': () => ({ platform: 'woocommerce' }),
 };
 
 /** A body that passes validation, for operations on a path id whose body has required fields. */
@@ -145,6 +152,7 @@ const validBodies: Record<string, () => unknown> = {
   'post /v1/customers/{id}/default-payment-method': () => ({ payment_method: ids.paymentMethod }),
   'post /v1/test_helpers/test_clocks/{id}/advance': () => ({ frozen_time: future() + 86_400 }),
   'post /v1/events/{id}/resend': () => ({ channel: ids.channel }),
+  'post /v1/delivery/carriers/{id}': () => ({ active: false }),
 };
 
 function fill(path: string, values: Record<string, string>): string {
@@ -450,6 +458,12 @@ const refCases: RefCase[] = [
     param: 'customer',
   },
   {
+    op: 'get /v1/deliveries',
+    field: 'query.checkout_session',
+    request: (x) => ({ query: { checkout_session: x } }),
+    param: 'checkout_session',
+  },
+  {
     op: 'post /v1/events/{id}/resend',
     field: 'body.channel',
     request: (x) => ({ path: { id: ids.event! }, body: { channel: x } }),
@@ -539,6 +553,7 @@ test('the same requests with existing ids are not refused for the reference', as
     channel: ids.channel!,
     products: ids.product!,
     allowed_prices: ids.recurringPrice!,
+    checkout_session: ids.session!,
   };
   const failures: string[] = [];
   for (const c of refCases) {
