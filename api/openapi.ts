@@ -53,7 +53,10 @@ export const TAG_GROUPS: readonly { name: string; tags: readonly ApiTag[] }[] = 
   },
   { name: 'Customers', tags: ['Customers', 'Subscriptions', 'Billing Portal', 'Test Clocks'] },
   { name: 'Catalog', tags: ['Products', 'Coupons', 'Promotion Codes', 'Prices'] },
-  { name: 'Platform', tags: ['Notification Channels', 'Claims', 'Delivery', 'Platform Connections', 'Settlement Runs'] },
+  {
+    name: 'Platform',
+    tags: ['Notification Channels', 'Claims', 'Delivery', 'Platform Connections', 'Settlement Runs'],
+  },
   { name: 'System', tags: ['SDK', 'Health', 'Meta'] },
   { name: 'Merchant', tags: ['Merchant'] },
   { name: 'Device Auth', tags: ['Device Auth'] },

@@ -57,7 +57,11 @@ export function createDeliveryRepository(db: Db) {
         .returning('*');
       if (row) return { row, created: true };
       const existing = await trx<DeliveryRow>('deliveries')
-        .where({ checkout_session_id: input.sessionId, merchant_id: scope.merchantId, livemode: scope.livemode })
+        .where({
+          checkout_session_id: input.sessionId,
+          merchant_id: scope.merchantId,
+          livemode: scope.livemode,
+        })
         .first();
       return { row: existing!, created: false };
     },

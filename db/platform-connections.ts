@@ -34,7 +34,13 @@ export function createPlatformConnectionRepository(db: Db) {
   return {
     async create(
       scope: Scope,
-      input: { id: string; platform: Platform; shop: string; secretSealed: string; claimPaymentMethods: string[] },
+      input: {
+        id: string;
+        platform: Platform;
+        shop: string;
+        secretSealed: string;
+        claimPaymentMethods: string[];
+      },
       trx: Db = db,
     ): Promise<PlatformConnectionRow> {
       const [row] = await trx<PlatformConnectionRow>('platform_connections')

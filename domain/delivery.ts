@@ -96,7 +96,8 @@ export function distanceMeters(a: { latitude: number; longitude: number }, b: ty
   const dLat = (b.latitude - a.latitude) * rad;
   const dLon = (b.longitude - a.longitude) * rad;
   const h =
-    Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2;
+    Math.sin(dLat / 2) ** 2 +
+    Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2;
   return Math.round(2 * 6_371_008.8 * Math.asin(Math.min(1, Math.sqrt(h))));
 }
 

@@ -14,7 +14,11 @@ export function isPlatform(value: unknown): value is Platform {
 }
 
 /** Base64 HMAC-SHA256 of the raw body, compared in constant time (both platforms' scheme). */
-export function verifyPlatformSignature(secret: string, rawBody: Buffer, header: string | undefined): boolean {
+export function verifyPlatformSignature(
+  secret: string,
+  rawBody: Buffer,
+  header: string | undefined,
+): boolean {
   if (!header) return false;
   const expected = Buffer.from(createHmac('sha256', secret).update(rawBody).digest('base64'));
   const given = Buffer.from(header.trim());
@@ -106,8 +110,7 @@ const metaValue = (list: { key: string; value: unknown }[], key: string): string
 const blank = (s: string | null | undefined) => (s && s.trim() !== '' ? s.trim() : null);
 
 export type ParsedOrder =
-  | { ok: true; order: PlatformOrder; dedupKey: string }
-  | { ok: false; param: string; message: string };
+  { ok: true; order: PlatformOrder; dedupKey: string } | { ok: false; param: string; message: string };
 
 function failure(error: z.ZodError): ParsedOrder {
   const issue = error.issues[0]!;
@@ -130,7 +133,8 @@ export function parseWooOrder(topic: string, body: unknown): ParsedOrder {
         : o.status === 'processing' || o.status === 'completed'
           ? 'paid'
           : 'open';
-  const pickup = o.shipping_lines.map((l) => metaValue(l.meta_data, 'pickup_point_id')).find((v) => v) ?? null;
+  const pickup =
+    o.shipping_lines.map((l) => metaValue(l.meta_data, 'pickup_point_id')).find((v) => v) ?? null;
   return {
     ok: true,
     dedupKey: `${topic}:${o.id}:${o.date_modified_gmt}`,
@@ -144,7 +148,11 @@ export function parseWooOrder(topic: string, body: unknown): ParsedOrder {
       paymentMethod: o.payment_method,
       kennitala: metaValue(o.meta_data, 'kennitala'),
       pickupPointId: pickup ?? metaValue(o.meta_data, 'pickup_point_id'),
-      description: o.line_items.map((l) => `${l.quantity} × ${l.name}`).join(', ').slice(0, 500) || `Order ${o.id}`,
+      description:
+        o.line_items
+          .map((l) => `${l.quantity} × ${l.name}`)
+          .join(', ')
+          .slice(0, 500) || `Order ${o.id}`,
     },
   };
 }
@@ -180,7 +188,10 @@ export function parseShopifyOrder(topic: string, webhookId: string, body: unknow
       kennitala: attr('kennitala'),
       pickupPointId: attr('pickup_point_id'),
       description:
-        o.line_items.map((l) => `${l.quantity} × ${l.title}`).join(', ').slice(0, 500) || `Order ${o.name || o.id}`,
+        o.line_items
+          .map((l) => `${l.quantity} × ${l.title}`)
+          .join(', ')
+          .slice(0, 500) || `Order ${o.name || o.id}`,
     },
   };
 }

@@ -16,13 +16,22 @@ import { pageOptions, pageQuery, zId, zLine } from '../fields';
 
 const zCoordinate = (min: number, max: number) =>
   z
-    .union([z.number(), z.string().regex(/^-?\d{1,3}(\.\d{1,10})?$/, 'must be a number').transform(Number)])
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^-?\d{1,3}(\.\d{1,10})?$/, 'must be a number')
+        .transform(Number),
+    ])
     .pipe(z.number().min(min).max(max));
 
 const PickupPointQuery = z
   .object({
     carrier: z.enum(CARRIERS).optional().describe('Only this carrier; default every active carrier'),
-    postcode: z.string().regex(/^\d{3}$/, 'must be a three-digit Icelandic postcode').optional(),
+    postcode: z
+      .string()
+      .regex(/^\d{3}$/, 'must be a three-digit Icelandic postcode')
+      .optional(),
     q: zLine(100).optional().describe('Part of the name or address, without regard to case or accents'),
     latitude: zCoordinate(-90, 90).optional().describe('With longitude: nearest first, with distance_m'),
     longitude: zCoordinate(-180, 180).optional(),
@@ -139,10 +148,13 @@ export function deliveryRouter(
   route({
     method: 'post',
     path: '/v1/test_helpers/deliveries/:id/advance',
-    summary: 'Test mode: the simulated carrier moves the parcel one step on (or returns it); Skil reads it at once',
+    summary:
+      'Test mode: the simulated carrier moves the parcel one step on (or returns it); Skil reads it at once',
     tag,
     body: z
-      .object({ to: z.enum(['next', 'returned']).default('next').describe('`returned`: back to the merchant') })
+      .object({
+        to: z.enum(['next', 'returned']).default('next').describe('`returned`: back to the merchant'),
+      })
       .strict(),
     response: DeliverySchema,
     errors: [409, 503],

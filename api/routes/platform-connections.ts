@@ -18,7 +18,10 @@ const CreateConnection = z
       .string()
       .min(3)
       .max(255)
-      .regex(/^(https?:\/\/)?[A-Za-z0-9.-]+(:\d{1,5})?(\/[A-Za-z0-9._~\/-]*)?$/, 'must be a shop domain or site URL')
+      .regex(
+        /^(https?:\/\/)?[A-Za-z0-9.-]+(:\d{1,5})?(\/[A-Za-z0-9._~/-]*)?$/,
+        'must be a shop domain or site URL',
+      )
       .describe('Shopify: `shop.myshopify.com`; WooCommerce: the site URL (`https://shop.example.is`)'),
     secret: z
       .string()

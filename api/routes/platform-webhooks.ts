@@ -1,4 +1,4 @@
-import express, { Router, type RequestHandler } from 'express';
+import { Router, raw as rawBody, type RequestHandler } from 'express';
 import { InvalidRequestError } from '../../domain/errors';
 import { checkInput } from '../middleware/input-check';
 import { requireObjectBody } from '../middleware/body';
@@ -40,7 +40,7 @@ export function platformWebhooksRouter(
     errors: [401],
   });
   const declared = { method: 'post', path: '/api/v1/:platform/webhook/', response: InboundResultSchema };
-  const raw = express.raw({ type: () => true, limit: deps.bodyLimitBytes });
+  const raw = rawBody({ type: () => true, limit: deps.bodyLimitBytes });
   // The raw bytes are kept for the signature; the parsed body gets the API's input checks (depth,
   // NUL, lone surrogates). WooCommerce's creation ping is form-encoded and checked by the service.
   const parsed: RequestHandler = (req, res, next) => {
@@ -55,7 +55,9 @@ export function platformWebhooksRouter(
     try {
       req.body = JSON.parse(bytes.toString('utf8')) as unknown;
     } catch {
-      return next(new InvalidRequestError('The body is not JSON', { code: 'parameter_invalid', param: 'body' }));
+      return next(
+        new InvalidRequestError('The body is not JSON', { code: 'parameter_invalid', param: 'body' }),
+      );
     }
     next();
   };

@@ -35,7 +35,10 @@ export function createCarrierService(deps: { knex: Knex; carriers: CarrierConnec
   function api(scope: Scope, carrier: Carrier): CarrierApi {
     const found = directory(scope.livemode)[carrier];
     if (!found)
-      throw new ServiceUnavailableError(`${carrier} is not available in this environment`, 'carrier_unavailable');
+      throw new ServiceUnavailableError(
+        `${carrier} is not available in this environment`,
+        'carrier_unavailable',
+      );
     return found;
   }
 
@@ -47,7 +50,10 @@ export function createCarrierService(deps: { knex: Knex; carriers: CarrierConnec
     try {
       points = await client.pickupPoints();
     } catch {
-      throw new ServiceUnavailableError(`${carrier} did not answer; try again shortly`, 'carrier_unavailable');
+      throw new ServiceUnavailableError(
+        `${carrier} did not answer; try again shortly`,
+        'carrier_unavailable',
+      );
     }
     cache.set(client, { at: Date.now(), points });
     return points;
@@ -92,7 +98,12 @@ export function createCarrierService(deps: { knex: Knex; carriers: CarrierConnec
         now[env] = active ? [...rest, carrier].sort() : rest;
         await merchants.update(scope.merchantId, { delivery_carriers: now }, trx);
       });
-      return presentCarrier(carrier, scope.livemode, active, directory(scope.livemode)[carrier] !== undefined);
+      return presentCarrier(
+        carrier,
+        scope.livemode,
+        active,
+        directory(scope.livemode)[carrier] !== undefined,
+      );
     },
 
     /** Pickup points of the active carriers (or of the one named), found and ordered (decision 0136). */
@@ -101,7 +112,10 @@ export function createCarrierService(deps: { knex: Knex; carriers: CarrierConnec
         ? await requireActive(scope, [query.carrier], 'carrier')
         : await activeCarriers(scope);
       const all = (await Promise.all(carriers.map((c) => pointsOf(scope, c)))).flat();
-      return searchPickupPoints(all, query).map((p) => ({ ...presentPickupPoint(p), distance_m: p.distance_m }));
+      return searchPickupPoints(all, query).map((p) => ({
+        ...presentPickupPoint(p),
+        distance_m: p.distance_m,
+      }));
     },
 
     /** A pickup point by id among the given carriers, or a 400 naming `param`. */
@@ -112,7 +126,10 @@ export function createCarrierService(deps: { knex: Knex; carriers: CarrierConnec
           ? (await pointsOf(scope, carrier)).find((p) => p.id === id)
           : undefined;
       if (!found)
-        throw new InvalidRequestError(`No such pickup point: '${id.slice(0, 80)}'`, { code: 'resource_missing', param });
+        throw new InvalidRequestError(`No such pickup point: '${id.slice(0, 80)}'`, {
+          code: 'resource_missing',
+          param,
+        });
       return found;
     },
   };

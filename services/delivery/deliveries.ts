@@ -71,7 +71,10 @@ export function createDeliveryService(deps: {
     try {
       parcel = await deps.carriers.api(scope, row.carrier).parcel(row.carrier_order_id);
     } catch {
-      throw new ServiceUnavailableError(`${row.carrier} did not answer; try again shortly`, 'carrier_unavailable');
+      throw new ServiceUnavailableError(
+        `${row.carrier} did not answer; try again shortly`,
+        'carrier_unavailable',
+      );
     }
     return apply(scope, row.id, parcel, parcel.status);
   }
@@ -107,7 +110,11 @@ export function createDeliveryService(deps: {
         reference: d.id,
         pointId: point.id.slice(point.id.indexOf(':') + 1),
         kind: point.kind,
-        recipient: { name: d.recipient_name ?? 'Viðtakandi', email: d.recipient_email, phone: d.recipient_phone },
+        recipient: {
+          name: d.recipient_name ?? 'Viðtakandi',
+          email: d.recipient_email,
+          phone: d.recipient_phone,
+        },
         description: `Sending ${d.checkout_session_id}`,
       });
       return apply(scope, d.id, parcel, 'booked');
@@ -117,7 +124,10 @@ export function createDeliveryService(deps: {
     async cancel(scope: Scope, id: string) {
       const d = await find(scope, id);
       if (!isCancelable(d.status))
-        throw new ConflictError(`A delivery that is ${d.status} can no longer be canceled`, 'delivery_not_cancelable');
+        throw new ConflictError(
+          `A delivery that is ${d.status} can no longer be canceled`,
+          'delivery_not_cancelable',
+        );
       let parcel: CarrierParcel | null = null;
       if (d.carrier_order_id) {
         try {
@@ -127,7 +137,10 @@ export function createDeliveryService(deps: {
             await sync(scope, d);
             throw new ConflictError(`${d.carrier} refused: ${err.message}`, 'delivery_not_cancelable');
           }
-          throw new ServiceUnavailableError(`${d.carrier} did not answer; try again shortly`, 'carrier_unavailable');
+          throw new ServiceUnavailableError(
+            `${d.carrier} did not answer; try again shortly`,
+            'carrier_unavailable',
+          );
         }
       }
       return presentDelivery(await apply(scope, d.id, parcel, 'canceled'));
@@ -149,15 +162,22 @@ export function createDeliveryService(deps: {
       if (!deps.simulatorUrl)
         throw new ServiceUnavailableError('No simulated carrier is running', 'carrier_unavailable');
       if (!d.carrier_order_id)
-        throw new ConflictError(`A delivery that is ${d.status} has no parcel to move`, 'delivery_not_booked');
-      const res = await fetch(`${deps.simulatorUrl}/simulator/parcels/${encodeURIComponent(d.carrier_order_id)}/advance`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(to === 'returned' ? { to: 'returned' } : {}),
-      });
+        throw new ConflictError(
+          `A delivery that is ${d.status} has no parcel to move`,
+          'delivery_not_booked',
+        );
+      const res = await fetch(
+        `${deps.simulatorUrl}/simulator/parcels/${encodeURIComponent(d.carrier_order_id)}/advance`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(to === 'returned' ? { to: 'returned' } : {}),
+        },
+      );
       if (res.status === 409)
         throw new ConflictError(`A delivery that is ${d.status} cannot move on`, 'delivery_not_movable');
-      if (!res.ok) throw new ServiceUnavailableError('The simulated carrier did not answer', 'carrier_unavailable');
+      if (!res.ok)
+        throw new ServiceUnavailableError('The simulated carrier did not answer', 'carrier_unavailable');
       return presentDelivery(await sync(scope, d));
     },
   };

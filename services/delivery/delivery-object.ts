@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import type { DeliveryRow } from '../../db/deliveries';
-import { CARRIERS, CARRIER_NAMES, DELIVERY_STATUSES, type Carrier, type PickupPoint } from '../../domain/delivery';
+import {
+  CARRIERS,
+  CARRIER_NAMES,
+  DELIVERY_STATUSES,
+  type Carrier,
+  type PickupPoint,
+} from '../../domain/delivery';
 import { unix } from '../../domain/unix-time';
 
 export const PickupPointSchema = z.object({
@@ -54,7 +60,11 @@ export const DeliverySchema = z.object({
   status: z.enum(DELIVERY_STATUSES),
   pickup_point: PickupPointSchema,
   checkout_session: z.string(),
-  recipient: z.object({ name: z.string().nullable(), email: z.string().nullable(), phone: z.string().nullable() }),
+  recipient: z.object({
+    name: z.string().nullable(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+  }),
   carrier_order_id: z.string().nullable(),
   tracking_number: z.string().nullable(),
   booked_at: z.number().nullable(),

@@ -139,28 +139,48 @@ export function createInboundWebhooks(deps: {
       await sessions.expireOpen(scope, row.checkout_session_id, trx);
       const session = await sessions.findById(scope, row.checkout_session_id, trx);
       if (order.state === 'refunded' && session?.payment_status === 'paid' && session.payment_intent_id) {
-        const intent = await createPaymentIntentRepository(trx).findById(scope, session.payment_intent_id, trx);
+        const intent = await createPaymentIntentRepository(trx).findById(
+          scope,
+          session.payment_intent_id,
+          trx,
+        );
         if (intent && intent.amount_refunded < intent.amount_captured)
           await services.refunds.refundPaymentIntent(scope, intent.id, {
             idempotencyKey: `platform:${conn.id}:${order.id}:refund`,
           });
       }
-      const delivery = (await createDeliveryRepository(trx).list(scope, { limit: 1, checkoutSessionId: row.checkout_session_id }, trx)).data[0];
+      const delivery = (
+        await createDeliveryRepository(trx).list(
+          scope,
+          { limit: 1, checkoutSessionId: row.checkout_session_id },
+          trx,
+        )
+      ).data[0];
       if (delivery && isCancelable(delivery.status))
         after.push(() => deps.deliveries.cancel(scope, delivery.id).catch(() => undefined));
     }
     if (row.claim_id) {
       const claim = await services.claims.retrieve(scope, row.claim_id);
-      if (claim.status === 'pending' || claim.status === 'issued') await services.claims.cancel(scope, row.claim_id);
+      if (claim.status === 'pending' || claim.status === 'issued')
+        await services.claims.cancel(scope, row.claim_id);
     }
     await createPlatformConnectionRepository(trx).updateOrder(row, { status: order.state }, trx);
   }
 
-  function parse(platform: Platform, topic: string, headers: Record<string, string | string[] | undefined>, body: unknown): ParsedOrder {
+  function parse(
+    platform: Platform,
+    topic: string,
+    headers: Record<string, string | string[] | undefined>,
+    body: unknown,
+  ): ParsedOrder {
     if (platform === 'woocommerce') return parseWooOrder(topic, body);
     const webhookId = header(headers, 'x-shopify-webhook-id');
     if (!webhookId)
-      return { ok: false, param: 'X-Shopify-Webhook-Id', message: 'Shopify names each webhook in X-Shopify-Webhook-Id' };
+      return {
+        ok: false,
+        param: 'X-Shopify-Webhook-Id',
+        message: 'Shopify names each webhook in X-Shopify-Webhook-Id',
+      };
     return parseShopifyOrder(topic, webhookId.slice(0, 200), body);
   }
 
@@ -170,11 +190,16 @@ export function createInboundWebhooks(deps: {
       headers: Record<string, string | string[] | undefined>,
       raw: Buffer,
     ): Promise<InboundResult> {
-      if (!isPlatform(platformRaw)) throw new NotFoundError(`No such platform: '${platformRaw.slice(0, 40)}'`, 'platform');
+      if (!isPlatform(platformRaw))
+        throw new NotFoundError(`No such platform: '${platformRaw.slice(0, 40)}'`, 'platform');
       const platform = platformRaw;
       const none: InboundResult = { received: true, duplicate: false, checkout_session: null, claim: null };
       // WooCommerce pings a new webhook's URL once, unsigned and form-encoded: it only wants a 2xx.
-      if (platform === 'woocommerce' && !header(headers, 'x-wc-webhook-topic') && /^webhook_id=\d{1,20}$/.test(raw.toString('latin1')))
+      if (
+        platform === 'woocommerce' &&
+        !header(headers, 'x-wc-webhook-topic') &&
+        /^webhook_id=\d{1,20}$/.test(raw.toString('latin1'))
+      )
         return none;
       // A body that is no JSON at all is refused before anything is looked up (400, param body).
       let body: unknown;
@@ -187,13 +212,29 @@ export function createInboundWebhooks(deps: {
         platform,
         header(headers, platform === 'woocommerce' ? 'x-wc-webhook-source' : 'x-shopify-shop-domain'),
       );
-      const signature = header(headers, platform === 'woocommerce' ? 'x-wc-webhook-signature' : 'x-shopify-hmac-sha256');
-      if (!conn || !verifyPlatformSignature(deps.secrets.open(conn.secret_sealed, SEALED_AT.platformSecret(conn.id)), raw, signature))
-        throw new AuthenticationError('The webhook signature does not match a connected shop', 'invalid_signature');
-      const topic = (header(headers, platform === 'woocommerce' ? 'x-wc-webhook-topic' : 'x-shopify-topic') ?? '').slice(0, 100);
+      const signature = header(
+        headers,
+        platform === 'woocommerce' ? 'x-wc-webhook-signature' : 'x-shopify-hmac-sha256',
+      );
+      if (
+        !conn ||
+        !verifyPlatformSignature(
+          deps.secrets.open(conn.secret_sealed, SEALED_AT.platformSecret(conn.id)),
+          raw,
+          signature,
+        )
+      )
+        throw new AuthenticationError(
+          'The webhook signature does not match a connected shop',
+          'invalid_signature',
+        );
+      const topic = (
+        header(headers, platform === 'woocommerce' ? 'x-wc-webhook-topic' : 'x-shopify-topic') ?? ''
+      ).slice(0, 100);
       if (!(platform === 'woocommerce' ? WOO_TOPICS : SHOPIFY_TOPICS).includes(topic)) return none;
       const parsed = parse(platform, topic, headers, body);
-      if (!parsed.ok) throw new InvalidRequestError(parsed.message, { code: 'parameter_invalid', param: parsed.param });
+      if (!parsed.ok)
+        throw new InvalidRequestError(parsed.message, { code: 'parameter_invalid', param: parsed.param });
       const { order } = parsed;
       const scope = { merchantId: conn.merchant_id, livemode: conn.livemode };
       const wake: string[] = [];
@@ -203,8 +244,10 @@ export function createInboundWebhooks(deps: {
         if (!(await repo.receive(conn.id, parsed.dedupKey, topic, trx))) return { ...none, duplicate: true };
         const services = deps.servicesOn(trx, { wake: (ids) => Promise.resolve(void wake.push(...ids)) });
         let row = await repo.lockOrder(conn, order.id, trx);
-        if (row.status === 'new' && order.state === 'open') await create(scope, conn, row, order, services, trx);
-        else if (row.status === 'new' && order.state === 'paid') await repo.updateOrder(row, { status: 'paid_elsewhere' }, trx);
+        if (row.status === 'new' && order.state === 'open')
+          await create(scope, conn, row, order, services, trx);
+        else if (row.status === 'new' && order.state === 'paid')
+          await repo.updateOrder(row, { status: 'paid_elsewhere' }, trx);
         else if ((order.state === 'cancelled' || order.state === 'refunded') && row.status !== order.state)
           await undo(scope, conn, row, order, services, trx, after);
         row = await repo.lockOrder(conn, order.id, trx);

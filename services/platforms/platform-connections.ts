@@ -9,7 +9,11 @@ import { findOr404, type PageOptions } from '../lookup';
 import { presentPlatformConnection } from './platform-connection-object';
 
 /** Per-merchant connections to a WooCommerce or Shopify shop, holding the shop's webhook secret. */
-export function createPlatformConnectionService(deps: { knex: Knex; secrets: SecretBox; publicBaseUrl: string }) {
+export function createPlatformConnectionService(deps: {
+  knex: Knex;
+  secrets: SecretBox;
+  publicBaseUrl: string;
+}) {
   const repo = createPlatformConnectionRepository(deps.knex);
   const present = (row: Parameters<typeof presentPlatformConnection>[0]) =>
     presentPlatformConnection(row, deps.publicBaseUrl);
@@ -25,7 +29,12 @@ export function createPlatformConnectionService(deps: { knex: Knex; secrets: Sec
   return {
     async create(
       scope: Scope,
-      input: { platform: Platform; shop: string; secret: string; claim_payment_methods?: string[] | undefined },
+      input: {
+        platform: Platform;
+        shop: string;
+        secret: string;
+        claim_payment_methods?: string[] | undefined;
+      },
     ) {
       const id = repo.newId();
       try {

@@ -35,7 +35,9 @@ const POSTURINN_NEXT: Record<PosturinnShipment['status'], PosturinnShipment['sta
   CANCELLED: null,
 };
 
-export async function startSimulatedCarriers(opts: { port?: number; host?: string } = {}): Promise<SimulatedCarriers> {
+export async function startSimulatedCarriers(
+  opts: { port?: number; host?: string } = {},
+): Promise<SimulatedCarriers> {
   const dropp = new Map<string, DroppOrder>();
   const droppByBarcode = new Map<string, string>();
   const posturinn = new Map<string, PosturinnShipment>();
@@ -44,7 +46,9 @@ export async function startSimulatedCarriers(opts: { port?: number; host?: strin
   app.use(express.json());
 
   const droppAuth = (req: Request, res: Response, next: NextFunction) =>
-    /^Basic \S+$/.test(req.header('authorization') ?? '') ? next() : res.status(401).json({ error: 'Unauthorized' });
+    /^Basic \S+$/.test(req.header('authorization') ?? '')
+      ? next()
+      : res.status(401).json({ error: 'Unauthorized' });
   const posturinnAuth = (req: Request, res: Response, next: NextFunction) =>
     (req.header('x-api-key') ?? '') !== '' ? next() : res.status(401).json({ message: 'Missing API key' });
 
@@ -97,7 +101,8 @@ export async function startSimulatedCarriers(opts: { port?: number; host?: strin
     };
     const ok =
       (b.deliveryServiceId === 'DPO' && POSTURINN_POSTBOXES.some((p) => p.postboxId === b.postboxId)) ||
-      (b.deliveryServiceId === 'DPT' && POSTURINN_PARCEL_POINTS.some((p) => p.parcelPointId === b.parcelPointId));
+      (b.deliveryServiceId === 'DPT' &&
+        POSTURINN_PARCEL_POINTS.some((p) => p.parcelPointId === b.parcelPointId));
     if (!ok) return res.status(400).json({ message: 'Unknown delivery service or pickup point' });
     if (!b.recipient?.name || !b.senderReference)
       return res.status(400).json({ message: 'Recipient name and sender reference are required' });

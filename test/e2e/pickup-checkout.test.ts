@@ -95,9 +95,11 @@ test('pick a point on the map, pay; the delivery is booked only after payment; d
     await page.click('#pickup-near');
     await page.waitForURL(s.url);
     await page.getByText('Póstbox Hlemmur').first().waitFor();
-    const order = await page.getByTestId('pickup-item').evaluateAll((els) =>
-      els.map((el) => (el as unknown as { getAttribute(n: string): string }).getAttribute('data-point')),
-    );
+    const order = await page
+      .getByTestId('pickup-item')
+      .evaluateAll((els) =>
+        els.map((el) => (el as unknown as { getAttribute(n: string): string }).getAttribute('data-point')),
+      );
     expect(order.slice(0, 3)).toEqual([
       'posturinn:pb-105-hlemmur',
       'dropp:d-hallveigarstigur',
@@ -145,14 +147,20 @@ test('pick a point on the map, pay; the delivery is booked only after payment; d
   const atCarrier = await fetch(`${stack.carriers.url}/dropp/api/v1/orders/${delivery.carrier_order_id}`, {
     headers: { authorization: 'Basic dGVzdA==' },
   });
-  expect(await atCarrier.json()).toMatchObject({ barcode: delivery.id, locationId: 'd-kringlan', status: 'initial' });
+  expect(await atCarrier.json()).toMatchObject({
+    barcode: delivery.id,
+    locationId: 'd-kringlan',
+    status: 'initial',
+  });
 
   // The merchant's endpoint receives both events, signed; the booking never precedes the payment.
   const received = await receiver.waitFor(2, 20_000);
   const mine = received.filter((r) => r.body.data.id === s.id || r.body.data.id === delivery.id);
   expect(mine.map((r) => r.body.type).sort()).toEqual(['checkout.session.completed', 'delivery.booked']);
   for (const r of mine)
-    expect(await verify(secret, r.rawBody.toString('utf8'), String(r.headers['x-service-signature']))).toBe(true);
+    expect(await verify(secret, r.rawBody.toString('utf8'), String(r.headers['x-service-signature']))).toBe(
+      true,
+    );
   const booked = mine.find((r) => r.body.type === 'delivery.booked')!.body;
   const completed = mine.find((r) => r.body.type === 'checkout.session.completed')!.body;
   expect(Date.parse(booked.created_at)).toBeGreaterThanOrEqual(Date.parse(completed.created_at));

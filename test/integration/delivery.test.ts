@@ -18,14 +18,17 @@ afterAll(async () => {
 });
 
 const get = (path: string, key = m.testKey) => stack.api(key, path);
-const post = (path: string, json: unknown = {}, key = m.testKey) => stack.api(key, path, { method: 'POST', json });
+const post = (path: string, json: unknown = {}, key = m.testKey) =>
+  stack.api(key, path, { method: 'POST', json });
 const capabilities = async (key: string) =>
-  ((await get('/v1/merchant', key)).body.enabled_capabilities as string[]).filter((c) => c.startsWith('delivery.'));
+  ((await get('/v1/merchant', key)).body.enabled_capabilities as string[]).filter((c) =>
+    c.startsWith('delivery.'),
+  );
 const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((p) => p.id);
 const eventsOf = async (type: string, deliveryId: string) =>
-  ((await get(`/v1/events?type=${type}&limit=100`)).body.data as { data: { id: string; status: string } }[]).filter(
-    (e) => e.data.id === deliveryId,
-  );
+  (
+    (await get(`/v1/events?type=${type}&limit=100`)).body.data as { data: { id: string; status: string } }[]
+  ).filter((e) => e.data.id === deliveryId);
 
 test('a test key sees no delivery capability until a carrier is active for the test environment', async () => {
   const fresh = await stack.merchant('Nýr ehf.');

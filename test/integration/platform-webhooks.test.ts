@@ -17,7 +17,10 @@ const SHOPIFY_SHOP = 'verslun.myshopify.com';
 const SHOPIFY_SECRET = 'shpss_0123456789abcdef';
 
 const fixture = (name: string) =>
-  JSON.parse(readFileSync(path.join(__dirname, '..', 'fixtures', 'platforms', name), 'utf8')) as Record<string, any>;
+  JSON.parse(readFileSync(path.join(__dirname, '..', 'fixtures', 'platforms', name), 'utf8')) as Record<
+    string,
+    any
+  >;
 const sign = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('base64');
 
 beforeAll(async () => {
@@ -113,7 +116,10 @@ test('WooCommerce: one order is one checkout session, delivered three times in t
   expect(ofOrder((await created()).sessions, '728')).toHaveLength(1);
 
   // A later change of the same order (new modification time) is no new session either.
-  const updated = await woo({ ...order, date_modified_gmt: '2026-12-20T12:05:00' }, { topic: 'order.updated' });
+  const updated = await woo(
+    { ...order, date_modified_gmt: '2026-12-20T12:05:00' },
+    { topic: 'order.updated' },
+  );
   expect(updated.body).toMatchObject({ duplicate: false, checkout_session: { id: sessions[0].id } });
   expect(ofOrder((await created()).sessions, '727')).toHaveLength(1);
 });
@@ -207,12 +213,18 @@ test('WooCommerce: a cancelled order expires its session; a refunded one refunds
   const order = { ...fixture('woocommerce-order.json'), id: 900 };
   const first = await woo(order);
   const sessionId = first.body.checkout_session.id as string;
-  await woo({ ...order, status: 'cancelled', date_modified_gmt: '2026-12-20T13:00:00' }, { topic: 'order.updated' });
+  await woo(
+    { ...order, status: 'cancelled', date_modified_gmt: '2026-12-20T13:00:00' },
+    { topic: 'order.updated' },
+  );
   expect((await stack.api(m.testKey, `/v1/checkout/sessions/${sessionId}`)).body.status).toBe('expired');
 
   const paidOrder = { ...fixture('woocommerce-order.json'), id: 901 };
   const paid = (await woo(paidOrder)).body.checkout_session.id as string;
-  await stack.api(m.testKey, `/v1/test_helpers/checkout/sessions/${paid}/complete`, { method: 'POST', json: {} });
+  await stack.api(m.testKey, `/v1/test_helpers/checkout/sessions/${paid}/complete`, {
+    method: 'POST',
+    json: {},
+  });
   const [delivery] = (await stack.api(m.testKey, `/v1/deliveries?checkout_session=${paid}`)).body.data;
   expect(delivery.status).toBe('booked');
   const refunded = await woo(
@@ -225,7 +237,15 @@ test('WooCommerce: a cancelled order expires its session; a refunded one refunds
   expect(intent.amount_refunded).toBe(5980);
   expect((await stack.api(m.testKey, `/v1/deliveries/${delivery.id}`)).body.status).toBe('canceled');
   // The refund arriving again refunds nothing more.
-  await woo({ ...paidOrder, status: 'refunded', date_modified_gmt: '2026-12-21T09:00:00' }, { topic: 'order.updated' });
-  await woo({ ...paidOrder, status: 'refunded', date_modified_gmt: '2026-12-21T09:30:00' }, { topic: 'order.updated' });
-  expect((await stack.api(m.testKey, `/v1/payment-intents/${session.payment_intent}`)).body.amount_refunded).toBe(5980);
+  await woo(
+    { ...paidOrder, status: 'refunded', date_modified_gmt: '2026-12-21T09:00:00' },
+    { topic: 'order.updated' },
+  );
+  await woo(
+    { ...paidOrder, status: 'refunded', date_modified_gmt: '2026-12-21T09:30:00' },
+    { topic: 'order.updated' },
+  );
+  expect(
+    (await stack.api(m.testKey, `/v1/payment-intents/${session.payment_intent}`)).body.amount_refunded,
+  ).toBe(5980);
 });

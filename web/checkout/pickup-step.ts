@@ -80,12 +80,14 @@ export function pickupStep(
   const number = new Map(points.map((p, i) => [p.id, i + 1]));
   const body = html`<h2 id="pickup-title">${t.pickupTitle}</h2>
     ${error ? html`<div class="error" role="alert" data-testid="pickup-error">${t.pickupRequired}</div>` : ''}
-    ${chosen
-      ? html`<p class="pickup-chosen" data-testid="pickup-chosen">
-          ${t.chosen}: <strong>${chosen.name}</strong>, ${chosen.address.line1}, ${chosen.address.postal_code}
-          ${chosen.address.city}
-        </p>`
-      : ''}
+    ${
+      chosen
+        ? html`<p class="pickup-chosen" data-testid="pickup-chosen">
+            ${t.chosen}: <strong>${chosen.name}</strong>, ${chosen.address.line1},
+            ${chosen.address.postal_code} ${chosen.address.city}
+          </p>`
+        : ''
+    }
     <div class="promo">
       <div>
         <label for="pickup-q">${t.pickupSearch}</label>
@@ -113,32 +115,35 @@ export function pickupStep(
           </button>`,
       )}
     </div>
-    ${points.length === 0
-      ? html`<p>${t.noPoints}</p>`
-      : html`<ol class="pickup-list" data-testid="pickup-list">
-          ${points.map(
-            (p, i) =>
-              html`<li data-testid="pickup-item" data-point="${p.id}">
-                <span
-                  >${String(i + 1)}. <strong>${p.name}</strong><br />${p.address.line1}, ${p.address.postal_code}
-                  ${p.address.city}${p.distance_m !== null ? html` · ${km(p.distance_m, locale)}` : ''}<br /><span
-                    class="vat"
-                    >${p.opening_hours.join(' · ')}</span
-                  ></span
-                >
-                <button
-                  type="submit"
-                  class="secondary"
-                  name="action"
-                  value="pickup:${p.id}"
-                  aria-pressed="${pressed(p)}"
-                  aria-label="${t.choose}: ${p.name}"
-                >
-                  ${t.choose}
-                </button>
-              </li>`,
-          )}
-        </ol>`}`;
+    ${
+      points.length === 0
+        ? html`<p>${t.noPoints}</p>`
+        : html`<ol class="pickup-list" data-testid="pickup-list">
+            ${points.map(
+              (p, i) =>
+                html`<li data-testid="pickup-item" data-point="${p.id}">
+                  <span
+                    >${String(i + 1)}. <strong>${p.name}</strong><br />${p.address.line1},
+                    ${p.address.postal_code}
+                    ${p.address.city}${p.distance_m !== null ? html` · ${km(p.distance_m, locale)}` : ''}<br /><span
+                      class="vat"
+                      >${p.opening_hours.join(' · ')}</span
+                    ></span
+                  >
+                  <button
+                    type="submit"
+                    class="secondary"
+                    name="action"
+                    value="pickup:${p.id}"
+                    aria-pressed="${pressed(p)}"
+                    aria-label="${t.choose}: ${p.name}"
+                  >
+                    ${t.choose}
+                  </button>
+                </li>`,
+            )}
+          </ol>`
+    }`;
   return { html: body, css: layout(onMap) };
 }
 

@@ -54,7 +54,9 @@ export async function renderSession(
   const errs = state.errors ?? {};
   // The pickup-point step: only when the session asks for one and one of its carriers is active.
   const points = await deps.services.checkout.pickupPointsFor(s, { q: v.pickup_q, near: nearOf(v) });
-  const pickup = points ? pickupStep(points, s.pickup_point, t, locale, v, errs.pickup_point !== undefined) : null;
+  const pickup = points
+    ? pickupStep(points, s.pickup_point, t, locale, v, errs.pickup_point !== undefined)
+    : null;
   const declined = state.error ? (t.declined[state.error] ?? state.error) : null;
   const inner = html`<h1>${t.title}</h1>
     ${declined ? html`<div class="error" role="alert" data-testid="error">${declined}</div>` : ''}
@@ -63,8 +65,8 @@ export async function renderSession(
     <form id="skil-form" method="post" action="${sessionPath(s, embed)}" novalidate>
       ${embed ? html`<input type="hidden" name="embed" value="${embed}" />` : ''}
       ${promotionCodeField(s, t, v)} ${customAmountField(s, t, v, errs, money)}
-      ${customerFields(s, t, v, errs)} ${pickup ? pickup.html : ''} ${cardForm(s, t)} ${payButton(s, t, money)}
-      ${claimsOffered ? krafaForm(t, v, errs) : ''} ${walletButtons(s, t)}
+      ${customerFields(s, t, v, errs)} ${pickup ? pickup.html : ''} ${cardForm(s, t)}
+      ${payButton(s, t, money)} ${claimsOffered ? krafaForm(t, v, errs) : ''} ${walletButtons(s, t)}
     </form>
     ${
       embed
