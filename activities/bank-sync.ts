@@ -1,6 +1,8 @@
-import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import type { WorkerMetrics } from '../stack/worker-metrics';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/activity';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
@@ -8,10 +10,10 @@ import type { Knex } from '../db/knex';
 import type { Logger } from '../stack/logger';
 import type { BankConnection } from '../bank-adapters/bank-connections';
 import type { BankFileTransport } from '../bank-adapters/bank-file-transport';
+import type { RawFileStore } from '../bank-adapters/raw-file-store';
 import { TransportError } from '../bank-adapters/bank-file-transport';
 import { createSftpTransport } from '../bank-adapters/sftp-transport';
 import { CamtError } from '../bank-adapters/camt';
-import { randomBase62 } from '../domain/ids';
 import { createBankFileRepository, type BankFileStatus, type BankScope } from '../db/bank-files';
 import { recordBankException } from '../db/bank-exceptions';
 import { createBankMatchingRepository } from '../db/bank-matching';
@@ -23,11 +25,15 @@ import { toActivityFailure } from './adapter-failure';
 
 export interface BankSyncDeps {
   knex: Knex;
+  /** The worker's Prometheus metrics; unset: nothing is counted (tests, benchmarks). */
+  metrics?: WorkerMetrics;
   client: Client;
   log: Logger;
   bankConnections: BankConnection[];
-  /** Where raw files are kept, named by their sha256. */
-  bankFilesDir: string;
+  /** Where raw files are kept, by their sha256, for every worker to read (decision 0145). */
+  rawFiles: RawFileStore;
+  /** A local folder for a download in progress; the system's temporary folder by default. */
+  scratchDir?: string;
   /** Opens the connection's file transport; the SFTP client unless a test or bench says otherwise. */
   openTransport?: (connection: BankConnection) => BankFileTransport;
   /** Parser worker threads per file (BANK_SYNC_PARSE_WORKERS; 0: parse on the activity's thread). */
@@ -114,16 +120,15 @@ export function createBankSyncActivities(deps: BankSyncDeps) {
       const scope: BankScope = { livemode: c.livemode, connection: c.id };
       const files = createBankFileRepository(deps.knex);
       return withTransport(c, async (transport) => {
-        await mkdir(deps.bankFilesDir, { recursive: true });
-        const incoming = join(deps.bankFilesDir, `.incoming-${randomBase62(12)}`);
+        const scratch = await mkdtemp(join(deps.scratchDir ?? tmpdir(), 'skil-bank-file-'));
         let downloaded;
         const downloadStarted = Date.now();
         try {
-          downloaded = await transport.download(input.name, incoming);
-          // Kept under its hash before anything is parsed; the same bytes again land on the same name.
-          await rename(incoming, join(deps.bankFilesDir, downloaded.sha256));
+          downloaded = await transport.download(input.name, join(scratch, 'incoming'));
+          // Kept under its hash before anything is parsed; the same bytes again are kept once.
+          await deps.rawFiles.put(downloaded.sha256, join(scratch, 'incoming'));
         } finally {
-          await rm(incoming, { force: true });
+          await rm(scratch, { recursive: true, force: true });
         }
         const downloadMs = Date.now() - downloadStarted;
         const { row, created } = await files.receive(scope, {
@@ -157,7 +162,7 @@ export function createBankSyncActivities(deps: BankSyncDeps) {
               deps,
               c,
               row.id,
-              join(deps.bankFilesDir, row.storage_path),
+              () => deps.rawFiles.open(row.storage_path),
               (entries) => heartbeat({ file: input.name, entries }),
               (outcome.timingsMs = { download: downloadMs }),
             );
@@ -174,6 +179,10 @@ export function createBankSyncActivities(deps: BankSyncDeps) {
         await files.markArchived(scope, row.id);
         for (const p of confirmed) await tellSettlement(deps, p);
         if (wake.length > 0) await deps.wakeChannels?.(wake);
+        if (outcome.firstTime) {
+          deps.metrics?.bankFiles.inc({ status: outcome.status });
+          deps.metrics?.bankFileEntries.inc(outcome.entries);
+        }
         deps.log.info({ file: input.name, outcome }, 'bank file synced');
         return outcome;
       });
@@ -192,7 +201,8 @@ export async function processStoredFile(
   deps: Pick<BankSyncDeps, 'knex' | 'parseWorkers'>,
   c: BankConnection,
   fileId: string,
-  path: string,
+  /** Opens the file's stored bytes (each attempt reads them afresh). */
+  openBytes: () => Readable,
   onProgress: (entries: number) => void = () => undefined,
   /** Milliseconds per step (ingest, and each matching step), for the benchmark. */
   timings: Record<string, number> = {},
@@ -203,24 +213,19 @@ export async function processStoredFile(
     const started = Date.now();
     let earlyClaimPayments = 0;
     const processed = await files.processReceived(scope, fileId, async (trx) => {
-      const ingested = await ingestCamtFile(
-        trx,
-        { id: fileId, livemode: c.livemode },
-        createReadStream(path, { highWaterMark: 256 * 1024 }),
-        {
-          onProgress,
-          ...(deps.parseWorkers !== undefined && { workers: deps.parseWorkers }),
-          // Claim payments are matched batch by batch while the parser reads on.
-          afterBatch: async (b) => {
-            if (b.messageType !== 'camt.054' || !isCollectionAccount(b.account, c.collectionAccount.account))
-              return;
-            earlyClaimPayments += await createBankMatchingRepository(trx).matchClaimPaymentsOfBatch({
-              livemode: c.livemode,
-              ...b,
-            });
-          },
+      const ingested = await ingestCamtFile(trx, { id: fileId, livemode: c.livemode }, openBytes(), {
+        onProgress,
+        ...(deps.parseWorkers !== undefined && { workers: deps.parseWorkers }),
+        // Claim payments are matched batch by batch while the parser reads on.
+        afterBatch: async (b) => {
+          if (b.messageType !== 'camt.054' || !isCollectionAccount(b.account, c.collectionAccount.account))
+            return;
+          earlyClaimPayments += await createBankMatchingRepository(trx).matchClaimPaymentsOfBatch({
+            livemode: c.livemode,
+            ...b,
+          });
         },
-      );
+      });
       timings.ingest = Date.now() - started;
       const matched = await matchBankFile(
         trx,

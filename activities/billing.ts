@@ -1,3 +1,4 @@
+import type { WorkerMetrics } from '../stack/worker-metrics';
 import { heartbeat } from '@temporalio/activity';
 import type { Knex } from '../db/knex';
 import type { Logger } from '../stack/logger';
@@ -49,6 +50,8 @@ export interface LifecycleRef {
 
 export interface BillingActivityDeps {
   knex: Knex;
+  /** The worker's Prometheus metrics; unset: nothing is counted (tests, benchmarks). */
+  metrics?: WorkerMetrics;
   log: Logger;
   acquirer: CardAcquirer;
   wakeChannels: (channelIds: string[]) => Promise<void>;
@@ -152,11 +155,26 @@ function acquirerFeesOf(
   });
 }
 
+/** Counts a finished page: its renewals by outcome, and the card charges that reached the acquirer. */
+function countPage(
+  metrics: WorkerMetrics | undefined,
+  reason: ChargeReason,
+  finished: { status: string }[],
+  outcomes: ChargedRenewal[],
+): void {
+  if (!metrics) return;
+  for (const r of finished) metrics.renewals.inc({ reason, outcome: r.status });
+  for (const o of outcomes)
+    if (o.authorization !== null) metrics.charges.inc({ outcome: 'paid' });
+    else if (o.status === 'failed' && o.error?.code !== 'payment_method_missing')
+      metrics.charges.inc({ outcome: 'failed' });
+}
+
 /** Side effects of billing: due pages, single charges, all through one set-based path. */
 export function createBillingActivities(
   deps: Pick<
     BillingActivityDeps,
-    'knex' | 'log' | 'acquirer' | 'wakeChannels' | 'notifyLifecycle' | 'chargeConcurrency'
+    'knex' | 'log' | 'acquirer' | 'wakeChannels' | 'notifyLifecycle' | 'chargeConcurrency' | 'metrics'
   >,
 ) {
   const concurrency = deps.chargeConcurrency ?? 64;
@@ -359,6 +377,7 @@ export function createBillingActivities(
     if (channelIds.length > 0) await deps.wakeChannels(channelIds);
     if (lifecycle.length > 0) await deps.notifyLifecycle(lifecycle);
     const paid = finished.filter((r) => r.status !== 'failed' && r.status !== 'void').length;
+    countPage(deps.metrics, reason, finished, outcomes);
     // The profile of a page: create, charge, finish (the renewal-day benchmark reads these).
     deps.log.info(
       {

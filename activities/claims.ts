@@ -1,3 +1,4 @@
+import type { WorkerMetrics } from '../stack/worker-metrics';
 import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from '../db/knex';
@@ -20,6 +21,8 @@ import { callAdapter } from './adapter-failure';
 
 export interface ClaimActivityDeps {
   knex: Knex;
+  /** The worker's Prometheus metrics; unset: nothing is counted (tests, benchmarks). */
+  metrics?: WorkerMetrics;
   log: Logger;
   /** The bank's claims service; unset: claims stay pending (no bank connection). */
   claimsApi?: ClaimsApi | undefined;
@@ -178,6 +181,8 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
         failures.map((f) => f.id),
         'bank_claim_id',
       );
+      deps.metrics?.claims.inc({ outcome: 'issued' }, issued);
+      deps.metrics?.claims.inc({ outcome: 'refused' }, failures.length);
       return { done: true, issued, failed: failures.length };
     },
 
@@ -224,6 +229,7 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
         }
       }
       await notifySubscriptions(changed);
+      deps.metrics?.claimPayments.inc(applied);
       return { read, applied, cancelled };
     },
   };

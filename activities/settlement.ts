@@ -1,3 +1,4 @@
+import type { WorkerMetrics } from '../stack/worker-metrics';
 import { ApplicationFailure, heartbeat } from '@temporalio/activity';
 import type { Knex } from '../db/knex';
 import type { Logger } from '../stack/logger';
@@ -16,6 +17,8 @@ import { callAdapter } from './adapter-failure';
 
 export interface SettlementActivityDeps {
   knex: Knex;
+  /** The worker's Prometheus metrics; unset: nothing is counted (tests, benchmarks). */
+  metrics?: WorkerMetrics;
   log: Logger;
   /** Connections whose SFTP outbox takes payout files; the one of the run's environment is used. */
   bankConnections?: BankConnection[] | undefined;
@@ -61,6 +64,11 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
     if (deps.payoutChannel) return deps.payoutChannel(livemode);
     const connection = deps.bankConnections?.find((c) => c.livemode === livemode);
     return connection && createPain001SftpChannel(connection);
+  };
+  /** Counts a gathered run by the status it was gathered in (a re-gather of an open run counts again). */
+  const counted = (ref: SettlementRunRef): SettlementRunRef => {
+    deps.metrics?.settlementRuns.inc({ status: ref.status });
+    return ref;
   };
   const toRef = (r: {
     id: string;
@@ -142,7 +150,7 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
           cutoff: new Date(input.cutoff),
           autoApproveMaxNet: deps.autoApproveMaxNet ?? 0,
         });
-        if (run) out.push(toRef(run));
+        if (run) out.push(counted(toRef(run)));
         heartbeat(merchantId);
       }
       return out;
@@ -161,7 +169,7 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
         cutoff: new Date(input.cutoff),
         autoApproveMaxNet: deps.autoApproveMaxNet ?? 0,
       });
-      return run && toRef(run);
+      return run && counted(toRef(run));
     },
 
     /** The run's status in the database, the source of truth signals only hint at. */

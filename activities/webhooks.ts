@@ -1,3 +1,4 @@
+import type { WorkerMetrics } from '../stack/worker-metrics';
 import { heartbeat } from '@temporalio/activity';
 import type { Knex } from '../db/knex';
 import type { Scope } from '../domain/scope';
@@ -19,6 +20,8 @@ import { presentChannel } from '../services/channels/notification-channel-object
 
 export interface WebhookActivityDeps {
   knex: Knex;
+  /** The worker's Prometheus metrics; unset: nothing is counted (tests, benchmarks). */
+  metrics?: WorkerMetrics;
   log: Logger;
   /** Opens the signing secrets stored sealed (decision 0112). */
   secrets: SecretBox;
@@ -59,6 +62,7 @@ export function createWebhookActivities(
     | 'allowPrivateRanges'
     | 'autoDisable'
     | 'clock'
+    | 'metrics'
   >,
 ) {
   const channels = createChannelRepository(deps.knex, deps.secrets);
@@ -153,6 +157,14 @@ export function createWebhookActivities(
       }
       toWake.push(...(await deps.knex.transaction((trx) => finish(trx, scope, delivery, input, result))));
       if (toWake.length > 0) await deps.wakeChannels(toWake);
+      if (deps.metrics) {
+        deps.metrics.webhookAttempts.inc({ result: result.error === null ? 'succeeded' : 'failed' });
+        if (result.status !== null) deps.metrics.webhookAttemptSeconds.observe(result.latencyMs / 1000);
+        if (result.error === null && event)
+          deps.metrics.webhookDeliverySeconds.observe(
+            (Date.now() - new Date(event.createdAt).getTime()) / 1000,
+          );
+      }
       deps.log.info(
         {
           deliveryId: delivery.id,

@@ -87,6 +87,7 @@ import { platformConnectionsRouter } from './routes/platform-connections';
 import { platformWebhooksRouter } from './routes/platform-webhooks';
 import { createPlatformConnectionService } from '../services/platforms/platform-connections';
 import { createInboundWebhooks } from '../services/platforms/inbound-webhooks';
+import { unconfiguredMailer, type Mailer } from '../engine/mailer';
 
 export interface AppDeps {
   knex: Knex;
@@ -96,6 +97,8 @@ export interface AppDeps {
   dispatcher: WebhookDispatcher;
   publicBaseUrl: string;
   bodyLimitBytes: number;
+  /** Where the service's mail goes (SMTP_URL; decision 0114); unset: every send is refused. */
+  mailer?: Mailer;
   /** SECRETS_ENCRYPTION_KEY: seals signing secrets and idempotent replays at rest (decision 0112). */
   secretsKey: string;
   /**
@@ -344,6 +347,8 @@ export function createApp(deps: AppDeps): Express {
       settlement,
       channels,
       channelAutoDisable: deps.webhookAutoDisable,
+      allowPrivateRanges: deps.webhookAllowPrivateRanges ?? [],
+      mailer: deps.mailer ?? unconfiguredMailer(),
     }),
   );
   const claimTestPayments = createClaimTestPayments({

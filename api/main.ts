@@ -2,6 +2,7 @@ import { loadConfig, requireSecretsKey } from '../stack/config';
 import { createLogger } from '../stack/logger';
 import { createKnex } from '../db/knex';
 import { connectTemporal } from '../engine/temporal-client';
+import { temporalConnectionOptions } from '../stack/temporal-connection';
 import { createWebhookDispatcher } from '../engine/webhook-dispatch';
 import { createMetrics } from './metrics';
 import { createApp } from './app';
@@ -9,6 +10,7 @@ import { claimsApiFromConfig } from '../stack/claims-bank-from-config';
 import { createTestBankPayer } from '../bank-adapters/test-bank-payer';
 import { cardAcquirerFromConfig } from '../bank-adapters/http-card-acquirer';
 import { simulatedCarrierConnections } from '../bank-adapters/carriers/carriers';
+import { createSmtpMailer, unconfiguredMailer } from '../engine/mailer';
 
 /** Runs the HTTP API; needs DATABASE_URL, TEMPORAL_ADDRESS and SIMULATED_ACQUIRER_URL (npm start sets them). */
 async function main(): Promise<void> {
@@ -19,8 +21,14 @@ async function main(): Promise<void> {
   }
   const acquirer = cardAcquirerFromConfig(config);
   const secretsKey = requireSecretsKey(config);
-  const knex = createKnex(config.DATABASE_URL);
-  const { client, connection } = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+  const knex = createKnex(config.DATABASE_URL, {
+    poolMax: config.DATABASE_POOL_MAX,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+  });
+  const { client, connection } = await connectTemporal(
+    temporalConnectionOptions(config, config.TEMPORAL_ADDRESS),
+    config.TEMPORAL_NAMESPACE,
+  );
   const metrics = createMetrics(knex);
   const dispatcher = createWebhookDispatcher({
     client,
@@ -28,8 +36,12 @@ async function main(): Promise<void> {
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     workflowStarts: metrics.workflowStarts,
   });
+  const mailer = config.SMTP_URL
+    ? createSmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM })
+    : unconfiguredMailer();
   const app = createApp({
     knex,
+    mailer,
     log,
     metrics,
     temporal: connection,
@@ -53,6 +65,7 @@ async function main(): Promise<void> {
       deviceAuthorize: config.RATE_LIMIT_DEVICE_AUTHORIZE,
       deviceToken: config.RATE_LIMIT_DEVICE_TOKEN,
       signIn: config.RATE_LIMIT_SIGN_IN,
+      signUp: config.RATE_LIMIT_SIGN_UP,
       pages: config.RATE_LIMIT_PAGES,
     },
     trustProxy: config.TRUST_PROXY,

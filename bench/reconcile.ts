@@ -24,6 +24,7 @@ import globalSetup from '../test/helpers/global-setup';
 import globalTeardown from '../test/helpers/global-teardown';
 import { createTestDatabase } from '../test/helpers/database';
 import { createKnex } from '../db/knex';
+import { createPostgresRawFileStore } from '../db/raw-bank-files';
 import { createMerchantRepository } from '../db/merchants';
 import { createSettlementRunRepository } from '../db/settlement-runs';
 import { writeClaimNotifications, type ClaimPaymentDetail } from './reconcile-files';
@@ -69,7 +70,8 @@ interface Job {
   temporalAddress: string;
   sftpPort: number;
   hostKeySha256: string;
-  filesDir: string;
+  /** The SFTP server's archive, where the file lands after sync: the bare parse reads it there. */
+  archivedPath: string;
 }
 
 /**
@@ -102,7 +104,8 @@ async function measure(job: Job): Promise<void> {
       client,
       log: createLogger('bench', 'silent'),
       bankConnections: [connection],
-      bankFilesDir: job.filesDir,
+      // The production store (decision 0145): the bytes go into PostgreSQL and are read back from it.
+      rawFiles: createPostgresRawFileStore(k),
       parseWorkers: PARSE_WORKERS,
     });
 
@@ -135,8 +138,7 @@ async function measure(job: Job): Promise<void> {
     const parseRss = rssMeter();
     const t1 = process.hrtime.bigint();
     let parsedDetails = 0;
-    const stored = join(job.filesDir, (await k('bank_files').first('storage_path')).storage_path as string);
-    for await (const e of parseCamt(createReadStream(stored, { highWaterMark: 256 * 1024 }), {
+    for await (const e of parseCamt(createReadStream(job.archivedPath, { highWaterMark: 256 * 1024 }), {
       workers: PARSE_WORKERS,
     })) {
       if (e.kind === 'entry') parsedDetails += e.entry.NtryDtls.reduce((s, d) => s + d.TxDtls.length, 0);
@@ -150,7 +152,7 @@ async function measure(job: Job): Promise<void> {
       JSON.stringify({
         bench: 'reconcile',
         claimPayments: job.size,
-        fileMB: Math.round(statSync(stored).size / 1e6),
+        fileMB: Math.round(statSync(job.archivedPath).size / 1e6),
         status: outcome.status,
         matched: matched.rows[0]!.n,
         exceptions: outcome.exceptions,
@@ -183,7 +185,6 @@ async function runSize(size: number): Promise<void> {
   const k = db.knex;
   const root = mkdtempSync(join(tmpdir(), 'reconcile-sftp-'));
   const bankData = mkdtempSync(join(tmpdir(), 'reconcile-bank-'));
-  const filesDir = mkdtempSync(join(tmpdir(), 'reconcile-files-'));
   const sftp = await startSimulatedBankSftp({
     rootDir: root,
     dataDir: bankData,
@@ -237,7 +238,7 @@ async function runSize(size: number): Promise<void> {
       temporalAddress: process.env.SKIL_TEST_TEMPORAL_ADDRESS!,
       sftpPort: sftp.port,
       hostKeySha256: sftp.hostKeyFingerprint,
-      filesDir,
+      archivedPath: join(root, 'archive', name),
     };
     // Asynchronously: the simulated bank's SFTP server runs on this process's event loop.
     // RECONCILE_HEAP_MB caps the measured process's V8 heap, as a worker's deployment would.
@@ -258,7 +259,7 @@ async function runSize(size: number): Promise<void> {
   } finally {
     await sftp.stop();
     await db.drop();
-    for (const d of [root, bankData, filesDir]) rmSync(d, { recursive: true, force: true });
+    for (const d of [root, bankData]) rmSync(d, { recursive: true, force: true });
   }
 }
 

@@ -11,11 +11,20 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (text: string) => {
   return value;
 });
 
-/** Creates the knex instance for a PostgreSQL URL. */
-export function createKnex(databaseUrl: string, opts: { poolMax?: number } = {}): Knex {
+/**
+ * Creates the knex instance for a PostgreSQL URL: `poolMax` connections at most, each with
+ * `statementTimeoutMs` as its statement_timeout (0 or unset: none).
+ */
+export function createKnex(
+  databaseUrl: string,
+  opts: { poolMax?: number; statementTimeoutMs?: number } = {},
+): Knex {
   return knexFactory({
     client: 'pg',
-    connection: databaseUrl,
+    connection: {
+      connectionString: databaseUrl,
+      ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
+    },
     pool: { min: 0, max: opts.poolMax ?? 10 },
     acquireConnectionTimeout: 10_000,
   });

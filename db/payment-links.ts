@@ -14,6 +14,10 @@ export type TemplateItem =
 
 /** The session template a link opens a checkout session from, as stored (JSON). */
 export interface PaymentLinkTemplate {
+  /** Absent on links made before subscription links: payment. */
+  mode?: 'payment' | 'subscription' | undefined;
+  subscription_data?:
+    { trial_period_days?: number | undefined; metadata?: Record<string, string> | undefined } | undefined;
   amount?: number | undefined;
   items?: TemplateItem[] | undefined;
   product?: string | undefined;

@@ -17,6 +17,8 @@ export interface UserRow {
   password_hash: string;
   created_at: Date;
   disabled_at: Date | null;
+  /** When the user proved the address by a link mailed to it; null until then (decision 0115). */
+  email_verified_at: Date | null;
 }
 
 export interface SessionRow {
@@ -53,6 +55,11 @@ export function createUserRepository(db: Db) {
         passwordHash: string;
         /** A merchant user's role; the account's first user is its owner. */
         role?: MemberRole;
+        /**
+         * Whether the address is known to be the user's. Only self-serve sign-up creates users with
+         * an address still to verify; operators, the demo seed and accepted invitations are verified.
+         */
+        emailVerified?: boolean;
       },
       trx: Db = db,
     ): Promise<UserRow> {
@@ -65,6 +72,7 @@ export function createUserRepository(db: Db) {
           name: input.name ?? null,
           password_hash: input.passwordHash,
           role: input.kind === 'merchant' ? (input.role ?? 'owner') : null,
+          email_verified_at: input.emailVerified === false ? null : (trx.fn.now() as never),
         })
         .returning('*');
       return row!;
@@ -78,6 +86,91 @@ export function createUserRepository(db: Db) {
 
     async findById(id: string, trx: Db = db): Promise<UserRow | undefined> {
       return trx<UserRow>('users').where({ id }).first();
+    },
+
+    // ---- email verification, passwords and the team (decisions 0115-0117) ----
+
+    /** Marks the address verified, if it is still the user's address; false when it is not. */
+    async markEmailVerified(userId: string, email: string, trx: Db = db): Promise<boolean> {
+      const n = await trx('users')
+        .where({ id: userId })
+        .whereRaw('lower(email) = ?', [normalizeEmail(email)])
+        .update({ email_verified_at: trx.raw('coalesce(email_verified_at, now())') });
+      return n > 0;
+    },
+
+    async setPassword(userId: string, passwordHash: string, trx: Db = db): Promise<void> {
+      await trx('users').where({ id: userId }).update({ password_hash: passwordHash });
+    },
+
+    /** Ends every dashboard session of the user (after a password reset or removal from a team). */
+    async deleteSessionsOf(userId: string, trx: Db = db): Promise<void> {
+      await trx('dashboard_sessions').where({ user_id: userId }).delete();
+    },
+
+    /** The merchant's enabled team members, oldest first. */
+    async listMembers(merchantId: string, trx: Db = db): Promise<UserRow[]> {
+      return trx<UserRow>('users')
+        .where({ merchant_id: merchantId, kind: 'merchant' })
+        .whereNull('disabled_at')
+        .orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    },
+
+    /**
+     * Locks every user row of the merchant, in id order, so two changes to one team (demoting or
+     * removing owners) run one after the other and the last owner cannot be lost between them.
+     */
+    async lockMembers(merchantId: string, trx: Db): Promise<UserRow[]> {
+      return trx<UserRow>('users')
+        .where({ merchant_id: merchantId, kind: 'merchant' })
+        .orderBy('id')
+        .forUpdate();
+    },
+
+    async setRole(merchantId: string, userId: string, role: MemberRole, trx: Db = db): Promise<void> {
+      await trx('users').where({ id: userId, merchant_id: merchantId, kind: 'merchant' }).update({ role });
+    },
+
+    /** Removes a member from the team: disabled, so their past actions keep a user to point at. */
+    async disableMember(merchantId: string, userId: string, trx: Db = db): Promise<void> {
+      await trx('users')
+        .where({ id: userId, merchant_id: merchantId, kind: 'merchant' })
+        .update({ disabled_at: trx.fn.now() });
+      await trx('dashboard_sessions').where({ user_id: userId }).delete();
+    },
+
+    /** Brings a removed member back, as a new invitation's acceptance does, with a new password. */
+    async enableMember(
+      merchantId: string,
+      userId: string,
+      values: { role: MemberRole; passwordHash: string },
+      trx: Db = db,
+    ): Promise<UserRow | undefined> {
+      const [row] = await trx<UserRow>('users')
+        .where({ id: userId, merchant_id: merchantId, kind: 'merchant' })
+        .update({
+          disabled_at: null,
+          role: values.role,
+          password_hash: values.passwordHash,
+          email_verified_at: trx.raw('coalesce(email_verified_at, now())') as never,
+        })
+        .returning('*');
+      return row;
+    },
+
+    /**
+     * Whether the merchant has a user and none of its enabled users has a verified address: a
+     * self-serve account whose owner has not yet clicked the link (decision 0115).
+     */
+    async awaitsEmailVerification(merchantId: string, trx: Db = db): Promise<boolean> {
+      const row = await trx('users')
+        .where({ merchant_id: merchantId, kind: 'merchant' })
+        .whereNull('disabled_at')
+        .first<{ users: string; verified: string }>(
+          trx.raw('count(*) as users'),
+          trx.raw('count(email_verified_at) as verified'),
+        );
+      return Number(row?.users ?? 0) > 0 && Number(row?.verified ?? 0) === 0;
     },
 
     // ---- sessions: the cookie holds a random token; the table holds its hash ----

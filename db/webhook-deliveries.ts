@@ -226,6 +226,23 @@ export function createDeliveryRepository(db: Db) {
         .limit(limit);
       return rows.map((r: { channel_id: string }) => r.channel_id);
     },
+
+    /**
+     * The delivery backlog across every tenant, for the operators' metrics: deliveries not yet
+     * made (due now or waiting for a retry) and how long the oldest due one has waited (0 when
+     * none). Reads the partial index of pending deliveries only.
+     */
+    async backlog(trx: Db = db): Promise<{ pending: number; oldestDueSeconds: number }> {
+      const row = await trx('webhook_deliveries')
+        .where({ status: 'pending' })
+        .first<{ pending: number; oldest: number | null }>(
+          trx.raw('count(*)::int as pending'),
+          trx.raw(
+            'extract(epoch from now() - min(next_attempt_at) filter (where next_attempt_at <= now()))::float8 as oldest',
+          ),
+        );
+      return { pending: row?.pending ?? 0, oldestDueSeconds: Math.max(0, row?.oldest ?? 0) };
+    },
   };
 }
 

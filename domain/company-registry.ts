@@ -47,6 +47,11 @@ const TEST_COMPANIES: RegistryCompany[] = [
   },
 ];
 
+/** A company's registered name in the test registry's table, or null (the simulated bank's payer pages). */
+export function testCompanyName(kennitala: string): string | null {
+  return TEST_COMPANIES.find((c) => c.kennitala === kennitala)?.name ?? null;
+}
+
 /** The test environment's registry: a fixed table of real public companies. */
 export function createTestCompanyRegistry(companies: RegistryCompany[] = TEST_COMPANIES): CompanyRegistry {
   const byId = new Map(companies.map((c) => [c.kennitala, c]));

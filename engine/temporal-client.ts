@@ -1,10 +1,14 @@
 import { Client, Connection } from '@temporalio/client';
+import type { TemporalConnectionOptions } from '../stack/temporal-connection';
 
-/** Connects a Temporal client; the connection is lazy-retrying, so this waits for the server. */
+/**
+ * Connects a Temporal client (TLS and API key as configured; stack/temporal-connection.ts); the
+ * connection is lazy-retrying, so this waits for the server.
+ */
 export async function connectTemporal(
-  address: string,
+  options: TemporalConnectionOptions,
   namespace: string,
 ): Promise<{ client: Client; connection: Connection }> {
-  const connection = await Connection.connect({ address });
+  const connection = await Connection.connect(options);
   return { client: new Client({ connection, namespace }), connection };
 }

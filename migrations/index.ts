@@ -20,7 +20,9 @@ import * as subscriptionClaimFallback from './20261216_1200_subscription_claim_f
 import * as mcpAgentSafety from './20261217_0900_mcp_agent_safety';
 import * as claimRefundTransfers from './20261217_1000_claim_refund_transfers';
 import * as memberRoles from './20261218_0800_member_roles';
+import * as accountEmail from './20261218_0900_account_email';
 import * as delivery from './20261220_0100_delivery';
+import * as rawBankFiles from './20261222_0900_raw_bank_files';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -50,5 +52,7 @@ export const migrations: Record<string, Migration> = {
   '20261217_0900_mcp_agent_safety': mcpAgentSafety,
   '20261217_1000_claim_refund_transfers': claimRefundTransfers,
   '20261218_0800_member_roles': memberRoles,
+  '20261218_0900_account_email': accountEmail,
   '20261220_0100_delivery': delivery,
+  '20261222_0900_raw_bank_files': rawBankFiles,
 };

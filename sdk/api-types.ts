@@ -1365,6 +1365,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The key is valid but may not do this. */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description An id in the path names nothing in this merchant and mode (`resource_missing`, `param` names it). */
         NotFound: {
             headers: {
@@ -5352,6 +5361,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -7176,10 +7186,18 @@ export interface operations {
                                 [key: string]: string;
                             };
                             minimum_amount: number | null;
+                            /** @enum {string} */
+                            mode: "payment" | "subscription";
                             /** @constant */
                             object: "payment_link";
                             product: string | null;
                             save_payment_method: boolean;
+                            subscription_data: {
+                                metadata: {
+                                    [key: string]: string;
+                                };
+                                trial_period_days: number | null;
+                            } | null;
                             success_url: string | null;
                             url: string;
                         }[];
@@ -7246,8 +7264,21 @@ export interface operations {
                         [key: string]: string;
                     };
                     minimum_amount?: (number | string) | null;
+                    /**
+                     * @description subscription: each checkout signs the buyer up to the recurring price of the one item
+                     * @default payment
+                     * @enum {string}
+                     */
+                    mode?: "payment" | "subscription";
                     product?: string;
                     save_payment_method?: boolean | ("true" | "false");
+                    /** @description mode subscription: a trial for every sign-up, and the subscriptions' metadata */
+                    subscription_data?: {
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        trial_period_days?: number | string;
+                    };
                     /** @description `{CHECKOUT_SESSION_ID}` is replaced with the session id */
                     success_url?: string | null;
                 };
@@ -7282,8 +7313,21 @@ export interface operations {
                         [key: string]: string;
                     };
                     minimum_amount?: (number | string) | null;
+                    /**
+                     * @description subscription: each checkout signs the buyer up to the recurring price of the one item
+                     * @default payment
+                     * @enum {string}
+                     */
+                    mode?: "payment" | "subscription";
                     product?: string;
                     save_payment_method?: boolean | ("true" | "false");
+                    /** @description mode subscription: a trial for every sign-up, and the subscriptions' metadata */
+                    subscription_data?: {
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        trial_period_days?: number | string;
+                    };
                     /** @description `{CHECKOUT_SESSION_ID}` is replaced with the session id */
                     success_url?: string | null;
                 };
@@ -7318,8 +7362,21 @@ export interface operations {
                         [key: string]: string;
                     };
                     minimum_amount?: (number | string) | null;
+                    /**
+                     * @description subscription: each checkout signs the buyer up to the recurring price of the one item
+                     * @default payment
+                     * @enum {string}
+                     */
+                    mode?: "payment" | "subscription";
                     product?: string;
                     save_payment_method?: boolean | ("true" | "false");
+                    /** @description mode subscription: a trial for every sign-up, and the subscriptions' metadata */
+                    subscription_data?: {
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        trial_period_days?: number | string;
+                    };
                     /** @description `{CHECKOUT_SESSION_ID}` is replaced with the session id */
                     success_url?: string | null;
                 };
@@ -7354,8 +7411,21 @@ export interface operations {
                         [key: string]: string;
                     };
                     minimum_amount?: (number | string) | null;
+                    /**
+                     * @description subscription: each checkout signs the buyer up to the recurring price of the one item
+                     * @default payment
+                     * @enum {string}
+                     */
+                    mode?: "payment" | "subscription";
                     product?: string;
                     save_payment_method?: boolean | ("true" | "false");
+                    /** @description mode subscription: a trial for every sign-up, and the subscriptions' metadata */
+                    subscription_data?: {
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        trial_period_days?: number | string;
+                    };
                     /** @description `{CHECKOUT_SESSION_ID}` is replaced with the session id */
                     success_url?: string | null;
                 };
@@ -7385,10 +7455,18 @@ export interface operations {
                             [key: string]: string;
                         };
                         minimum_amount: number | null;
+                        /** @enum {string} */
+                        mode: "payment" | "subscription";
                         /** @constant */
                         object: "payment_link";
                         product: string | null;
                         save_payment_method: boolean;
+                        subscription_data: {
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            trial_period_days: number | null;
+                        } | null;
                         success_url: string | null;
                         url: string;
                     };
@@ -7445,10 +7523,18 @@ export interface operations {
                             [key: string]: string;
                         };
                         minimum_amount: number | null;
+                        /** @enum {string} */
+                        mode: "payment" | "subscription";
                         /** @constant */
                         object: "payment_link";
                         product: string | null;
                         save_payment_method: boolean;
+                        subscription_data: {
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            trial_period_days: number | null;
+                        } | null;
                         success_url: string | null;
                         url: string;
                     };
@@ -7535,10 +7621,18 @@ export interface operations {
                             [key: string]: string;
                         };
                         minimum_amount: number | null;
+                        /** @enum {string} */
+                        mode: "payment" | "subscription";
                         /** @constant */
                         object: "payment_link";
                         product: string | null;
                         save_payment_method: boolean;
+                        subscription_data: {
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            trial_period_days: number | null;
+                        } | null;
                         success_url: string | null;
                         url: string;
                     };

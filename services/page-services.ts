@@ -15,6 +15,13 @@ import { createPortalService } from './portal/portal';
 import { openPaymentLink } from './payment-links/payment-links';
 import type { NotificationChannelService } from './channels/notification-channels-service';
 import { DEFAULT_AUTO_DISABLE, type AutoDisableRule } from '../domain/webhook-schedule';
+import { scanWebsite } from './theme-scan';
+import type { Mailer } from '../engine/mailer';
+import type { Logger } from '../stack/logger';
+import { createSignUpService } from './accounts/sign-up';
+import { createEmailVerificationService } from './accounts/email-verification';
+import { createPasswordResetService } from './accounts/password-reset';
+import { createTeamService } from './accounts/team';
 
 /** Approval of settlement runs, as the settlement service does it. */
 export interface RunApprover {
@@ -33,6 +40,11 @@ export interface PageServiceDeps {
   channels: NotificationChannelService;
   /** The rule that disables failing channels, as the worker applies it (the page states it). */
   channelAutoDisable?: AutoDisableRule | undefined;
+  /** Private ranges the operator lets Skil reach (WEBHOOK_ALLOW_PRIVATE_RANGES): also the theme scan's. */
+  allowPrivateRanges?: readonly string[] | undefined;
+  /** The service's mail (verification, password reset, invitations; decision 0114). */
+  mailer: Mailer;
+  log?: Logger | undefined;
 }
 
 /**
@@ -40,7 +52,17 @@ export interface PageServiceDeps {
  * composition root's parts, so the pages hold services and never a database handle.
  */
 export function createPageServices(deps: PageServiceDeps) {
+  const accountDeps = {
+    knex: deps.knex,
+    mailer: deps.mailer,
+    publicBaseUrl: deps.publicBaseUrl,
+    log: deps.log,
+  };
   return {
+    signUp: createSignUpService(accountDeps),
+    emailVerification: createEmailVerificationService(accountDeps),
+    passwordReset: createPasswordResetService(accountDeps),
+    team: createTeamService(accountDeps),
     checkout: deps.checkout,
     paymentLinks: { open: (id: string) => openPaymentLink(deps.knex, deps.checkout, id) },
     portal: createPortalService({
@@ -49,6 +71,8 @@ export function createPageServices(deps: PageServiceDeps) {
       subscriptions: deps.subscriptions,
     }),
     themes: createThemeService(deps.knex),
+    scanWebsite: (address: string) =>
+      scanWebsite(address, { allowPrivateRanges: deps.allowPrivateRanges ?? [] }),
     signIn: createSignInService(deps.knex),
     accounts: createMerchantAccountService(deps.knex),
     keys: createDashboardKeyService(deps.knex),

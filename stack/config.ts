@@ -32,6 +32,27 @@ const ConfigSchema = z
     TEMPORAL_TASK_QUEUE: z.string().min(1).default('skil'),
     TEMPORAL_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
     TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
+    /**
+     * TLS to the Temporal frontend (a self-hosted cluster with mTLS, or Temporal Cloud; decision
+     * 0144): `true` turns it on with the system's CAs; the paths below add a server CA, a client
+     * certificate pair and the server name to expect. Any of them, or an API key, implies TLS.
+     */
+    TEMPORAL_TLS: z.enum(['true', 'false']).default('false'),
+    TEMPORAL_TLS_CA_PATH: z.string().min(1).optional(),
+    TEMPORAL_TLS_CERT_PATH: z.string().min(1).optional(),
+    TEMPORAL_TLS_KEY_PATH: z.string().min(1).optional(),
+    TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
+    /** Temporal Cloud API key, sent as a bearer token on every call. */
+    TEMPORAL_API_KEY: z.string().min(1).optional(),
+    /** Port of the worker's Prometheus `/metrics` (on HOST); unset: not served. */
+    WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    /** PostgreSQL connections per process (API or worker). */
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
+    /**
+     * PostgreSQL `statement_timeout` of every connection, in ms; 0: none. Long bank-file and
+     * settlement statements run in the worker: give the worker a larger value than the API.
+     */
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(0),
     /** Port of the embedded PostgreSQL, when DATABASE_URL is unset. */
     EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
     DATA_DIR: z.string().min(1).default('.data'),
@@ -177,6 +198,22 @@ const ConfigSchema = z
         }
         return list;
       }),
+    /**
+     * The mail server the service sends through (verification, password reset, invitations,
+     * receipts): nodemailer's `smtp://user:pass@host:port` or `smtps://…` (decision 0114). Unset:
+     * `npm start` runs the local mail catcher and uses it; `npm run api` alone sends no mail.
+     */
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\/\S+$/, 'must be smtp://… or smtps://…')
+      .optional(),
+    /** The From header of the service's mail. */
+    MAIL_FROM: z.string().min(3).max(200).default('Skil <no-reply@skil.test>'),
+    /** The local mail catcher `npm start` runs when SMTP_URL is unset: its SMTP and page ports (0: any). */
+    MAIL_CATCHER_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(3025),
+    MAIL_CATCHER_PORT: z.coerce.number().int().min(0).max(65535).default(3030),
+    /** Sign-ups per client address (`<n>/<window>` or `off`; decision 0115). */
+    RATE_LIMIT_SIGN_UP: zRateLimit('5/1h'),
     /** How often the device flow lets a CLI poll for its key (RFC 8628 `interval`), in seconds. */
     DEVICE_POLL_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
     /** Largest request body accepted, in bytes. */
@@ -187,6 +224,15 @@ const ConfigSchema = z
       .default(256 * 1024),
   })
   .superRefine((c, ctx) => {
+    // A client certificate is a pair: one half alone is a mistake, not a choice.
+    if ((c.TEMPORAL_TLS_CERT_PATH === undefined) !== (c.TEMPORAL_TLS_KEY_PATH === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [c.TEMPORAL_TLS_CERT_PATH === undefined ? 'TEMPORAL_TLS_CERT_PATH' : 'TEMPORAL_TLS_KEY_PATH'],
+        message:
+          'TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH are set together (the client certificate pair)',
+      });
+    }
     // A CLI polling at the interval the device flow hands out is never refused (decision 0110).
     const token = c.RATE_LIMIT_DEVICE_TOKEN;
     if (token && token.max < leastDeviceTokenLimit(c.DEVICE_POLL_INTERVAL_SECONDS, token.windowMs)) {

@@ -15,6 +15,7 @@ import { loadOrCreateSftpLogin } from '../simulators/bank/sftp-login';
 import { startSimulatedAcquirer } from '../simulators/acquirer/service';
 import { startSimulatedCarriers } from '../simulators/carriers/service';
 import { loadOrCreateSecretsKey } from './secrets-key';
+import { startMailCatcher } from '../simulators/mail/mail-catcher';
 
 /**
  * `npm start`: the whole service on one machine. PostgreSQL (embedded unless DATABASE_URL is set)
@@ -135,6 +136,22 @@ async function main(): Promise<void> {
       carriersUrl = carriers.url;
     }
 
+    // The mail server: the configured one (SMTP_URL), else the local catcher, whose page lists every
+    // message the service sends so its links can be clicked (decision 0114).
+    let smtpUrl = config.SMTP_URL;
+    let mailPage: string | null = null;
+    if (smtpUrl === undefined) {
+      const catcher = await startMailCatcher({
+        smtpPort: config.MAIL_CATCHER_SMTP_PORT,
+        httpPort: config.MAIL_CATCHER_PORT,
+        dataDir: path.join(config.dataDir, 'mail-catcher'),
+        log: log.child({ part: 'mail-catcher' }),
+      });
+      stops.push(() => catcher.stop());
+      smtpUrl = catcher.smtpUrl;
+      mailPage = catcher.pageUrl;
+    }
+
     const env = {
       ...process.env,
       SIMULATED_CARRIERS_URL: carriersUrl,
@@ -143,6 +160,7 @@ async function main(): Promise<void> {
       SIMULATED_BANK_URL: bank.url,
       SIMULATED_ACQUIRER_URL: acquirerUrl,
       SECRETS_ENCRYPTION_KEY: secretsKey,
+      SMTP_URL: smtpUrl,
       // The bank file connection of the collection account: the simulated bank's SFTP server, pinned,
       // unless a real connection is configured (BANK_SFTP_HOST).
       ...(config.BANK_SFTP_HOST === undefined && {
@@ -183,6 +201,8 @@ async function main(): Promise<void> {
       `  Demo merchant  ${demo.merchantId}${demo.created ? ' (created now)' : ''}`,
       `  Test API key   ${demo.testKey}   (also in ${path.join(config.dataDir, 'demo.env')})`,
       `  Dashboard      ${config.publicBaseUrl}/dashboard  (sign in as ${demo.dashboardEmail} / ${demo.dashboardPassword})`,
+      `  Sign up        ${config.publicBaseUrl}/dashboard/sign-up`,
+      `  Mail           ${mailPage ? `${mailPage}  (local catcher: every email the service sends, links clickable)` : `sent through ${smtpUrl.replace(/\/\/[^@/]*@/, '//…@')}`}`,
       `  Operators      npm run operator:create -- --email you@example.is`,
       `  Simulated bank ${bank.payerUrl}  (payer online bank; IOBWS claims API at ${bank.url}/v1)`,
       `  Bank files     sftp://${sftpLogin.username}@127.0.0.1:${bankSftp.port}  (${bankSftp.hostKeyFingerprint}; login in ${path.join(bankDir, 'sftp-login.json')})`,

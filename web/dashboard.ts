@@ -12,6 +12,9 @@ import { operatorPages } from './operator-pages';
 import { devicePages } from './device-page';
 import { financePages } from './finance/pages';
 import { webhookPages } from './webhook-pages';
+import { signUpPages } from './sign-up-pages';
+import { passwordResetPages } from './password-reset-pages';
+import { teamPages } from './team-pages';
 
 const WEB_PATH = /^\/(dashboard|device)(\/|$)/;
 
@@ -26,13 +29,16 @@ export function dashboardPages(deps: Omit<WebContext, 'cookies'>): RequestHandle
   router.use(express.urlencoded({ extended: true, limit: '64kb', parameterLimit: 100 }));
   router.use(loadSession(deps.services.signIn, ctx.cookies));
   router.use((req, res, next) => {
-    context(res).route = req.path.replace(/\/(acct|key|stl|bf|bex|nc)_[0-9A-Za-z]+/g, '/:id');
+    context(res).route = req.path.replace(/\/(acct|key|stl|bf|bex|nc|usr|inv)_[0-9A-Za-z]+/g, '/:id');
     next();
   });
   router.get('/dashboard', requireUser(), (_req, res) => {
     res.redirect(303, sessionOf(res).user.kind === 'operator' ? '/dashboard/operator' : '/dashboard/profile');
   });
   router.use(signInPages(ctx));
+  router.use(signUpPages(ctx));
+  router.use(passwordResetPages(ctx));
+  router.use(teamPages(ctx));
   router.use(profilePages(ctx));
   router.use(themePages(ctx));
   router.use(apiKeyPages(ctx));

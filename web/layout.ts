@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { html, trusted, type SafeHtml } from '../html/html';
 import { newNonce, setPageSecurityHeaders } from '../html/security-headers';
 import type { WebSession } from './session';
+import { can } from '../domain/member-roles';
 
 /**
  * The dashboard's page frame: plain HTML forms, no script (the CSP forbids any), a skip link and
@@ -58,7 +59,8 @@ function nav(session: WebSession | undefined): SafeHtml {
       : html`<li><a href="/dashboard/profile">Profile</a></li>
           <li><a href="/dashboard/theme">Checkout theme</a></li>
           <li><a href="/dashboard/api-keys">API keys</a></li>
-          <li><a href="/dashboard/webhooks">Webhooks</a></li>`;
+          <li><a href="/dashboard/webhooks">Webhooks</a></li>
+          ${session.user.role && can(session.user.role, 'manage_team') ? html`<li><a href="/dashboard/team">Team</a></li>` : ''}`;
   return html`<nav aria-label="Dashboard">
       <ul>
         ${links}

@@ -5,19 +5,22 @@ import { notice } from '../html/notice';
 import { csrfField, sendPage } from './layout';
 import { csrfValid, preSessionCsrf, setCookie, webSession } from './session';
 import { field, requireCsrf, safeNext, type WebContext } from './context';
+import type { PageLocale } from './messages';
+import { langField, languageSwitch, localeOf, t } from './account-messages';
 
-/** `/dashboard/sign-in` and `/dashboard/sign-out` for merchant users and operators. */
+/** `/dashboard/sign-in` and `/dashboard/sign-out` for merchant users and operators, is/en. */
 export function signInPages(ctx: WebContext): Router {
   const router = Router();
   const { signIn } = ctx.services;
 
   const home = (kind: string) => (kind === 'operator' ? '/dashboard/operator' : '/dashboard/profile');
 
-  function form(token: string, next: string | null, email: string, error?: string) {
+  function form(locale: PageLocale, token: string, next: string | null, email: string, error?: string) {
     return html`${error ? notice('error', error) : ''}
       <form method="post" action="/dashboard/sign-in">
-        ${csrfField(token)} ${next ? html`<input type="hidden" name="next" value="${next}" />` : ''}
-        <label for="email">Email</label>
+        ${csrfField(token)} ${langField(locale)}
+        ${next ? html`<input type="hidden" name="next" value="${next}" />` : ''}
+        <label for="email">${t(locale, 'email')}</label>
         <input
           id="email"
           name="email"
@@ -27,10 +30,15 @@ export function signInPages(ctx: WebContext): Router {
           value="${email}"
           autofocus
         />
-        <label for="password">Password</label>
+        <label for="password">${t(locale, 'password')}</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required />
-        <p><button type="submit">Sign in</button></p>
-      </form>`;
+        <p><button type="submit">${t(locale, 'sign_in')}</button></p>
+      </form>
+      <p><a href="/dashboard/reset-password?lang=${locale}">${t(locale, 'forgot_link')}</a></p>
+      <p>
+        ${t(locale, 'no_account')}
+        <a href="/dashboard/sign-up?lang=${locale}">${t(locale, 'create_account_link')}</a>
+      </p>`;
   }
 
   router.get('/dashboard/sign-in', (req, res) => {
@@ -40,27 +48,34 @@ export function signInPages(ctx: WebContext): Router {
       res.redirect(303, next ?? home(session.user.kind));
       return;
     }
-    sendPage(res, form(preSessionCsrf(req, res, ctx.cookies), next, ''), { title: 'Sign in' });
+    const locale = localeOf(req, res, ctx.cookies);
+    sendPage(
+      res,
+      html`${languageSwitch(req, locale)}${form(locale, preSessionCsrf(req, res, ctx.cookies), next, '')}`,
+      { title: t(locale, 'sign_in_title'), lang: locale },
+    );
   });
 
   router.post('/dashboard/sign-in', async (req, res) => {
     const next = safeNext(field(req, 'next'));
     const email = field(req, 'email').slice(0, 320);
+    const locale = localeOf(req, res, ctx.cookies);
     const retry = (status: number, message: string) =>
-      sendPage(res, form(preSessionCsrf(req, res, ctx.cookies), next, email, message), {
-        title: 'Sign in',
+      sendPage(res, form(locale, preSessionCsrf(req, res, ctx.cookies), next, email, message), {
+        title: t(locale, 'sign_in_title'),
+        lang: locale,
         status,
       });
     if (!csrfValid(req, res, ctx.cookies, 'pre-session')) {
-      retry(403, 'The sign-in form expired. Please try again.');
+      retry(403, t(locale, 'sign_in_expired'));
       return;
     }
     const result = await signIn.signIn(email, field(req, 'password'));
     if (!result.ok) {
       if (result.reason === 'locked') {
-        retry(429, 'Too many failed attempts. Sign-in for this address is paused for 15 minutes.');
+        retry(429, t(locale, 'sign_in_locked'));
       } else {
-        retry(401, 'The email or password is not right.');
+        retry(401, t(locale, 'sign_in_wrong'));
       }
       return;
     }

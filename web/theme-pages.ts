@@ -3,24 +3,71 @@ import { ApiError } from '../domain/errors';
 import { ThemePatch, BUTTON_ROUNDNESS, THEME_FIELDS, type ThemeValues } from '../domain/theme';
 import { toInvalidRequest } from '../domain/invalid-request';
 import { presentTheme } from '../services/theme';
+import type { ThemeProposal } from '../services/theme-scan';
 import { html } from '../html/html';
 import { notice } from '../html/notice';
 import { csrfField, sendPage } from './layout';
 import { CHECKOUT_PREVIEW_CSS, checkoutPreview, fontStylesheetUrl, themeCss } from './theme-render';
 import { errorMessage, field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
 
+/** `source` of a saved theme: the scanned site when the form came from a scan (decision 0125). */
+function sourceOf(scannedSite: string): string {
+  if (scannedSite.length === 0 || scannedSite.length > 480 || !/^https?:\/\/\S+$/.test(scannedSite))
+    return 'dashboard';
+  return `website scan: ${scannedSite}`;
+}
+
 /** The checkout theme form with a live preview rendered by the checkout renderer. */
 export function themePages(ctx: WebContext): Router {
   const router = Router();
-  const { accounts, themes } = ctx.services;
+  const { accounts, themes, scanWebsite } = ctx.services;
   router.use('/dashboard/theme', requireUser('merchant'), requireCsrf(ctx));
   const merchantIdOf = (res: Response) => sessionOf(res).user.merchant_id!;
 
-  async function themePage(res: Response, opts: { error?: string; ok?: string; status?: number } = {}) {
+  async function themePage(
+    res: Response,
+    opts: { error?: string; ok?: string; status?: number; proposal?: ThemeProposal; website?: string } = {},
+  ) {
     const session = sessionOf(res);
     const merchant = await accounts.load(merchantIdOf(res));
     const row = await themes.read({ merchantId: merchant.id, livemode: false });
-    const theme: ThemeValues = presentTheme(row);
+    const saved: ThemeValues = presentTheme(row);
+    const p = opts.proposal;
+    // A scan's proposal fills the form and the preview; the merchant reviews it and saves (or not).
+    const theme: ThemeValues = p
+      ? {
+          ...saved,
+          primary_color: p.primary_color ?? saved.primary_color,
+          background_color: p.background_color ?? saved.background_color,
+          font_family: p.font_family ?? saved.font_family,
+          heading_font_family: p.heading_font_family ?? saved.heading_font_family,
+          logo_url: p.logo_url ?? saved.logo_url,
+        }
+      : saved;
+    const proposed = p
+      ? [p.primary_color, p.background_color, p.font_family, p.heading_font_family, p.logo_url].some(
+          (v) => v !== null,
+        )
+      : false;
+    const scanResult = p
+      ? html`<div class="notice ${proposed ? 'ok' : 'warn'}" data-testid="scan-result">
+          <p>
+            ${
+              proposed
+                ? html`Proposed from <strong>${p.site}</strong>. Review the values below and save to use them.`
+                : html`Scanned <strong>${p.site}</strong>: nothing to propose (no theme colour, custom
+                    properties, font faces or https icon found).`
+            }
+          </p>
+          ${
+            p.notes.length
+              ? html`<ul>
+                  ${p.notes.map((n) => html`<li>${n}</li>`)}
+                </ul>`
+              : ''
+          }
+        </div>`
+      : '';
     const owner = row ? (row.livemode ? 'live' : 'test') : 'none yet';
     const approved = merchant.application_status === 'approved';
     const text = (name: keyof ThemeValues, label: string, hint: string, max: number) =>
@@ -38,11 +85,32 @@ export function themePages(ctx: WebContext): Router {
         One theme serves both environments; live wins. The theme now belongs to:
         <strong data-testid="theme-owner">${owner}</strong>.
       </p>
+      <h2>Scan your website</h2>
+      <form method="post" action="/dashboard/theme/scan">
+        ${csrfField(session.session.csrf_token)}
+        <label for="website">Website address</label>
+        <input
+          id="website"
+          name="website"
+          type="url"
+          inputmode="url"
+          maxlength="480"
+          value="${opts.website ?? ''}"
+          aria-describedby="website-hint"
+        />
+        <small id="website-hint"
+          >Skil reads the page's theme colour, CSS custom properties, font faces and icons, and proposes a
+          theme. Nothing is saved until you save.</small
+        >
+        <p><button type="submit">Scan website</button></p>
+      </form>
+      ${scanResult}
       <h2>Preview</h2>
       ${checkoutPreview(theme, merchant.name)}
       <h2>Edit</h2>
       <form method="post" action="/dashboard/theme">
         ${csrfField(session.session.csrf_token)}
+        ${p && proposed ? html`<input type="hidden" name="scanned_site" value="${p.site}" />` : ''}
         <label for="environment">Environment</label>
         <select id="environment" name="environment">
           <option value="test" ${row?.livemode ? '' : 'selected'}>Test</option>
@@ -74,10 +142,28 @@ export function themePages(ctx: WebContext): Router {
 
   router.get('/dashboard/theme', (_req, res) => themePage(res));
 
+  router.post('/dashboard/theme/scan', async (req, res) => {
+    const website = field(req, 'website').trim();
+    if (!website) {
+      await themePage(res, { error: 'Enter your website address to scan it.', status: 400 });
+      return;
+    }
+    try {
+      const proposal = await scanWebsite(website);
+      await themePage(res, { proposal, website });
+    } catch (err) {
+      await themePage(res, {
+        error: errorMessage(err),
+        website: website.slice(0, 480),
+        status: err instanceof ApiError ? err.status : 500,
+      });
+    }
+  });
+
   router.post('/dashboard/theme', async (req, res) => {
     const merchantId = merchantIdOf(res);
     const livemode = field(req, 'environment') === 'live';
-    const input: Record<string, unknown> = { source: 'dashboard' };
+    const input: Record<string, unknown> = { source: sourceOf(field(req, 'scanned_site')) };
     for (const f of THEME_FIELDS) {
       if (f === 'source') continue;
       input[f] = field(req, f) === '' ? null : field(req, f);

@@ -77,7 +77,7 @@ export function checkoutPreview(theme: ThemeValues, merchantName: string): SafeH
 
 /** Static rules that use the custom properties. */
 export const CHECKOUT_PREVIEW_CSS = `
-.skil-checkout { background: var(--skil-background); font-family: var(--skil-font); padding: 1.5rem; border: 1px solid #ccd; max-width: 22rem; }
+.skil-checkout { background: var(--skil-background); font-family: var(--skil-font); padding: 1.5rem; border: 1px solid #ccd; max-width: 22rem; overflow-wrap: anywhere; }
 .skil-checkout .skil-amount, .skil-checkout .skil-merchant { font-family: var(--skil-heading-font); }
 .skil-checkout .skil-amount { font-size: 1.6rem; font-weight: 600; }
 .skil-checkout .skil-logo { max-height: 48px; max-width: 100%; }

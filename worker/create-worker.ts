@@ -1,4 +1,8 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { TemporalTls } from '../stack/temporal-connection';
+import type { RawFileStore } from '../bank-adapters/raw-file-store';
+import type { WorkerMetrics } from '../stack/worker-metrics';
+import { createPostgresRawFileStore } from '../db/raw-bank-files';
 import type { Client } from '@temporalio/client';
 import type { Knex } from '../db/knex';
 import type { Logger } from '../stack/logger';
@@ -26,6 +30,9 @@ export interface WorkerDeps {
   client: Client;
   log: Logger;
   address: string;
+  /** TLS to the Temporal frontend and a Temporal Cloud API key (stack/temporal-connection.ts). */
+  tls?: TemporalTls;
+  apiKey?: string;
   namespace: string;
   taskQueue: string;
   /** SECRETS_ENCRYPTION_KEY: opens the signing secrets stored sealed (decision 0112). */
@@ -50,8 +57,10 @@ export interface WorkerDeps {
   claimsApi?: ClaimsApi | undefined;
   /** Bank file connections (SFTP): bank sync reads their inboxes, payouts go to their outboxes. */
   bankConnections?: BankConnection[];
-  /** Where raw bank files are kept once received (a folder under DATA_DIR). */
-  bankFilesDir?: string;
+  /** The worker's Prometheus metrics (stack/worker-metrics.ts); unset: nothing counted. */
+  metrics?: WorkerMetrics;
+  /** Where raw bank files are kept once received; PostgreSQL unless told otherwise (decision 0145). */
+  rawFiles?: RawFileStore;
   /** Threads that parse bank files (BANK_SYNC_PARSE_WORKERS); default 0, parse on the activity's thread. */
   bankSyncParseWorkers?: number;
   /** Runs with net at or under this (ISK) are approved by policy; unset: SETTLEMENT_AUTO_APPROVE_MAX_NET, 0 = off. */
@@ -64,7 +73,11 @@ export interface WorkerDeps {
 export async function createWorker(
   deps: WorkerDeps,
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
-  const connection = await NativeConnection.connect({ address: deps.address });
+  const connection = await NativeConnection.connect({
+    address: deps.address,
+    ...(deps.tls && { tls: deps.tls }),
+    ...(deps.apiKey !== undefined && { apiKey: deps.apiKey }),
+  });
   const dispatcher = createWebhookDispatcher({
     client: deps.client,
     knex: deps.knex,
@@ -81,6 +94,7 @@ export async function createWorker(
     ...createBillingActivities({
       knex: deps.knex,
       log: deps.log.child({ area: 'billing' }),
+      ...(deps.metrics && { metrics: deps.metrics }),
       acquirer,
       wakeChannels,
       notifyLifecycle: (refs) => engine.notify(refs),
@@ -101,26 +115,28 @@ export async function createWorker(
     ...createSettlementActivities({
       knex: deps.knex,
       log: deps.log.child({ area: 'settlement' }),
+      ...(deps.metrics && { metrics: deps.metrics }),
       bankConnections: deps.bankConnections,
       payoutChannel: deps.payoutChannel,
       autoApproveMaxNet:
         deps.settlementAutoApproveMaxNet ?? (Number(process.env.SETTLEMENT_AUTO_APPROVE_MAX_NET ?? 0) || 0),
     }),
     ...createCheckoutActivities({ knex: deps.knex }),
-    // Bank sync needs both a connection and a folder for raw files; without them its activities
-    // fail as NoBankConnection.
+    // Without a bank connection the bank sync activities fail as NoBankConnection.
     ...createBankSyncActivities({
       knex: deps.knex,
       client: deps.client,
       log: deps.log.child({ area: 'bank-sync' }),
-      bankConnections: deps.bankFilesDir !== undefined ? (deps.bankConnections ?? []) : [],
-      bankFilesDir: deps.bankFilesDir ?? '',
+      ...(deps.metrics && { metrics: deps.metrics }),
+      bankConnections: deps.bankConnections ?? [],
+      rawFiles: deps.rawFiles ?? createPostgresRawFileStore(deps.knex),
       parseWorkers: deps.bankSyncParseWorkers ?? 0,
       wakeChannels,
     }),
     ...createClaimActivities({
       knex: deps.knex,
       log: deps.log.child({ area: 'claims' }),
+      ...(deps.metrics && { metrics: deps.metrics }),
       claimsApi: deps.claimsApi,
       wakeChannels,
       notifyLifecycle: (refs) => engine.notify(refs),
@@ -128,6 +144,7 @@ export async function createWorker(
     ...createWebhookActivities({
       knex: deps.knex,
       log: deps.log.child({ area: 'webhooks' }),
+      ...(deps.metrics && { metrics: deps.metrics }),
       secrets: createSecretBox(deps.secretsKey),
       wakeChannels: (ids) => dispatcher.wake(ids),
       ...(deps.webhookAttemptTimeoutMs !== undefined && { attemptTimeoutMs: deps.webhookAttemptTimeoutMs }),

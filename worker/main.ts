@@ -1,8 +1,10 @@
-import path from 'node:path';
 import { loadConfig, requireSecretsKey } from '../stack/config';
 import { createLogger } from '../stack/logger';
 import { createKnex } from '../db/knex';
 import { connectTemporal } from '../engine/temporal-client';
+import { createDeliveryRepository } from '../db/webhook-deliveries';
+import { createWorkerMetrics, serveMetrics } from '../stack/worker-metrics';
+import { temporalConnectionOptions } from '../stack/temporal-connection';
 import { createWorker, type WorkerDeps } from './create-worker';
 import { bankSyncSchedules, ensureSchedules } from './schedules';
 import { claimsApiFromConfig } from '../stack/claims-bank-from-config';
@@ -22,24 +24,34 @@ export async function runWorker(overrides: Partial<Pick<WorkerDeps, 'acquirer'>>
   }
   const acquirer = overrides.acquirer ?? cardAcquirerFromConfig(config).client;
   const secretsKey = requireSecretsKey(config);
-  const knex = createKnex(config.DATABASE_URL);
-  const { client, connection: clientConnection } = await connectTemporal(
-    config.TEMPORAL_ADDRESS,
-    config.TEMPORAL_NAMESPACE,
-  );
+  const knex = createKnex(config.DATABASE_URL, {
+    poolMax: config.DATABASE_POOL_MAX,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+  });
+  const temporal = temporalConnectionOptions(config, config.TEMPORAL_ADDRESS);
+  const { client, connection: clientConnection } = await connectTemporal(temporal, config.TEMPORAL_NAMESPACE);
   const bankConnections = bankConnectionsFromConfig(config);
+  const deliveries = createDeliveryRepository(knex);
+  const metrics = createWorkerMetrics({ backlog: () => deliveries.backlog() });
+  const metricsServer =
+    config.WORKER_METRICS_PORT === undefined
+      ? undefined
+      : await serveMetrics(metrics.registry, config.HOST, config.WORKER_METRICS_PORT);
+  if (metricsServer) log.info({ url: metricsServer.url }, 'worker metrics');
   const { worker, connection } = await createWorker({
     knex,
+    metrics,
     client,
     log,
     address: config.TEMPORAL_ADDRESS,
+    ...(temporal.tls && { tls: temporal.tls }),
+    ...(temporal.apiKey !== undefined && { apiKey: temporal.apiKey }),
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     acquirer,
     secretsKey,
     claimsApi: claimsApiFromConfig(config),
     bankConnections,
-    bankFilesDir: path.join(config.dataDir, 'bank-files'),
     bankSyncParseWorkers: config.BANK_SYNC_PARSE_WORKERS,
     webhookAllowPrivateRanges: config.WEBHOOK_ALLOW_PRIVATE_RANGES,
     webhookAutoDisable: {
@@ -53,7 +65,7 @@ export async function runWorker(overrides: Partial<Pick<WorkerDeps, 'acquirer'>>
   log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
   // Worker.run shuts down gracefully on SIGINT/SIGTERM (the SDK installs those handlers).
   await worker.run();
-  await Promise.all([connection.close(), clientConnection.close(), knex.destroy()]);
+  await Promise.all([connection.close(), clientConnection.close(), knex.destroy(), metricsServer?.close()]);
 }
 
 // `npm start`, `npm run worker` and tests run this file; the renewal-day benchmark imports runWorker.

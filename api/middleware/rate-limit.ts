@@ -16,6 +16,8 @@ export interface RateLimits {
   deviceAuthorize: RateLimit | null;
   deviceToken: RateLimit | null;
   signIn: RateLimit | null;
+  /** Merchant sign-ups (decision 0115); unset: off. */
+  signUp?: RateLimit | null;
   pages: RateLimit | null;
 }
 
@@ -119,6 +121,11 @@ export function limitPerAddress(limiter: RateLimiter, limits: RateLimits, log: L
       name: 'sign-in',
       limit: limits.signIn,
       applies: (req) => req.method === 'POST' && req.path === '/dashboard/sign-in',
+    },
+    {
+      name: 'sign-up',
+      limit: limits.signUp ?? null,
+      applies: (req) => req.method === 'POST' && req.path === '/dashboard/sign-up',
     },
     { name: 'pages', limit: limits.pages, applies: (req) => PAGE_PATH.test(req.path) },
   ];

@@ -50,7 +50,7 @@ export function merchantRouter(deps: MerchantRouterDeps, docs: OperationDoc[]): 
     path: '/v1/merchant/submit',
     summary: 'Submit the application for review (needs kennitala, phone and business_description)',
     tag,
-    errors: [422],
+    errors: [403, 422],
     body: z.object({}).strict(),
     response: MerchantSchema,
     handler: ({ scope }) => merchants.submit(scope),

@@ -11,7 +11,22 @@ import { SessionTemplate } from './checkout-sessions';
 
 const zLimit = zInt().pipe(z.number().min(1).max(1_000_000_000));
 export const CreateLink = SessionTemplate.omit({ metadata: true })
-  .extend({ completed_sessions_limit: zLimit.nullable().optional(), metadata: zStoredMetadata.optional() })
+  .extend({
+    mode: z
+      .enum(['payment', 'subscription'])
+      .default('payment')
+      .describe('subscription: each checkout signs the buyer up to the recurring price of the one item'),
+    subscription_data: z
+      .object({
+        trial_period_days: zInt().pipe(z.number().min(1).max(730)).optional(),
+        metadata: zStoredMetadata.optional(),
+      })
+      .strict()
+      .optional()
+      .describe("mode subscription: a trial for every sign-up, and the subscriptions' metadata"),
+    completed_sessions_limit: zLimit.nullable().optional(),
+    metadata: zStoredMetadata.optional(),
+  })
   .strict();
 export const LinkListQuery = pageQuery.extend({ active: zBool().optional() }).strict();
 const UpdateLink = z

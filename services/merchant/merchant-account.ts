@@ -9,6 +9,7 @@ import {
 import { IDENTITY_FIELDS, VERIFIED_FIELDS, type ProfilePatch } from '../../domain/merchant-profile';
 import { ConflictError, NotFoundError, PermissionError, UnprocessableError } from '../../domain/errors';
 import { missingForSubmit } from './onboarding';
+import { createUserRepository } from '../../db/users';
 
 /**
  * The merchant account: profile updates, the application and the operator's onboarding steps.
@@ -130,6 +131,12 @@ export function createMerchantAccountService(knex: Knex) {
     /** Sends the application to review; 422 naming every required field that is unset. */
     async submit(id: string): Promise<MerchantRow> {
       return withLocked(id, async (row, trx) => {
+        // A self-serve account applies for live money once its owner's address is proven (decision 0115).
+        if (await createUserRepository(trx).awaitsEmailVerification(id))
+          throw new PermissionError(
+            'Verify the account’s email address before applying for live payments: follow the link we emailed, or send a new one from the dashboard',
+            'email_not_verified',
+          );
         assertTransition(row, 'submit');
         const missing = missingForSubmit(row);
         if (missing.length > 0) {

@@ -7,6 +7,7 @@ export const PaymentLinkSchema = z.object({
   object: z.literal('payment_link'),
   livemode: z.boolean(),
   active: z.boolean(),
+  mode: z.enum(['payment', 'subscription']),
   url: z.string(),
   amount: z.number().nullable(),
   items: z.array(z.unknown()).nullable(),
@@ -18,6 +19,9 @@ export const PaymentLinkSchema = z.object({
   allow_custom_amount: z.boolean(),
   minimum_amount: z.number().nullable(),
   save_payment_method: z.boolean(),
+  subscription_data: z
+    .object({ trial_period_days: z.number().nullable(), metadata: z.record(z.string(), z.string()) })
+    .nullable(),
   completed_sessions_limit: z.number().nullable(),
   completed_sessions_count: z.number(),
   metadata: z.record(z.string(), z.string()),
@@ -31,6 +35,7 @@ export function presentPaymentLink(row: PaymentLinkRow, baseUrl: string) {
     object: 'payment_link' as const,
     livemode: row.livemode,
     active: row.active,
+    mode: t.mode ?? 'payment',
     url: `${baseUrl}/l/${row.id}`,
     amount: t.amount ?? null,
     items: t.items ?? null,
@@ -42,6 +47,13 @@ export function presentPaymentLink(row: PaymentLinkRow, baseUrl: string) {
     allow_custom_amount: t.allow_custom_amount,
     minimum_amount: t.minimum_amount ?? null,
     save_payment_method: t.save_payment_method,
+    subscription_data:
+      t.mode === 'subscription'
+        ? {
+            trial_period_days: t.subscription_data?.trial_period_days ?? null,
+            metadata: t.subscription_data?.metadata ?? {},
+          }
+        : null,
     completed_sessions_limit: row.completed_sessions_limit,
     completed_sessions_count: row.completed_sessions_count,
     metadata: row.metadata,

@@ -19,6 +19,16 @@ export interface PaymentLinkUpdate {
   metadata?: Record<string, string> | undefined;
 }
 
+/** The checkout session a link's template opens: payment unless the link is a subscription link. */
+function sessionOf(template: PaymentLinkTemplate) {
+  const { mode, subscription_data, ...rest } = template;
+  return {
+    ...rest,
+    mode: mode ?? 'payment',
+    ...(mode === 'subscription' && subscription_data && { subscription_data }),
+  };
+}
+
 /** Opens a new checkout session from a link, or explains why it cannot (inactive, limit reached). */
 export async function openPaymentLink(
   knex: Knex,
@@ -33,7 +43,7 @@ export async function openPaymentLink(
   )
     return { unavailable: true };
   const scope = { merchantId: link.merchant_id, livemode: link.livemode };
-  const session = await checkout.create(scope, { ...link.template, mode: 'payment', paymentLinkId: link.id });
+  const session = await checkout.create(scope, { ...sessionOf(link.template), paymentLinkId: link.id });
   return { sessionId: session.id };
 }
 
@@ -60,7 +70,12 @@ export function createPaymentLinkService(deps: {
     async create(scope: Scope, input: PaymentLinkInput) {
       const { completed_sessions_limit, metadata, ...template } = input;
       // The template must make a valid session: try it now, so a bad link fails at creation.
-      const probe = await deps.checkout.create(scope, { ...template, mode: 'payment' });
+      if (template.mode !== 'subscription' && template.subscription_data !== undefined)
+        throw new InvalidRequestError('subscription_data needs mode subscription', {
+          code: 'parameter_invalid',
+          param: 'subscription_data',
+        });
+      const probe = await deps.checkout.create(scope, sessionOf(template));
       await sessions.deleteProbe(probe.id);
       return present(
         await links.create(scope, {

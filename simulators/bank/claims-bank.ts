@@ -71,6 +71,11 @@ export interface SimulatedBankOptions {
   tokenTtlSeconds?: number;
   /** Sees every `/v1` request and its answer (tests validate them against the OpenAPI document). */
   observe?: (exchange: ObservedExchange) => void;
+  /**
+   * The claimant's name by kennitala, as a bank knows its claimants and shows them to payers;
+   * omitted: the test company registry's table. Unknown claimants show their kennitala.
+   */
+  claimantName?: (kennitala: string) => string | null;
   /** The collection account's file exchange (camt out, pain.001 in); omitted: none. */
   files?: SimulatedBankFilesOptions;
 }
@@ -200,7 +205,7 @@ export async function startSimulatedBank(opts: SimulatedBankOptions): Promise<Si
       ...(opts.tokenTtlSeconds !== undefined && { tokenTtlSeconds: opts.tokenTtlSeconds }),
     }),
   );
-  app.use('/bank', createPayerRouter(ledger));
+  app.use('/bank', createPayerRouter(ledger, opts.claimantName));
   // Malformed JSON is the client's fault (FORMAT_ERROR); anything else is ours, without details.
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const status = (err as { status?: number }).status;

@@ -6,6 +6,12 @@ import { notice } from '../../html/notice';
 import { newNonce, setPageSecurityHeaders } from '../../html/security-headers';
 import { ClaimRuleError, type ClaimsLedger, type StoredClaim } from './claims-ledger';
 import { formatAccount } from './payer-accounts';
+import { testCompanyName } from '../../domain/company-registry';
+
+type ClaimantName = (kennitala: string) => string | null;
+
+/** A kennitala as Icelanders write it: `kt. 471008-0280`. */
+const ktText = (kt: string) => (/^\d{10}$/.test(kt) ? `kt. ${kt.slice(0, 6)}-${kt.slice(6)}` : `kt. ${kt}`);
 
 /**
  * The simulated bank's online bank for payers (netbanki): "log in" with a kennitala, see unpaid
@@ -122,7 +128,13 @@ function sendPage(res: Response, lang: Lang, body: SafeHtml, switchHref: string,
   );
 }
 
-function claimRow(ledger: ClaimsLedger, c: StoredClaim, kt: string, lang: Lang): SafeHtml {
+function claimRow(
+  ledger: ClaimsLedger,
+  c: StoredClaim,
+  kt: string,
+  lang: Lang,
+  claimantName: ClaimantName,
+): SafeHtml {
   const t = STRINGS[lang];
   const due = ledger.amountDue(c);
   const costs =
@@ -146,7 +158,7 @@ function claimRow(ledger: ClaimsLedger, c: StoredClaim, kt: string, lang: Lang):
       </form>`
     : '';
   return html`<tr data-claim-id="${c.claimId}">
-    <td>${c.claim.claimKey.claimantId}<br /><small>${c.claimId}</small></td>
+    <td>${claimantCell(c.claim.claimKey.claimantId, claimantName)}<br /><small>${c.claimId}</small></td>
     <td>${c.claim.claimKey.dueDate}</td>
     <td>${c.claim.finalDueDate}</td>
     <td class="num">${formatIsk(due.principal, lang)}</td>
@@ -163,7 +175,18 @@ function claimRow(ledger: ClaimsLedger, c: StoredClaim, kt: string, lang: Lang):
 }
 
 /** The payer pages, mounted at `/bank`. */
-export function createPayerRouter(ledger: ClaimsLedger): Router {
+/** The claimant by name, its kennitala in the title; a claimant the bank cannot name by kennitala. */
+function claimantCell(claimantId: string, claimantName: ClaimantName): SafeHtml {
+  const name = claimantName(claimantId);
+  return name
+    ? html`<span data-claimant title="${ktText(claimantId)}">${name}</span>`
+    : html`<span data-claimant>${ktText(claimantId)}</span>`;
+}
+
+export function createPayerRouter(
+  ledger: ClaimsLedger,
+  claimantName: ClaimantName = testCompanyName,
+): Router {
   const router = express.Router();
   router.use(express.urlencoded({ extended: false, limit: '16kb' }));
 
@@ -219,7 +242,7 @@ export function createPayerRouter(ledger: ClaimsLedger): Router {
               </tr>
             </thead>
             <tbody>
-              ${claims.map((c) => claimRow(ledger, c, kt, lang))}
+              ${claims.map((c) => claimRow(ledger, c, kt, lang, claimantName))}
             </tbody>
           </table>
           <form method="post" action="/bank/pay">

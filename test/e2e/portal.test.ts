@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { launchChromium, openPage } from '../helpers/browser';
+import { seriousAccessibilityFindings } from '../helpers/accessibility';
 import { startTestStack, type TestStack } from '../helpers/stack';
 import { simulatedToken } from '../helpers/subscriptions';
 import { newId, ID_PREFIX } from '../../domain/ids';
@@ -77,6 +78,20 @@ test('a customer updates the card and cancels at period end in the portal (is)',
   const afterCard = await stack.api(m.testKey, `/v1/subscriptions/${sub.body.id}`);
   expect(afterCard.body.default_payment_method).not.toBe(pm);
 
+  // The cancel choices are radio buttons of their own size beside their labels, not stretched.
+  const radios = await page
+    .locator('input[type=radio]')
+    .evaluateAll((els) =>
+      els.map((el) =>
+        Math.round(
+          (el as unknown as { getBoundingClientRect(): { width: number } }).getBoundingClientRect().width,
+        ),
+      ),
+    );
+  expect(radios).toHaveLength(2);
+  for (const w of radios) expect(w).toBeLessThan(40);
+  expect(await seriousAccessibilityFindings(page)).toEqual([]);
+
   // Cancel at the end of the period, with a reason.
   await page.getByLabel('Ástæða (valfrjálst)').fill('Of dýrt');
   await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Segja upp' }).click()]);
@@ -87,6 +102,8 @@ test('a customer updates the card and cancels at period end in the portal (is)',
     cancel_at_period_end: true,
     cancellation_details: { reason: 'Of dýrt' },
   });
+
+  expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
   // The link is single-use: another browser gets nothing.
   const other = await openPage(browser, stack.url);

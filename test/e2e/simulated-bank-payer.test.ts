@@ -69,6 +69,12 @@ test('enter a kennitala, see the amount due today, pay part and all, see the pay
     ]);
 
     const row = (id: string) => page.locator(`tr[data-claim-id="${id}"]`);
+    // The claimant by name, as a bank shows it (4710080280 is Landsbankinn hf. in the registry); a
+    // claimant the registry does not know keeps its kennitala.
+    const claimant = (id: string) => row(id).locator('[data-claimant]');
+    expect(await claimant(upcomingId).innerText()).toBe('Landsbankinn hf.');
+    expect(await claimant(upcomingId).getAttribute('title')).toBe('kt. 471008-0280');
+    expect(await claimant(overdueId).innerText()).toBe('kt. 551073-0339');
     expect(await row(overdueId).locator('[data-amount-due]').innerText()).toBe('51.525 kr.');
     expect(await row(overdueId).getByText('1.525 kr.', { exact: true }).count()).toBe(1); // costs: 250 + 1 275
     expect(await row(upcomingId).locator('[data-amount-due]').innerText()).toBe('20.000 kr.');

@@ -12,6 +12,7 @@ import { createTestDatabase, type TestDatabase } from './database';
 import { httpAcquirerAt } from '../../bank-adapters/http-card-acquirer';
 import { startTestAcquirer } from './acquirer';
 import { TEST_SECRETS_KEY } from './secrets-key';
+import { startTestMail, type MailCatcher } from './mail';
 
 /** Chromium from the distribution (apt package `chromium`); CHROMIUM_PATH overrides. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -38,6 +39,8 @@ export interface WebStack {
   url: string;
   knex: Knex;
   db: TestDatabase;
+  /** The local mail catcher the API's mail goes to over SMTP (decision 0114). */
+  mail: MailCatcher;
   merchant(name?: string): Promise<{ id: string; testKey: string }>;
   stop(): Promise<void>;
 }
@@ -47,13 +50,15 @@ export interface WebStack {
  * the real address: the browser follows verification_url exactly as the API returns it. No
  * Temporal connection: the flows under test start no workflows.
  */
-export async function startWebStack(): Promise<WebStack> {
+export async function startWebStack(opts: { allowPrivateRanges?: string[] } = {}): Promise<WebStack> {
   const db = await createTestDatabase();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const noWebhooks: WebhookDispatcher = { wake: () => Promise.resolve() };
   const acquirer = await startTestAcquirer();
+  const mail = await startTestMail();
   const app = createApp({
+    mailer: mail.mailer,
     knex: db.knex,
     log: createLogger('test-web', process.env.TEST_LOG_LEVEL ?? 'silent'),
     metrics: createMetrics(db.knex),
@@ -64,6 +69,7 @@ export async function startWebStack(): Promise<WebStack> {
     acquirer: httpAcquirerAt(acquirer.url),
     secretsKey: TEST_SECRETS_KEY,
     checkResponses: true,
+    ...(opts.allowPrivateRanges && { webhookAllowPrivateRanges: opts.allowPrivateRanges }),
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(port, '127.0.0.1', () => resolve(s));
@@ -72,6 +78,7 @@ export async function startWebStack(): Promise<WebStack> {
     url,
     knex: db.knex,
     db,
+    mail: mail.catcher,
     async merchant(name = 'Browser merchant') {
       const m = await createMerchantRepository(db.knex).create({ name });
       const { secret } = await createApiKeyRepository(db.knex).create({ merchantId: m.id, livemode: false });
@@ -81,6 +88,7 @@ export async function startWebStack(): Promise<WebStack> {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await acquirer.stop();
+      await mail.stop();
       await db.drop();
     },
   };

@@ -30,6 +30,7 @@ import { startTestAcquirer, type TestAcquirer } from './acquirer';
 import type { BankConnection } from '../../bank-adapters/bank-connections';
 import { checkLedger } from './ledger-invariant';
 import { TEST_SECRETS_KEY } from './secrets-key';
+import { startTestMail, type MailCatcher } from './mail';
 import type { RateLimits } from '../../api/middleware/rate-limit';
 import { startSimulatedCarriers, type SimulatedCarriers } from '../../simulators/carriers/service';
 import { simulatedCarrierConnections } from '../../bank-adapters/carriers/carriers';
@@ -60,6 +61,8 @@ export interface TestStack {
   acquirer: TestAcquirer;
   /** The simulated pickup-point carriers (Dropp's and Pósturinn's APIs) test mode books with. */
   carriers: SimulatedCarriers;
+  /** The local mail catcher the API's mail goes to over SMTP (decision 0114). */
+  mail: MailCatcher;
   /** A new merchant with a test and a live key. */
   merchant(name?: string): Promise<TestMerchant>;
   /** fetch against the API with a key. */
@@ -95,6 +98,8 @@ export interface TestStackOptions {
   webhookClock?: () => Date;
   /** The worker's settlement auto-approve limit (ISK); unset: the worker's default. */
   settlementAutoApproveMaxNet?: number;
+  /** Each answer of the shared simulated acquirer takes this long, as a real acquirer's would. */
+  acquirerLatencyMs?: number;
 }
 
 /**
@@ -142,12 +147,17 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       filesDir: mkdtempSync(path.join(tmpdir(), 'skil-bank-files-')),
     };
   }
-  const acquirer = await startTestAcquirer({ bankUrl: bankFiles?.sim.baseUrl });
+  const acquirer = await startTestAcquirer({
+    bankUrl: bankFiles?.sim.baseUrl,
+    ...(opts.acquirerLatencyMs !== undefined && { latencyMs: opts.acquirerLatencyMs }),
+  });
   const acquirerClient = httpAcquirerAt(acquirer.url);
   const carriers = await startSimulatedCarriers();
   const port = opts.realBaseUrl ? await freePort() : 0;
+  const mail = await startTestMail();
   const app = createApp({
     knex,
+    mailer: mail.mailer,
     log,
     metrics,
     temporal: connection,
@@ -183,10 +193,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       workflowBundlePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE!,
       ...(claimsApi && { claimsApi }),
       acquirer: acquirerClient.client,
-      ...(bankFiles && {
-        bankConnections: [bankFiles.connection],
-        bankFilesDir: bankFiles.filesDir,
-      }),
+      ...(bankFiles && { bankConnections: [bankFiles.connection] }),
       ...(opts.webhookAttemptTimeoutMs !== undefined && {
         webhookAttemptTimeoutMs: opts.webhookAttemptTimeoutMs,
       }),
@@ -221,6 +228,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     bankFiles,
     acquirer,
     carriers,
+    mail: mail.catcher,
     async merchant(name = 'Test merchant') {
       const m = await createMerchantRepository(knex).create({ name });
       const keys = createApiKeyRepository(knex);
@@ -256,6 +264,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       claimsApi?.close();
       await acquirer.stop();
       await carriers.stop();
+      await mail.stop();
       await bank?.bank.stop();
       // Issue 15: after every file the ledger invariant holds on its database (decision 0107); the
       // API and the worker are stopped, so nothing moves money while it is read.

@@ -7,7 +7,10 @@ import { TEST_SECRETS_KEY, type TestStack } from './stack';
  * database, task queue and shared simulated acquirer, so a test can kill it the way a crash would:
  * SIGKILL, no shutdown hooks.
  */
-export async function spawnWorker(stack: TestStack, opts: { entry?: string } = {}): Promise<ChildProcess> {
+export async function spawnWorker(
+  stack: TestStack,
+  opts: { entry?: string; extraEnv?: Record<string, string> } = {},
+): Promise<ChildProcess> {
   const root = path.resolve(__dirname, '..', '..');
   const entry = opts.entry ?? path.join(root, 'worker', 'main.ts');
   // `node --import tsx`, not the tsx CLI: the CLI runs the program in a grandchild that SIGKILL would miss.
@@ -22,6 +25,7 @@ export async function spawnWorker(stack: TestStack, opts: { entry?: string } = {
       SIMULATED_ACQUIRER_URL: stack.acquirer.url,
       LOG_LEVEL: 'info',
       SECRETS_ENCRYPTION_KEY: TEST_SECRETS_KEY,
+      ...opts.extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -355,6 +355,11 @@ beforeAll(async () => {
   await create('/v1/checkout/sessions', { amount: 1000 }, 'sessions');
   await create('/v1/payment-links', { amount: 1000 }, 'paymentLinks');
   await create(
+    '/v1/payment-links',
+    { mode: 'subscription', items: [{ price: recurring.id }] },
+    'paymentLinks',
+  );
+  await create(
     '/v1/claims',
     {
       customer: customer.id,

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { createPostgresRawFileStore } from '../../db/raw-bank-files';
 /**
  * Bank sync (issue 8, decision 0092) end to end below the simulated bank's publishing: camt files
  * dropped into the real SFTP server's inbox, the real SFTP client, the bankSync workflow on the
@@ -34,7 +36,6 @@ let stack: TestStack;
 let sftp: SimulatedBankSftp;
 let root: string;
 let bankData: string;
-let filesDir: string;
 let worker: { worker: Worker; running: Promise<void>; close: () => Promise<void> };
 let connection: BankConnection;
 let merchantId: string;
@@ -46,7 +47,6 @@ beforeAll(async () => {
   stack = await startTestStack({ worker: false });
   root = mkdtempSync(join(tmpdir(), 'bank-sync-root-'));
   bankData = mkdtempSync(join(tmpdir(), 'bank-sync-bank-'));
-  filesDir = mkdtempSync(join(tmpdir(), 'bank-sync-files-'));
   sftp = await startSimulatedBankSftp({
     rootDir: root,
     dataDir: bankData,
@@ -77,7 +77,6 @@ beforeAll(async () => {
     workflowBundlePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE!,
     acquirer: stack.acquirer.client,
     bankConnections: [connection],
-    bankFilesDir: filesDir,
   });
   worker = { worker: created.worker, running: created.worker.run(), close: () => created.connection.close() };
   merchantId = (await stack.merchant('Bank sync merchant')).id;
@@ -90,7 +89,7 @@ afterAll(async () => {
   await worker.close();
   await sftp.stop();
   await stack.stop();
-  for (const d of [root, bankData, filesDir]) rmSync(d, { recursive: true, force: true });
+  for (const d of [root, bankData]) rmSync(d, { recursive: true, force: true });
 });
 
 /** Claims paid through IOBWS (as the claim payments sync records them), a card capture and refund, a submitted payout. */
@@ -327,8 +326,18 @@ test('a camt.054/053 pair is stored, matched to claims, deposits and a payout, a
   const audit = await stack.knex('audit_log').where({ object_id: 'po_bs1' });
   expect(audit).toHaveLength(1);
   expect(audit[0]).toMatchObject({ actor_kind: 'system', action: 'payout.paid', merchant_id: merchantId });
-  // Raw bytes kept under their hash; both files archived on the server; the day's list shows them.
-  expect(readdirSync(filesDir).filter((n) => /^[0-9a-f]{64}$/.test(n))).toHaveLength(2);
+  // Raw bytes kept under their hash in the shared store; both files archived on the server; the
+  // day's list shows them.
+  const files = await stack
+    .knex('bank_files')
+    .select<{ sha256: string; storage_path: string }[]>('sha256', 'storage_path');
+  expect(files).toHaveLength(2);
+  const store = createPostgresRawFileStore(stack.knex);
+  for (const f of files) {
+    const hash = createHash('sha256');
+    for await (const chunk of store.open(f.storage_path)) hash.update(chunk as Buffer);
+    expect(hash.digest('hex')).toBe(f.sha256);
+  }
   expect(readdirSync(join(root, 'inbox'))).toEqual([]);
   expect(readdirSync(join(root, 'archive')).sort()).toEqual([
     'camt053_20261120_1.xml',

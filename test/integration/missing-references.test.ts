@@ -312,6 +312,12 @@ const refCases: RefCase[] = [
   },
   ...sessionCases('post /v1/payment-links'),
   {
+    op: 'post /v1/payment-links',
+    field: 'body.items[].price',
+    request: (x) => ({ body: { mode: 'subscription', items: [{ price: x }] } }),
+    param: 'items.0.price',
+  },
+  {
     op: 'post /v1/payment-intents',
     field: 'body.customer',
     request: (x) => ({ body: { amount: 1000, customer: x } }),
@@ -560,7 +566,9 @@ test('the same requests with existing ids are not refused for the reference', as
     const [method, template] = c.op.split(' ') as [string, string];
     const name = c.param.split('.').find((p) => existing[p] !== undefined)!;
     let value = existing[name]!;
-    if (c.op.startsWith('post /v1/subscriptions') && name === 'price') value = ids.recurringPrice!;
+    const subscriptionLink = (c.request('x').body as { mode?: string } | undefined)?.mode === 'subscription';
+    if ((c.op.startsWith('post /v1/subscriptions') || subscriptionLink) && name === 'price')
+      value = ids.recurringPrice!;
     const req = c.request(value);
     const query = req.query ? `?${new URLSearchParams(req.query).toString()}` : '';
     const res = await stack.api(merchant.testKey, fill(template, req.path ?? {}) + query, {

@@ -89,6 +89,7 @@ test('unauthenticated routes are limited per client address; X-Forwarded-For cou
   const env = {
     RATE_LIMIT_DEVICE_AUTHORIZE: '3/1h',
     RATE_LIMIT_SIGN_IN: '2/1h',
+    RATE_LIMIT_SIGN_UP: '2/1h',
     RATE_LIMIT_PAGES: '5/1h',
   };
   const direct = await api(env);
@@ -121,6 +122,15 @@ test('unauthenticated routes are limited per client address; X-Forwarded-For cou
     });
   for (let i = 0; i < 2; i++) expect((await signIn()).status).not.toBe(429);
   expectLimited(await signIn(), 2, 3600);
+  // Merchant sign-up has a count of its own (decision 0115).
+  const signUp = () =>
+    call(direct.url, '/dashboard/sign-up', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'business_name=A&email=a%40b.is&password=long-enough-password',
+    });
+  for (let i = 0; i < 2; i++) expect((await signUp()).status).not.toBe(429);
+  expectLimited(await signUp(), 2, 3600);
   for (let i = 0; i < 5; i++) expect((await call(direct.url, '/s/nothing-here')).status).not.toBe(429);
   expectLimited(await call(direct.url, '/s/nothing-here'), 5, 3600);
   expectLimited(await call(direct.url, '/portal/nothing-here'), 5, 3600);

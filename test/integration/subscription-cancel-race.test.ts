@@ -15,7 +15,7 @@ const TRIES = Math.max(1, Number(process.env.SKIL_RACE_TRIES ?? 50) || 50);
 const PER_GROUP = 10;
 /** Groups raced at once. */
 const GROUPS_AT_ONCE = 2;
-/** Each answer of the worker's simulated acquirer takes this long (authorize, then capture). */
+/** Each answer of the simulated acquirer takes this long (authorize, then capture). */
 const ACQUIRER_LATENCY_MS = 250;
 /** Each test's time limit, for the default 50 tries and in proportion for more. */
 const TIMEOUT_MS = 180_000 * Math.max(1, TRIES / 50);
@@ -28,11 +28,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let stack: TestStack;
 
 beforeAll(async () => {
-  // A real acquirer takes time to answer; the worker's simulated one does too here, so that a
-  // cancel can arrive while a charge is at the acquirer (this file's environment only).
-  process.env.SIMULATED_ACQUIRER_LATENCY_MS = String(ACQUIRER_LATENCY_MS);
-  // A real base URL: the API reaches its simulated acquirer over HTTP to tokenize the test cards.
-  stack = await startTestStack({ realBaseUrl: true });
+  // A real acquirer takes time to answer; the simulated one does too here, so that a cancel can
+  // arrive while a charge is at the acquirer. A real base URL: the API reaches the simulated
+  // acquirer over HTTP to tokenize the test cards.
+  stack = await startTestStack({ realBaseUrl: true, acquirerLatencyMs: ACQUIRER_LATENCY_MS });
 });
 afterAll(async () => {
   await stack?.stop();
@@ -262,8 +261,9 @@ test(
     });
     console.log(`cancel during the first charge, ${TRIES} tries: ${JSON.stringify(counts)}`);
     expect(landings).toHaveLength(TRIES);
-    // The race was run: some cancels arrived while a charge was at the acquirer.
-    expect(counts['charge in flight']).toBeGreaterThan(0);
+    // The race was run: a good share of the cancels arrived while a charge was at the acquirer (a
+    // third aim there; with the acquirer answering at once, a handful landed in flight by chance).
+    expect(counts['charge in flight']).toBeGreaterThanOrEqual(Math.ceil(TRIES / 10));
   },
   TIMEOUT_MS,
 );
@@ -294,7 +294,7 @@ test(
     });
     console.log(`cancel during a renewal, ${TRIES} tries: ${JSON.stringify(counts)}`);
     expect(landings).toHaveLength(TRIES);
-    expect(counts['charge in flight']).toBeGreaterThan(0);
+    expect(counts['charge in flight']).toBeGreaterThanOrEqual(Math.ceil(TRIES / 10));
   },
   TIMEOUT_MS,
 );

@@ -7,11 +7,72 @@
 export const CHECKOUT_PAGE_JS = `(function () {
   'use strict';
   var form = document.getElementById('skil-form');
+  var card = document.getElementById('card-number');
+  var brandOut = document.getElementById('card-brand');
+  var cardError = document.getElementById('card-number-error');
+  function digitsOf(value) { return value.replace(/[^0-9]/g, ''); }
+  // The brand from the leading digits (the card networks' published ranges).
+  function brandOf(d) {
+    if (/^4/.test(d)) return 'Visa';
+    if (/^(5[1-5]|2(2[2-9]|[3-6][0-9]|7[01]|720))/.test(d)) return 'Mastercard';
+    if (/^3[47]/.test(d)) return 'American Express';
+    if (/^(6011|65|64[4-9])/.test(d)) return 'Discover';
+    if (/^35(2[89]|[3-8][0-9])/.test(d)) return 'JCB';
+    if (/^3(0[0-5]|[689])/.test(d)) return 'Diners Club';
+    return '';
+  }
+  // Groups of four; American Express 4-6-5.
+  function grouped(d) {
+    if (/^3[47]/.test(d)) return [d.slice(0, 4), d.slice(4, 10), d.slice(10, 15)].filter(Boolean).join(' ');
+    return (d.match(/.{1,4}/g) || []).join(' ');
+  }
+  function luhn(d) {
+    var sum = 0;
+    for (var i = 0; i < d.length; i++) {
+      var n = Number(d.charAt(d.length - 1 - i));
+      if (i % 2 === 1) { n *= 2; if (n > 9) n -= 9; }
+      sum += n;
+    }
+    return d.length >= 12 && sum % 10 === 0;
+  }
+  function showCardError(message) {
+    if (!cardError) return;
+    cardError.textContent = message;
+    cardError.hidden = !message;
+    if (message) {
+      card.setAttribute('aria-invalid', 'true');
+      card.setAttribute('aria-describedby', 'card-brand card-number-error');
+    } else {
+      card.removeAttribute('aria-invalid');
+      card.setAttribute('aria-describedby', 'card-brand');
+    }
+  }
+  if (card) {
+    card.addEventListener('input', function () {
+      var caret = card.selectionStart === null ? card.value.length : card.selectionStart;
+      var before = digitsOf(card.value.slice(0, caret)).length;
+      var d = digitsOf(card.value).slice(0, 19);
+      var text = grouped(d);
+      card.value = text;
+      var pos = 0;
+      for (var seen = 0; pos < text.length && seen < before; pos++) if (text.charAt(pos) !== ' ') seen++;
+      if (document.activeElement === card) card.setSelectionRange(pos, pos);
+      if (brandOut) brandOut.textContent = brandOf(d);
+      if (card.getAttribute('aria-invalid') === 'true' && luhn(d)) showCardError('');
+    });
+  }
   if (form) {
     form.addEventListener('submit', function (e) {
       var submitter = e.submitter;
       var paying = submitter && /^(pay|wallet:)/.test(submitter.value || '');
       if (!paying) return;
+      // A mistyped number is caught here, before anything is sent (an empty one is the server's to explain).
+      if (card && submitter.value === 'pay' && digitsOf(card.value) !== '' && !luhn(digitsOf(card.value))) {
+        e.preventDefault();
+        showCardError(card.getAttribute('data-invalid-message') || 'Invalid card number');
+        card.focus();
+        return;
+      }
       if (form.getAttribute('data-busy') === '1') { e.preventDefault(); return; }
       form.setAttribute('data-busy', '1');
       submitter.setAttribute('aria-busy', 'true');

@@ -7,11 +7,23 @@ export function cardForm(s: CheckoutSessionView, t: Strings): SafeHtml | '' {
   if (!(s.amount > 0 || s.save_payment_method || s.allow_custom_amount)) return '';
   return html`<h2>${t.card}</h2>
     <label for="card-number">${t.cardNumber}</label>
-    <input id="card-number" name="card_number" inputmode="numeric" autocomplete="cc-number" />
+    <div class="card-number">
+      <input
+        id="card-number"
+        name="card_number"
+        inputmode="numeric"
+        autocomplete="cc-number"
+        maxlength="23"
+        aria-describedby="card-brand"
+        data-invalid-message="${t.invalidCardNumber}"
+      />
+      <span id="card-brand" class="card-brand" data-testid="card-brand" aria-live="polite"></span>
+    </div>
+    <p id="card-number-error" class="field-error" data-testid="card-number-error" role="alert" hidden></p>
     <div class="row">
       <div>
         <label for="card-exp">${t.expiry}</label>
-        <input id="card-exp" name="card_exp" autocomplete="cc-exp" placeholder="MM/YY" />
+        <input id="card-exp" name="card_exp" autocomplete="cc-exp" placeholder="${t.expiryPlaceholder}" />
       </div>
       <div>
         <label for="card-cvc">${t.cvc}</label>

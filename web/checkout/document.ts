@@ -10,7 +10,8 @@ import { CHECKOUT_PREVIEW_CSS, fontStylesheetUrl, themeCss } from '../theme-rend
 const CSS = `
 *, *::before, *::after { box-sizing: border-box; }
 body { margin: 0; background: var(--skil-background, #f6f7f9); color: #1b1b1f; }
-.skil-checkout { max-width: 34rem; margin: 0 auto; min-height: 100vh; padding: 1rem; border: 0; line-height: 1.45; }
+.skil-checkout { max-width: 34rem; margin: 0 auto; min-height: 100vh; padding: 1rem; border: 0; line-height: 1.45; overflow-wrap: anywhere; }
+.skil-checkout table { table-layout: fixed; }
 h1, h2 { font-family: var(--skil-heading-font); }
 h1 { font-size: 1.4rem; margin: .5rem 0 1rem; }
 h2 { font-size: 1.05rem; margin: 1.2rem 0 .4rem; }
@@ -29,6 +30,8 @@ input { width: 100%; font: inherit; padding: .6rem; border: 1px solid #888; bord
 .promo { display: flex; gap: .5rem; align-items: flex-end; } .promo > div { flex: 1; }
 .error { background: #fde2e2; border: 1px solid #a4161a; padding: .7rem; border-radius: 6px; margin: .8rem 0; }
 .field-error { color: #a4161a; font-size: .9rem; }
+.card-number { position: relative; } .card-number input { padding-right: 9.5rem; }
+.card-brand { position: absolute; right: .7rem; top: 50%; transform: translateY(-50%); font-size: .85rem; font-weight: 600; color: #333; pointer-events: none; }
 .test { background: #fff4d6; border: 1px solid #b7791f; padding: .3rem .6rem; font-size: .85rem; border-radius: 4px; }
 :focus-visible { outline: 3px solid #ffb703; outline-offset: 2px; }
 a { color: var(--skil-primary); }

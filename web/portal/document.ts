@@ -13,7 +13,7 @@ main { max-width: 36rem; margin: 0 auto; padding: 1rem; line-height: 1.45; }
 h1, h2 { font-family: var(--skil-heading-font, inherit); }
 section { background: #fff; border: 1px solid #ddd; border-radius: 8px; padding: 1rem; margin: 1rem 0; }
 label { display: block; font-weight: 600; margin-top: .6rem; }
-input, select { width: 100%; font: inherit; padding: .5rem; border: 1px solid #888; border-radius: 6px; }
+input:not([type='radio']):not([type='checkbox']), select { width: 100%; font: inherit; padding: .5rem; border: 1px solid #888; border-radius: 6px; }
 button { margin-top: .8rem; font: inherit; font-weight: 600; padding: .6rem 1rem; cursor: pointer; border: 0; border-radius: var(--skil-radius, 6px); background: var(--skil-primary, #1f4fd1); color: #fff; }
 table { width: 100%; border-collapse: collapse; } td { padding: .3rem 0; } td.num { text-align: right; }
 .notice { background: #e6f4ea; border: 1px solid #2e7d32; padding: .6rem; border-radius: 6px; }
