@@ -89,6 +89,14 @@ import { createTillService } from '../services/pos/till';
 import { createSaleReceipts } from '../services/pos/sale-receipt';
 import { createHttpPosTerminal, type PosTerminal } from '../bank-adapters/pos-terminal';
 import { posPublicRouter, posRouter } from './routes/pos';
+import type { CarrierConnections } from '../bank-adapters/carriers/carriers';
+import { createCarrierService } from '../services/delivery/carriers';
+import { createDeliveryService } from '../services/delivery/deliveries';
+import { deliveryRouter } from './routes/delivery';
+import { platformConnectionsRouter } from './routes/platform-connections';
+import { platformWebhooksRouter } from './routes/platform-webhooks';
+import { createPlatformConnectionService } from '../services/platforms/platform-connections';
+import { createInboundWebhooks } from '../services/platforms/inbound-webhooks';
 import { unconfiguredMailer, type Mailer } from '../engine/mailer';
 
 export interface AppDeps {
@@ -129,6 +137,8 @@ export interface AppDeps {
   devicePollIntervalSeconds?: number;
   /** The client of the POS terminal protocol (decision 0131); default over HTTP. */
   posTerminal?: PosTerminal;
+  /** Pickup-point carriers per environment (the simulated ones in test mode); unset: none. */
+  carriers?: CarrierConnections;
 }
 
 /** The HTTP API: thin routers over repositories and workflow starts (architecture, "api"). */
@@ -178,6 +188,16 @@ export function createApp(deps: AppDeps): Express {
   const issueClaims = temporalClient
     ? createClaimBatchStarter({ client: temporalClient, taskQueue, log: deps.log })
     : undefined;
+  const carrierService = createCarrierService({
+    knex: deps.knex,
+    carriers: deps.carriers ?? { test: {}, live: {}, simulatorUrl: null },
+  });
+  const deliveryService = createDeliveryService({
+    knex: deps.knex,
+    carriers: carrierService,
+    dispatcher: deps.dispatcher,
+    simulatorUrl: deps.carriers?.simulatorUrl ?? null,
+  });
   const checkout = createCheckoutService({
     knex: deps.knex,
     acquirer: acquirer.client,
@@ -195,6 +215,7 @@ export function createApp(deps: AppDeps): Express {
           );
         }
       : undefined,
+    delivery: { carriers: carrierService, deliveries: deliveryService, log: deps.log },
   });
   // Rate limits per client address on what needs no key (device flow, sign-in, pages); /health,
   // /ready and /metrics were answered above and are never limited (decision 0110).
@@ -245,6 +266,34 @@ export function createApp(deps: AppDeps): Express {
     /^\/v1\/(device|operator)\/|^\/v1\/pos\/(devices|terminal_announcements)$/.test(req.path)
       ? publicV1(req, res, next)
       : next(),
+  );
+  // Inbound platform webhooks (spec §4.7): no key; the platform's signature over the raw body.
+  app.use(
+    platformWebhooksRouter(
+      {
+        bodyLimitBytes: deps.bodyLimitBytes,
+        inbound: createInboundWebhooks({
+          knex: deps.knex,
+          secrets,
+          dispatcher: deps.dispatcher,
+          carriers: carrierService,
+          deliveries: deliveryService,
+          servicesOn: (trx, dispatcher) => ({
+            checkout: createCheckoutService({
+              knex: trx,
+              acquirer: acquirer.client,
+              dispatcher,
+              publicBaseUrl: deps.publicBaseUrl,
+              engine: subscriptionEngine,
+              delivery: { carriers: carrierService, deliveries: deliveryService, log: deps.log },
+            }),
+            claims: createClaimsService({ knex: trx, claimsApi: deps.claimsApi, engine: subscriptionEngine }),
+            refunds: createRefundService({ knex: trx, acquirer: acquirer.client, dispatcher }),
+          }),
+        }),
+      },
+      docs,
+    ),
   );
 
   const v1 = express.Router();
@@ -391,6 +440,19 @@ export function createApp(deps: AppDeps): Express {
   );
   v1.use(settlementRunsRouter({ settlement }, docs));
   v1.use(paymentLinksRouter({ paymentLinks }, docs));
+  v1.use(deliveryRouter({ carriers: carrierService, deliveries: deliveryService }, docs));
+  v1.use(
+    platformConnectionsRouter(
+      {
+        connections: createPlatformConnectionService({
+          knex: deps.knex,
+          secrets,
+          publicBaseUrl: deps.publicBaseUrl,
+        }),
+      },
+      docs,
+    ),
+  );
 
   // The MCP server (decision 0120): the same services, schemas and idempotency store as v1.
   const noWebhooks: WebhookDispatcher = { wake: () => Promise.resolve() };

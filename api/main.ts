@@ -9,6 +9,7 @@ import { createApp } from './app';
 import { claimsApiFromConfig } from '../stack/claims-bank-from-config';
 import { createTestBankPayer } from '../bank-adapters/test-bank-payer';
 import { cardAcquirerFromConfig } from '../bank-adapters/http-card-acquirer';
+import { simulatedCarrierConnections } from '../bank-adapters/carriers/carriers';
 import { createSmtpMailer, unconfiguredMailer } from '../engine/mailer';
 
 /** Runs the HTTP API; needs DATABASE_URL, TEMPORAL_ADDRESS and SIMULATED_ACQUIRER_URL (npm start sets them). */
@@ -54,6 +55,9 @@ async function main(): Promise<void> {
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     temporalNamespace: config.TEMPORAL_NAMESPACE,
     checkResponses: config.CHECK_RESPONSES === 'true',
+    ...(config.SIMULATED_CARRIERS_URL && {
+      carriers: simulatedCarrierConnections({ url: config.SIMULATED_CARRIERS_URL }),
+    }),
     webhookAllowPrivateRanges: config.WEBHOOK_ALLOW_PRIVATE_RANGES,
     rateLimits: {
       apiLive: config.RATE_LIMIT_API_LIVE,

@@ -32,7 +32,9 @@ export const TAGS = {
     'Webhook and chat channels that receive events, and their deliveries with every attempt.',
   Claims: 'Bank claims (kröfur): issued to the payer’s online bank and settled through the bank.',
   Delivery:
-    'Delivery (pickup points): named by the spec (§1, §4.8), which shows no paths or payloads; this API has no delivery operations yet.',
+    'Pickup-point delivery: carriers switched on per environment, their pickup points, and deliveries booked once a session is paid.',
+  'Platform Connections':
+    'WooCommerce and Shopify shops whose order webhooks (`POST /api/v1/<platform>/webhook/`, spec §4.7) become checkout sessions or kröfur.',
   'Settlement Runs':
     "Each banking day's settlement per merchant: lines, fees and the payout to the merchant's bank account.",
   SDK: 'The browser SDK for embedded checkout (`Skil.openCheckout(session.url, { onComplete })`).',
@@ -65,7 +67,10 @@ export const TAG_GROUPS: readonly { name: string; tags: readonly ApiTag[] }[] = 
   },
   { name: 'Customers', tags: ['Customers', 'Subscriptions', 'Billing Portal', 'Test Clocks'] },
   { name: 'Catalog', tags: ['Products', 'Coupons', 'Promotion Codes', 'Prices'] },
-  { name: 'Platform', tags: ['Notification Channels', 'Claims', 'Delivery', 'Settlement Runs'] },
+  {
+    name: 'Platform',
+    tags: ['Notification Channels', 'Claims', 'Delivery', 'Platform Connections', 'Settlement Runs'],
+  },
   { name: 'System', tags: ['SDK', 'Health', 'Meta'] },
   { name: 'Merchant', tags: ['Merchant'] },
   { name: 'Device Auth', tags: ['Device Auth'] },

@@ -2,6 +2,7 @@ import type { Db } from './knex';
 import type { Scope } from '../domain/scope';
 import type { FormField, Locale } from '../domain/checkout';
 import type { VatRate } from '../domain/vat';
+import type { PickupPoint } from '../domain/delivery';
 import { newId, ID_PREFIX, randomBase62 } from '../domain/ids';
 import { SESSION_LIFETIME_MS } from '../domain/checkout';
 import { pageByCreated } from './pagination';
@@ -60,6 +61,10 @@ export interface CheckoutSessionRow {
   metadata: Record<string, string> | null;
   /** What a `subscription` session subscribes to; null in other modes (decision 0050). */
   subscription_data: SubscriptionData | null;
+  /** Carriers whose pickup points the checkout offers; null: no pickup-point step (decision 0134). */
+  pickup_point_carriers: string[] | null;
+  /** The pickup point chosen (by the merchant at creation, or the buyer on the page). */
+  pickup_point: PickupPoint | null;
   expires_at: Date;
   completed_at: Date | null;
   created_at: Date;
@@ -85,7 +90,14 @@ export type NewSession = Omit<
   | 'updated_at'
 >;
 
-const JSON_COLUMNS = ['items', 'form_fields', 'custom_fields', 'metadata', 'subscription_data'] as const;
+const JSON_COLUMNS = [
+  'items',
+  'form_fields',
+  'custom_fields',
+  'metadata',
+  'subscription_data',
+  'pickup_point',
+] as const;
 
 /** jsonb columns written as JSON text (an array would otherwise become a PostgreSQL array). */
 function jsonColumns<T extends Partial<Record<(typeof JSON_COLUMNS)[number], unknown>>>(row: T): T {
@@ -119,6 +131,14 @@ export function createCheckoutSessionRepository(db: Db) {
         )
         .returning('*');
       return row!;
+    },
+
+    /** Expires an open session now (its order was cancelled elsewhere); false when not open. */
+    async expireOpen(scope: Scope, id: string, trx: Db = db): Promise<boolean> {
+      const n = await scoped(scope, trx)
+        .where({ id, status: 'open' })
+        .update({ status: 'expired', updated_at: trx.fn.now() as never });
+      return n > 0;
     },
 
     /** Moves an open session past its expiry to `expired` (the lazy half of expiry). */

@@ -34,6 +34,8 @@ export interface MerchantRow {
   mcp: Record<string, unknown>;
   /** The merchant's dunning defaults as set (partial; merchantDunningOf fills the rest, decision 0105). */
   dunning: Record<string, unknown>;
+  /** Pickup-point carriers switched on, per environment (decision 0132). */
+  delivery_carriers: { test?: string[]; live?: string[] };
 }
 
 /** Columns a profile update or an onboarding step may set. */
@@ -59,7 +61,7 @@ export function createMerchantRepository(db: Db) {
     },
 
     async update(id: string, values: MerchantUpdate, trx: Db = db): Promise<MerchantRow | undefined> {
-      const { legal_address, features, claim_terms, mcp, dunning, ...rest } = values;
+      const { legal_address, features, claim_terms, mcp, dunning, delivery_carriers, ...rest } = values;
       const [row] = await trx<MerchantRow>('merchants')
         .where({ id })
         .update({
@@ -72,6 +74,9 @@ export function createMerchantRepository(db: Db) {
           ...(claim_terms !== undefined && { claim_terms: JSON.stringify(claim_terms) as never }),
           ...(mcp !== undefined && { mcp: JSON.stringify(mcp) as never }),
           ...(dunning !== undefined && { dunning: JSON.stringify(dunning) as never }),
+          ...(delivery_carriers !== undefined && {
+            delivery_carriers: JSON.stringify(delivery_carriers) as never,
+          }),
           updated_at: trx.fn.now() as never,
         })
         .returning('*');

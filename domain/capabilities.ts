@@ -51,6 +51,8 @@ export interface OnboardingState {
   cardAcquirerActive: boolean;
   claimsAgreementSigned: boolean;
   features: Features;
+  /** Pickup-point carriers switched on per environment (decision 0132); none when absent. */
+  deliveryCarriers?: { test: readonly string[]; live: readonly string[] };
 }
 
 /** Reads the feature flags, defaulting every unknown flag to off. */
@@ -96,12 +98,14 @@ export function capabilities(state: OnboardingState): Record<CapabilityName, Cap
  * bank from sign-up, so both payment kinds work there at once; live mode follows onboarding.
  */
 export function enabledCapabilities(state: OnboardingState, livemode: boolean): string[] {
-  if (!livemode) return ['payments.card', 'payments.bank_claim'];
+  // A carrier is switched on per environment; `delivery.<carrier>` appears only once it is.
+  const delivery = (state.deliveryCarriers?.[livemode ? 'live' : 'test'] ?? []).map((c) => `delivery.${c}`);
+  if (!livemode) return ['payments.card', 'payments.bank_claim', ...delivery];
   if (state.applicationStatus !== 'approved') return [];
   const enabled: string[] = [];
   if (state.cardAcquirerActive) enabled.push('payments.card');
   if (state.claimsAgreementSigned) enabled.push('payments.bank_claim');
-  return enabled;
+  return [...enabled, ...delivery];
 }
 
 /** Guards a POS route: 403 `pos_not_enabled` while `features.pos` is off (spec §7). */

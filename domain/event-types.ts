@@ -28,6 +28,13 @@ export const EVENT_TYPES = [
   // for a refund (decision 0140).
   'invoice.finalized',
   'credit_note.created',
+  // A delivery's status changed (decision 0133; domain/delivery.ts DELIVERY_EVENTS).
+  'delivery.booked',
+  'delivery.shipped',
+  'delivery.arrived',
+  'delivery.collected',
+  'delivery.returned',
+  'delivery.canceled',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -47,6 +47,8 @@ export const ID_PREFIX = {
   posRefund: 'posre',
   posDrawerEvent: 'drw',
   posZReport: 'zrep',
+  delivery: 'dlv',
+  platformConnection: 'pcon',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];

@@ -23,6 +23,7 @@ import * as memberRoles from './20261218_0800_member_roles';
 import * as accountEmail from './20261218_0900_account_email';
 import * as eventObjects from './20261218_1000_event_objects';
 import * as pointOfSale from './20261219_0900_point_of_sale';
+import * as delivery from './20261220_0100_delivery';
 import * as invoices from './20261221_0100_invoices';
 import * as rawBankFiles from './20261222_0900_raw_bank_files';
 
@@ -57,6 +58,7 @@ export const migrations: Record<string, Migration> = {
   '20261218_0900_account_email': accountEmail,
   '20261218_1000_event_objects': eventObjects,
   '20261219_0900_point_of_sale': pointOfSale,
+  '20261220_0100_delivery': delivery,
   '20261221_0100_invoices': invoices,
   '20261222_0900_raw_bank_files': rawBankFiles,
 };

@@ -74,6 +74,10 @@ const ConfigSchema = z
      * simulated acquirer's, decision 0102); unset: the API and the worker refuse to start.
      */
     SIMULATED_ACQUIRER_URL: z.string().url().optional(),
+    /** Port of the simulated pickup-point carriers (test environment, started by npm start); 0: any. */
+    SIMULATED_CARRIERS_PORT: z.coerce.number().int().min(0).max(65535).default(3040),
+    /** Base URL of the simulated carriers test mode books with (npm start sets it); unset: no carriers. */
+    SIMULATED_CARRIERS_URL: z.string().url().optional(),
     /** Added latency of the simulated card acquirer's answers (test environment), in ms. */
     SIMULATED_ACQUIRER_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
     /**

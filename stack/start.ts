@@ -13,6 +13,7 @@ import { scheduleDailyClose } from '../simulators/bank/daily-close';
 import { SIMULATED_BANK_FOLDERS } from '../simulators/bank/sftp-server';
 import { loadOrCreateSftpLogin } from '../simulators/bank/sftp-login';
 import { startSimulatedAcquirer } from '../simulators/acquirer/service';
+import { startSimulatedCarriers } from '../simulators/carriers/service';
 import { loadOrCreateSecretsKey } from './secrets-key';
 import { startMailCatcher } from '../simulators/mail/mail-catcher';
 
@@ -127,6 +128,14 @@ async function main(): Promise<void> {
       acquirerUrl = acquirer.url;
     }
 
+    // The pickup-point carriers test mode books with (issue 20): Dropp's and Pósturinn's APIs, simulated.
+    let carriersUrl = config.SIMULATED_CARRIERS_URL;
+    if (carriersUrl === undefined) {
+      const carriers = await startSimulatedCarriers({ port: config.SIMULATED_CARRIERS_PORT });
+      stops.push(() => carriers.stop());
+      carriersUrl = carriers.url;
+    }
+
     // The mail server: the configured one (SMTP_URL), else the local catcher, whose page lists every
     // message the service sends so its links can be clicked (decision 0114).
     let smtpUrl = config.SMTP_URL;
@@ -145,6 +154,7 @@ async function main(): Promise<void> {
 
     const env = {
       ...process.env,
+      SIMULATED_CARRIERS_URL: carriersUrl,
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporalAddress,
       SIMULATED_BANK_URL: bank.url,
@@ -198,6 +208,7 @@ async function main(): Promise<void> {
       `  Bank files     sftp://${sftpLogin.username}@127.0.0.1:${bankSftp.port}  (${bankSftp.hostKeyFingerprint}; login in ${path.join(bankDir, 'sftp-login.json')})`,
       `  Close a day    curl -X POST -H 'content-type: application/json' -d '{}' ${bank.url}/_sim/bank/close-day`,
       `  Card acquirer  ${acquirerUrl}  (simulated; the README's test cards)`,
+      `  Carriers       ${carriersUrl}  (simulated Dropp and Pósturinn; switch on with POST /v1/delivery/carriers/{id})`,
       '',
       `  curl -H "Authorization: Bearer ${demo.testKey}" ${config.publicBaseUrl}/v1/events`,
       '',

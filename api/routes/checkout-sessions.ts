@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { CARRIERS } from '../../domain/delivery';
 import { z } from 'zod';
 import type { OperationDoc } from '../openapi';
 import type { CheckoutService } from '../../services/checkout';
@@ -91,6 +92,17 @@ export const CreateSession = SessionTemplate.extend({
   customer_name: zLine(255).nullable().optional(),
   customer_phone: zLine(50).nullable().optional(),
   promotion_code: z.string().min(1).max(64).optional().describe('A promotion code as the customer types it'),
+  pickup_point_carriers: z
+    .array(z.enum(CARRIERS))
+    .min(1)
+    .max(CARRIERS.length)
+    .optional()
+    .describe('Offer a pickup-point step with these active carriers’ points (mode payment; decision 0134)'),
+  pickup_point: z
+    .string()
+    .regex(/^(dropp|posturinn):[A-Za-z0-9_.-]{1,64}$/, 'must be a pickup point id')
+    .optional()
+    .describe('A pickup point already chosen, from GET /v1/delivery/pickup-points'),
 }).strict();
 
 /** Checkout sessions (spec §2.1, §3, §4.5), with and without the trailing slash. */

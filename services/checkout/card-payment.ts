@@ -69,6 +69,7 @@ export function createCardPayment(deps: {
         if (!s || s.status !== 'open') return { kind: 'closed', session: s! };
         const scope = { merchantId: s.merchant_id, livemode: s.livemode };
         const read = readFields(s, input);
+        if (s.pickup_point_carriers && !s.pickup_point) read.errors.pickup_point = 'required';
         if (Object.keys(read.errors).length > 0) return { kind: 'invalid', errors: read.errors };
         let session = await sessions.update(s.id, answersPatch(s, read), trx);
         const needsCard = session.amount > 0 || session.save_payment_method;
@@ -119,6 +120,7 @@ export function createCardPayment(deps: {
         return finish(scope, session, outcome, trx, wake, started);
       });
       await afterCommit(wake, started);
+      if (result.kind === 'complete') await deps.completion.bookDelivery(result.session);
       if (result.kind === 'complete' && result.session.payment_intent_id && deps.afterPaid)
         await deps.afterPaid(result.session.payment_intent_id);
       return result;
@@ -138,6 +140,7 @@ export function createCardPayment(deps: {
         return finish(scope, s, outcome, trx, wake, started);
       });
       await afterCommit(wake, started);
+      if (result.kind === 'complete') await deps.completion.bookDelivery(result.session);
       return result;
     },
   };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CheckoutSessionRow } from '../../db/checkout-sessions';
 import { unix } from '../../domain/unix-time';
+import { PickupPointSchema, presentPickupPoint } from '../delivery/delivery-object';
 
 const LineItemSchema = z.object({
   id: z.string(),
@@ -46,6 +47,9 @@ export const CheckoutSessionSchema = z.object({
   expires_at: z.number(),
   created_at: z.number(),
   metadata: z.record(z.string(), z.unknown()).nullable(),
+  pickup_point: PickupPointSchema.nullable().describe(
+    'The pickup point the parcel goes to, once chosen; null when none is (our extension of §2.1, decision 0134)',
+  ),
 });
 
 /** The checkout session object of spec §2.1, every field present. */
@@ -83,5 +87,6 @@ export function presentSession(row: CheckoutSessionRow, baseUrl: string) {
     expires_at: unix(row.expires_at),
     created_at: unix(row.created_at),
     metadata: row.metadata,
+    pickup_point: row.pickup_point ? presentPickupPoint(row.pickup_point) : null,
   };
 }

@@ -16,6 +16,9 @@ import type { PayInput } from './inputs';
 import { linesOf } from './promotion-codes';
 import type { SubscriptionSignup } from './subscription-signup';
 import { presentSession } from './checkout-session-object';
+import { createDeliveryRepository } from '../../db/deliveries';
+import type { DeliveryService } from '../delivery/deliveries';
+import type { Logger } from '../../stack/logger';
 
 /**
  * Completing a paid (or free, or krafa) session, shared by card and claim payment: the buyer's
@@ -28,6 +31,8 @@ export function createCheckoutCompletion(deps: {
   dispatcher: WebhookDispatcher;
   publicBaseUrl: string;
   engine?: SubscriptionEngine | null;
+  /** Books the delivery of a paid session with a pickup point; unset: no pickup points. */
+  delivery?: { deliveries: DeliveryService; log: Logger } | undefined;
 }) {
   const sessions = createCheckoutSessionRepository(deps.knex);
   const variants = createVariantRepository(deps.knex);
@@ -35,6 +40,7 @@ export function createCheckoutCompletion(deps: {
   const events = createEventRepository(deps.knex);
   const redemption = createRedemptionService(deps.knex);
   const links = createPaymentLinkRepository(deps.knex);
+  const deliveries = createDeliveryRepository(deps.knex);
   const { payments } = deps;
   const { subscribe } = deps.signup;
 
@@ -164,7 +170,40 @@ export function createCheckoutCompletion(deps: {
       trx,
     );
     wake.push(...recorded.channelIds);
+    // Shipping is booked on paid, never on complete (spec §3): the delivery is written with the
+    // payment, one per session, and booked with the carrier once this commits.
+    if (paymentStatus === 'paid') await recordDelivery(scope, done, trx);
     return done;
+  }
+
+  /** The session's delivery, pending booking; at most one per session (decision 0134). */
+  async function recordDelivery(scope: Scope, s: CheckoutSessionRow, trx: Knex.Transaction): Promise<void> {
+    if (!s.pickup_point) return;
+    await deliveries.createForSession(
+      scope,
+      {
+        sessionId: s.id,
+        point: s.pickup_point,
+        recipient: { name: s.customer_name, email: s.customer_email, phone: s.customer_phone },
+      },
+      trx,
+    );
+  }
+
+  /**
+   * After commit: books the paid session's delivery with its carrier. The payment stands whatever
+   * the carrier says; a delivery the carrier could not take stays pending, to be booked again.
+   */
+  async function bookDelivery(s: CheckoutSessionRow): Promise<void> {
+    if (!deps.delivery || !s.pickup_point || s.payment_status !== 'paid') return;
+    const scope = { merchantId: s.merchant_id, livemode: s.livemode };
+    const [d] = (await deliveries.list(scope, { limit: 1, checkoutSessionId: s.id })).data;
+    if (!d) return;
+    try {
+      await deps.delivery.deliveries.book(scope, d.id);
+    } catch (err) {
+      deps.delivery.log.warn({ err, delivery: d.id }, 'could not book the delivery with its carrier');
+    }
   }
 
   async function afterCommit(wake: string[], started: SubscriptionRow[] = []) {
@@ -181,7 +220,7 @@ export function createCheckoutCompletion(deps: {
       );
   }
 
-  return { readFields, answersPatch, claimCompletion, complete, afterCommit };
+  return { readFields, answersPatch, claimCompletion, complete, afterCommit, recordDelivery, bookDelivery };
 }
 
 export type CheckoutCompletion = ReturnType<typeof createCheckoutCompletion>;

@@ -12,6 +12,9 @@ import { createCheckoutCompletion } from './completion';
 import { createCardPayment } from './card-payment';
 import { createClaimPayment } from './claim-payment';
 import { createTestCompletion } from './test-completion';
+import type { CarrierService } from '../delivery/carriers';
+import type { DeliveryService } from '../delivery/deliveries';
+import type { Logger } from '../../stack/logger';
 
 export type { ItemInput, SubscriptionDataInput, SessionInput, PayInput, PayOutcome } from './inputs';
 
@@ -30,6 +33,8 @@ export function createCheckoutService(deps: {
   issueClaims?: ((livemode: boolean, batch: string) => Promise<void>) | undefined;
   /** After a paid checkout commits: the buyer's receipt email (decision 0141); it never fails a payment. */
   afterPaid?: ((paymentIntentId: string) => Promise<void>) | undefined;
+  /** Pickup points and deliveries (issue 20); unset: sessions cannot ask for a pickup point. */
+  delivery?: { carriers: CarrierService; deliveries: DeliveryService; log: Logger } | undefined;
 }) {
   const payments = createPaymentService({ knex: deps.knex, acquirer: deps.acquirer });
   const signup = createSubscriptionSignup({ knex: deps.knex });
@@ -40,6 +45,7 @@ export function createCheckoutService(deps: {
     engine: deps.engine,
     promotionCodes,
     signup,
+    carriers: deps.delivery?.carriers,
   });
   const completion = createCheckoutCompletion({
     knex: deps.knex,
@@ -48,6 +54,7 @@ export function createCheckoutService(deps: {
     dispatcher: deps.dispatcher,
     publicBaseUrl: deps.publicBaseUrl,
     engine: deps.engine,
+    delivery: deps.delivery,
   });
   const card = createCardPayment({ knex: deps.knex, payments, completion, afterPaid: deps.afterPaid });
   const claim = createClaimPayment({ knex: deps.knex, completion, issueClaims: deps.issueClaims });

@@ -37,6 +37,10 @@ export interface SessionInput {
   promotion_code?: string | undefined;
   metadata?: Record<string, string> | null | undefined;
   paymentLinkId?: string | null;
+  /** Offer a pickup-point step with these carriers' points (decision 0134). */
+  pickup_point_carriers?: string[] | undefined;
+  /** A pickup point chosen already (by the merchant, or a platform order). */
+  pickup_point?: string | undefined;
 }
 
 /** What the buyer submitted on the checkout page. */

@@ -19,6 +19,8 @@ import { presentSession } from './checkout-session-object';
 import { bad, type ItemInput, type SessionInput } from './inputs';
 import type { CheckoutPromotionCodes } from './promotion-codes';
 import { isTrial, type SubscriptionSignup } from './subscription-signup';
+import type { CarrierService } from '../delivery/carriers';
+import type { PickupPoint } from '../../domain/delivery';
 
 /** Creating checkout sessions: what they sell, at what price, for whom (spec §2.1). */
 export function createCheckoutSessions(deps: {
@@ -27,6 +29,8 @@ export function createCheckoutSessions(deps: {
   engine?: SubscriptionEngine | null;
   promotionCodes: CheckoutPromotionCodes;
   signup: SubscriptionSignup;
+  /** Pickup points; unset: a session asking for one is refused. */
+  carriers?: CarrierService | undefined;
 }) {
   const sessions = createCheckoutSessionRepository(deps.knex);
   const products = createProductRepository(deps.knex);
@@ -155,6 +159,8 @@ export function createCheckoutSessions(deps: {
     if (input.allow_custom_amount && input.promotion_code !== undefined)
       throw bad('A promotion code cannot discount a pay-what-you-want amount', 'promotion_code');
 
+    const pickup = await pickupOf(scope, input);
+
     let customer = null;
     if (input.customer) {
       customer = await customers.findById(scope, input.customer);
@@ -220,14 +226,80 @@ export function createCheckoutSessions(deps: {
       minimum_amount: input.minimum_amount ?? null,
       payment_link_id: input.paymentLinkId ?? null,
       metadata: input.metadata ?? null,
+      ...pickup,
     };
     return sessions.create(scope, session);
+  }
+
+  /** The pickup-point step a session asks for, its carriers active here (decision 0134). */
+  async function pickupOf(
+    scope: Scope,
+    input: SessionInput,
+  ): Promise<{ pickup_point_carriers: string[] | null; pickup_point: PickupPoint | null }> {
+    if (input.pickup_point_carriers === undefined && input.pickup_point === undefined)
+      return { pickup_point_carriers: null, pickup_point: null };
+    const param = input.pickup_point_carriers !== undefined ? 'pickup_point_carriers' : 'pickup_point';
+    if (input.mode !== 'payment') throw bad('Pickup points go with mode payment', param);
+    if (!deps.carriers)
+      throw new InvalidRequestError('No pickup-point carrier is active in this environment', {
+        code: 'carrier_not_active',
+        param,
+      });
+    const wanted = input.pickup_point_carriers ?? [input.pickup_point!.split(':')[0]!];
+    const carriers = await deps.carriers.requireActive(scope, [...new Set(wanted)].sort(), param);
+    const point = input.pickup_point
+      ? await deps.carriers.point(scope, input.pickup_point, carriers, 'pickup_point')
+      : null;
+    return { pickup_point_carriers: carriers, pickup_point: point };
   }
 
   const present = (row: CheckoutSessionRow) => presentSession(row, deps.publicBaseUrl);
 
   return {
     sessions,
+
+    /**
+     * The pickup points the hosted page offers for a session: its carriers that are active now,
+     * found by the buyer's search; null when the session asks for none or none is active.
+     */
+    async pickupPointsFor(
+      s: CheckoutSessionRow,
+      query: { q?: string | undefined; near?: { latitude: number; longitude: number } | undefined },
+    ) {
+      if (!s.pickup_point_carriers || !deps.carriers) return null;
+      const scope = { merchantId: s.merchant_id, livemode: s.livemode };
+      const active = await deps.carriers.activeCarriers(scope);
+      const carriers = s.pickup_point_carriers.filter((c) => (active as string[]).includes(c));
+      if (carriers.length === 0) return null;
+      const q = query.q?.trim() ?? '';
+      const found = await Promise.all(
+        carriers.map((carrier) =>
+          deps.carriers!.search(scope, {
+            carrier,
+            ...(/^\d{3}$/.test(q) ? { postcode: q } : { q }),
+            near: query.near,
+            limit: 100,
+          }),
+        ),
+      );
+      const all = found.flat();
+      if (query.near) all.sort((a, b) => (a.distance_m ?? 0) - (b.distance_m ?? 0));
+      return all;
+    },
+
+    /**
+     * The buyer picks a pickup point on the hosted page: only on an open session that asks for one,
+     * and only among its carriers' points.
+     */
+    async choosePickupPoint(sessionId: string, pointId: string): Promise<CheckoutSessionRow> {
+      const s = await sessions.findPublic(sessionId);
+      if (!s || s.status !== 'open' || !s.pickup_point_carriers || !deps.carriers)
+        throw bad('This checkout does not take a pickup point now', 'pickup_point');
+      const scope = { merchantId: s.merchant_id, livemode: s.livemode };
+      const carriers = await deps.carriers.requireActive(scope, s.pickup_point_carriers, 'pickup_point');
+      const point = await deps.carriers.point(scope, pointId, carriers, 'pickup_point');
+      return sessions.update(s.id, { pickup_point: point });
+    },
 
     /** Creates an open session (the checkout session object of spec §2.1). */
     async create(scope: Scope, input: SessionInput) {

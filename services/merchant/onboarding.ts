@@ -11,6 +11,13 @@ export function missingForSubmit(row: MerchantRow): string[] {
   return SUBMIT_REQUIRED.filter((field) => row[field] === null || row[field] === '');
 }
 
+/** The carriers switched on per environment, as stored (decision 0132). */
+export function deliveryCarriersOf(raw: unknown): { test: string[]; live: string[] } {
+  const r = (raw ?? {}) as { test?: unknown; live?: unknown };
+  const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  return { test: list(r.test), live: list(r.live) };
+}
+
 export function onboardingState(row: MerchantRow): OnboardingState {
   return {
     applicationStatus: row.application_status,
@@ -18,6 +25,7 @@ export function onboardingState(row: MerchantRow): OnboardingState {
     cardAcquirerActive: row.card_acquirer_activated_at !== null,
     claimsAgreementSigned: row.claims_agreement_signed_at !== null,
     features: featuresOf(row.features),
+    deliveryCarriers: deliveryCarriersOf(row.delivery_carriers),
   };
 }
 

@@ -32,6 +32,8 @@ import { checkLedger } from './ledger-invariant';
 import { TEST_SECRETS_KEY } from './secrets-key';
 import { startTestMail, type MailCatcher } from './mail';
 import type { RateLimits } from '../../api/middleware/rate-limit';
+import { startSimulatedCarriers, type SimulatedCarriers } from '../../simulators/carriers/service';
+import { simulatedCarrierConnections } from '../../bank-adapters/carriers/carriers';
 
 export { TEST_SECRETS_KEY };
 
@@ -57,6 +59,8 @@ export interface TestStack {
   bankFiles: { sim: SimulatedBankWithFiles; connection: BankConnection; filesDir: string } | null;
   /** The simulated card acquirer the API and the worker share, over HTTP (decision 0102). */
   acquirer: TestAcquirer;
+  /** The simulated pickup-point carriers (Dropp's and Pósturinn's APIs) test mode books with. */
+  carriers: SimulatedCarriers;
   /** The local mail catcher the API's mail goes to over SMTP (decision 0114). */
   mail: MailCatcher;
   /** A new merchant with a test and a live key. */
@@ -148,6 +152,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     ...(opts.acquirerLatencyMs !== undefined && { latencyMs: opts.acquirerLatencyMs }),
   });
   const acquirerClient = httpAcquirerAt(acquirer.url);
+  const carriers = await startSimulatedCarriers();
   const port = opts.realBaseUrl ? await freePort() : 0;
   const mail = await startTestMail();
   const app = createApp({
@@ -161,6 +166,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     bodyLimitBytes: opts.bodyLimitBytes ?? 256 * 1024,
     acquirer: acquirerClient,
     secretsKey: TEST_SECRETS_KEY,
+    carriers: simulatedCarrierConnections(carriers),
     ...(opts.rateLimits && { rateLimits: opts.rateLimits }),
     ...(claimsApi && { claimsApi }),
     ...(bank && { testBank: createTestBankPayer(bank.bank.url) }),
@@ -221,6 +227,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     bank,
     bankFiles,
     acquirer,
+    carriers,
     mail: mail.catcher,
     async merchant(name = 'Test merchant') {
       const m = await createMerchantRepository(knex).create({ name });
@@ -256,6 +263,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       await connection.close();
       claimsApi?.close();
       await acquirer.stop();
+      await carriers.stop();
       await mail.stop();
       await bank?.bank.stop();
       // Issue 15: after every file the ledger invariant holds on its database (decision 0107); the

@@ -58,7 +58,11 @@ type PoolName =
   | 'posStaff'
   | 'posSales'
   | 'posTerminals'
-  | 'posZReports';
+  | 'posZReports'
+  | 'carriers'
+  | 'shipments'
+  | 'platformConnections'
+  | 'platforms';
 
 const pools: Record<PoolName, string[]> = {
   products: [],
@@ -88,6 +92,10 @@ const pools: Record<PoolName, string[]> = {
   posSales: [],
   posTerminals: [],
   posZReports: [],
+  carriers: ['dropp', 'posturinn'],
+  shipments: [],
+  platformConnections: [],
+  platforms: ['woocommerce', 'shopify'],
 };
 
 /** The pool of each object type the API answers with (`object`), to grow the pools as it runs. */
@@ -116,6 +124,8 @@ const POOL_OF_OBJECT: Record<string, PoolName> = {
   'pos.sale': 'posSales',
   'pos.terminal': 'posTerminals',
   'pos.z_report': 'posZReports',
+  delivery: 'shipments',
+  platform_connection: 'platformConnections',
 };
 
 /** The pool a body or query field of this name names. */
@@ -140,6 +150,7 @@ const POOL_OF_FIELD: Record<string, PoolName> = {
   device_code: 'deviceCodes',
   register: 'posRegisters',
   staff: 'posStaff',
+  checkout_session: 'sessions',
 };
 
 interface OpSpec {
@@ -298,6 +309,21 @@ const GENERATORS: Record<string, OpSpec> = {
   postV1PosSalesIdRefunds: p('posSales'),
   getV1PosZReports: list('posZReports'),
   getV1PosZReportsId: p('posZReports'),
+  getV1DeliveryCarriers: {},
+  postV1DeliveryCarriersId: { path: { id: 'carriers' } },
+  getV1DeliveryPickupPoints: {},
+  // Deliveries come only from paid sessions with a pickup point, which the fuzz rarely makes: its
+  // valid requests mostly name ids that do not exist and are answered 404.
+  getV1Deliveries: list('shipments'),
+  getV1DeliveriesId: p('shipments'),
+  postV1DeliveriesIdCancel: { ...p('shipments'), last: true },
+  postV1TestHelpersDeliveriesIdAdvance: p('shipments'),
+  postV1PlatformConnections: {},
+  getV1PlatformConnections: list('platformConnections'),
+  getV1PlatformConnectionsId: p('platformConnections'),
+  deleteV1PlatformConnectionsId: { ...p('platformConnections'), last: true },
+  // No key and no signature: every request is refused (401), an unknown platform 404.
+  postApiV1PlatformWebhook: { path: { platform: 'platforms' } },
 };
 
 const ctx: GenContext = {

@@ -19,6 +19,8 @@ const SPEC_FIELDS = [
   'subscription', 'payment_intent', 'payment_method', 'customer_email', 'customer_name', 'customer_phone',
   'payment_status', 'locale', 'items', 'form_fields', 'custom_fields', 'allow_custom_amount', 'minimum_amount',
   'expires_at', 'created_at', 'metadata',
+  // Our extension of §2.1 (decision 0134): the pickup point chosen, or null.
+  'pickup_point',
 ]; // prettier-ignore
 
 let checked = 0;

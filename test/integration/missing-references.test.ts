@@ -176,6 +176,13 @@ const pathIds: Record<string, () => Record<string, string>> = {
   // No terminal or Z-report exists in this file: only their missing ids are tried.
   '/v1/pos/terminals/{id}': () => ({}),
   '/v1/pos/z_reports/{id}': () => ({}),
+  '/v1/delivery/carriers/{id}': () => ({ id: 'dropp' }),
+  // No delivery or platform connection exists in this file: only their missing ids are tried.
+  '/v1/deliveries/{id}': () => ({}),
+  '/v1/deliveries/{id}/cancel': () => ({}),
+  '/v1/test_helpers/deliveries/{id}/advance': () => ({}),
+  '/v1/platform-connections/{id}': () => ({}),
+  '/api/v1/{platform}/webhook/': () => ({ platform: 'woocommerce' }),
 };
 
 /** A body that passes validation, for operations on a path id whose body has required fields. */
@@ -195,6 +202,7 @@ const validBodies: Record<string, () => unknown> = {
   }),
   'post /v1/pos/registers/{id}/z_reports': () => ({ staff: ids.staff }),
   'post /v1/pos/sales/{id}/refunds': () => ({ method: 'cash', amount: 1, staff: ids.staff }),
+  'post /v1/delivery/carriers/{id}': () => ({ active: false }),
 };
 
 function fill(path: string, values: Record<string, string>): string {
@@ -524,6 +532,12 @@ const refCases: RefCase[] = [
     param: 'customer',
   },
   {
+    op: 'get /v1/deliveries',
+    field: 'query.checkout_session',
+    request: (x) => ({ query: { checkout_session: x } }),
+    param: 'checkout_session',
+  },
+  {
     op: 'post /v1/events/{id}/resend',
     field: 'body.channel',
     request: (x) => ({ path: { id: ids.event! }, body: { channel: x } }),
@@ -684,6 +698,7 @@ test('the same requests with existing ids are not refused for the reference', as
     invoice: ids.invoice!,
     staff: ids.staff!,
     register: ids.register!,
+    checkout_session: ids.session!,
   };
   const failures: string[] = [];
   for (const c of refCases) {

@@ -78,6 +78,18 @@ export const CHECKOUT_PAGE_JS = `(function () {
       submitter.setAttribute('aria-busy', 'true');
     });
   }
+  // Pickup points nearest the buyer: the browser's position, sent with a search.
+  var near = document.getElementById('pickup-near');
+  if (near && form && navigator.geolocation) near.addEventListener('click', function () {
+    navigator.geolocation.getCurrentPosition(function (pos) {
+      document.getElementById('pickup-lat').value = String(pos.coords.latitude);
+      document.getElementById('pickup-lng').value = String(pos.coords.longitude);
+      var action = document.createElement('input');
+      action.type = 'hidden'; action.name = 'action'; action.value = 'pickup_search';
+      form.appendChild(action);
+      form.submit();
+    });
+  });
   var root = document.getElementById('skil-checkout');
   var parentOrigin = root && root.getAttribute('data-embed-origin');
   if (!parentOrigin || window.parent === window) return;

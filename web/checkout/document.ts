@@ -46,6 +46,8 @@ export interface CheckoutDocument {
   formTargets?: string[];
   status?: number;
   title: string;
+  /** Page-specific rules (the pickup map's point positions), under the same nonce. */
+  css?: string;
 }
 
 export function sendCheckoutPage(res: Response, body: SafeHtml, o: CheckoutDocument): void {
@@ -68,7 +70,7 @@ export function sendCheckoutPage(res: Response, body: SafeHtml, o: CheckoutDocum
           <title>${o.title}</title>
           ${fonts ? html`<link rel="stylesheet" href="${fonts}" />` : ''}
           <style nonce="${nonce}">
-            ${trusted(CHECKOUT_PREVIEW_CSS)}${trusted(themeCss(o.theme))}${trusted(CSS)}
+            ${trusted(CHECKOUT_PREVIEW_CSS)}${trusted(themeCss(o.theme))}${trusted(CSS)}${trusted(o.css ?? '')}
           </style>
           <script src="/checkout/assets/checkout.js" defer></script>
         </head>

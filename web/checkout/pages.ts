@@ -113,6 +113,17 @@ export function checkoutPages(deps: CheckoutPageDeps): RequestHandler {
         throw err;
       }
     }
+    if (action === 'pickup_search') return renderSession(deps, req, res, s, embed, { values });
+    if (action.startsWith('pickup:')) {
+      try {
+        const updated = await checkout.choosePickupPoint(s.id, action.slice('pickup:'.length));
+        return renderSession(deps, req, res, updated, embed, { values });
+      } catch (err) {
+        if (err instanceof ApiError)
+          return renderSession(deps, req, res, s, embed, { errors: { pickup_point: 'invalid' }, values });
+        throw err;
+      }
+    }
     const fields: Record<string, string> = {};
     for (const [k, val] of Object.entries(values)) if (k.startsWith('f_')) fields[k.slice(2)] = val;
     if (action === 'claim') {

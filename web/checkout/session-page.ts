@@ -10,6 +10,7 @@ import { cardForm } from './card-form';
 import { krafaForm } from './krafa-form';
 import { payButton, walletButtons } from './payment-choice';
 import { formatIsk } from './strings';
+import { PICKUP_CSS, nearOf, pickupStep } from './pickup-step';
 import { checkoutView, sessionPath, type CheckoutPageDeps, type CheckoutSessionView } from './view';
 
 /** What the buyer's last post left on the page: a decline, field errors, the values typed. */
@@ -51,6 +52,11 @@ export async function renderSession(
   const claimsOffered = (await deps.services.checkout.claimsOffered(s)) !== null;
   const v = state.values ?? {};
   const errs = state.errors ?? {};
+  // The pickup-point step: only when the session asks for one and one of its carriers is active.
+  const points = await deps.services.checkout.pickupPointsFor(s, { q: v.pickup_q, near: nearOf(v) });
+  const pickup = points
+    ? pickupStep(points, s.pickup_point, t, locale, v, errs.pickup_point !== undefined)
+    : null;
   const declined = state.error ? (t.declined[state.error] ?? state.error) : null;
   const inner = html`<h1>${t.title}</h1>
     ${declined ? html`<div class="error" role="alert" data-testid="error">${declined}</div>` : ''}
@@ -59,8 +65,8 @@ export async function renderSession(
     <form id="skil-form" method="post" action="${sessionPath(s, embed)}" novalidate>
       ${embed ? html`<input type="hidden" name="embed" value="${embed}" />` : ''}
       ${promotionCodeField(s, t, v)} ${customAmountField(s, t, v, errs, money)}
-      ${customerFields(s, t, v, errs)} ${cardForm(s, t)} ${payButton(s, t, money)}
-      ${claimsOffered ? krafaForm(t, v, errs) : ''} ${walletButtons(s, t)}
+      ${customerFields(s, t, v, errs)} ${pickup ? pickup.html : ''} ${cardForm(s, t)}
+      ${payButton(s, t, money)} ${claimsOffered ? krafaForm(t, v, errs) : ''} ${walletButtons(s, t)}
     </form>
     ${
       embed
@@ -72,6 +78,7 @@ export async function renderSession(
   sendCheckoutPage(res, sessionFrame(s, view, embed, inner), {
     ...common,
     status: declined || Object.keys(errs).length ? 402 : 200,
+    ...(pickup && { css: PICKUP_CSS + pickup.css }),
     formTargets: [origin(s.success_url), origin(s.cancel_url), deps.acquirerOrigin],
   });
 }
