@@ -86,7 +86,7 @@ test('forgot password: ask on the sign-in page, follow the emailed link, choose,
 
     await page.goto(`${web.url}/dashboard/sign-in`);
     await signInWithKeyboard(page, user.email, NEW_PASSWORD);
-    expect(new URL(page.url()).pathname).toBe('/dashboard/profile');
+    expect(new URL(page.url()).pathname).toBe('/dashboard/home');
 
     // The link is spent; the old password and the earlier session are over.
     await page.goto(link);

@@ -111,13 +111,13 @@ test('an unverified owner cannot invite; verified, invites; the invitee accepts 
       page.waitForNavigation(),
       page.getByRole('button', { name: 'Accept invitation' }).click(),
     ]);
-    expect(new URL(page.url()).pathname).toBe('/dashboard/profile');
+    expect(new URL(page.url()).pathname).toBe('/dashboard/home');
 
     // Signed out and in again with the keyboard, as the member.
     await page.context().clearCookies();
     await page.goto(`${web.url}/dashboard/sign-in`);
     await signInWithKeyboard(page, developer, PASSWORD);
-    expect(new URL(page.url()).pathname).toBe('/dashboard/profile');
+    expect(new URL(page.url()).pathname).toBe('/dashboard/home');
     // A developer does not manage the team.
     const teamPage = await page.goto(`${web.url}/dashboard/team`);
     expect(teamPage!.status()).toBe(403);
@@ -174,13 +174,13 @@ test('the last owner can be neither removed nor demoted; others can, and a remov
   const finance = newEmail('finance');
   expect((await invite(owner, finance, 'finance')).status).toBe(200);
   const member = await accept(finance);
-  expect((await member.get('/dashboard/profile')).status).toBe(200);
+  expect((await member.get('/dashboard/home')).status).toBe(200);
   await owner.get('/dashboard/team');
   expect((await owner.post(`/dashboard/team/members/${await memberId(finance)}/remove`, {})).status).toBe(
     200,
   );
   // Their session is over and they cannot sign in.
-  expect((await member.get('/dashboard/profile')).status).toBe(303);
+  expect((await member.get('/dashboard/home')).status).toBe(303);
   expect((await new WebClient(web.url).signIn(finance, PASSWORD)).status).toBe(401);
 });
 
