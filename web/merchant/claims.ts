@@ -3,7 +3,17 @@ import { html } from '../../html/html';
 import { CLAIM_STATUSES } from '../../services/claims/claim-object';
 import { defineMessages } from '../messages';
 import type { WebContext } from '../context';
-import { facts, failure, isk, merchantView, requireAction, sendMerchantPage, table, when } from './frame';
+import {
+  facts,
+  failure,
+  isk,
+  merchantView,
+  requireAction,
+  sendMerchantPage,
+  table,
+  when,
+  timeline,
+} from './frame';
 
 const t = defineMessages({
   en: {
@@ -155,19 +165,7 @@ export function claimPages(ctx: WebContext): Router {
           : ''
       }
       <h2>${t(l, 'timeline')}</h2>
-      ${
-        events.data.length === 0
-          ? html`<p>${t(l, 'noEvents')}</p>`
-          : html`<ol class="timeline">
-              ${events.data.map(
-                (e) =>
-                  html`<li>
-                    <time>${e.created_at.slice(0, 16).replace('T', ' ')} UTC</time>
-                    <a href="/dashboard/events/${e.id}">${e.type}</a>
-                  </li>`,
-              )}
-            </ol>`
-      }`;
+      ${timeline(events.data, t(l, 'noEvents'))}`;
     sendMerchantPage(res, view, body, {
       title: t(l, 'detail', { id: k.id }),
       status: opts.status ?? 200,

@@ -230,6 +230,23 @@ export function facts(rows: [string, string | SafeHtml][]): SafeHtml {
   </dl>`;
 }
 
+/** An object's events, oldest first, each linking to its page; `empty` when there are none. */
+export function timeline(
+  events: { id: string; type: string; created_at: string }[],
+  empty: string,
+): SafeHtml {
+  if (events.length === 0) return html`<p>${empty}</p>`;
+  return html`<ol class="timeline">
+    ${events.map(
+      (e) =>
+        html`<li>
+          <time>${e.created_at.slice(0, 16).replace('T', ' ')} UTC</time>
+          <a href="/dashboard/events/${e.id}">${e.type}</a>
+        </li>`,
+    )}
+  </ol>`;
+}
+
 /** A table with a caption (screen readers name it) and scoped column headers. */
 export function table(caption: string, headers: string[], rows: SafeHtml[], empty: string): SafeHtml {
   if (rows.length === 0) return html`<p>${empty}</p>`;

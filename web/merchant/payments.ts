@@ -3,7 +3,17 @@ import { html } from '../../html/html';
 import { randomBase62 } from '../../domain/ids';
 import { defineMessages } from '../messages';
 import { field, type WebContext } from '../context';
-import { facts, failure, isk, merchantView, requireAction, sendMerchantPage, table, when } from './frame';
+import {
+  facts,
+  failure,
+  isk,
+  merchantView,
+  requireAction,
+  sendMerchantPage,
+  table,
+  when,
+  timeline,
+} from './frame';
 
 const STATUSES = [
   'succeeded',
@@ -236,19 +246,7 @@ export function paymentPages(ctx: WebContext): Router {
         t(l, 'noRefunds'),
       )}
       <h2>${t(l, 'timeline')}</h2>
-      ${
-        events.data.length === 0
-          ? html`<p>${t(l, 'noEvents')}</p>`
-          : html`<ol class="timeline">
-              ${events.data.map(
-                (e) =>
-                  html`<li>
-                    <time>${e.created_at.slice(0, 16).replace('T', ' ')} UTC</time>
-                    <a href="/dashboard/events/${e.id}">${e.type}</a>
-                  </li>`,
-              )}
-            </ol>`
-      }`;
+      ${timeline(events.data, t(l, 'noEvents'))}`;
     sendMerchantPage(res, view, body, {
       title: t(l, 'detail', { id: p.id }),
       status: opts.status ?? 200,
