@@ -24,6 +24,7 @@ async function main(): Promise<void> {
   const knex = createKnex(config.DATABASE_URL, {
     poolMax: config.DATABASE_POOL_MAX,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
   });
   const { client, connection } = await connectTemporal(
     temporalConnectionOptions(config, config.TEMPORAL_ADDRESS),

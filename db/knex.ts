@@ -13,11 +13,12 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (text: string) => {
 
 /**
  * Creates the knex instance for a PostgreSQL URL: `poolMax` connections at most, each with
- * `statementTimeoutMs` as its statement_timeout (0 or unset: none).
+ * `statementTimeoutMs` as its statement_timeout (0 or unset: none), waiting at most `acquireTimeoutMs`
+ * for a free connection.
  */
 export function createKnex(
   databaseUrl: string,
-  opts: { poolMax?: number; statementTimeoutMs?: number } = {},
+  opts: { poolMax?: number; statementTimeoutMs?: number; acquireTimeoutMs?: number } = {},
 ): Knex {
   return knexFactory({
     client: 'pg',
@@ -26,7 +27,7 @@ export function createKnex(
       ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
     },
     pool: { min: 0, max: opts.poolMax ?? 10 },
-    acquireConnectionTimeout: 10_000,
+    acquireConnectionTimeout: opts.acquireTimeoutMs ?? 10_000,
   });
 }
 

@@ -53,6 +53,8 @@ const ConfigSchema = z
      * settlement statements run in the worker: give the worker a larger value than the API.
      */
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(0),
+    /** How long a request waits for a free pooled connection before the API answers 503, in ms. */
+    DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
     /** Port of the embedded PostgreSQL, when DATABASE_URL is unset. */
     EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
     DATA_DIR: z.string().min(1).default('.data'),

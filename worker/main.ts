@@ -27,6 +27,7 @@ export async function runWorker(overrides: Partial<Pick<WorkerDeps, 'acquirer'>>
   const knex = createKnex(config.DATABASE_URL, {
     poolMax: config.DATABASE_POOL_MAX,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
   });
   const temporal = temporalConnectionOptions(config, config.TEMPORAL_ADDRESS);
   const { client, connection: clientConnection } = await connectTemporal(temporal, config.TEMPORAL_NAMESPACE);
