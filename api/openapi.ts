@@ -123,7 +123,7 @@ const ERROR_RESPONSES = {
   ],
   503: [
     'ServiceUnavailable',
-    'A service this operation needs (the bank, Temporal) is not available; retry later.',
+    'A service this operation needs (the database, the bank, Temporal) is busy or not available (`database_busy` with `Retry-After`); retry later with the same Idempotency-Key.',
   ],
 } as const;
 
@@ -135,8 +135,9 @@ export type ErrorStatus = keyof typeof ERROR_RESPONSES;
  */
 export function errorStatuses(op: OperationDoc): ErrorStatus[] {
   const statuses = new Set<ErrorStatus>(op.errors ?? []);
-  // Every keyed request counts against its key's rate limit (decision 0110).
-  if (op.auth) [401, 429].forEach((s) => statuses.add(s as ErrorStatus));
+  // Every keyed request counts against its key's rate limit (decision 0110) and reads the database,
+  // which may be too busy to answer in time (decision 0160).
+  if (op.auth) [401, 429, 503].forEach((s) => statuses.add(s as ErrorStatus));
   if (op.body || op.query) statuses.add(400);
   if (op.body) [413, 415].forEach((s) => statuses.add(s as ErrorStatus));
   if (/:\w+/.test(op.path)) statuses.add(404);

@@ -1949,7 +1949,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A service this operation needs (the bank, Temporal) is not available; retry later. */
+        /** @description A service this operation needs (the database, the bank, Temporal) is busy or not available (`database_busy` with `Retry-After`); retry later with the same Idempotency-Key. */
         ServiceUnavailable: {
             headers: {
                 [name: string]: unknown;
@@ -2275,6 +2275,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -2390,6 +2391,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -2743,6 +2745,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -2850,6 +2853,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -2969,6 +2973,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -3339,6 +3344,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -3443,6 +3449,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -3596,6 +3603,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -3704,6 +3712,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -3772,6 +3781,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -3954,6 +3964,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -4014,6 +4025,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -4055,6 +4067,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -4148,6 +4161,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -4226,6 +4240,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -4295,6 +4310,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -4329,6 +4345,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -4405,6 +4422,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -4556,6 +4574,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -4621,6 +4640,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -4662,6 +4682,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -4808,6 +4829,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -4868,6 +4890,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -4952,6 +4975,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -5026,6 +5050,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -5162,6 +5187,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -5228,6 +5254,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -5448,6 +5475,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -5495,6 +5523,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -5575,6 +5604,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -5683,6 +5713,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -5781,6 +5812,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -5815,6 +5847,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -5849,6 +5882,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -5958,6 +5992,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -6220,6 +6255,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -6285,6 +6321,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -6409,6 +6446,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -6452,6 +6490,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -6541,6 +6580,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -6610,6 +6650,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -6725,6 +6766,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -6786,6 +6828,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -6827,6 +6870,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -6945,6 +6989,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -7016,6 +7061,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -7076,6 +7122,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -7149,6 +7196,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -7247,6 +7295,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -7311,6 +7360,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -7441,6 +7491,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -7633,6 +7684,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -7723,6 +7775,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -7838,6 +7891,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -7949,6 +8003,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -8088,6 +8143,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -8179,6 +8235,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -8253,6 +8310,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -8520,6 +8578,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -8585,6 +8644,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -8687,6 +8747,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -8722,6 +8783,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -8781,6 +8843,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -8873,6 +8936,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -8923,6 +8987,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -8994,6 +9059,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -9048,6 +9114,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -9104,6 +9171,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -9198,6 +9266,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -9246,6 +9315,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -9287,6 +9357,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -9329,6 +9400,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -9441,6 +9513,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -9506,6 +9579,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -9549,6 +9623,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -9636,6 +9711,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -9682,6 +9758,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -9960,6 +10037,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -10041,6 +10119,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -10122,6 +10201,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -10203,6 +10283,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -10315,6 +10396,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -10398,6 +10480,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -10472,6 +10555,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -10526,6 +10610,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -10612,6 +10697,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -10679,6 +10765,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -10725,6 +10812,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -10780,6 +10868,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -10869,6 +10958,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -10916,6 +11006,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -11004,6 +11095,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -11137,6 +11229,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -11254,6 +11347,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -11350,6 +11444,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -11437,6 +11532,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -11512,6 +11608,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -11649,6 +11746,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -11712,6 +11810,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -11820,6 +11919,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -11879,6 +11979,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -12027,6 +12128,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -12077,6 +12179,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -12118,6 +12221,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -12273,6 +12377,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -12337,6 +12442,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -12470,6 +12576,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -12523,6 +12630,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -12565,6 +12673,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -12671,6 +12780,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -12739,6 +12849,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -12885,6 +12996,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -12941,6 +13053,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -13034,6 +13147,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -13105,6 +13219,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -13197,6 +13312,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -13259,6 +13375,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -13348,6 +13465,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -13424,6 +13542,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -13487,6 +13606,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -13521,6 +13641,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -13651,6 +13772,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -13886,6 +14008,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -13975,6 +14098,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -14177,6 +14301,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -14285,6 +14410,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -14453,6 +14579,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -14582,6 +14709,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -14756,6 +14884,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -14828,6 +14957,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -14878,6 +15008,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -14919,6 +15050,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -14990,6 +15122,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
