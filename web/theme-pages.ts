@@ -110,7 +110,9 @@ export function themePages(ctx: WebContext): Router {
       </form>
       ${scanResult}
       <h2 id="preview-title">Preview</h2>
-      <p id="preview-hint">The preview follows the form below as you type; nothing is saved until you save.</p>
+      <p id="preview-hint">
+        The preview follows the form below as you type; nothing is saved until you save.
+      </p>
       ${checkoutPreview(theme, merchant.name)}
       <h2>Edit</h2>
       <form id="theme-form" method="post" action="/dashboard/theme">

@@ -77,7 +77,7 @@ test('sign up, verify, sell a subscription by link, see it on home, refund it, a
   await page.getByLabel('Billing').selectOption({ label: 'Every month' });
   await submit('Create product');
   await go('/dashboard/payment-links');
-  await page.getByLabel('Subscription').check();
+  await page.getByRole('radio', { name: 'Subscription' }).check();
   const price = await page
     .locator('#link-price option', { hasText: 'Kaffi í áskrift' })
     .getAttribute('value');
@@ -139,7 +139,7 @@ test('sign up, verify, sell a subscription by link, see it on home, refund it, a
   expect(first!.body.type).toBe('debug.check');
   await go('/dashboard/events?type=payment_intent.refunded');
   await Promise.all([page.waitForNavigation(), page.locator('tbody a').first().click()]);
-  await page.getByLabel('Webhook channel').selectOption(channelId);
+  await page.getByLabel('Webhook channel', { exact: true }).selectOption(channelId);
   await submit('Send to channel');
   const received = await receiver.waitFor(2, 20_000);
   expect(received.map((r) => r.body.type)).toEqual(['debug.check', 'payment_intent.refunded']);
