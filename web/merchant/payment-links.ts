@@ -23,6 +23,8 @@ const t = defineMessages({
     kindSubscription: 'Subscription',
     kindHint: 'A subscription link needs a recurring price; each buyer becomes a subscriber.',
     every: 'every {interval, select, week {week} month {month} other {year}}',
+    oneTimePrices: 'One-time prices (for a payment link)',
+    recurringPrices: 'Recurring prices (for a subscription link)',
     trial: 'Free trial days (optional, subscriptions only)',
     badTrial: 'Trial days must be a whole number from 1 to 730 (trial_period_days).',
     mode: 'Kind',
@@ -54,6 +56,8 @@ const t = defineMessages({
     kindSubscription: 'Áskrift',
     kindHint: 'Áskriftartengill þarf endurtekið verð; hver kaupandi verður áskrifandi.',
     every: 'á {interval, select, week {viku} month {mánuði} other {ári}} fresti',
+    oneTimePrices: 'Stök verð (fyrir greiðslutengil)',
+    recurringPrices: 'Endurtekin verð (fyrir áskriftartengil)',
     trial: 'Prufudagar án greiðslu (valfrjálst, aðeins áskrift)',
     badTrial: 'Prufudagar verða að vera heil tala frá 1 til 730 (trial_period_days).',
     mode: 'Tegund',
@@ -120,15 +124,26 @@ export function paymentLinkPages(ctx: WebContext): Router {
               </fieldset>
               <label for="link-price">${t(l, 'price')}</label>
               <select id="link-price" name="price" required>
-                ${prices.data.map(
-                  (p) =>
-                    html`<option value="${p.id}">
-                      ${productName.get(p.product) ?? p.product}${p.nickname ? ` (${p.nickname})` : ''} ·
-                      ${isk(view, p.unit_amount)}${
-                        p.recurring ? ` ${t(l, 'every', { interval: p.recurring.interval })}` : ''
-                      }
-                    </option>`,
-                )}
+                ${[
+                  { label: t(l, 'oneTimePrices'), prices: prices.data.filter((p) => !p.recurring) },
+                  { label: t(l, 'recurringPrices'), prices: prices.data.filter((p) => p.recurring) },
+                ]
+                  .filter((g) => g.prices.length > 0)
+                  .map(
+                    (g) =>
+                      html`<optgroup label="${g.label}">
+                        ${g.prices.map(
+                          (p) =>
+                            html`<option value="${p.id}">
+                              ${productName.get(p.product) ?? p.product}${p.nickname ? ` (${p.nickname})` : ''}
+                              ·
+                              ${isk(view, p.unit_amount)}${
+                                p.recurring ? ` ${t(l, 'every', { interval: p.recurring.interval })}` : ''
+                              }
+                            </option>`,
+                        )}
+                      </optgroup>`,
+                  )}
               </select>
               <label for="link-quantity">${t(l, 'quantity')}</label>
               <input id="link-quantity" name="quantity" inputmode="numeric" value="1" required />
