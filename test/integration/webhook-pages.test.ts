@@ -85,6 +85,15 @@ test('create: bad input is a 400 with the field named, nothing made; the secret 
   expect(page.status).toBe(200);
   expect(page.text).not.toContain(secret);
   expect(page.text).toContain('Reveal signing secret');
+  // In Icelandic too, and the form's refusals with it.
+  const is = await web.get(`/dashboard/webhooks/${id}?lang=is`);
+  expect(is.text).toContain('<html lang="is">');
+  expect(is.text).toContain('Sýna undirritunarlykil');
+  await web.get('/dashboard/webhooks');
+  expect((await web.post('/dashboard/webhooks', { url: receiver.url })).text).toContain(
+    'Veldu minnst einn atburð (event_subscriptions).',
+  );
+  await web.get(`/dashboard/webhooks/${id}?lang=en`);
   const revealed = await web.post(`/dashboard/webhooks/${id}/secret`, {});
   expect(revealed.status).toBe(200);
   expect(revealed.text).toMatch(new RegExp(`data-testid="signing-secret"[^>]*>\\s*${secret}\\s*</code`));
