@@ -194,3 +194,34 @@ test('a test event, then resend clicked five times at once, three times over: ea
   const attempts = page.text.match(/<li data-outcome="succeeded">\s*#\d: succeeded, HTTP 200/g) ?? [];
   expect(attempts).toHaveLength(4);
 });
+
+test("a channel's page shows its newest 25 deliveries and pages to older ones", async () => {
+  const made = await stack.api(m.testKey, '/v1/notification-channels', {
+    method: 'POST',
+    json: { type: 'webhook', config: { url: receiver.url }, event_subscriptions: ['debug.check'] },
+  });
+  const id = made.body.id as string;
+  for (let i = 0; i < 26; i++) {
+    const sent = await stack.api(m.testKey, '/v1/notification-channels/test-webhooks', {
+      method: 'POST',
+      json: { channel: id },
+    });
+    expect(sent.status).toBe(200);
+  }
+  const all = (await stack.api(m.testKey, `/v1/notification-channels/${id}/deliveries?limit=100`)).body
+    .data as { id: string }[];
+  expect(all).toHaveLength(26);
+  const web = await signedIn(developer);
+  const rowsOf = (text: string) => [...text.matchAll(/<tr data-delivery="([^"]+)"/g)].map((x) => x[1]);
+  const first = await web.get(`/dashboard/webhooks/${id}`);
+  expect(rowsOf(first.text)).toEqual(all.slice(0, 25).map((d) => d.id));
+  const older = /href="(\/dashboard\/webhooks\/[^"]+\?after=[^"]+)">Older deliveries</.exec(first.text)?.[1];
+  expect(older).toBe(`/dashboard/webhooks/${id}?after=${all[24]!.id}`);
+  const second = await web.get(older!);
+  expect(rowsOf(second.text)).toEqual([all[25]!.id]);
+  expect(second.text).not.toContain('Older deliveries');
+  // A cursor that is no delivery of this channel is refused as the API refuses it, not a 500.
+  const bad = await web.get(`/dashboard/webhooks/${id}?after=whd_doesnotexist1`);
+  expect(bad.status).toBeGreaterThanOrEqual(400);
+  expect(bad.status).toBeLessThan(500);
+});
