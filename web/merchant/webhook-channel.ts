@@ -41,6 +41,7 @@ const t = defineMessages({
     attempt:
       '#{n}: {outcome, select, succeeded {succeeded} failed {failed} other {in progress}}, {code}, {at}{ms}',
     noResponse: 'no response',
+    older: 'Older deliveries',
     resend: 'Resend',
     resent: 'Delivery {id} is being sent again.',
   },
@@ -77,6 +78,7 @@ const t = defineMessages({
     noAttempts: 'Ekki reynt enn.',
     attempt: '#{n}: {outcome, select, succeeded {tókst} failed {mistókst} other {í gangi}}, {code}, {at}{ms}',
     noResponse: 'ekkert svar',
+    older: 'Eldri sendingar',
     resend: 'Senda aftur',
     resent: 'Sending {id} er send aftur.',
   },
@@ -116,7 +118,23 @@ export function webhookChannelPages(ctx: WebContext): Router {
       });
       return;
     }
-    const page = await data.deliveries.list(view.scope, channel.id, { limit: SHOWN });
+    // `?after=` pages to older deliveries; a cursor that is not one of this channel's is the API's 4xx.
+    const after =
+      typeof req.query.after === 'string' && /^[a-z]{2,8}_[0-9A-Za-z]{1,64}$/.test(req.query.after)
+        ? req.query.after
+        : undefined;
+    let page: { data: DeliveryObject[]; hasMore: boolean };
+    try {
+      page = await data.deliveries.list(view.scope, channel.id, {
+        limit: SHOWN,
+        ...(after !== undefined && { startingAfter: after }),
+      });
+    } catch (err) {
+      const f = failure(err);
+      page = { data: [], hasMore: false };
+      opts = { ...opts, error: f.message, status: f.status };
+    }
+    const last = page.data[page.data.length - 1];
     const [detailed, events] = await Promise.all([
       Promise.all(page.data.map((d) => data.deliveries.retrieve(view.scope, channel.id, d.id))),
       Promise.all(page.data.map((d) => data.events.retrieve(view.scope, d.event).catch(() => null))),
@@ -211,6 +229,11 @@ export function webhookChannelPages(ctx: WebContext): Router {
           rows,
           t(l, 'none'),
         )}
+        ${
+          page.hasMore && last
+            ? html`<p><a href="/dashboard/webhooks/${channel.id}?after=${last.id}">${t(l, 'older')}</a></p>`
+            : ''
+        }
       </section>`;
     sendMerchantPage(res, view, body, {
       title: t(l, 'title', { id: channel.id }),
