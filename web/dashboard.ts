@@ -11,7 +11,6 @@ import { apiKeyPages } from './api-key-pages';
 import { operatorPages } from './operator-pages';
 import { devicePages } from './device-page';
 import { financePages } from './finance/pages';
-import { webhookPages } from './webhook-pages';
 import { merchantPages } from './merchant';
 import { merchantNav, merchantView } from './merchant/frame';
 import { signUpPages } from './sign-up-pages';
@@ -94,7 +93,6 @@ function dashboardRouter(deps: Omit<WebContext, 'cookies'>): Router {
   router.use(profilePages(ctx));
   router.use(themePages(ctx));
   router.use(apiKeyPages(ctx));
-  router.use(webhookPages(ctx));
   router.use(merchantPages(ctx));
   router.use(operatorPages(ctx));
   router.use(financePages(ctx));

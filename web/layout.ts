@@ -36,6 +36,10 @@ th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid #ddd; 
 code.secret { display: inline-block; padding: .5rem; background: #fff; border: 1px dashed #14213d; word-break: break-all; user-select: all; }
 .inline { display: inline; }
 fieldset { border: 1px solid #ccc; margin-top: 1rem; }
+input[type=radio], input[type=checkbox] { min-width: 0; }
+label.inline { display: inline; font-weight: 400; margin: 0 1rem 0 .3rem; }
+.choices { list-style: none; padding: 0; columns: 16rem; }
+.choices li { break-inside: avoid; padding: .15rem 0; }
 `;
 
 export interface PageOptions {

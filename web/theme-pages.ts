@@ -8,6 +8,7 @@ import { html } from '../html/html';
 import { notice } from '../html/notice';
 import { csrfField, sendPage } from './layout';
 import { requireAction } from './merchant/frame';
+import { THEME_PREVIEW_JS } from './theme-preview-script';
 import { CHECKOUT_PREVIEW_CSS, checkoutPreview, fontStylesheetUrl, themeCss } from './theme-render';
 import { errorMessage, field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
 
@@ -17,6 +18,8 @@ function sourceOf(scannedSite: string): string {
     return 'dashboard';
   return `website scan: ${scannedSite}`;
 }
+
+const THEME_PREVIEW_PATH = '/dashboard/assets/theme-preview.js';
 
 /** The checkout theme form with a live preview rendered by the checkout renderer. */
 export function themePages(ctx: WebContext): Router {
@@ -106,10 +109,13 @@ export function themePages(ctx: WebContext): Router {
         <p><button type="submit">Scan website</button></p>
       </form>
       ${scanResult}
-      <h2>Preview</h2>
+      <h2 id="preview-title">Preview</h2>
+      <p id="preview-hint">
+        The preview follows the form below as you type; nothing is saved until you save.
+      </p>
       ${checkoutPreview(theme, merchant.name)}
       <h2>Edit</h2>
-      <form method="post" action="/dashboard/theme">
+      <form id="theme-form" method="post" action="/dashboard/theme">
         ${csrfField(session.session.csrf_token)}
         ${p && proposed ? html`<input type="hidden" name="scanned_site" value="${p.site}" />` : ''}
         <label for="environment">Environment</label>
@@ -138,8 +144,14 @@ export function themePages(ctx: WebContext): Router {
       css: CHECKOUT_PREVIEW_CSS + themeCss(theme),
       ...(stylesheet !== null && { stylesheet }),
       status: opts.status ?? 200,
+      scripts: [THEME_PREVIEW_PATH],
     });
   }
+
+  router.get(THEME_PREVIEW_PATH, (_req, res) => {
+    res.type('application/javascript').setHeader('Cache-Control', 'public, max-age=300');
+    res.send(THEME_PREVIEW_JS);
+  });
 
   router.get('/dashboard/theme', (_req, res) => themePage(res));
 

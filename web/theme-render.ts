@@ -7,8 +7,10 @@ import { FONT_FAMILY, HEX_COLOR, LOGO_URL, logoUrlProblem, type ThemeValues } fr
  * escaped for the context it lands in, so even a row written around the API cannot break out.
  */
 
-const RADIUS = { sharp: '0', rounded: '8px', pill: '999px' } as const;
+export const RADIUS = { sharp: '0', rounded: '8px', pill: '999px' } as const;
 const DEFAULTS = { primary: '#1f4fd1', background: '#f6f7f9', radius: RADIUS.rounded };
+/** What the checkout shows where a theme sets nothing (the live preview's script needs them too). */
+export const PREVIEW_DEFAULTS = DEFAULTS;
 
 /** A CSS string literal: everything but letters, digits, space, hyphen and underscore hex-escaped. */
 export function cssString(value: string): string {
@@ -67,7 +69,7 @@ export function fontStylesheetUrl(theme: ThemeValues): string | null {
 /** A checkout-like preview: logo, merchant name, amount and a pay button in the theme. */
 export function checkoutPreview(theme: ThemeValues, merchantName: string): SafeHtml {
   const logoUrl = logo(theme.logo_url);
-  return html`<div class="skil-checkout" data-testid="checkout-preview">
+  return html`<div class="skil-checkout" data-testid="checkout-preview" data-merchant="${merchantName}">
     ${logoUrl ? html`<img class="skil-logo" src="${logoUrl}" alt="${merchantName} logo" referrerpolicy="no-referrer" />` : ''}
     <p class="skil-merchant">${merchantName}</p>
     <p class="skil-amount">4.900 kr.</p>

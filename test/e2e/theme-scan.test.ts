@@ -179,3 +179,50 @@ test('a site the address rule refuses, or one without end, is reported on the pa
   ).json();
   expect(theme.source).toBeNull();
 });
+
+test('the preview follows the form as the merchant types, before anything is saved', async () => {
+  const { page, context, testKey, errors } = await signedIn(web, 'Forsýn ehf.');
+  try {
+    const look = () =>
+      page.evaluate(() => {
+        const preview = document.querySelector('[data-testid=checkout-preview]');
+        return {
+          live: preview.getAttribute('data-live'),
+          button: getComputedStyle(preview.querySelector('.skil-pay')).backgroundColor,
+          radius: getComputedStyle(preview.querySelector('.skil-pay')).borderTopLeftRadius,
+          background: getComputedStyle(preview).backgroundColor,
+          heading: getComputedStyle(preview.querySelector('.skil-merchant')).fontFamily,
+          logo: preview.querySelector('img')?.getAttribute('src') ?? null,
+        };
+      });
+    expect(await look()).toMatchObject({ live: '1', button: 'rgb(31, 79, 209)', logo: null });
+    await page.getByLabel('Primary colour').fill('');
+    await page.getByLabel('Primary colour').pressSequentially('#0b6e4f');
+    await page.getByLabel('Background colour').fill('#fdf6ec');
+    await page.getByLabel('Heading font').fill('Kaffi Display');
+    await page.getByLabel('Buttons').selectOption('pill');
+    await page.getByLabel('Logo URL').fill('https://static.kaffi.example/logo.png');
+    expect(await look()).toEqual({
+      live: '1',
+      button: 'rgb(11, 110, 79)',
+      radius: '999px',
+      background: 'rgb(253, 246, 236)',
+      heading: '"Kaffi Display", system-ui, sans-serif',
+      logo: 'https://static.kaffi.example/logo.png',
+    });
+    // A value the theme's rules refuse shows the default, as the checkout would.
+    await page.getByLabel('Primary colour').fill('red; background: url(x)');
+    expect((await look()).button).toBe('rgb(31, 79, 209)');
+    await page.getByLabel('Logo URL').fill('http://insecure.example/logo.png');
+    expect((await look()).logo).toBeNull();
+    // Typing saved nothing; the page ran under its CSP with no error.
+    const theme: any = await (
+      await fetch(`${web.url}/v1/merchant/theme/`, { headers: { authorization: `Bearer ${testKey}` } })
+    ).json();
+    expect(theme.primary_color).toBeNull();
+    expect(errors).toEqual([]);
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});

@@ -56,10 +56,16 @@ beforeAll(async () => {
   expect(
     (await api('/v1/claims', { payer_kennitala: '0101302989', amount: 5000, due_date: dayAhead(20) })).status,
   ).toBe(200);
-  await api('/v1/notification-channels', {
-    type: 'webhook',
-    config: { url: 'https://hooks.example.test/skil' },
-  });
+  // A channel for the webhook pages to list and open; it subscribes to test events only, and none is sent.
+  expect(
+    (
+      await api('/v1/notification-channels', {
+        type: 'webhook',
+        config: { url: 'http://127.0.0.1:9/skil' },
+        event_subscriptions: ['debug.check'],
+      })
+    ).status,
+  ).toBe(200);
   const day = await stack.api(operator.token, '/v1/operator/settlement-days', { method: 'POST', json: {} });
   expect(day.status).toBe(200);
   await until(

@@ -1,5 +1,6 @@
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { periodAt } from '../../domain/billing-calendar';
+import { createMerchantUser, WebClient } from '../helpers/accounts';
 
 /**
  * Payment links with `mode: 'subscription'` (issue 21, decision 0124): a no-code link whose checkout
@@ -148,4 +149,49 @@ test('payment links stay payment links by default; a subscription link is refuse
   // Nothing was left behind by the refused links' probes.
   expect((await get('/v1/payment-links?limit=100')).body.data).toHaveLength(linksBefore);
   expect((await get('/v1/checkout/sessions?limit=100')).body.data).toHaveLength(sessionsBefore);
+});
+
+test('the dashboard form makes the same subscription link, and refuses what the API refuses with its param', async () => {
+  const { price: recurring } = await product('Vikulega', {
+    unit_amount: 1290,
+    recurring: { interval: 'week' },
+  });
+  const { price: oneOff } = await product('Kanna', { unit_amount: 700 });
+  const user = await createMerchantUser(stack.knex, m.id, 'developer');
+  const web = new WebClient(stack.url);
+  expect((await web.signIn(user.email, user.password)).status).toBe(303);
+  const form = await web.get('/dashboard/payment-links');
+  expect(form.text).toMatch(/<optgroup label="Recurring prices[^"]*">[\s\S]*Vikulega[\s\S]*every week/);
+  const linksBefore = (await get('/v1/payment-links?limit=100')).body.data.length;
+  for (const [fields, message] of [
+    [{ mode: 'subscription', price: oneOff, quantity: '1' }, /\(items\.0\)/],
+    [{ mode: 'payment', price: oneOff, quantity: '1', trial_period_days: '7' }, /\(trial_period_days\)/],
+    [
+      { mode: 'subscription', price: recurring, quantity: '1', trial_period_days: '731' },
+      /\(trial_period_days\)/,
+    ],
+  ] as const) {
+    await web.get('/dashboard/payment-links');
+    const res = await web.post('/dashboard/payment-links', fields);
+    expect({ fields, status: res.status }).toEqual({ fields, status: 400 });
+    expect(res.text).toMatch(message);
+  }
+  expect((await get('/v1/payment-links?limit=100')).body.data).toHaveLength(linksBefore);
+
+  await web.get('/dashboard/payment-links');
+  const made = await web.post('/dashboard/payment-links', {
+    mode: 'subscription',
+    price: recurring,
+    quantity: '1',
+    trial_period_days: '14',
+  });
+  expect(made.status).toBe(200);
+  const link = (await get('/v1/payment-links?limit=1')).body.data[0];
+  expect(link).toMatchObject({
+    mode: 'subscription',
+    subscription_data: { trial_period_days: 14, metadata: {} },
+    items: [{ price: recurring, quantity: 1 }],
+  });
+  expect(made.text).toContain(`Payment link created: ${link.url}`);
+  expect(made.text).toMatch(new RegExp(`data-link="${link.id}" data-mode="subscription"`));
 });

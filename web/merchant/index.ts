@@ -10,6 +10,8 @@ import { paymentLinkPages } from './payment-links';
 import { claimPages } from './claims';
 import { eventPages } from './events';
 import { settlementPages } from './settlement';
+import { webhookListPages } from './webhooks';
+import { webhookChannelPages } from './webhook-channel';
 
 /** The paths of the merchant's pages; each is for signed-in merchant members, its forms CSRF-checked. */
 const MERCHANT_AREAS = [
@@ -21,6 +23,7 @@ const MERCHANT_AREAS = [
   '/dashboard/payment-links',
   '/dashboard/claims',
   '/dashboard/events',
+  '/dashboard/webhooks',
   '/dashboard/settlement',
 ];
 
@@ -39,6 +42,7 @@ export function merchantPages(ctx: WebContext): Router {
     requireAction('read'),
   );
   router.use('/dashboard/settlement', requireAction('read_settlement'));
+  router.use('/dashboard/webhooks', requireAction('manage_webhooks'));
   router.use(homePages(ctx));
   router.use(paymentPages(ctx));
   router.use(customerPages(ctx));
@@ -48,5 +52,7 @@ export function merchantPages(ctx: WebContext): Router {
   router.use(claimPages(ctx));
   router.use(eventPages(ctx));
   router.use(settlementPages(ctx));
+  router.use(webhookListPages(ctx));
+  router.use(webhookChannelPages(ctx));
   return router;
 }
