@@ -110,7 +110,7 @@ test('a dispute is netted in the next run, takes evidence before its deadline, a
     dispute: null,
   });
   const created = await events('dispute.created');
-  expect(created.map((e) => e.data.object.id)).toEqual([dispute.id]);
+  expect(created.map((e) => e.data.id)).toEqual([dispute.id]);
 
   // The acquirer delivers the same notification again, several copies at once, three times over:
   // still one dispute and one event.
@@ -156,9 +156,7 @@ test('a dispute is netted in the next run, takes evidence before its deadline, a
   expect(submitted.body).toMatchObject({ status: 'under_review', evidence });
   expect(submitted.body.evidence_details.submission_count).toBe(1);
   const updated = await events('dispute.updated');
-  expect(updated.map((e) => [e.data.object.id, e.data.object.status])).toEqual([
-    [dispute.id, 'under_review'],
-  ]);
+  expect(updated.map((e) => [e.data.id, e.data.status])).toEqual([[dispute.id, 'under_review']]);
   expect((await acquirer(`/v1/disputes/${atAcquirer.id}`)).body.status).toBe('under_review');
   // Under review, the evidence is with the acquirer: a second submission is refused.
   const again = await post(`/v1/disputes/${dispute.id}`, { evidence });
@@ -196,7 +194,7 @@ test('a dispute is netted in the next run, takes evidence before its deadline, a
   );
   expect(won.body.status).toBe('won');
   const closed = await events('dispute.closed');
-  expect(closed.map((e) => [e.data.object.id, e.data.object.status])).toEqual([[dispute.id, 'won']]);
+  expect(closed.map((e) => [e.data.id, e.data.status])).toEqual([[dispute.id, 'won']]);
   await assertLedgerInvariant(stack.knex);
 
   // A later run pays the won amount back, once; the late dispute is withdrawn in it.
@@ -218,7 +216,7 @@ test('a dispute is netted in the next run, takes evidence before its deadline, a
   const accepted = await post(`/v1/disputes/${lateDispute.id}/close`, {});
   expect(accepted.status).toBe(200);
   expect(accepted.body.status).toBe('lost');
-  expect((await events('dispute.closed')).map((e) => e.data.object.status).sort()).toEqual(['lost', 'won']);
+  expect((await events('dispute.closed')).map((e) => e.data.status).sort()).toEqual(['lost', 'won']);
   await assertLedgerInvariant(stack.knex);
 });
 
