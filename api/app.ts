@@ -426,6 +426,7 @@ export function createApp(deps: AppDeps): Express {
       merchantData: {
         paymentIntents,
         refunds,
+        disputes,
         customers,
         paymentMethods,
         products,

@@ -1,7 +1,10 @@
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
-import { createOperator } from '../helpers/accounts';
+import { createMerchantUser, createOperator, type TestUser } from '../helpers/accounts';
+import { launchChromium, openPage } from '../helpers/browser';
+import type { Browser, Page } from 'playwright-core';
 import { until } from '../helpers/until';
-import { assertLedgerInvariant } from '../helpers/ledger-invariant';
+import { assertLedgerInvariant, checkLedger, type LedgerReport } from '../helpers/ledger-invariant';
+import type { Knex } from '../../db/knex';
 import { nextBankingDay } from '../../domain/banking-days';
 
 /**
@@ -22,11 +25,14 @@ let stack: TestStack;
 let operator: { token: string };
 const DAY = 86_400_000;
 
+let browser: Browser | undefined;
+
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ realBaseUrl: true });
   operator = await createOperator(stack.knex);
 });
 afterAll(async () => {
+  await browser?.close();
   await stack?.stop();
 });
 
@@ -54,6 +60,21 @@ async function settle(m: TestMerchant, date: string) {
   const lines = await stack.api(m.testKey, `/v1/settlement-runs/${run!.id}/lines?limit=100`);
   expect(lines.status).toBe(200);
   return { run: got.body, lines: lines.body.data as Record<string, any>[] };
+}
+
+/** The ledger report with `f` applied inside a transaction that is rolled back. */
+async function brokenBy(f: (trx: Knex.Transaction) => Promise<unknown>): Promise<LedgerReport> {
+  let report: LedgerReport | undefined;
+  await stack.knex
+    .transaction(async (trx) => {
+      await f(trx);
+      report = await checkLedger(trx);
+      throw new Error('rollback');
+    })
+    .catch((err: unknown) => {
+      if (!(err instanceof Error) || err.message !== 'rollback') throw err;
+    });
+  return report!;
 }
 
 const shape = (l: Record<string, any>) => [l.kind, l.fee_kind, l.payment_intent, l.gross, l.fee, l.net];
@@ -218,6 +239,31 @@ test('a dispute is netted in the next run, takes evidence before its deadline, a
   expect(accepted.body.status).toBe('lost');
   expect((await events('dispute.closed')).map((e) => e.data.status).sort()).toEqual(['lost', 'won']);
   await assertLedgerInvariant(stack.knex);
+
+  // The invariant sees disputes from the disputes table and the runs: a deleted dispute line makes
+  // the dispute look unsettled while its run still withdrew it; a won dispute turned lost after
+  // its reversal settled, or a disputed amount changed after settling, moves only the left side.
+  const ledger = (r: LedgerReport) => r.violations.filter((v) => v.startsWith(`ledger ${m.id}/test`));
+  const deletedLine = await brokenBy((trx) =>
+    trx('settlement_lines').where({ kind: 'dispute', source_id: dispute.id }).delete(),
+  );
+  expect(ledger(deletedLine)).toHaveLength(1);
+  expect(deletedLine.violations).toEqual(
+    expect.arrayContaining([expect.stringMatching(/^settlement run stl_\w+: gross\/fee\/net\/lines/)]),
+  );
+  const turnedLost = await brokenBy((trx) =>
+    trx('disputes').where({ id: dispute.id }).update({ status: 'lost' }),
+  );
+  expect(ledger(turnedLost)).toHaveLength(1);
+  expect(turnedLost.violations).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/^settlement line \d+ \(dispute_reversal dp_\w+\) matches no movement/),
+    ]),
+  );
+  const changed = await brokenBy((trx) =>
+    trx('disputes').where({ id: lateDispute.id }).increment('amount', 1),
+  );
+  expect(ledger(changed)).toHaveLength(1);
 });
 
 test('a dispute of another merchant or the other mode is not found', async () => {
@@ -240,5 +286,59 @@ test('a dispute of another merchant or the other mode is not found', async () =>
   expect(live.body.error.message).toMatch(/test mode/);
   expect((await stack.api(b.testKey, `/v1/disputes/${id}/close`, { method: 'POST', json: {} })).status).toBe(
     404,
+  );
+});
+
+async function signIn(page: Page, u: TestUser): Promise<void> {
+  await page.goto(`${stack.url}/dashboard/sign-in`);
+  await page.getByLabel('Email').fill(u.email);
+  await page.getByLabel('Password').fill(u.password);
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
+}
+
+test('dashboard: the payment page shows its dispute, and a finance member submits evidence there', async () => {
+  const m = await stack.merchant('Síðudeila ehf.');
+  const paid = await stack.api(m.testKey, '/v1/payment-intents', {
+    method: 'POST',
+    json: { amount: 2_500, card: card('4000000000000259'), confirm: true },
+  });
+  const dispute = (
+    await until(
+      () => stack.api(m.testKey, `/v1/disputes?payment_intent=${paid.body.id}`),
+      (r) => r.status === 200 && r.body.data.length === 1,
+      20_000,
+    )
+  ).body.data[0];
+  browser = await launchChromium();
+
+  // A read-only member sees the dispute but no form.
+  const reader = await openPage(browser, stack.url);
+  await signIn(reader.page, await createMerchantUser(stack.knex, m.id, 'read_only'));
+  await reader.page.goto(`${stack.url}/dashboard/payments/${paid.body.id}`);
+  await expect(reader.page.getByTestId('dispute-status').textContent()).resolves.toBe('needs_response');
+  expect(await reader.page.getByRole('button', { name: 'Submit evidence' }).count()).toBe(0);
+  await reader.context.close();
+
+  const finance = await openPage(browser, stack.url);
+  await signIn(finance.page, await createMerchantUser(stack.knex, m.id, 'finance'));
+  await finance.page.goto(`${stack.url}/dashboard/payments/${paid.body.id}`);
+  await finance.page
+    .getByLabel('Other evidence (what happened, why the payment stands)')
+    .fill('The buyer collected the order in person and signed for it.');
+  await Promise.all([
+    finance.page.waitForNavigation(),
+    finance.page.getByRole('button', { name: 'Submit evidence' }).click(),
+  ]);
+  await expect(finance.page.getByTestId('dispute-status').textContent()).resolves.toBe('under_review');
+  await expect(finance.page.locator('.notice.ok').textContent()).resolves.toMatch(/under review/);
+  expect(await finance.page.getByRole('button', { name: 'Submit evidence' }).count()).toBe(0);
+  expect(finance.errors).toEqual([]);
+  await finance.context.close();
+
+  // The API tells the same.
+  const after = (await stack.api(m.testKey, `/v1/disputes/${dispute.id}`)).body;
+  expect(after.status).toBe('under_review');
+  expect(after.evidence.uncategorized_text).toBe(
+    'The buyer collected the order in person and signed for it.',
   );
 });
