@@ -289,6 +289,34 @@ test('a dispute of another merchant or the other mode is not found', async () =>
   );
 });
 
+test('evidence sent five times at once is submitted once; the others are refused', async () => {
+  const m = await stack.merchant('Samtímis ehf.');
+  const paid = await stack.api(m.testKey, '/v1/payment-intents', {
+    method: 'POST',
+    json: { amount: 1_800, card: card('4000000000000259'), confirm: true },
+  });
+  const id = (
+    await until(
+      () => stack.api(m.testKey, `/v1/disputes?payment_intent=${paid.body.id}`),
+      (r) => r.status === 200 && r.body.data.length === 1,
+      20_000,
+    )
+  ).body.data[0].id as string;
+  const answers = await Promise.all(
+    Array.from({ length: 5 }, (_, i) =>
+      stack.api(m.testKey, `/v1/disputes/${id}`, {
+        method: 'POST',
+        json: { evidence: { uncategorized_text: `Submission ${i}` } },
+      }),
+    ),
+  );
+  expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400, 400, 400]);
+  const after = (await stack.api(m.testKey, `/v1/disputes/${id}`)).body;
+  expect(after.evidence_details.submission_count).toBe(1);
+  const updated = (await stack.api(m.testKey, '/v1/events?type=dispute.updated&limit=100')).body.data;
+  expect(updated).toHaveLength(1);
+});
+
 async function signIn(page: Page, u: TestUser): Promise<void> {
   await page.goto(`${stack.url}/dashboard/sign-in`);
   await page.getByLabel('Email').fill(u.email);
