@@ -69,12 +69,15 @@ export function createDisputeNotifications(deps: {
       const existing = (await disputes.findByAcquirerReference(n.dispute.id, trx))!;
       if (!disputeMoves(existing.status, n.dispute.status))
         return { received: true, dispute: existing.id, duplicate: true };
-      const moved = (await disputes.move(
+      // The merchant's own evidence or acceptance may hold the row and move it first (the acquirer
+      // notifies before that transaction commits): then this notification has nothing left to do.
+      const moved = await disputes.move(
         existing.id,
         n.dispute.status,
         closed ? { closed_at: new Date() } : {},
         trx,
-      ))!;
+      );
+      if (!moved) return { received: true, dispute: existing.id, duplicate: true };
       await recordDisputeEvent(trx, disputeEventOf(n.dispute.status), moved, wake);
       return { received: true, dispute: moved.id, duplicate: false };
     });
