@@ -95,6 +95,9 @@ import { createDeliveryService } from '../services/delivery/deliveries';
 import { deliveryRouter } from './routes/delivery';
 import { platformConnectionsRouter } from './routes/platform-connections';
 import { platformWebhooksRouter } from './routes/platform-webhooks';
+import { acquirerNotificationsRouter, disputesRouter } from './routes/disputes';
+import { createDisputeService } from '../services/disputes/disputes-service';
+import { createDisputeNotifications } from '../services/disputes/dispute-notifications';
 import { createPlatformConnectionService } from '../services/platforms/platform-connections';
 import { createInboundWebhooks } from '../services/platforms/inbound-webhooks';
 import { unconfiguredMailer, type Mailer } from '../engine/mailer';
@@ -267,6 +270,17 @@ export function createApp(deps: AppDeps): Express {
       ? publicV1(req, res, next)
       : next(),
   );
+  // The card acquirer's dispute notifications (decision 0155): no key; its signature over the raw body.
+  app.use(
+    acquirerNotificationsRouter({
+      bodyLimitBytes: deps.bodyLimitBytes,
+      notifications: createDisputeNotifications({
+        knex: deps.knex,
+        acquirer: acquirer.client,
+        dispatcher: deps.dispatcher,
+      }),
+    }),
+  );
   // Inbound platform webhooks (spec §4.7): no key; the platform's signature over the raw body.
   app.use(
     platformWebhooksRouter(
@@ -348,6 +362,12 @@ export function createApp(deps: AppDeps): Express {
   });
   v1.use(paymentIntentsRouter({ paymentIntents, refunds }, docs));
   v1.use(invoicesRouter({ invoices: createInvoiceService({ knex: deps.knex }) }, docs));
+  const disputes = createDisputeService({
+    knex: deps.knex,
+    acquirer: acquirer.client,
+    dispatcher: deps.dispatcher,
+  });
+  v1.use(disputesRouter({ disputes }, docs));
   const till = createTillService({
     knex: deps.knex,
     pos: posRepo,
@@ -406,6 +426,7 @@ export function createApp(deps: AppDeps): Express {
       merchantData: {
         paymentIntents,
         refunds,
+        disputes,
         customers,
         paymentMethods,
         products,

@@ -18,6 +18,8 @@ export const TAGS = {
   Invoices:
     'Invoices of every sale, numbered per merchant and environment without gaps, as JSON, PDF and UBL 2.1 e-invoice (Peppol BIS 3, TS-236).',
   'Credit Notes': 'Credit notes issued for refunds of invoiced payments, referencing the invoice.',
+  Disputes:
+    'Card disputes (chargebacks) the acquirer opened: evidence before the deadline, or accept; the amount is withdrawn in settlement and a won dispute paid back.',
   Customers: 'The people and companies a merchant sells to, with contact details and kennitala.',
   Subscriptions: 'Recurring billing of a price: trials, proration, dunning, cancellation.',
   'Billing Portal':
@@ -62,6 +64,7 @@ export const TAG_GROUPS: readonly { name: string; tags: readonly ApiTag[] }[] = 
       'Refunds',
       'Invoices',
       'Credit Notes',
+      'Disputes',
       'Point of Sale',
     ],
   },

@@ -74,6 +74,33 @@ export interface AcquirerRefund {
   amount: number;
 }
 
+/** Why the cardholder's bank disputes a payment (Stripe's reason names). */
+export type DisputeReason = 'fraudulent' | 'product_not_received' | 'duplicate' | 'general';
+
+export type AcquirerDisputeStatus = 'needs_response' | 'under_review' | 'won' | 'lost';
+
+/** A dispute (chargeback) the acquirer opened on a captured authorization. */
+export interface AcquirerDispute {
+  id: string;
+  authorization: string;
+  amount: number;
+  reason: DisputeReason;
+  status: AcquirerDisputeStatus;
+  /** ISO 8601: the acquirer takes evidence until then. */
+  evidence_due_by: string;
+  created_at: string;
+}
+
+/** What the acquirer tells the merchant about a dispute; the same id when it delivers it again. */
+export interface DisputeNotification {
+  id: string;
+  type: 'dispute.created' | 'dispute.updated' | 'dispute.closed';
+  dispute: AcquirerDispute;
+}
+
+/** Evidence as the acquirer takes it: named text fields, forwarded to the cardholder's bank. */
+export type DisputeEvidence = Record<string, string>;
+
 /** What every acquirer adapter offers (architecture, "bank-adapters"). */
 export interface CardAcquirer {
   /** Exchanges card details for a token; the number goes no further than the acquirer. */
@@ -85,6 +112,19 @@ export interface CardAcquirer {
   capture(req: CaptureRequest): Promise<Authorization>;
   void(authorization: string, idempotencyKey: string): Promise<Authorization>;
   refund(req: RefundRequest): Promise<AcquirerRefund>;
+  /** Sends the merchant's evidence on a dispute; it goes under review. */
+  submitDisputeEvidence(req: {
+    dispute: string;
+    evidence: DisputeEvidence;
+    idempotency_key: string;
+  }): Promise<AcquirerDispute>;
+  /** The merchant accepts the dispute: it closes as lost. */
+  acceptDispute(dispute: string, idempotencyKey: string): Promise<AcquirerDispute>;
+  /**
+   * Checks the signature of a dispute notification the acquirer posted and returns it; throws
+   * AcquirerSignatureError when it is not the acquirer's (decision 0155).
+   */
+  parseNotification(body: Buffer, signature: string | undefined): DisputeNotification;
 }
 
 /** Base of acquirer failures; `retryable` tells the request function whether to try again. */
@@ -107,6 +147,9 @@ export class AcquirerInvalidRequestError extends AcquirerError {}
 export class AcquirerUnavailableError extends AcquirerError {}
 /** A request with the same idempotency key is still running (409). Retryable. */
 export class AcquirerConflictError extends AcquirerError {}
+
+/** A notification whose signature does not verify, or that is not a notification at all. */
+export class AcquirerSignatureError extends AcquirerError {}
 
 /** The raw outcome of one HTTP exchange, before classification. */
 export interface RawAcquirerResponse {

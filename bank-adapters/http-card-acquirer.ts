@@ -1,7 +1,9 @@
 import http from 'node:http';
 import https from 'node:https';
 import {
+  AcquirerSignatureError,
   toAcquirerError,
+  type AcquirerDispute,
   type AcquirerRefund,
   type Authorization,
   type AuthorizeRequest,
@@ -12,6 +14,7 @@ import {
   type TokenizeRequest,
 } from './card-acquirer';
 import type { Config } from '../stack/config';
+import { verifyNotification } from './acquirer-notifications';
 
 export interface HttpCardAcquirerOptions {
   /** e.g. `http://127.0.0.1:3020`, the simulated acquirer of `npm start`. */
@@ -21,6 +24,8 @@ export interface HttpCardAcquirerOptions {
   timeoutMs?: number;
   /** Delay before retry n (1-based); exponential from 50 ms by default. */
   backoffMs?: (n: number) => number;
+  /** The secret the acquirer signs its dispute notifications with (decision 0155); unset: none verify. */
+  notificationSecret?: string | undefined;
 }
 
 /**
@@ -113,6 +118,20 @@ export function createHttpCardAcquirer(opts: HttpCardAcquirerOptions): CardAcqui
       request<Authorization>('POST', `/v1/authorizations/${encodeURIComponent(authorization)}/void`, {}, key),
     refund: ({ idempotency_key, ...req }: RefundRequest) =>
       request<AcquirerRefund>('POST', '/v1/refunds', req, idempotency_key),
+    submitDisputeEvidence: ({ dispute, evidence, idempotency_key }) =>
+      request<AcquirerDispute>(
+        'POST',
+        `/v1/disputes/${encodeURIComponent(dispute)}/evidence`,
+        { evidence },
+        idempotency_key,
+      ),
+    acceptDispute: (dispute: string, key: string) =>
+      request<AcquirerDispute>('POST', `/v1/disputes/${encodeURIComponent(dispute)}/accept`, {}, key),
+    parseNotification(body: Buffer, signature: string | undefined) {
+      if (opts.notificationSecret === undefined)
+        throw new AcquirerSignatureError('No notification secret is configured', 'no_secret', false, 401);
+      return verifyNotification(opts.notificationSecret, body, signature);
+    },
   };
 }
 
@@ -124,14 +143,19 @@ export interface ConfiguredAcquirer {
 }
 
 /** The acquirer of SIMULATED_ACQUIRER_URL (decision 0102); unset, the process cannot take card payments. */
-export function cardAcquirerFromConfig(config: Pick<Config, 'SIMULATED_ACQUIRER_URL'>): ConfiguredAcquirer {
+export function cardAcquirerFromConfig(
+  config: Pick<Config, 'SIMULATED_ACQUIRER_URL' | 'ACQUIRER_NOTIFICATION_SECRET'>,
+): ConfiguredAcquirer {
   const url = config.SIMULATED_ACQUIRER_URL;
   if (url === undefined)
     throw new Error('SIMULATED_ACQUIRER_URL is not set: `npm start` sets it to the simulated card acquirer');
-  return httpAcquirerAt(url);
+  return httpAcquirerAt(url, config.ACQUIRER_NOTIFICATION_SECRET);
 }
 
-/** The HTTP client of the acquirer at `baseUrl`, with its origin. */
-export function httpAcquirerAt(baseUrl: string): ConfiguredAcquirer {
-  return { client: createHttpCardAcquirer({ baseUrl }), origin: new URL(baseUrl).origin };
+/** The HTTP client of the acquirer at `baseUrl`, with its origin; `notificationSecret` verifies its notifications. */
+export function httpAcquirerAt(baseUrl: string, notificationSecret?: string): ConfiguredAcquirer {
+  return {
+    client: createHttpCardAcquirer({ baseUrl, notificationSecret }),
+    origin: new URL(baseUrl).origin,
+  };
 }

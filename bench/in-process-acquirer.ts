@@ -1,5 +1,6 @@
 import { randomBase62 } from '../domain/ids';
 import {
+  AcquirerSignatureError,
   AcquirerCardError,
   AcquirerInvalidRequestError,
   AcquirerUnavailableError,
@@ -139,6 +140,26 @@ export function createInProcessAcquirer(
         at: new Date().toISOString(),
       });
       return { id, authorization: auth.id, amount: req.amount };
+    },
+
+    // The benchmark's renewals open no disputes (decision 0155): there is none to answer.
+    submitDisputeEvidence(): Promise<never> {
+      return Promise.reject(
+        new AcquirerInvalidRequestError('No such dispute', 'resource_missing', false, 404),
+      );
+    },
+    acceptDispute(): Promise<never> {
+      return Promise.reject(
+        new AcquirerInvalidRequestError('No such dispute', 'resource_missing', false, 404),
+      );
+    },
+    parseNotification(): never {
+      throw new AcquirerSignatureError(
+        'The in-process acquirer sends no notifications',
+        'no_secret',
+        false,
+        401,
+      );
     },
   };
 }

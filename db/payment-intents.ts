@@ -41,6 +41,8 @@ export interface PaymentIntentRow {
   last_payment_error: PaymentError | null;
   amount_captured: number;
   amount_refunded: number;
+  /** The dispute the cardholder's bank opened on this payment (decision 0156). */
+  dispute_id: string | null;
   fee_amount: number | null;
   captured_at: Date | null;
   canceled_at: Date | null;

@@ -78,6 +78,10 @@ export const AUTO_APPROVER = 'auto-approve policy';
  * concurrent or retried gather insert nothing twice. A reversal counts only when its claim was
  * captured as a payment intent: a partial payment never captured was never settled either.
  *
+ * A card dispute (decision 0157) withdraws its amount in the first run after it opened (kind
+ * `dispute`, gross = net = −amount, no fee), and a won one pays it back in the first run after it
+ * closed (`dispute_reversal`); the same unique index makes each happen once per dispute.
+ *
  * A recorded cost (decision 0113) joins the run that settles its payment, or the first run after it
  * was recorded: it counts once its payment is captured up to the cutoff (so it is settled by this
  * run or was by an earlier one) and it was recorded up to the cutoff. A bank cost's payment is its
@@ -115,6 +119,23 @@ with inserted as (
      and ct.payment_type = 'Refund' and ct.amount < 0 and ct.created_at <= :cutoff
      and not exists (select 1 from settlement_lines l
                       where l.livemode = c.livemode and l.kind = 'reversal' and l.source_id = ct.bank_transaction_key)
+  union all
+  select :run, d.merchant_id, d.livemode, 'dispute',
+         case when pi.channel = 'pos' then 'card_pos' else 'card_online' end,
+         d.id, d.payment_intent_id, -d.amount, 0, -d.amount, d.created_at
+    from disputes d join payment_intents pi on pi.id = d.payment_intent_id
+   where d.merchant_id = :merchant and d.livemode = :livemode and d.created_at <= :cutoff
+     and not exists (select 1 from settlement_lines l
+                      where l.livemode = d.livemode and l.kind = 'dispute' and l.source_id = d.id)
+  union all
+  select :run, d.merchant_id, d.livemode, 'dispute_reversal',
+         case when pi.channel = 'pos' then 'card_pos' else 'card_online' end,
+         d.id, d.payment_intent_id, d.amount, 0, d.amount, d.closed_at
+    from disputes d join payment_intents pi on pi.id = d.payment_intent_id
+   where d.merchant_id = :merchant and d.livemode = :livemode and d.status = 'won'
+     and d.closed_at <= :cutoff
+     and not exists (select 1 from settlement_lines l
+                      where l.livemode = d.livemode and l.kind = 'dispute_reversal' and l.source_id = d.id)
   union all
   select :run, k.merchant_id, k.livemode, k.kind,
          case when k.kind = 'bank_cost' then 'claim' when pi.channel = 'pos' then 'card_pos' else 'card_online' end,
@@ -155,6 +176,16 @@ select c.merchant_id from claim_transactions ct join claims c on c.id = ct.claim
    and ct.amount < 0 and ct.created_at <= :cutoff
    and not exists (select 1 from settlement_lines l
                     where l.livemode = c.livemode and l.kind = 'reversal' and l.source_id = ct.bank_transaction_key)
+union
+select d.merchant_id from disputes d
+ where d.livemode = :livemode and d.created_at <= :cutoff
+   and not exists (select 1 from settlement_lines l
+                    where l.livemode = d.livemode and l.kind = 'dispute' and l.source_id = d.id)
+union
+select d.merchant_id from disputes d
+ where d.livemode = :livemode and d.status = 'won' and d.closed_at <= :cutoff
+   and not exists (select 1 from settlement_lines l
+                    where l.livemode = d.livemode and l.kind = 'dispute_reversal' and l.source_id = d.id)
 union
 select k.merchant_id from payment_costs k
   left join claims c on c.id = k.claim_id

@@ -35,6 +35,11 @@ export const EVENT_TYPES = [
   'delivery.collected',
   'delivery.returned',
   'delivery.canceled',
+  // A card dispute was opened by the acquirer, changed (evidence submitted), or closed won or lost
+  // (decision 0156).
+  'dispute.created',
+  'dispute.updated',
+  'dispute.closed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

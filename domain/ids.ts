@@ -28,6 +28,7 @@ export const ID_PREFIX = {
   paymentMethod: 'pm',
   paymentLink: 'plink',
   refund: 're',
+  dispute: 'dp',
   subscription: 'sub',
   renewal: 'rnw',
   billingPortalSession: 'bps',

@@ -7,9 +7,11 @@
 /**
  * What a line settles: a capture, a refund of one, a claim payment the payer's bank reversed, or a
  * cost added on top of the service fee (spec §1, decision 0113): the acquirer's fee on a capture or
- * the bank's charge for a claim payment.
+ * the bank's charge for a claim payment; a card dispute's amount withdrawn, or paid back when the
+ * merchant won it (decision 0157).
  */
-export type SettlementLineKind = 'payment' | 'refund' | 'reversal' | 'acquirer_fee' | 'bank_cost';
+export type SettlementLineKind =
+  'payment' | 'refund' | 'reversal' | 'acquirer_fee' | 'bank_cost' | 'dispute' | 'dispute_reversal';
 
 /** The line kinds that are costs added on top; their totals are a run's `fee_details`. */
 export const COST_LINE_KINDS = ['acquirer_fee', 'bank_cost'] as const;

@@ -469,6 +469,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List disputes, newest first */
+        get: operations["getV1Disputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a dispute */
+        get: operations["getV1DisputesId"];
+        put?: never;
+        /** Submit evidence on a dispute before its deadline; it goes under review (after the deadline: 400) */
+        post: operations["postV1DisputesId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept a dispute: it closes as lost and the withdrawn amount stays withdrawn */
+        post: operations["postV1DisputesIdClose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -5430,6 +5482,357 @@ export interface operations {
             };
         };
     };
+    getV1Disputes: {
+        parameters: {
+            query?: {
+                ending_before?: string;
+                limit?: number | string;
+                payment_intent?: string;
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Disputed amount, withdrawn in the next settlement run (decision 0157) */
+                            amount: number;
+                            closed_at: number | null;
+                            created_at: number;
+                            /** @constant */
+                            currency: "ISK";
+                            /** @description What the merchant submitted; every field null until then */
+                            evidence: {
+                                customer_email_address: string | null;
+                                customer_name: string | null;
+                                product_description: string | null;
+                                service_date: string | null;
+                                shipping_tracking_number: string | null;
+                                uncategorized_text: string | null;
+                            };
+                            evidence_details: {
+                                /** @description Evidence is taken until then (Unix seconds) */
+                                due_by: number;
+                                has_evidence: boolean;
+                                past_due: boolean;
+                                submission_count: number;
+                            };
+                            id: string;
+                            livemode: boolean;
+                            /** @constant */
+                            object: "dispute";
+                            /** @description The card payment the cardholder’s bank disputes */
+                            payment_intent: string;
+                            /** @enum {string} */
+                            reason: "fraudulent" | "product_not_received" | "duplicate" | "general";
+                            /**
+                             * @description needs_response → under_review (evidence submitted) → won or lost (decision 0156)
+                             * @enum {string}
+                             */
+                            status: "needs_response" | "under_review" | "won" | "lost";
+                        }[];
+                        has_more: boolean;
+                        /** @constant */
+                        object: "list";
+                        url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1DisputesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Disputed amount, withdrawn in the next settlement run (decision 0157) */
+                        amount: number;
+                        closed_at: number | null;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        /** @description What the merchant submitted; every field null until then */
+                        evidence: {
+                            customer_email_address: string | null;
+                            customer_name: string | null;
+                            product_description: string | null;
+                            service_date: string | null;
+                            shipping_tracking_number: string | null;
+                            uncategorized_text: string | null;
+                        };
+                        evidence_details: {
+                            /** @description Evidence is taken until then (Unix seconds) */
+                            due_by: number;
+                            has_evidence: boolean;
+                            past_due: boolean;
+                            submission_count: number;
+                        };
+                        id: string;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "dispute";
+                        /** @description The card payment the cardholder’s bank disputes */
+                        payment_intent: string;
+                        /** @enum {string} */
+                        reason: "fraudulent" | "product_not_received" | "duplicate" | "general";
+                        /**
+                         * @description needs_response → under_review (evidence submitted) → won or lost (decision 0156)
+                         * @enum {string}
+                         */
+                        status: "needs_response" | "under_review" | "won" | "lost";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1DisputesId: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    evidence: {
+                        customer_email_address?: string;
+                        customer_name?: string;
+                        product_description?: string;
+                        service_date?: string;
+                        shipping_tracking_number?: string;
+                        uncategorized_text?: string;
+                    };
+                };
+                "application/x-www-form-urlencoded": {
+                    evidence: {
+                        customer_email_address?: string;
+                        customer_name?: string;
+                        product_description?: string;
+                        service_date?: string;
+                        shipping_tracking_number?: string;
+                        uncategorized_text?: string;
+                    };
+                };
+                "multipart/form-data": {
+                    evidence: {
+                        customer_email_address?: string;
+                        customer_name?: string;
+                        product_description?: string;
+                        service_date?: string;
+                        shipping_tracking_number?: string;
+                        uncategorized_text?: string;
+                    };
+                };
+                "text/plain": {
+                    evidence: {
+                        customer_email_address?: string;
+                        customer_name?: string;
+                        product_description?: string;
+                        service_date?: string;
+                        shipping_tracking_number?: string;
+                        uncategorized_text?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Disputed amount, withdrawn in the next settlement run (decision 0157) */
+                        amount: number;
+                        closed_at: number | null;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        /** @description What the merchant submitted; every field null until then */
+                        evidence: {
+                            customer_email_address: string | null;
+                            customer_name: string | null;
+                            product_description: string | null;
+                            service_date: string | null;
+                            shipping_tracking_number: string | null;
+                            uncategorized_text: string | null;
+                        };
+                        evidence_details: {
+                            /** @description Evidence is taken until then (Unix seconds) */
+                            due_by: number;
+                            has_evidence: boolean;
+                            past_due: boolean;
+                            submission_count: number;
+                        };
+                        id: string;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "dispute";
+                        /** @description The card payment the cardholder’s bank disputes */
+                        payment_intent: string;
+                        /** @enum {string} */
+                        reason: "fraudulent" | "product_not_received" | "duplicate" | "general";
+                        /**
+                         * @description needs_response → under_review (evidence submitted) → won or lost (decision 0156)
+                         * @enum {string}
+                         */
+                        status: "needs_response" | "under_review" | "won" | "lost";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1DisputesIdClose: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+                "application/x-www-form-urlencoded": Record<string, never>;
+                "multipart/form-data": Record<string, never>;
+                "text/plain": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Disputed amount, withdrawn in the next settlement run (decision 0157) */
+                        amount: number;
+                        closed_at: number | null;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        /** @description What the merchant submitted; every field null until then */
+                        evidence: {
+                            customer_email_address: string | null;
+                            customer_name: string | null;
+                            product_description: string | null;
+                            service_date: string | null;
+                            shipping_tracking_number: string | null;
+                            uncategorized_text: string | null;
+                        };
+                        evidence_details: {
+                            /** @description Evidence is taken until then (Unix seconds) */
+                            due_by: number;
+                            has_evidence: boolean;
+                            past_due: boolean;
+                            submission_count: number;
+                        };
+                        id: string;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "dispute";
+                        /** @description The card payment the cardholder’s bank disputes */
+                        payment_intent: string;
+                        /** @enum {string} */
+                        reason: "fraudulent" | "product_not_received" | "duplicate" | "general";
+                        /**
+                         * @description needs_response → under_review (evidence submitted) → won or lost (decision 0156)
+                         * @enum {string}
+                         */
+                        status: "needs_response" | "under_review" | "won" | "lost";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1Events: {
         parameters: {
             query?: {
@@ -6678,7 +7081,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -6690,7 +7093,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -6702,7 +7105,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -6714,7 +7117,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -6900,7 +7303,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -6912,7 +7315,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -6924,7 +7327,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -6936,7 +7339,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7439,6 +7842,10 @@ export interface operations {
                             currency: "ISK";
                             customer: string | null;
                             description: string | null;
+                            /** @description The dispute opened on this payment */
+                            dispute: string | null;
+                            /** @description Whether the cardholder’s bank disputed this payment (decision 0156) */
+                            disputed: boolean;
                             /** @description Service fee (1.5 % online card), set at capture */
                             fee_amount: number | null;
                             id: string;
@@ -7634,6 +8041,10 @@ export interface operations {
                         currency: "ISK";
                         customer: string | null;
                         description: string | null;
+                        /** @description The dispute opened on this payment */
+                        dispute: string | null;
+                        /** @description Whether the cardholder’s bank disputed this payment (decision 0156) */
+                        disputed: boolean;
                         /** @description Service fee (1.5 % online card), set at capture */
                         fee_amount: number | null;
                         id: string;
@@ -7728,6 +8139,10 @@ export interface operations {
                         currency: "ISK";
                         customer: string | null;
                         description: string | null;
+                        /** @description The dispute opened on this payment */
+                        dispute: string | null;
+                        /** @description Whether the cardholder’s bank disputed this payment (decision 0156) */
+                        disputed: boolean;
                         /** @description Service fee (1.5 % online card), set at capture */
                         fee_amount: number | null;
                         id: string;
@@ -7840,6 +8255,10 @@ export interface operations {
                         currency: "ISK";
                         customer: string | null;
                         description: string | null;
+                        /** @description The dispute opened on this payment */
+                        dispute: string | null;
+                        /** @description Whether the cardholder’s bank disputed this payment (decision 0156) */
+                        disputed: boolean;
                         /** @description Service fee (1.5 % online card), set at capture */
                         fee_amount: number | null;
                         id: string;
@@ -7952,6 +8371,10 @@ export interface operations {
                         currency: "ISK";
                         customer: string | null;
                         description: string | null;
+                        /** @description The dispute opened on this payment */
+                        dispute: string | null;
+                        /** @description Whether the cardholder’s bank disputed this payment (decision 0156) */
+                        disputed: boolean;
                         /** @description Service fee (1.5 % online card), set at capture */
                         fee_amount: number | null;
                         id: string;
@@ -8092,6 +8515,10 @@ export interface operations {
                         currency: "ISK";
                         customer: string | null;
                         description: string | null;
+                        /** @description The dispute opened on this payment */
+                        dispute: string | null;
+                        /** @description Whether the cardholder’s bank disputed this payment (decision 0156) */
+                        disputed: boolean;
                         /** @description Service fee (1.5 % online card), set at capture */
                         fee_amount: number | null;
                         id: string;
@@ -13584,10 +14011,10 @@ export interface operations {
                             gross: number;
                             id: string;
                             /**
-                             * @description acquirer_fee and bank_cost: a cost added on top of the service fee (gross 0, fee the cost, net −the cost)
+                             * @description acquirer_fee and bank_cost: a cost added on top of the service fee (gross 0, fee the cost, net −the cost); dispute: a card dispute’s amount withdrawn (negative), dispute_reversal: a won dispute paid back
                              * @enum {string}
                              */
-                            kind: "payment" | "refund" | "reversal" | "acquirer_fee" | "bank_cost";
+                            kind: "payment" | "refund" | "reversal" | "acquirer_fee" | "bank_cost" | "dispute" | "dispute_reversal";
                             net: number;
                             /** @constant */
                             object: "settlement_line";

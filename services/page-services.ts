@@ -17,6 +17,7 @@ import type { NotificationChannelService } from './channels/notification-channel
 import { DEFAULT_AUTO_DISABLE, type AutoDisableRule } from '../domain/webhook-schedule';
 import type { PaymentIntentService } from './payments/payment-intents';
 import type { RefundService } from './payments/refunds';
+import type { DisputeService } from './disputes/disputes-service';
 import type { CustomerService } from './customers/customers';
 import type { PaymentMethodService } from './payments/payment-methods';
 import type { ProductService } from './catalog/products';
@@ -36,6 +37,7 @@ import { createOverviewService } from './dashboard/overview';
 export interface MerchantDataServices {
   paymentIntents: PaymentIntentService;
   refunds: RefundService;
+  disputes: DisputeService;
   customers: CustomerService;
   paymentMethods: PaymentMethodService;
   products: ProductService;

@@ -76,6 +76,13 @@ const ConfigSchema = z
      * simulated acquirer's, decision 0102); unset: the API and the worker refuse to start.
      */
     SIMULATED_ACQUIRER_URL: z.string().url().optional(),
+    /**
+     * The secret the card acquirer signs its dispute notifications with (decision 0155); `npm start`
+     * makes one for the simulated acquirer. Unset: notifications are refused.
+     */
+    ACQUIRER_NOTIFICATION_SECRET: z.string().min(24).optional(),
+    /** Where a separately run simulated acquirer posts dispute notifications (the API's `/acquirer/notifications`). */
+    SIMULATED_ACQUIRER_NOTIFY_URL: z.string().url().optional(),
     /** Port of the simulated pickup-point carriers (test environment, started by npm start); 0: any. */
     SIMULATED_CARRIERS_PORT: z.coerce.number().int().min(0).max(65535).default(3040),
     /** Base URL of the simulated carriers test mode books with (npm start sets it); unset: no carriers. */

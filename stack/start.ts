@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { loadConfig } from './config';
 import { createLogger } from './logger';
@@ -116,12 +117,16 @@ async function main(): Promise<void> {
     // its own state, which deposits captures and refunds at the simulated bank (decisions 0091, 0102),
     // unless SIMULATED_ACQUIRER_URL names one that runs elsewhere.
     let acquirerUrl = config.SIMULATED_ACQUIRER_URL;
+    // Its dispute notifications go to the API, signed with a secret both are given (decision 0155).
+    const notificationSecret = config.ACQUIRER_NOTIFICATION_SECRET ?? randomBytes(24).toString('base64url');
     if (acquirerUrl === undefined) {
       const acquirer = await startSimulatedAcquirer({
         dataDir: path.join(config.dataDir, 'simulated-acquirer'),
         port: config.SIMULATED_ACQUIRER_PORT,
         latencyMs: config.SIMULATED_ACQUIRER_LATENCY_MS,
         bankUrl: bank.url,
+        notifyUrl: `${config.publicBaseUrl}/acquirer/notifications`,
+        notificationSecret,
         log: log.child({ part: 'simulated-acquirer' }),
       });
       stops.push(() => acquirer.stop());
@@ -159,6 +164,7 @@ async function main(): Promise<void> {
       TEMPORAL_ADDRESS: temporalAddress,
       SIMULATED_BANK_URL: bank.url,
       SIMULATED_ACQUIRER_URL: acquirerUrl,
+      ACQUIRER_NOTIFICATION_SECRET: notificationSecret,
       SECRETS_ENCRYPTION_KEY: secretsKey,
       SMTP_URL: smtpUrl,
       // The bank file connection of the collection account: the simulated bank's SFTP server, pinned,

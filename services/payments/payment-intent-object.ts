@@ -14,6 +14,8 @@ export const PaymentIntentSchema = z.object({
   amount_capturable: z.number(),
   amount_received: z.number(),
   amount_refunded: z.number(),
+  disputed: z.boolean().describe('Whether the cardholder’s bank disputed this payment (decision 0156)'),
+  dispute: z.string().nullable().describe('The dispute opened on this payment'),
   currency: z.literal('ISK'),
   status: z.enum([
     'requires_payment_method',
@@ -69,6 +71,8 @@ export function presentPaymentIntent(row: PaymentIntentRow, pm?: PaymentMethodRo
     amount_capturable: row.status === 'requires_capture' ? row.amount : 0,
     amount_received: row.amount_captured,
     amount_refunded: row.amount_refunded,
+    disputed: (row.dispute_id ?? null) !== null,
+    dispute: row.dispute_id ?? null,
     currency: row.currency,
     status: row.status,
     capture_method: row.capture_method,

@@ -6,9 +6,9 @@ export const SettlementLineSchema = z.object({
   id: z.string(),
   object: z.literal('settlement_line'),
   kind: z
-    .enum(['payment', 'refund', 'reversal', 'acquirer_fee', 'bank_cost'])
+    .enum(['payment', 'refund', 'reversal', 'acquirer_fee', 'bank_cost', 'dispute', 'dispute_reversal'])
     .describe(
-      'acquirer_fee and bank_cost: a cost added on top of the service fee (gross 0, fee the cost, net −the cost)',
+      'acquirer_fee and bank_cost: a cost added on top of the service fee (gross 0, fee the cost, net −the cost); dispute: a card dispute’s amount withdrawn (negative), dispute_reversal: a won dispute paid back',
     ),
   fee_kind: z.enum(['card_online', 'card_pos', 'claim']),
   source: z.string(),

@@ -6,6 +6,7 @@ import { cardBrand, type Authorization, type DeclineCode } from '../../bank-adap
 import type { AcquirerStore, Change, StoredAuthorization } from './store';
 import { DECLINES, TEST_CARDS, TOKEN_PATTERN, luhn, type Behaviour } from './test-cards';
 import { simulatedAcquirerFee } from '../acquirer-fees';
+import { createDisputeDesk, disputeView } from './disputes';
 
 /**
  * The simulated card acquirer's HTTP protocol (decisions 0035, 0102): tokens, authorizations,
@@ -28,6 +29,10 @@ export interface AcquirerProtocolOptions {
    * settles to the merchant-of-record's account (decision 0091). Unset: nothing is reported.
    */
   bankUrl?: string | undefined;
+  /** Where dispute notifications are posted (decision 0155); unset: none are sent. */
+  notifyUrl?: string | (() => string | undefined) | undefined;
+  /** The secret notifications are signed with, shared with the merchant. */
+  notificationSecret?: string | undefined;
   log?: Logger | undefined;
 }
 
@@ -123,6 +128,12 @@ export function createAcquirerHandler(
   const report = (item: Parameters<typeof reportAcquirerSettlement>[1]) => {
     if (opts.bankUrl) void reportAcquirerSettlement(opts.bankUrl, item, opts.log);
   };
+  const disputes = createDisputeDesk({
+    store,
+    notifyUrl: opts.notifyUrl,
+    notificationSecret: opts.notificationSecret,
+    log: opts.log,
+  });
 
   /**
    * Replays the stored answer of an idempotency key, or runs `work` and stores its answer with its
@@ -226,17 +237,21 @@ export function createAcquirerHandler(
       amount_captured: amount,
       fee: simulatedAcquirerFee(amount),
     };
+    // A dispute test card's capture is disputed at once (decision 0155), in the same change.
+    const dispute = disputes.openOnCapture(auth, amount);
     return {
       reply: { status: 200, body: view(captured) },
-      change: { authorizations: [captured] },
-      after: () =>
+      change: { authorizations: [captured], ...(dispute && { disputes: [dispute] }) },
+      after: () => {
         report({
           id: auth.id,
           kind: 'capture',
           authorization: auth.id,
           amount,
           at: new Date().toISOString(),
-        }),
+        });
+        if (dispute) disputes.notifyLater(dispute)();
+      },
     };
   }
 
@@ -329,6 +344,13 @@ export function createAcquirerHandler(
         return send(res, 200, view(auth));
       }
       if (segments.length === 3 && segments[1] === '3ds') return challengePage(res, segments[2]!);
+      if (segments.length === 4 && segments[1] === 'v1' && segments[2] === 'disputes') {
+        const d = store.dispute(segments[3]!);
+        if (!d) return send(res, 404, failure(404, 'resource_missing', 'No such dispute').body);
+        return send(res, 200, disputeView(d));
+      }
+      if (path === '/v1/test_helpers/disputes')
+        return send(res, 200, { object: 'list', data: store.allDisputes().map(disputeView) });
     } else if (method === 'POST') {
       const b = await readBody(req);
       if (path === '/v1/tokens') {
@@ -343,6 +365,20 @@ export function createAcquirerHandler(
         if (segments[4] === 'void') return idempotent(path, key, res, () => voidAuthorization(id));
       }
       if (segments.length === 3 && segments[1] === '3ds') return completeChallenge(res, segments[2]!, b);
+      if (segments.length === 5 && segments[1] === 'v1' && segments[2] === 'disputes') {
+        const id = segments[3]!;
+        if (segments[4] === 'evidence')
+          return idempotent(path, key, res, () => disputes.submitEvidence(id, b));
+        if (segments[4] === 'accept') return idempotent(path, key, res, () => disputes.accept(id));
+      }
+      if (segments.length === 6 && segments[2] === 'test_helpers' && segments[3] === 'disputes') {
+        const id = segments[4]!;
+        if (segments[5] === 'resolve') return idempotent(path, key, res, () => disputes.resolve(id, b));
+        if (segments[5] === 'notify') {
+          const r = await disputes.redeliver(id, b);
+          return send(res, r.status, r.body);
+        }
+      }
     }
     send(res, 404, failure(404, 'not_found', `No route ${method} ${path}`).body);
   }

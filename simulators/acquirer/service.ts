@@ -15,6 +15,10 @@ export interface SimulatedAcquirerOptions {
   latencyMs?: number;
   /** The simulated bank told of each capture and refund (decision 0091); unset: none. */
   bankUrl?: string | undefined;
+  /** Where dispute notifications go (decision 0155); a function when known only after start. */
+  notifyUrl?: string | (() => string | undefined) | undefined;
+  /** The secret dispute notifications are signed with. */
+  notificationSecret?: string | undefined;
   log?: Logger;
 }
 
@@ -53,6 +57,8 @@ export async function startSimulatedAcquirer(opts: SimulatedAcquirerOptions): Pr
     latencyMs: opts.latencyMs ?? 0,
     publicUrl: opts.publicUrl ?? url,
     bankUrl: opts.bankUrl,
+    notifyUrl: opts.notifyUrl,
+    notificationSecret: opts.notificationSecret,
     log: opts.log,
   });
   opts.log?.info({ url, dataDir: opts.dataDir }, 'simulated acquirer listening');

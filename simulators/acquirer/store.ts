@@ -1,6 +1,6 @@
 import { mkdir, open, readFile, rename, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { Authorization } from '../../bank-adapters/card-acquirer';
+import type { AcquirerDispute, Authorization, DisputeEvidence } from '../../bank-adapters/card-acquirer';
 import type { Behaviour } from './test-cards';
 
 /**
@@ -31,6 +31,12 @@ export interface StoredRefund {
   created_at: string;
 }
 
+export interface StoredDispute extends AcquirerDispute {
+  evidence: DisputeEvidence | null;
+  /** The latest notification about it, delivered again by the test helper (decision 0155). */
+  notification: string;
+}
+
 export interface StoredReply {
   status: number;
   body: unknown;
@@ -41,6 +47,7 @@ export interface StoredReply {
 export interface Change {
   authorizations?: StoredAuthorization[];
   refunds?: StoredRefund[];
+  disputes?: StoredDispute[];
   /** The answer stored for `{path}\n{idempotency key}`. */
   reply?: { slot: string } & StoredReply;
   /** An idempotency key whose first attempt failed (the processing-error test card), and when. */
@@ -51,6 +58,7 @@ interface Snapshot {
   version: 1;
   authorizations: StoredAuthorization[];
   refunds: StoredRefund[];
+  disputes?: StoredDispute[];
   replies: [string, StoredReply][];
   failedOnce: [string, string][];
 }
@@ -98,6 +106,7 @@ class Journal {
 export class AcquirerStore {
   private readonly authorizations = new Map<string, StoredAuthorization>();
   private readonly refunds = new Map<string, StoredRefund>();
+  private readonly disputes = new Map<string, StoredDispute>();
   private readonly replies = new Map<string, StoredReply & { durable?: Promise<void> }>();
   private readonly failedOnce = new Map<string, string>();
   private journal: Journal | null = null;
@@ -113,6 +122,7 @@ export class AcquirerStore {
       const s = JSON.parse(state) as Snapshot;
       for (const a of s.authorizations) store.authorizations.set(a.id, a);
       for (const r of s.refunds) store.refunds.set(r.id, r);
+      for (const d of s.disputes ?? []) store.disputes.set(d.id, d);
       for (const [slot, reply] of s.replies) store.replies.set(slot, reply);
       for (const [key, at] of s.failedOnce) store.failedOnce.set(key, at);
     }
@@ -138,6 +148,15 @@ export class AcquirerStore {
 
   authorization(id: string): StoredAuthorization | undefined {
     return this.authorizations.get(id);
+  }
+
+  dispute(id: string): StoredDispute | undefined {
+    return this.disputes.get(id);
+  }
+
+  /** Every dispute, oldest first (the test helpers' list). */
+  allDisputes(): StoredDispute[] {
+    return [...this.disputes.values()];
   }
 
   /**
@@ -173,6 +192,7 @@ export class AcquirerStore {
   private apply(change: Change, durable?: Promise<void>): void {
     for (const a of change.authorizations ?? []) this.authorizations.set(a.id, a);
     for (const r of change.refunds ?? []) this.refunds.set(r.id, r);
+    for (const d of change.disputes ?? []) this.disputes.set(d.id, d);
     if (change.reply) {
       const { slot, ...reply } = change.reply;
       this.replies.set(slot, durable ? { ...reply, durable: durable.catch(() => undefined) } : reply);
@@ -191,6 +211,7 @@ export class AcquirerStore {
       version: 1,
       authorizations: [...this.authorizations.values()],
       refunds: [...this.refunds.values()],
+      disputes: [...this.disputes.values()],
       replies: [...this.replies].map(([slot, { status, body, at }]) => [slot, { status, body, at }]),
       failedOnce: [...this.failedOnce],
     };

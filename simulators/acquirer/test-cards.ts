@@ -6,7 +6,9 @@ export type Behaviour =
   | 'expired_card'
   | 'incorrect_cvc'
   | 'processing_error'
-  | 'three_d_secure';
+  | 'three_d_secure'
+  | 'dispute'
+  | 'dispute_past_due';
 
 /** The documented test cards; any other valid number succeeds. */
 export const TEST_CARDS: Record<string, Behaviour> = {
@@ -18,7 +20,17 @@ export const TEST_CARDS: Record<string, Behaviour> = {
   '4000000000000127': 'incorrect_cvc',
   '4000000000000119': 'processing_error',
   '4000000000003220': 'three_d_secure',
+  // Captured, then disputed as fraudulent by the cardholder's bank (Stripe's number): 7 days to answer.
+  '4000000000000259': 'dispute',
+  // The same, with its evidence deadline already passed when the dispute opens.
+  '4000000000002685': 'dispute_past_due',
 };
+
+/** Behaviours whose capture the cardholder's bank disputes (decision 0155). */
+export const DISPUTED: readonly Behaviour[] = ['dispute', 'dispute_past_due'];
+
+/** Days a merchant has to answer a dispute of the `dispute` card. */
+export const DISPUTE_RESPONSE_DAYS = 7;
 
 /** Behaviours whose authorization is declined, with the decline code of the same name. */
 export const DECLINES: readonly Behaviour[] = [

@@ -22,7 +22,13 @@ export interface TestAcquirer {
  * directory, removed on stop. `bankUrl`: the simulated bank told of captures and refunds.
  */
 export async function startTestAcquirer(
-  opts: { bankUrl?: string | undefined; latencyMs?: number } = {},
+  opts: {
+    bankUrl?: string | undefined;
+    latencyMs?: number;
+    /** Where dispute notifications go (decision 0155); a function when the API starts later. */
+    notifyUrl?: () => string | undefined;
+    notificationSecret?: string;
+  } = {},
 ): Promise<TestAcquirer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'skil-acquirer-'));
   const start = (port: number) =>
@@ -30,6 +36,8 @@ export async function startTestAcquirer(
       dataDir,
       port,
       bankUrl: opts.bankUrl,
+      notifyUrl: opts.notifyUrl,
+      notificationSecret: opts.notificationSecret,
       ...(opts.latencyMs !== undefined && { latencyMs: opts.latencyMs }),
     });
   let running: SimulatedAcquirer | null = await start(0);

@@ -4,9 +4,10 @@ import type { Knex } from '../../db/knex';
  * The ledger invariant of decision 0093, checked from the tables after every test file that starts
  * the real stack (test/helpers/stack.ts runs it when the stack stops) — decision 0107.
  *
- *   captured − refunds − reversals  =  settled gross  +  unsettled        per merchant and livemode
+ *   captured − refunds − reversals − disputes + disputes won  =  settled gross  +  unsettled
+ *                                                                          per merchant and livemode
  *
- * Left: the money movements themselves (payment_intents, refunds, claim_transactions), with no
+ * Left: the money movements themselves (payment_intents, refunds, claim_transactions, disputes), with no
  * regard to settlement. Right: `settled gross` is what the settlement runs were gathered (and paid
  * out) with — the totals on settlement_runs, fixed at gather time from the lines inserted — and
  * `unsettled` is every movement that no settlement line holds yet.
@@ -85,6 +86,18 @@ export const MOVEMENTS: MoneyMovement[] = [
             from claim_transactions ct join claims c on c.id = ct.claim_id
            where c.payment_intent_id is not null and ct.payment_type = 'Refund' and ct.amount < 0`,
   },
+  {
+    kind: 'dispute',
+    label: 'disputed',
+    // Every dispute the acquirer opened takes its amount back, whatever became of it (decision 0157).
+    sql: `select d.merchant_id, d.livemode, d.id as source_id, -d.amount as amount from disputes d`,
+  },
+  {
+    kind: 'dispute_reversal',
+    label: 'dispute won',
+    // A won dispute returns its amount.
+    sql: `select d.merchant_id, d.livemode, d.id as source_id, d.amount from disputes d where d.status = 'won'`,
+  },
 ];
 
 /** The costs added on top (decision 0113): each settles as a line of its kind, gross 0, fee = amount. */
@@ -95,7 +108,7 @@ export interface LedgerFigures {
   merchantId: string;
   livemode: boolean;
   movements: Record<string, number>;
-  /** Σ movements: captured − refunds − reversals (+ each new kind). */
+  /** Σ movements: captured − refunds − reversals − disputes + disputes won (+ each new kind). */
   left: number;
   /** Σ settlement_runs.gross. */
   settledGross: number;

@@ -147,11 +147,17 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       filesDir: mkdtempSync(path.join(tmpdir(), 'skil-bank-files-')),
     };
   }
+  // The acquirer posts dispute notifications to the API (decision 0155), whose address is known
+  // once it listens, signed with a secret of this stack.
+  const listening: { url?: string } = {};
+  const notificationSecret = randomBytes(24).toString('base64url');
   const acquirer = await startTestAcquirer({
     bankUrl: bankFiles?.sim.baseUrl,
+    notifyUrl: () => listening.url && `${listening.url}/acquirer/notifications`,
+    notificationSecret,
     ...(opts.acquirerLatencyMs !== undefined && { latencyMs: opts.acquirerLatencyMs }),
   });
-  const acquirerClient = httpAcquirerAt(acquirer.url);
+  const acquirerClient = httpAcquirerAt(acquirer.url, notificationSecret);
   const carriers = await startSimulatedCarriers();
   const port = opts.realBaseUrl ? await freePort() : 0;
   const mail = await startTestMail();
@@ -179,6 +185,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     const s = app.listen(port, '127.0.0.1', () => resolve(s));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  listening.url = url;
 
   let worker: { worker: Worker; running: Promise<void>; close: () => Promise<void> } | null = null;
   const startWorker = async () => {

@@ -3,6 +3,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { setPos } from '../helpers/pos';
+import { until } from '../helpers/until';
 import {
   BODY_MUTATIONS,
   fieldMutations,
@@ -44,6 +45,7 @@ type PoolName =
   | 'refunds'
   | 'invoices'
   | 'creditNotes'
+  | 'disputes'
   | 'subscriptions'
   | 'testClocks'
   | 'channels'
@@ -77,6 +79,7 @@ const pools: Record<PoolName, string[]> = {
   refunds: [],
   invoices: [],
   creditNotes: [],
+  disputes: [],
   subscriptions: [],
   testClocks: [],
   channels: [],
@@ -112,6 +115,7 @@ const POOL_OF_OBJECT: Record<string, PoolName> = {
   refund: 'refunds',
   invoice: 'invoices',
   credit_note: 'creditNotes',
+  dispute: 'disputes',
   subscription: 'subscriptions',
   'test_helpers.test_clock': 'testClocks',
   test_clock: 'testClocks',
@@ -246,6 +250,10 @@ const GENERATORS: Record<string, OpSpec> = {
   getV1CreditNotes: list('creditNotes'),
   getV1CreditNotesId: p('creditNotes'),
   getV1CreditNotesIdUbl: p('creditNotes'),
+  getV1Disputes: list('disputes'),
+  getV1DisputesId: p('disputes'),
+  postV1DisputesId: p('disputes'),
+  postV1DisputesIdClose: p('disputes'),
   postV1PaymentMethods: {},
   getV1PaymentMethods: list('paymentMethods', { fixedQuery: () => ({ customer: pools.customers[0]! }) }),
   getV1PaymentMethodsId: p('paymentMethods'),
@@ -427,6 +435,20 @@ beforeAll(async () => {
   pools.invoices.push(...(invoices.body.data as { id: string }[]).map((i) => i.id));
   const notes = await stack.api(merchant.testKey, '/v1/credit-notes');
   pools.creditNotes.push(...(notes.body.data as { id: string }[]).map((n) => n.id));
+  // The dispute test cards' payments are disputed by the acquirer (decision 0155), two of them so
+  // that accepting one leaves one that still takes evidence.
+  for (let i = 0; i < 2; i++)
+    await create(
+      '/v1/payment-intents',
+      { amount: 3000, card: { ...card, number: '4000000000000259' }, confirm: true },
+      'paymentIntents',
+    );
+  const disputed = await until(
+    () => stack.api(merchant.testKey, '/v1/disputes'),
+    (r) => r.body.data?.length === 2,
+    20_000,
+  );
+  pools.disputes.push(...(disputed.body.data as { id: string }[]).map((d) => d.id));
   await create('/v1/payment-links', { amount: 1000 }, 'paymentLinks');
   await create(
     '/v1/payment-links',

@@ -53,6 +53,19 @@ beforeAll(async () => {
       (await api('/v1/payment-intents', { amount, card, confirm: true, customer: customer.body.id })).body
         .status,
     ).toBe('succeeded');
+  // The newest payment is disputed by the acquirer (decision 0155): the payment page visited below
+  // is the first on the list, so its dispute section and evidence form get the accessibility check.
+  const disputed = await api('/v1/payment-intents', {
+    amount: 3000,
+    card: { ...card, number: '4000000000000259' },
+    confirm: true,
+    customer: customer.body.id,
+  });
+  await until(
+    () => api(`/v1/disputes?payment_intent=${disputed.body.id}`),
+    (r) => r.body.data?.length === 1,
+    20_000,
+  );
   expect(
     (await api('/v1/claims', { payer_kennitala: '0101302989', amount: 5000, due_date: dayAhead(20) })).status,
   ).toBe(200);

@@ -85,7 +85,7 @@ test('payments, refunds and a settlement run through the API: the ledger balance
   expect(mine(report)).toEqual({
     merchantId: m.id,
     livemode: false,
-    movements: { captured: 20_000, refunded: -1_500, reversed: 0 },
+    movements: { captured: 20_000, refunded: -1_500, reversed: 0, disputed: 0, 'dispute won': 0 },
     left: 18_500,
     settledGross: 16_000,
     unsettled: 2_500,

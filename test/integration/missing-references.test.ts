@@ -1,5 +1,6 @@
 import { setPos } from '../helpers/pos';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { until } from '../helpers/until';
 
 // Issue 16.1, decision 0108: one rule for ids that name nothing, on every endpoint (Stripe's rule).
 // An id in the path → 404 resource_missing naming the path parameter; an id in the body or the query
@@ -78,6 +79,21 @@ beforeAll(async () => {
   await ok('/v1/refunds', { payment_intent: sold.payment_intent, amount: 500 });
   ids.invoice = (await ok('/v1/invoices')).data[0].id;
   ids.creditNote = (await ok('/v1/credit-notes')).data[0].id;
+  // The dispute test card's payment is disputed by the acquirer (decision 0155).
+  const disputed = (
+    await ok('/v1/payment-intents', {
+      amount: 3000,
+      card: { ...card, number: '4000000000000259' },
+      confirm: true,
+    })
+  ).id;
+  ids.dispute = (
+    await until(
+      () => ok(`/v1/disputes?payment_intent=${disputed}`),
+      (r) => r.data.length === 1,
+      20_000,
+    )
+  ).data[0].id;
   ids.paymentLink = (await ok('/v1/payment-links', { amount: 1000 })).id;
   ids.event = (await ok('/v1/events')).data[0].id;
   // The point of sale (issue 19), switched on for this merchant: a register with a sale.
@@ -146,6 +162,8 @@ const pathIds: Record<string, () => Record<string, string>> = {
   '/v1/invoices/{id}/ubl': () => ({ id: ids.invoice! }),
   '/v1/credit-notes/{id}': () => ({ id: ids.creditNote! }),
   '/v1/credit-notes/{id}/ubl': () => ({ id: ids.creditNote! }),
+  '/v1/disputes/{id}': () => ({ id: ids.dispute! }),
+  '/v1/disputes/{id}/close': () => ({ id: ids.dispute! }),
   '/v1/payment-methods/{id}': () => ({ id: ids.paymentMethod! }),
   '/v1/payment-methods/{id}/attach': () => ({ id: ids.paymentMethod! }),
   '/v1/payment-methods/{id}/detach': () => ({ id: ids.paymentMethod! }),
@@ -203,6 +221,7 @@ const validBodies: Record<string, () => unknown> = {
   'post /v1/pos/registers/{id}/z_reports': () => ({ staff: ids.staff }),
   'post /v1/pos/sales/{id}/refunds': () => ({ method: 'cash', amount: 1, staff: ids.staff }),
   'post /v1/delivery/carriers/{id}': () => ({ active: false }),
+  'post /v1/disputes/{id}': () => ({ evidence: { uncategorized_text: 'Delivered and used.' } }),
 };
 
 function fill(path: string, values: Record<string, string>): string {
@@ -413,6 +432,12 @@ const refCases: RefCase[] = [
     op: 'post /v1/refunds',
     field: 'body.payment_intent',
     request: (x) => ({ body: { payment_intent: x } }),
+    param: 'payment_intent',
+  },
+  {
+    op: 'get /v1/disputes',
+    field: 'query.payment_intent',
+    request: (x) => ({ query: { payment_intent: x } }),
     param: 'payment_intent',
   },
   {

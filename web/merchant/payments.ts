@@ -14,6 +14,7 @@ import {
   when,
   timeline,
 } from './frame';
+import { disputeMessages, disputeSection, evidenceOfForm } from './payment-dispute';
 
 const STATUSES = [
   'succeeded',
@@ -190,9 +191,10 @@ export function paymentPages(ctx: WebContext): Router {
       sendMerchantPage(res, view, html``, { title: t(l, 'title'), status: f.status, error: f.message });
       return;
     }
-    const [refunds, events] = await Promise.all([
+    const [refunds, events, disputes] = await Promise.all([
       data.refunds.list(view.scope, { limit: 100, paymentIntentId: p.id }),
       data.events.list(view.scope, { limit: 100, objectId: p.id }),
+      p.disputed ? data.disputes.ofPaymentIntent(view.scope, p.id) : Promise.resolve([]),
     ]);
     const refundable = p.amount_received - p.amount_refunded;
     const card = p.payment_method_details?.card;
@@ -229,7 +231,7 @@ export function paymentPages(ctx: WebContext): Router {
         [t(l, 'description'), p.description ?? '—'],
         [t(l, 'created'), when(p.created_at)],
       ])}
-      ${refundForm}
+      ${disputeSection(view, disputes)} ${refundForm}
       <h2>${t(l, 'refunds')}</h2>
       ${table(
         t(l, 'refunds'),
@@ -274,6 +276,23 @@ export function paymentPages(ctx: WebContext): Router {
         ...(/^[0-9A-Za-z]{24}$/.test(key) && { idempotencyKey: `dashboard:${key}` }),
       });
       await detail(req, res, { ok: t(view.locale, 'refundedOk', { amount: isk(view, refund.amount) }) });
+    } catch (err) {
+      const f = failure(err);
+      await detail(req, res, { error: f.message, status: f.status });
+    }
+  });
+
+  // Evidence on the payment's dispute (decision 0156), by members who may refund.
+  router.post('/dashboard/payments/:id/dispute', requireAction('refund'), async (req, res) => {
+    const view = merchantView(req, res);
+    const form = evidenceOfForm(req);
+    if (!form) {
+      await detail(req, res, { error: disputeMessages(view.locale, 'noEvidence'), status: 400 });
+      return;
+    }
+    try {
+      await data.disputes.submitEvidence(view.scope, form.dispute, form.evidence);
+      await detail(req, res, { ok: disputeMessages(view.locale, 'submitted') });
     } catch (err) {
       const f = failure(err);
       await detail(req, res, { error: f.message, status: f.status });
