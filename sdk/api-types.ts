@@ -5550,6 +5550,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -5620,6 +5621,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -5739,6 +5741,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
@@ -5822,6 +5825,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
             default: {
                 headers: {
