@@ -40,6 +40,14 @@ export function createPosAccess(deps: { knex: Knex; pos: PosRepository }) {
       return deps.pos.deviceBySecretHash(secretHash(secret));
     },
 
+    /** The active staff member signed in on a device, or null: the till app's PIN session (0150). */
+    async signedInStaff(scope: Scope, deviceId: string): Promise<PosStaffRow | null> {
+      const device = await deps.pos.device(scope, deviceId);
+      if (!device?.signed_in_staff_id || device.revoked_at) return null;
+      const staff = await deps.pos.staff(scope, device.signed_in_staff_id);
+      return staff?.active ? staff : null;
+    },
+
     /** A device may act only on its own register: another register is answered as not found. */
     assertRegister(actor: PosActor, registerId: string): void {
       if (actor.kind === 'device' && actor.registerId !== registerId)

@@ -288,7 +288,8 @@ test('a day at the till: pair, PIN, shift, 20 sales, a declined card, a refund, 
     expect({ path, status: res!.status() }).toEqual({ path, status: 403 });
     await expect(page.getByRole('alert').innerText()).resolves.toMatch(/not switched on/);
   }
-  expect(till.errors).toEqual([]);
+  // The refused PIN (400), the declined card (402) and the POS-off pages (403) are the only failed loads.
+  expect(till.errors.filter((e) => !/status of (400|402|403) /.test(e))).toEqual([]);
   expect(till.blocked).toEqual([]);
   await till.context.close();
 }, 120_000);

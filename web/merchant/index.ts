@@ -10,6 +10,7 @@ import { paymentLinkPages } from './payment-links';
 import { claimPages } from './claims';
 import { eventPages } from './events';
 import { settlementPages } from './settlement';
+import { tillPages } from './tills';
 
 /** The paths of the merchant's pages; each is for signed-in merchant members, its forms CSRF-checked. */
 const MERCHANT_AREAS = [
@@ -22,6 +23,7 @@ const MERCHANT_AREAS = [
   '/dashboard/claims',
   '/dashboard/events',
   '/dashboard/settlement',
+  '/dashboard/tills',
 ];
 
 /**
@@ -39,6 +41,8 @@ export function merchantPages(ctx: WebContext): Router {
     requireAction('read'),
   );
   router.use('/dashboard/settlement', requireAction('read_settlement'));
+  // Pairing a till hands out a credential: the same members who manage API keys and device logins.
+  router.use('/dashboard/tills', requireAction('manage_keys'));
   router.use(homePages(ctx));
   router.use(paymentPages(ctx));
   router.use(customerPages(ctx));
@@ -48,5 +52,6 @@ export function merchantPages(ctx: WebContext): Router {
   router.use(claimPages(ctx));
   router.use(eventPages(ctx));
   router.use(settlementPages(ctx));
+  router.use(tillPages(ctx));
   return router;
 }
