@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, openPage } from '../helpers/browser';
 import { createMerchantUser } from '../helpers/accounts';
+import { seriousAccessibilityFindings } from '../helpers/accessibility';
 import { setPos, startTerminal } from '../helpers/pos';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import type { SimulatedTerminal } from '../../simulators/pos-terminal/service';
@@ -18,6 +19,12 @@ let stack: TestStack;
 let browser: Browser;
 let m: TestMerchant;
 let terminal: SimulatedTerminal;
+/** Serious or critical axe findings on the till's screens, by screen; must stay empty. */
+const axe: Record<string, unknown> = {};
+async function checkAxe(page: Page, screen: string) {
+  const found = await seriousAccessibilityFindings(page);
+  if (found.length > 0) axe[screen] = found;
+}
 
 const FLOAT = 20_000;
 const MANAGER_PIN = '480917';
@@ -33,9 +40,10 @@ const ITEMS = {
   stamp: { product: 'Frímerki', variant: null, price: 250, vat: 0 },
 } as const;
 type Item = keyof typeof ITEMS;
+/** A grid button's accessible name: the item and its price (`Kaffi — Stór ISK 650`). */
 const buttonName = (i: Item) => {
   const it = ITEMS[i];
-  return it.variant ? `Add ${it.product} — ${it.variant},` : `Add ${it.product},`;
+  return new RegExp(`^${it.variant ? `${it.product} — ${it.variant}` : it.product} ISK`);
 };
 
 type Pay =
@@ -125,9 +133,12 @@ async function submitAndWait(page: Page, button: string, urlPart: RegExp) {
   ]);
 }
 
-/** Rings up one sale through the grid and the payment form; returns what was paid how. */
+/**
+ * Rings up one sale through the grid and the payment form, from the grid the till shows after the
+ * previous sale (or after opening the shift); returns what was paid how and the sale's page.
+ */
 async function ringUp(page: Page, spec: SaleSpec) {
-  await page.goto(`${stack.url}/pos/sell`);
+  expect(new URL(page.url()).pathname).toBe('/pos/sell');
   for (const item of spec.items)
     await Promise.all([page.waitForURL(/cart=/), page.getByRole('link', { name: buttonName(item) }).click()]);
   const total = spec.items.reduce((s, i) => s + ITEMS[i].price, 0);
@@ -149,23 +160,24 @@ async function ringUp(page: Page, spec: SaleSpec) {
     await page.getByLabel('Cash tendered (ISK)').fill(String(spec.pay.tendered));
   if (spec.pay.kind === 'cash') {
     cash = total;
-    await submitAndWait(page, 'Cash', /\/pos\/sales\/\w+$/);
+    await submitAndWait(page, 'Cash', /\/pos\/sell\?sale=\w+$/);
   } else if (spec.pay.kind === 'card') {
     card = total;
     terminal.present({ number: SUCCESS_CARD });
-    await submitAndWait(page, 'Card', /\/pos\/sales\/\w+$/);
+    await submitAndWait(page, 'Card', /\/pos\/sell\?sale=\w+$/);
   } else {
     card = spec.pay.card;
     cash = total - card;
     await page.getByLabel('On card, when splitting (ISK)').fill(String(card));
     terminal.present({ number: SUCCESS_CARD });
-    await submitAndWait(page, 'Split: card and cash', /\/pos\/sales\/\w+$/);
+    await submitAndWait(page, 'Split: card and cash', /\/pos\/sell\?sale=\w+$/);
   }
   expect(amountOf(await page.getByTestId('sale-total').innerText())).toBe(total);
   const tendered = spec.pay.kind === 'card' ? undefined : spec.pay.tendered;
   if (tendered !== undefined && tendered > cash)
     expect(amountOf(await page.getByTestId('change-due').innerText())).toBe(tendered - cash);
-  return { url: page.url(), total, cash, card };
+  const href = await page.getByTestId('sale-link').getAttribute('href');
+  return { url: `${stack.url}${href}`, total, cash, card };
 }
 
 async function closeShiftAndMakeZ(page: Page, counted: number) {
@@ -212,6 +224,7 @@ test('a day at the till: pair, PIN, shift, 20 sales, a declined card, a refund, 
   expect(cookies.some((c) => /sk_(test|live)_/.test(c.value))).toBe(false);
 
   // A wrong PIN is refused; the manager's PIN signs in, and with no shift the till asks for one.
+  await checkAxe(page, 'sign-in');
   await page.getByLabel('Guðrún').check();
   await page.getByLabel('PIN').fill('000000');
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -222,14 +235,22 @@ test('a day at the till: pair, PIN, shift, 20 sales, a declined card, a refund, 
   await openShift(page, FLOAT);
 
   const made = [];
+  const started = Date.now();
   for (const spec of DAY) made.push({ spec, ...(await ringUp(page, spec)) });
+  if (process.env.POS_TIMING) console.log(`20 sales in ${Date.now() - started} ms`);
+  await page.getByRole('link', { name: buttonName('kleina') }).click();
+  await checkAxe(page, 'sell with a cart and the last sale');
 
   // One refund, by the manager, from the sale's page.
   await page.goto(made[REFUND.sale]!.url);
+  await checkAxe(page, 'sale');
   await page.getByLabel('Cash', { exact: true }).check();
   await page.getByLabel('Amount (empty = all that is left)').fill(String(REFUND.amount));
   await submitAndWait(page, 'Refund', /\/refunds$/);
   expect(amountOf(await page.getByTestId('refunded').innerText())).toBe(REFUND.amount);
+  // The sale's 80 mm receipt, from the receipt service, with VAT per rate.
+  await page.goto(`${made[REFUND.sale]!.url}/receipt`);
+  await expect(page.locator('body').innerText()).resolves.toMatch(/VAT 11%/);
 
   // The independent sums, from what this test rang up.
   const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
@@ -244,6 +265,7 @@ test('a day at the till: pair, PIN, shift, 20 sales, a declined card, a refund, 
 
   await closeShiftAndMakeZ(page, counted);
   expect(await page.getByTestId('z-number').innerText()).toBe('Z-report no. 1');
+  await checkAxe(page, 'z-report');
   expect(await figure(page, 'sales_count')).toBe(20);
   expect(await figure(page, 'gross_sales')).toBe(gross);
   expect(await figure(page, 'payments_cash')).toBe(cashPaid);
@@ -266,6 +288,10 @@ test('a day at the till: pair, PIN, shift, 20 sales, a declined card, a refund, 
     expect(amountOf(await row.locator('td[data-col="vat"]').innerText())).toBe(vatIn(g, rate));
     expect(amountOf(await row.locator('td[data-col="net"]').innerText())).toBe(g - vatIn(g, rate));
   }
+
+  await page.goto(`${stack.url}/pos/reports`);
+  await checkAxe(page, 'reports');
+  expect(axe).toEqual({});
 
   // The next day: a new shift, two sales, and Z-report number 2 whose grand total continues.
   await openShift(page, 10_000);

@@ -33,6 +33,32 @@ export function sellPages(ctx: PosContext): Router {
       return res.redirect(303, '/pos/shift');
     const items = await ctx.pos.catalog.items(view.scope);
     const { lines, total } = pricedCart(cart, items);
+    const done =
+      typeof req.query.sale === 'string' && ID.test(req.query.sale) && cart.length === 0
+        ? await ctx.pos.till.retrieveSale(view.scope, view.actor, req.query.sale).catch((err: unknown) => {
+            failure(err);
+            return null;
+          })
+        : null;
+    const banner = done
+      ? html`<section class="notice ok" role="status" aria-labelledby="done-h">
+          <h2 id="done-h">${t(l, 'saleTitle', { number: done.number })}</h2>
+          <p>${t(l, 'total')}: <span data-testid="sale-total">${isk(view, done.total)}</span></p>
+          ${
+            done.change_due > 0
+              ? html`<p class="big" data-testid="change-due">
+                  ${t(l, 'changeDue', { amount: isk(view, done.change_due) })}
+                </p>`
+              : ''
+          }
+          <p>
+            <a href="/pos/sales/${done.id}" data-testid="sale-link"
+              >${t(l, 'saleTitle', { number: done.number })}</a
+            >
+            · <a href="/pos/sales/${done.id}/receipt">${t(l, 'printReceipt')}</a>
+          </p>
+        </section>`
+      : '';
     const href = (c: CartEntry[]) =>
       c.length ? `/pos/sell?cart=${encodeURIComponent(cartText(c))}` : '/pos/sell';
     const grid =
@@ -42,11 +68,7 @@ export function sellPages(ctx: PosContext): Router {
             ${items.map(
               (i) =>
                 html`<li>
-                  <a
-                    href="${href(withItem(cart, i))}"
-                    aria-label="${t(l, 'add', { name: i.name, price: isk(view, i.unit_amount) })}"
-                    >${i.name}<span>${isk(view, i.unit_amount)}</span></a
-                  >
+                  <a href="${href(withItem(cart, i))}">${i.name} <span>${isk(view, i.unit_amount)}</span></a>
                 </li>`,
             )}
           </ul>`;
@@ -102,16 +124,17 @@ export function sellPages(ctx: PosContext): Router {
     sendTillPage(
       req,
       res,
-      html`<div class="sell">
-        <section aria-labelledby="products-h">
-          <h2 id="products-h">${t(l, 'products')}</h2>
-          ${grid}
-        </section>
-        <section aria-labelledby="cart-h">
-          <h2 id="cart-h">${t(l, 'cart')}</h2>
-          ${cartTable}
-        </section>
-      </div>`,
+      html`${banner}
+        <div class="sell">
+          <section aria-labelledby="products-h">
+            <h2 id="products-h">${t(l, 'products')}</h2>
+            ${grid}
+          </section>
+          <section aria-labelledby="cart-h">
+            <h2 id="cart-h">${t(l, 'cart')}</h2>
+            ${cartTable}
+          </section>
+        </div>`,
       { title: t(l, 'sell'), ...opts },
     );
   }
@@ -147,7 +170,8 @@ export function sellPages(ctx: PosContext): Router {
         })),
         payments,
       });
-      res.redirect(303, `/pos/sales/${sale.id}`);
+      // Back to the grid for the next buyer, with this sale's total and change due on top.
+      res.redirect(303, `/pos/sell?sale=${sale.id}`);
     } catch (err) {
       const f = failure(err);
       await sellPage(req, res, cart, { status: f.status, error: f.message });
