@@ -4,6 +4,7 @@ import { createMerchantUser, createOperator, type TestUser } from '../helpers/ac
 import { launchChromium, openPage, signInWithKeyboard, tabTo } from '../helpers/browser';
 import { seriousAccessibilityFindings } from '../helpers/accessibility';
 import { until } from '../helpers/until';
+import { setPos } from '../helpers/pos';
 import { dashboardRoutes } from '../../web/dashboard';
 
 /**
@@ -56,6 +57,9 @@ beforeAll(async () => {
   expect(
     (await api('/v1/claims', { payer_kennitala: '0101302989', amount: 5000, due_date: dayAhead(20) })).status,
   ).toBe(200);
+  // A register, so the tills page shows its pairing form.
+  await setPos(stack, m.id, true);
+  expect((await api('/v1/pos/registers', { name: 'Kassi 1', location: 'Laugavegur 1' })).status).toBe(200);
   await api('/v1/notification-channels', {
     type: 'webhook',
     config: { url: 'https://hooks.example.test/skil' },
