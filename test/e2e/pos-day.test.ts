@@ -248,6 +248,13 @@ test('a day at the till: pair, PIN, shift, 20 sales, a declined card, a refund, 
   await page.getByLabel('Amount (empty = all that is left)').fill(String(REFUND.amount));
   await submitAndWait(page, 'Refund', /\/refunds$/);
   expect(amountOf(await page.getByTestId('refunded').innerText())).toBe(REFUND.amount);
+  // The buyer asks for the receipt by email: the same receipt service's email, VAT per rate.
+  await page.getByLabel('Email the receipt to').fill('kaupandi@example.test');
+  await submitAndWait(page, 'Send receipt', /\/receipt-email$/);
+  await expect(page.locator('.notice.ok').innerText()).resolves.toMatch(/kaupandi@example\.test/);
+  const mail = await stack.mail.waitFor((x) => x.to.includes('kaupandi@example.test'), 10_000);
+  expect(mail.subject).toMatch(/Kassi 1-6/);
+  expect(mail.text).toMatch(/VAT 11%/);
   // The sale's 80 mm receipt, from the receipt service, with VAT per rate.
   await page.goto(`${made[REFUND.sale]!.url}/receipt`);
   await expect(page.locator('body').innerText()).resolves.toMatch(/VAT 11%/);
