@@ -358,7 +358,7 @@ export function createApp(deps: AppDeps): Express {
     refunds,
     dispatcher: deps.dispatcher,
   });
-  const saleReceipts = createSaleReceipts({ knex: deps.knex, till });
+  const saleReceipts = createSaleReceipts({ knex: deps.knex, till, mailer: deps.mailer });
   v1.use(posRouter({ setup: posSetup, till, receipts: saleReceipts }, docs));
   const paymentMethods = createPaymentMethodService({ knex: deps.knex, payments });
   v1.use(paymentMethodsRouter({ paymentMethods }, docs));

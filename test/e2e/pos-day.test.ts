@@ -325,4 +325,4 @@ test('a day at the till: pair, PIN, shift, 20 sales, a declined card, a refund, 
   expect(till.errors.filter((e) => !/status of (400|402|403) /.test(e))).toEqual([]);
   expect(till.blocked).toEqual([]);
   await till.context.close();
-}, 120_000);
+}, 150_000);

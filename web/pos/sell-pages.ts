@@ -305,6 +305,12 @@ export function sellPages(ctx: PosContext): Router {
               </p>`
             : ''
         }
+        <form method="post" action="/pos/sales/${sale.id}/receipt-email" class="tillform">
+          ${csrfInput(view)}
+          <label for="receipt_email">${t(l, 'emailTo')}</label>
+          <input id="receipt_email" name="email" type="email" autocomplete="off" maxlength="254" required />
+          <p><button type="submit">${t(l, 'sendReceipt')}</button></p>
+        </form>
         <p>
           <a href="/pos/sales/${sale.id}/receipt">${t(l, 'printReceipt')}</a> ·
           <a href="/pos/sell">${t(l, 'newSale')}</a>
@@ -331,6 +337,24 @@ export function sellPages(ctx: PosContext): Router {
         typeof body.key === 'string' && /^[0-9a-f-]{36}$/.test(body.key) ? `pos-app:${body.key}` : undefined,
       );
       await salePage(req, res, { ok: t(l, 'refundDone', { amount: isk(view, refund.amount) }) });
+    } catch (err) {
+      const f = failure(err);
+      await salePage(req, res, { status: f.status, error: f.message });
+    }
+  });
+
+  router.post('/pos/sales/:id/receipt-email', async (req, res) => {
+    const view = tillView(res);
+    const to = (req.body as Record<string, unknown>).email;
+    try {
+      const sent = await ctx.pos.receipts.email(
+        view.scope,
+        view.actor,
+        req.params.id,
+        typeof to === 'string' ? to : '',
+        view.locale,
+      );
+      await salePage(req, res, { ok: t(view.locale, 'receiptSent', { email: sent.sent_to }) });
     } catch (err) {
       const f = failure(err);
       await salePage(req, res, { status: f.status, error: f.message });
