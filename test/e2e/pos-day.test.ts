@@ -314,6 +314,24 @@ test('a day at the till: pair, PIN, shift, 20 sales, a declined card, a refund, 
   expect(await figure(page, 'difference')).toBe(0);
   expect(await figure(page, 'grand_total')).toBe(grandTotal1 + gross2);
 
+  // The tablet moves to a second register: a code made with the API pairs it again, replacing its
+  // credential, and the PIN is asked anew.
+  const second = await stack.api(m.testKey, '/v1/pos/registers', {
+    method: 'POST',
+    json: { name: 'Kassi 2' },
+  });
+  const code2 = await stack.api(m.testKey, `/v1/pos/registers/${second.body.id}/pairing_codes`, {
+    method: 'POST',
+    json: {},
+  });
+  await page.goto(`${stack.url}/pos/pair`);
+  await page.getByLabel('Pairing code').fill(code2.body.code);
+  await submitAndWait(page, 'Pair', /\/pos\/sign-in/);
+  const moved = (await till.context.cookies()).find((c) => c.name === 'skil_pos_device');
+  expect(moved!.value).not.toBe(device!.value);
+  const devices = await stack.api(moved!.value, '/v1/pos/device');
+  expect(devices.body).toMatchObject({ register: second.body.id, signed_in_staff: null });
+
   // Done means 3, the app's part: with the POS switched off, the till's pages say so with 403.
   await setPos(stack, m.id, false);
   for (const path of ['/pos', '/pos/sell', '/pos/reports']) {
