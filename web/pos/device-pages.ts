@@ -28,10 +28,13 @@ export const requireStaff: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** Every form post of a paired till carries the device's CSRF token. */
+/**
+ * Every form post of a paired till carries the device's CSRF token. The pairing form has its own
+ * (pre-session) token: a paired tablet may pair again, to another register.
+ */
 export const requireTillCsrf: RequestHandler = (req, res, next) => {
   const view = tillViewOf(res);
-  if (req.method !== 'POST' || !view || csrfOk(req, view)) return next();
+  if (req.method !== 'POST' || !view || req.path === '/pos/pair' || csrfOk(req, view)) return next();
   sendTillPage(req, res, html``, {
     title: t(view.locale, 'app'),
     status: 403,
