@@ -87,6 +87,7 @@ import { createPosAccess } from '../services/pos/access';
 import { createPosSetupService } from '../services/pos/pos-setup';
 import { createTillService } from '../services/pos/till';
 import { createSaleReceipts } from '../services/pos/sale-receipt';
+import { createTillCatalog } from '../services/pos/till-catalog';
 import { createHttpPosTerminal, type PosTerminal } from '../bank-adapters/pos-terminal';
 import { posPublicRouter, posRouter } from './routes/pos';
 import type { CarrierConnections } from '../bank-adapters/carriers/carriers';
@@ -377,7 +378,8 @@ export function createApp(deps: AppDeps): Express {
     refunds,
     dispatcher: deps.dispatcher,
   });
-  v1.use(posRouter({ setup: posSetup, till, receipts: createSaleReceipts({ knex: deps.knex, till }) }, docs));
+  const saleReceipts = createSaleReceipts({ knex: deps.knex, till, mailer: deps.mailer });
+  v1.use(posRouter({ setup: posSetup, till, receipts: saleReceipts }, docs));
   const paymentMethods = createPaymentMethodService({ knex: deps.knex, payments });
   v1.use(paymentMethodsRouter({ paymentMethods }, docs));
   const subscriptionService = createSubscriptionService({
@@ -440,6 +442,13 @@ export function createApp(deps: AppDeps): Express {
       },
       allowPrivateRanges: deps.webhookAllowPrivateRanges ?? [],
       mailer: deps.mailer ?? unconfiguredMailer(),
+      pos: {
+        access: posAccess,
+        setup: posSetup,
+        till,
+        receipts: saleReceipts,
+        catalog: createTillCatalog({ knex: deps.knex, access: posAccess }),
+      },
     }),
   );
   const claimTestPayments = createClaimTestPayments({

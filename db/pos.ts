@@ -35,6 +35,8 @@ export interface PosDeviceRow {
   register_id: string;
   secret_hash: string;
   signed_in_staff_id: string | null;
+  /** When the signed-in person gave their PIN: the PIN session's start (decision 0150). */
+  signed_in_at: Date | null;
   created_at: Date;
   revoked_at: Date | null;
 }
@@ -214,7 +216,7 @@ export function createPosRepository(db: Knex) {
       return row;
     },
     async insertDevice(
-      row: Omit<PosDeviceRow, 'created_at' | 'revoked_at' | 'signed_in_staff_id'>,
+      row: Omit<PosDeviceRow, 'created_at' | 'revoked_at' | 'signed_in_staff_id' | 'signed_in_at'>,
       trx: Db = db,
     ) {
       const [out] = await trx<PosDeviceRow>('pos_devices').insert(row).returning('*');
@@ -226,7 +228,7 @@ export function createPosRepository(db: Knex) {
     setSignedIn: (scope: Scope, id: string, staffId: string | null, trx: Db = db) =>
       trx('pos_devices')
         .where({ ...tenant(scope), id })
-        .update({ signed_in_staff_id: staffId }),
+        .update({ signed_in_staff_id: staffId, signed_in_at: staffId ? trx.fn.now() : null }),
 
     // Staff --------------------------------------------------------------------------------------
     async createStaff(scope: Scope, row: Pick<PosStaffRow, 'id' | 'name' | 'role' | 'pin_hash'>) {

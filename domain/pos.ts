@@ -5,6 +5,20 @@ import { vatOf, type VatRate } from './vat';
 export const PIN_PATTERN = /^[0-9]{4,8}$/;
 /** Wrong PINs in a row that lock a staff member out, and for how long (decision 0127). */
 export const PIN_LOCKOUT = { attempts: 5, minutes: 15 } as const;
+/** How long a PIN sign-in on a till lasts: one long shift, then the PIN is asked again (0150). */
+export const PIN_SESSION_HOURS = 12;
+
+/** The person signed in on a till, while their PIN session lasts; null when none or it has ended. */
+export function signedInStaffId(
+  device: { signed_in_staff_id: string | null; signed_in_at: Date | null },
+  now: Date = new Date(),
+): string | null {
+  if (!device.signed_in_staff_id || !device.signed_in_at) return null;
+  return now.getTime() - device.signed_in_at.getTime() < PIN_SESSION_HOURS * 3_600_000
+    ? device.signed_in_staff_id
+    : null;
+}
+
 /** How long a register's pairing code and a terminal's registration code may be used. */
 export const PAIRING_CODE_MINUTES = 10;
 export const TERMINAL_ANNOUNCEMENT_HOURS = 24;

@@ -26,6 +26,7 @@ import * as pointOfSale from './20261219_0900_point_of_sale';
 import * as delivery from './20261220_0100_delivery';
 import * as invoices from './20261221_0100_invoices';
 import * as rawBankFiles from './20261222_0900_raw_bank_files';
+import * as posPinSessions from './20261223_0100_pos_pin_sessions';
 import * as disputes from './20261224_0100_disputes';
 
 export interface Migration {
@@ -62,5 +63,6 @@ export const migrations: Record<string, Migration> = {
   '20261220_0100_delivery': delivery,
   '20261221_0100_invoices': invoices,
   '20261222_0900_raw_bank_files': rawBankFiles,
+  '20261223_0100_pos_pin_sessions': posPinSessions,
   '20261224_0100_disputes': disputes,
 };

@@ -29,6 +29,11 @@ import type { EventService } from './events/events-service';
 import type { WebhookDeliveryService } from './channels/webhook-deliveries-service';
 import type { SettlementService } from './settlement/settlement-service';
 import { createOverviewService } from './dashboard/overview';
+import type { PosAccess } from './pos/access';
+import type { PosSetupService } from './pos/pos-setup';
+import type { TillService } from './pos/till';
+import type { SaleReceipts } from './pos/sale-receipt';
+import type { TillCatalog } from './pos/till-catalog';
 
 /**
  * The API's own services, which the merchant dashboard pages call with the signed-in member's
@@ -57,6 +62,15 @@ import { createEmailVerificationService } from './accounts/email-verification';
 import { createPasswordResetService } from './accounts/password-reset';
 import { createTeamService } from './accounts/team';
 
+/** The POS operations the till app (`/pos`) and the dashboard's tills page call, as the API does. */
+export interface PosServices {
+  access: PosAccess;
+  setup: PosSetupService;
+  till: TillService;
+  receipts: SaleReceipts;
+  catalog: TillCatalog;
+}
+
 /** Approval of settlement runs, as the settlement service does it. */
 export interface RunApprover {
   approveRun(runId: string, actor: AuditActor): Promise<unknown>;
@@ -80,6 +94,8 @@ export interface PageServiceDeps {
   allowPrivateRanges?: readonly string[] | undefined;
   /** The service's mail (verification, password reset, invitations; decision 0114). */
   mailer: Mailer;
+  /** The point of sale (issue 19): the till app and the dashboard's pairing page. */
+  pos: PosServices;
   log?: Logger | undefined;
 }
 
@@ -122,6 +138,7 @@ export function createPageServices(deps: PageServiceDeps) {
     subscriptions: deps.subscriptions,
     overview: createOverviewService({ knex: deps.knex }),
     data: deps.merchantData,
+    pos: deps.pos,
   };
 }
 

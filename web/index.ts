@@ -4,6 +4,7 @@ import { createPageServices, type PageServiceDeps } from '../services/page-servi
 import { checkoutPages } from './checkout/pages';
 import { portalPages } from './portal/pages';
 import { dashboardPages } from './dashboard';
+import { posPages } from './pos';
 
 export interface PagesDeps extends PageServiceDeps {
   log: Logger;
@@ -23,5 +24,6 @@ export function pages(deps: PagesDeps): RequestHandler[] {
     checkoutPages({ ...base, acquirerOrigin: deps.acquirerOrigin }),
     portalPages(services),
     dashboardPages(base),
+    posPages({ pos: deps.pos, log: deps.log, publicBaseUrl: deps.publicBaseUrl }),
   ];
 }

@@ -98,12 +98,12 @@ interface AddressRule {
   applies: (req: Request) => boolean;
 }
 
-const PAGE_PATH = /^\/(checkout|s|l|portal|dashboard|device)(\/|$)|^\/v1\/skil\.js$/;
+const PAGE_PATH = /^\/(checkout|s|l|portal|dashboard|device|pos)(\/|$)|^\/v1\/skil\.js$/;
 
 /**
  * Per client address on the routes that need no key: device authorization and its token poll,
  * dashboard sign-in and the pages (hosted checkout, payment links, portal, dashboard, device
- * page, the browser SDK). A request counts against the first rule that applies, only.
+ * page, the till app at /pos, the browser SDK). A request counts against the first rule that applies, only.
  */
 export function limitPerAddress(limiter: RateLimiter, limits: RateLimits, log: Logger): RequestHandler {
   const rules: AddressRule[] = [

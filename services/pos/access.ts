@@ -7,6 +7,7 @@ import { assertPosEnabled, featuresOf } from '../../domain/capabilities';
 import { InvalidRequestError, PermissionError } from '../../domain/errors';
 import { randomBase62 } from '../../domain/ids';
 import { missingReference } from '../lookup';
+import { signedInStaffId } from '../../domain/pos';
 
 /**
  * Who calls a POS route: the merchant's API key (any register, naming the staff member acting), or
@@ -40,6 +41,15 @@ export function createPosAccess(deps: { knex: Knex; pos: PosRepository }) {
       return deps.pos.deviceBySecretHash(secretHash(secret));
     },
 
+    /** The active staff member signed in on a device, or null: the till app's PIN session (0150). */
+    async signedInStaff(scope: Scope, deviceId: string): Promise<PosStaffRow | null> {
+      const device = await deps.pos.device(scope, deviceId);
+      const staffId = device && !device.revoked_at ? signedInStaffId(device) : null;
+      if (!staffId) return null;
+      const staff = await deps.pos.staff(scope, staffId);
+      return staff?.active ? staff : null;
+    },
+
     /** A device may act only on its own register: another register is answered as not found. */
     assertRegister(actor: PosActor, registerId: string): void {
       if (actor.kind === 'device' && actor.registerId !== registerId)
@@ -69,9 +79,13 @@ export function createPosAccess(deps: { knex: Knex; pos: PosRepository }) {
       let staff: PosStaffRow | undefined;
       if (actor.kind === 'device') {
         const device = await deps.pos.device(scope, actor.deviceId, trx);
-        if (!device?.signed_in_staff_id)
-          throw new PermissionError('No staff member is signed in on this till', 'pos_staff_not_signed_in');
-        staff = await deps.pos.staff(scope, device.signed_in_staff_id, trx);
+        const staffId = device ? signedInStaffId(device) : null;
+        if (!staffId)
+          throw new PermissionError(
+            'No staff member is signed in on this till (a PIN sign-in lasts 12 hours)',
+            'pos_staff_not_signed_in',
+          );
+        staff = await deps.pos.staff(scope, staffId, trx);
       } else {
         if (named === undefined)
           throw new InvalidRequestError(

@@ -11,7 +11,7 @@ import type {
   PosTerminalRow,
   PosZReportRow,
 } from '../../db/pos';
-import type { PosReportTotals } from '../../domain/pos';
+import { signedInStaffId, type PosReportTotals } from '../../domain/pos';
 import { unix } from '../../domain/unix-time';
 
 // The POS objects (issue 19): each schema beside its one presenter.
@@ -60,7 +60,7 @@ export const presentDevice = (d: PosDeviceRow, credential: string | null = null)
   livemode: d.livemode,
   register: d.register_id,
   credential,
-  signed_in_staff: d.signed_in_staff_id,
+  signed_in_staff: signedInStaffId(d),
   created_at: unix(d.created_at),
 });
 

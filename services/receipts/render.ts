@@ -100,7 +100,10 @@ function sections(r: Receipt) {
 }
 
 /** The receipt as a printable page 80 mm wide (thermal roll paper), VAT per rate under the total. */
-export function renderReceiptPage(input: ReceiptInput | Receipt, opts: { title?: string } = {}): SafeHtml {
+export function renderReceiptPage(
+  input: ReceiptInput | Receipt,
+  opts: { title?: string; nonce?: string } = {},
+): SafeHtml {
   const r = 'vat' in input ? input : buildReceipt(input);
   const { t, money, head, meta, lines, payments } = sections(r);
   return html`<!doctype html>
@@ -108,7 +111,7 @@ export function renderReceiptPage(input: ReceiptInput | Receipt, opts: { title?:
       <head>
         <meta charset="utf-8" />
         <title>${opts.title ?? `${t[r.kind]} ${r.number}`}</title>
-        <style>
+        <style ${opts.nonce ? html`nonce="${opts.nonce}"` : ''}>
           ${trusted(`@page { size: 80mm auto; margin: 3mm; }
 body { width: 74mm; margin: 0 auto; font: 12px/1.35 ui-monospace, Menlo, Consolas, monospace; color: #000; }
 h1 { font-size: 14px; text-align: center; margin: 0 0 2mm; }

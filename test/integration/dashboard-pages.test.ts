@@ -4,6 +4,7 @@ import { createMerchantUser, createOperator, type TestUser } from '../helpers/ac
 import { launchChromium, openPage, signInWithKeyboard, tabTo } from '../helpers/browser';
 import { seriousAccessibilityFindings } from '../helpers/accessibility';
 import { until } from '../helpers/until';
+import { setPos } from '../helpers/pos';
 import { dashboardRoutes } from '../../web/dashboard';
 
 /**
@@ -79,6 +80,9 @@ beforeAll(async () => {
       })
     ).status,
   ).toBe(200);
+  // A register, so the tills page shows its pairing form.
+  await setPos(stack, m.id, true);
+  expect((await api('/v1/pos/registers', { name: 'Kassi 1', location: 'Laugavegur 1' })).status).toBe(200);
   const day = await stack.api(operator.token, '/v1/operator/settlement-days', { method: 'POST', json: {} });
   expect(day.status).toBe(200);
   await until(

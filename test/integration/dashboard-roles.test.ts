@@ -1,6 +1,7 @@
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { WebClient, createMerchantUser, createOperator, type TestUser } from '../helpers/accounts';
 import { until } from '../helpers/until';
+import { setPos } from '../helpers/pos';
 
 /**
  * Merchant team roles on the dashboard (issue 21, Done means 2 and 5): a read-only member sees no
@@ -197,4 +198,41 @@ test('a merchant finance member reads its own settlement runs, payouts and lines
   expect((await ro.get(`/dashboard/settlement/${run.id}/lines.csv`)).status).toBe(403);
   // The owner may.
   expect((await (await signedIn(owner)).get(`/dashboard/settlement/${run.id}`)).status).toBe(200);
+});
+
+test('pairing a till is for members who manage credentials: a read-only member is refused the page and the code; the owner’s code pairs one tablet once', async () => {
+  await setPos(stack, m.id, true);
+  const register = await stack.api(m.testKey, '/v1/pos/registers', {
+    method: 'POST',
+    json: { name: 'Kassi R' },
+  });
+  expect(register.status).toBe(200);
+  const codesOf = () => stack.knex('pos_pairing_codes').where({ register_id: register.body.id });
+
+  const ro = await signedIn(readOnly);
+  expect((await ro.get('/dashboard/tills')).status).toBe(403);
+  await ro.get('/dashboard/home');
+  const refused = await ro.post(`/dashboard/tills/${register.body.id}/pairing-codes`, { _csrf: ro.csrf()! });
+  expect(refused.status).toBe(403);
+  expect(await codesOf()).toEqual([]);
+
+  const own = await signedIn(owner);
+  const page = await own.get('/dashboard/tills');
+  expect(page.status).toBe(200);
+  expect(postActions(page.text)).toContain(`/dashboard/tills/${register.body.id}/pairing-codes`);
+  const made = await own.post(`/dashboard/tills/${register.body.id}/pairing-codes`, { _csrf: own.csrf()! });
+  expect(made.status).toBe(200);
+  const code = /data-testid="pairing-code"\s*>([A-Z0-9]{8})</.exec(made.text)?.[1];
+  expect(code).toBeDefined();
+  expect(await codesOf()).toHaveLength(1);
+  const pair = () =>
+    fetch(`${stack.url}/v1/pos/devices`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pairing_code: code }),
+    });
+  const [first, second] = [await pair(), await pair()];
+  expect(first.status).toBe(200);
+  expect(((await first.json()) as { credential: string }).credential).toMatch(/^skpos_test_/);
+  expect(second.status).toBe(400);
 });

@@ -269,6 +269,32 @@ test('a PIN locks after 5 wrong tries, even for the right PIN, until a manager u
   expect((await stack.api(till.credential, '/v1/payment-intents')).status).toBe(403);
 });
 
+test('a PIN session lasts 12 hours from sign-in: after that the till acts for nobody until someone signs in again', async () => {
+  const m = await stack.merchant();
+  await setPos(stack, m.id, true);
+  const till = await setUpTill(stack, m.testKey);
+  const device = (path: string, json: unknown) => stack.api(till.credential, path, { method: 'POST', json });
+  const signedIn = await device('/v1/pos/sign_in', { staff: till.cashier.id, pin: till.cashierPin });
+  expect(signedIn.body.signed_in_staff).toBe(till.cashier.id);
+  const open = `/v1/pos/registers/${till.register.id}/shift/open`;
+  const drawer = `/v1/pos/registers/${till.register.id}/drawer_events`;
+  expect((await device(open, { opening_float: 5_000 })).status).toBe(200);
+  expect((await device(drawer, { kind: 'no_sale' })).status).toBe(200);
+  // Twelve hours pass (the clock is the row's sign-in time, moved back as time would move it).
+  await stack
+    .knex('pos_devices')
+    .where({ merchant_id: m.id })
+    .update({ signed_in_at: stack.knex.raw(`now() - interval '12 hours 1 minute'`) });
+  const late = await device(drawer, { kind: 'no_sale' });
+  expect(late.status).toBe(403);
+  expect(late.body.error.code).toBe('pos_staff_not_signed_in');
+  expect((await stack.api(till.credential, '/v1/pos/device')).body.signed_in_staff).toBeNull();
+  expect((await device('/v1/pos/sign_in', { staff: till.cashier.id, pin: till.cashierPin })).status).toBe(
+    200,
+  );
+  expect((await device(drawer, { kind: 'no_sale' })).status).toBe(200);
+});
+
 test('concurrent wrong PINs still lock after 5 (the attempt count is kept under a row lock)', async () => {
   const m = await stack.merchant();
   await setPos(stack, m.id, true);

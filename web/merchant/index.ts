@@ -12,6 +12,7 @@ import { eventPages } from './events';
 import { settlementPages } from './settlement';
 import { webhookListPages } from './webhooks';
 import { webhookChannelPages } from './webhook-channel';
+import { tillPages } from './tills';
 
 /** The paths of the merchant's pages; each is for signed-in merchant members, its forms CSRF-checked. */
 const MERCHANT_AREAS = [
@@ -25,6 +26,7 @@ const MERCHANT_AREAS = [
   '/dashboard/events',
   '/dashboard/webhooks',
   '/dashboard/settlement',
+  '/dashboard/tills',
 ];
 
 /**
@@ -43,6 +45,8 @@ export function merchantPages(ctx: WebContext): Router {
   );
   router.use('/dashboard/settlement', requireAction('read_settlement'));
   router.use('/dashboard/webhooks', requireAction('manage_webhooks'));
+  // Pairing a till hands out a credential: the same members who manage API keys and device logins.
+  router.use('/dashboard/tills', requireAction('manage_keys'));
   router.use(homePages(ctx));
   router.use(paymentPages(ctx));
   router.use(customerPages(ctx));
@@ -54,5 +58,6 @@ export function merchantPages(ctx: WebContext): Router {
   router.use(settlementPages(ctx));
   router.use(webhookListPages(ctx));
   router.use(webhookChannelPages(ctx));
+  router.use(tillPages(ctx));
   return router;
 }
