@@ -99,7 +99,7 @@ test('authorize, open verification_url, sign in, approve, poll until the key arr
   expect(JSON.stringify(again.body)).not.toContain(token.api_key);
 });
 
-test('the theme preview renders hostile-looking but valid values inert: exact CSS values, one img, no script', async () => {
+test('the theme preview renders hostile-looking but valid values inert: exact CSS values, one img, no script but our own', async () => {
   const logo = `${web.url.replace('http://', 'https://')}/x;}body{display:none}(%22)&amp=1#</a>`.replace(
     /[<>]/g,
     '',
@@ -136,7 +136,8 @@ test('the theme preview renders hostile-looking but valid values inert: exact CS
         radius: getComputedStyle(preview.querySelector('.skil-pay')).borderTopLeftRadius,
         children: [...preview.children].map((c: any) => c.tagName),
         imgSrc: imgs.map((i) => i.getAttribute('src')),
-        scripts: document.querySelectorAll('script').length,
+        // Only the live preview's own file (decision 0148): nothing inline, nothing from the theme.
+        scripts: [...document.querySelectorAll('script')].map((s) => s.getAttribute('src')),
         bodyVisible: getComputedStyle(document.body).display !== 'none',
       };
     });
@@ -148,7 +149,7 @@ test('the theme preview renders hostile-looking but valid values inert: exact CS
       radius: '999px',
       children: ['IMG', 'P', 'P', 'BUTTON'],
       imgSrc: [logo],
-      scripts: 0,
+      scripts: ['/dashboard/assets/theme-preview.js'],
       bodyVisible: true,
     });
     // The Google Fonts stylesheet was requested (and refused here: no internet in tests).

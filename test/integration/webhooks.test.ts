@@ -79,12 +79,14 @@ test('a receiver that always answers 500 gets exactly 5 attempts on the (scaled)
     const eventId: string = res.body.deliveries[0].event;
     await receiver.waitFor(5, 20_000);
 
-    // Gaps between attempts follow the schedule: each at least its delay, and not far beyond it.
+    // Gaps between attempts follow the schedule: each at least its delay, and not far beyond it (the
+    // production schedule is minutes apart; a busy 2-core CI machine delays a timer's workflow task
+    // by up to a couple of seconds, so "far" is 3 s).
     const times = receiver.received.map((r) => r.at);
     for (let i = 1; i < 5; i++) {
       const gap = times[i]! - times[i - 1]!;
       expect(gap).toBeGreaterThanOrEqual(schedule[i]! - 5);
-      expect(gap).toBeLessThan(schedule[i]! + 1500);
+      expect(gap).toBeLessThan(schedule[i]! + 3000);
     }
 
     // Nothing more arrives after the fifth.

@@ -122,12 +122,15 @@ describe('theme rendering cannot be broken out of (rule 1)', () => {
         expect(names).toEqual([
           'class',
           'data-testid',
+          // The merchant's name, for the live preview's alt text (decision 0148).
+          'data-merchant',
           ...(theme.logo_url ? ['class', 'src', 'alt', 'referrerpolicy'] : []),
           'class',
           'class',
           'type',
           'class',
         ]);
+        expect(attrs.find((a) => a[0] === 'data-merchant')![1]).toBe(name);
         if (theme.logo_url) {
           expect(attrs.find((a) => a[0] === 'src')![1]).toBe(theme.logo_url);
           expect(attrs.find((a) => a[0] === 'alt')![1]).toBe(`${name} logo`);
