@@ -395,3 +395,24 @@ export async function assertLedgerInvariant(db: Knex): Promise<void> {
   const { violations } = await checkLedger(db);
   if (violations.length > 0) throw new Error(`ledger invariant broken:\n${violations.join('\n')}`);
 }
+
+/**
+ * The ledger report with `change` applied inside a transaction that is always rolled back: how a
+ * test shows that breaking the books one way is caught, without breaking them for the next test.
+ */
+export async function ledgerWith(
+  db: Knex,
+  change: (trx: Knex.Transaction) => Promise<unknown>,
+): Promise<LedgerReport> {
+  let report: LedgerReport | undefined;
+  await db
+    .transaction(async (trx) => {
+      await change(trx);
+      report = await checkLedger(trx);
+      throw new Error('rollback');
+    })
+    .catch((err: unknown) => {
+      if (!(err instanceof Error) || err.message !== 'rollback') throw err;
+    });
+  return report!;
+}

@@ -6,7 +6,7 @@ import { randomBase62 } from '../../domain/ids';
 import { createOperator } from '../helpers/accounts';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { until } from '../helpers/until';
-import { checkLedger } from '../helpers/ledger-invariant';
+import { checkLedger, ledgerWith } from '../helpers/ledger-invariant';
 import type { Knex } from '../../db/knex';
 
 /**
@@ -333,19 +333,9 @@ test('a refund the merchant’s balance cannot carry stays pending and on no lin
 });
 
 test('the ledger invariant follows krafa refunds: left pending after its payout was paid, succeeded with no run, or a pending one deleted, it breaks', async () => {
-  const brokenBy = async (f: (trx: Knex.Transaction) => Promise<unknown>): Promise<string[]> => {
-    let violations: string[] = [];
-    await stack.knex
-      .transaction(async (trx) => {
-        await f(trx);
-        violations = (await checkLedger(trx)).violations;
-        throw new Error('rollback');
-      })
-      .catch((err: unknown) => {
-        if (!(err instanceof Error) || err.message !== 'rollback') throw err;
-      });
-    return violations;
-  };
+  const brokenBy = async (f: (trx: Knex.Transaction) => Promise<unknown>): Promise<string[]> =>
+    (await ledgerWith(stack.knex, f)).violations;
+
   expect((await checkLedger(stack.knex)).violations).toEqual([]);
   const krafa = stack.knex('refunds').where({ merchant_id: m.id }).whereNull('acquirer_reference');
   const paidBack = await krafa.clone().where({ status: 'succeeded' }).first<{ id: string }>();

@@ -1,10 +1,10 @@
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { startTestStack, type TestStack } from '../helpers/stack';
 import { createMerchantUser, createOperator, type TestUser } from '../helpers/accounts';
 import { launchChromium, openPage } from '../helpers/browser';
 import type { Browser, Page } from 'playwright-core';
 import { until } from '../helpers/until';
-import { assertLedgerInvariant, checkLedger, type LedgerReport } from '../helpers/ledger-invariant';
-import type { Knex } from '../../db/knex';
+import { assertLedgerInvariant, ledgerWith, type LedgerReport } from '../helpers/ledger-invariant';
+import { settleDay } from '../helpers/settlement';
 import { nextBankingDay } from '../../domain/banking-days';
 
 /**
@@ -46,35 +46,6 @@ async function acquirer(path: string, json?: unknown): Promise<{ status: number;
     ...(json !== undefined && { body: JSON.stringify(json) }),
   });
   return { status: res.status, body: await res.json() };
-}
-
-async function settle(m: TestMerchant, date: string) {
-  const day = await stack.api(operator.token, '/v1/operator/settlement-days', {
-    method: 'POST',
-    json: { date, livemode: false },
-  });
-  expect(day.status).toBe(200);
-  const run = (day.body.runs as { id: string; merchant: string }[]).find((r) => r.merchant === m.id);
-  expect(run).toBeDefined();
-  const got = await stack.api(m.testKey, `/v1/settlement-runs/${run!.id}`);
-  const lines = await stack.api(m.testKey, `/v1/settlement-runs/${run!.id}/lines?limit=100`);
-  expect(lines.status).toBe(200);
-  return { run: got.body, lines: lines.body.data as Record<string, any>[] };
-}
-
-/** The ledger report with `f` applied inside a transaction that is rolled back. */
-async function brokenBy(f: (trx: Knex.Transaction) => Promise<unknown>): Promise<LedgerReport> {
-  let report: LedgerReport | undefined;
-  await stack.knex
-    .transaction(async (trx) => {
-      await f(trx);
-      report = await checkLedger(trx);
-      throw new Error('rollback');
-    })
-    .catch((err: unknown) => {
-      if (!(err instanceof Error) || err.message !== 'rollback') throw err;
-    });
-  return report!;
 }
 
 const shape = (l: Record<string, any>) => [l.kind, l.fee_kind, l.payment_intent, l.gross, l.fee, l.net];
@@ -151,7 +122,7 @@ test('a dispute is netted in the next run, takes evidence before its deadline, a
   // The next settlement run withdraws the disputed amount as a line of its own; the fee on the
   // payment stays (1.5 %: 300 and 60), gross − fee = net holds.
   const day1 = nextBankingDay(new Date().toISOString().slice(0, 10));
-  const first = await settle(m, day1);
+  const first = await settleDay(stack, operator.token, m, day1);
   expect(first.lines.map(shape).sort(byShape)).toEqual(
     [
       ['payment', 'card_online', plain.body.id, 20_000, 300, 19_700],
@@ -220,7 +191,7 @@ test('a dispute is netted in the next run, takes evidence before its deadline, a
 
   // A later run pays the won amount back, once; the late dispute is withdrawn in it.
   const day2 = nextBankingDay(new Date(Date.parse(`${day1}T00:00:00Z`) + DAY).toISOString().slice(0, 10));
-  const second = await settle(m, day2);
+  const second = await settleDay(stack, operator.token, m, day2);
   expect(second.lines.map(shape).sort(byShape)).toEqual(
     [
       ['payment', 'card_online', late.body.id, 3_000, 45, 2_955],
@@ -244,14 +215,14 @@ test('a dispute is netted in the next run, takes evidence before its deadline, a
   // the dispute look unsettled while its run still withdrew it; a won dispute turned lost after
   // its reversal settled, or a disputed amount changed after settling, moves only the left side.
   const ledger = (r: LedgerReport) => r.violations.filter((v) => v.startsWith(`ledger ${m.id}/test`));
-  const deletedLine = await brokenBy((trx) =>
+  const deletedLine = await ledgerWith(stack.knex, (trx) =>
     trx('settlement_lines').where({ kind: 'dispute', source_id: dispute.id }).delete(),
   );
   expect(ledger(deletedLine)).toHaveLength(1);
   expect(deletedLine.violations).toEqual(
     expect.arrayContaining([expect.stringMatching(/^settlement run stl_\w+: gross\/fee\/net\/lines/)]),
   );
-  const turnedLost = await brokenBy((trx) =>
+  const turnedLost = await ledgerWith(stack.knex, (trx) =>
     trx('disputes').where({ id: dispute.id }).update({ status: 'lost' }),
   );
   expect(ledger(turnedLost)).toHaveLength(1);
@@ -260,7 +231,7 @@ test('a dispute is netted in the next run, takes evidence before its deadline, a
       expect.stringMatching(/^settlement line \d+ \(dispute_reversal dp_\w+\) matches no movement/),
     ]),
   );
-  const changed = await brokenBy((trx) =>
+  const changed = await ledgerWith(stack.knex, (trx) =>
     trx('disputes').where({ id: lateDispute.id }).increment('amount', 1),
   );
   expect(ledger(changed)).toHaveLength(1);

@@ -11,8 +11,7 @@
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { createOperator } from '../helpers/accounts';
 import { until } from '../helpers/until';
-import { checkLedger, type LedgerReport } from '../helpers/ledger-invariant';
-import type { Knex } from '../../db/knex';
+import { checkLedger, ledgerWith, type LedgerReport } from '../helpers/ledger-invariant';
 
 let stack: TestStack;
 let m: TestMerchant;
@@ -38,21 +37,6 @@ async function refund(paymentIntent: string, amount: number): Promise<string> {
   const r = await post('/v1/refunds', { payment_intent: paymentIntent, amount });
   expect([r.status, r.body.status]).toEqual([200, 'succeeded']);
   return r.body.id as string;
-}
-
-/** Runs `f` in a transaction that is always rolled back, and checks the ledger inside it. */
-async function brokenBy(f: (trx: Knex.Transaction) => Promise<unknown>): Promise<LedgerReport> {
-  let report: LedgerReport | undefined;
-  await stack.knex
-    .transaction(async (trx) => {
-      await f(trx);
-      report = await checkLedger(trx);
-      throw new Error('rollback');
-    })
-    .catch((err: unknown) => {
-      if (!(err instanceof Error) || err.message !== 'rollback') throw err;
-    });
-  return report!;
 }
 
 const mine = (r: LedgerReport) => r.figures.find((f) => f.merchantId === m.id && !f.livemode);
@@ -97,7 +81,7 @@ test('payments, refunds and a settlement run through the API: the ledger balance
 });
 
 test('a deleted cost line breaks it, and so does a settled cost changed or deleted', async () => {
-  const line = await brokenBy((trx) =>
+  const line = await ledgerWith(stack.knex, (trx) =>
     trx('settlement_lines').where({ kind: 'acquirer_fee', payment_intent_id: first }).delete(),
   );
   // The fee now looks unsettled while its run still deducted it.
@@ -109,7 +93,7 @@ test('a deleted cost line breaks it, and so does a settled cost changed or delet
     ]),
   );
 
-  const changed = await brokenBy((trx) =>
+  const changed = await ledgerWith(stack.knex, (trx) =>
     trx('payment_costs').where({ kind: 'acquirer_fee', payment_intent_id: first }).increment('amount', 1),
   );
   expect(changed.violations).toEqual(
@@ -121,7 +105,7 @@ test('a deleted cost line breaks it, and so does a settled cost changed or delet
     ]),
   );
 
-  const deleted = await brokenBy((trx) =>
+  const deleted = await ledgerWith(stack.knex, (trx) =>
     trx('payment_costs').where({ kind: 'acquirer_fee', payment_intent_id: first }).delete(),
   );
   expect(deleted.violations).toEqual(
@@ -135,7 +119,7 @@ test('a deleted cost line breaks it, and so does a settled cost changed or delet
 });
 
 test('a deleted settlement line breaks it: its payment would be settled a second time', async () => {
-  const report = await brokenBy((trx) =>
+  const report = await ledgerWith(stack.knex, (trx) =>
     trx('settlement_lines').where({ kind: 'payment', source_id: first }).delete(),
   );
   // The payment now looks unsettled while its run still holds it.
@@ -149,7 +133,7 @@ test('a deleted settlement line breaks it: its payment would be settled a second
 });
 
 test('a deleted settled refund breaks it, and so does a deleted unsettled one', async () => {
-  const settled = await brokenBy((trx) => trx('refunds').where({ id: settledRefund }).delete());
+  const settled = await ledgerWith(stack.knex, (trx) => trx('refunds').where({ id: settledRefund }).delete());
   expect(mine(settled)).toMatchObject({ left: 19_500, settledGross: 16_000, unsettled: 2_500 });
   expect(settled.violations).toEqual(
     expect.arrayContaining([
@@ -160,7 +144,9 @@ test('a deleted settled refund breaks it, and so does a deleted unsettled one', 
   );
 
   // Not yet settled, it leaves both sides of the equation alike; the intent's refunded total sees it.
-  const unsettled = await brokenBy((trx) => trx('refunds').where({ id: unsettledRefund }).delete());
+  const unsettled = await ledgerWith(stack.knex, (trx) =>
+    trx('refunds').where({ id: unsettledRefund }).delete(),
+  );
   expect(unsettled.violations).toEqual([
     expect.stringMatching(/^payment intent pi_\w+: amount_refunded 500 ≠/),
   ]);
@@ -190,7 +176,7 @@ test('a subscription charged outside its periods breaks it', async () => {
 
   // A second captured charge tied to the subscription that pays none of its periods.
   const extra = await pay(2_990);
-  const report = await brokenBy((trx) =>
+  const report = await ledgerWith(stack.knex, (trx) =>
     trx('payment_intents').where({ id: extra }).update({ subscription_id: sub }),
   );
   expect(report.violations).toEqual([

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { WebClient, createOperator } from '../helpers/accounts';
 import { until } from '../helpers/until';
+import { settleDay } from '../helpers/settlement';
 import { nextBankingDay } from '../../domain/banking-days';
 import { claimIdOf } from '../../bank-adapters/claims-api';
 import { randomBase62 } from '../../domain/ids';
@@ -53,21 +54,6 @@ async function submit(url: string, fields: Record<string, string>): Promise<numb
     redirect: 'manual',
   });
   return res.status;
-}
-
-/** The operator runs a settlement day; the merchant's run of it. */
-async function settle(m: TestMerchant, date: string) {
-  const day = await stack.api(operator.token, '/v1/operator/settlement-days', {
-    method: 'POST',
-    json: { date, livemode: false },
-  });
-  expect(day.status).toBe(200);
-  const run = (day.body.runs as { id: string; merchant: string }[]).find((r) => r.merchant === m.id);
-  expect(run).toBeDefined();
-  const got = await stack.api(m.testKey, `/v1/settlement-runs/${run!.id}`);
-  const lines = await stack.api(m.testKey, `/v1/settlement-runs/${run!.id}/lines?limit=100`);
-  expect(lines.status).toBe(200);
-  return { run: got.body, lines: lines.body.data as Record<string, any>[] };
 }
 
 const shape = (l: Record<string, any>) => [l.kind, l.fee_kind, l.payment_intent, l.gross, l.fee, l.net];
@@ -129,7 +115,12 @@ test('card payments: the acquirer fee of each capture is recorded once and settl
   const pi3 = done.payment_intent as string;
   const pi4 = renewal.payment_intent_id as string;
 
-  const { run, lines } = await settle(m, nextBankingDay(new Date().toISOString().slice(0, 10)));
+  const { run, lines } = await settleDay(
+    stack,
+    operator.token,
+    m,
+    nextBankingDay(new Date().toISOString().slice(0, 10)),
+  );
   // Service fees (1.5 %): 193.5 → 194, 74.85 → 75, 44.85 → 45 twice. Acquirer fees (0.3 % + 4):
   // 38.7 → 39 + 4 = 43, 14.97 → 15 + 4 = 19, 8.97 → 9 + 4 = 13 twice. The refund keeps both.
   expect(lines.map(shape).sort(byShape)).toEqual(
@@ -248,7 +239,7 @@ test('kröfur: the bank charge of each claim payment is recorded once from the c
     expect(await recordBankCostsOfFile(stack.knex, { fileId: f.id, livemode: false })).toBe(0);
   expect(await stack.knex('payment_costs').where({ merchant_id: m.id, kind: 'bank_cost' })).toHaveLength(2);
 
-  const { run, lines } = await settle(m, d1);
+  const { run, lines } = await settleDay(stack, operator.token, m, d1);
   const [big, small] = await Promise.all(
     claims.map(async (id) => (await stack.api(m.testKey, `/v1/claims/${id}`)).body.payment_intent as string),
   );
