@@ -68,6 +68,11 @@ export function createProductRepository(db: Db) {
       return scoped(scope, trx).where({ id }).first();
     },
 
+    /** A product by id alone (not deleted), for its public product page; the row names its scope. */
+    async findPublic(id: string, trx: Db = db): Promise<ProductRow | undefined> {
+      return trx<ProductRow>('products').where({ id }).whereNull('deleted_at').first();
+    },
+
     /** The products of these ids that exist in the scope. */
     async existingIds(scope: Scope, ids: readonly string[], trx: Db = db): Promise<Set<string>> {
       const rows = await scoped(scope, trx)

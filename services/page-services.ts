@@ -13,6 +13,7 @@ import { createFinanceRunService } from './finance/runs';
 import { createFinanceBankService } from './finance/bank';
 import { createPortalService } from './portal/portal';
 import { openPaymentLink } from './payment-links/payment-links';
+import { createProductPageService } from './catalog/product-pages';
 import type { NotificationChannelService } from './channels/notification-channels-service';
 import { DEFAULT_AUTO_DISABLE, type AutoDisableRule } from '../domain/webhook-schedule';
 import type { PaymentIntentService } from './payments/payment-intents';
@@ -117,6 +118,11 @@ export function createPageServices(deps: PageServiceDeps) {
     team: createTeamService(accountDeps),
     checkout: deps.checkout,
     paymentLinks: { open: (id: string) => openPaymentLink(deps.knex, deps.checkout, id) },
+    productPages: createProductPageService({
+      knex: deps.knex,
+      checkout: deps.checkout,
+      access: deps.pos.access,
+    }),
     portal: createPortalService({
       knex: deps.knex,
       acquirer: deps.acquirer,

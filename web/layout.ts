@@ -59,8 +59,9 @@ export interface PageOptions {
 }
 
 function nav(session: WebSession | undefined, merchantNav: SafeHtml | undefined): SafeHtml {
-  if (!session) return html``;
+  // A page's own navigation first: the till's (web/pos/frame.ts) has no dashboard session.
   if (merchantNav) return merchantNav;
+  if (!session) return html``;
   const links =
     session.user.kind === 'operator'
       ? html`<li><a href="/dashboard/operator">Applications</a></li>

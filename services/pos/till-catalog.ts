@@ -9,6 +9,8 @@ import { createPriceRepository } from '../../db/prices';
 /** One button of the till's product grid: a product, or one of its variants, with its price. */
 export interface TillItem {
   product: string;
+  /** The product's own name (`name` adds the variant's). */
+  product_name: string;
   variant: string | null;
   name: string;
   unit_amount: number;
@@ -49,7 +51,7 @@ export function createTillCatalog(deps: { knex: Knex; access: PosAccess }) {
       };
       const out: TillItem[] = [];
       for (const { product, variants: vs } of perProduct) {
-        const base = { product: product.id, vat_rate: product.vat_rate };
+        const base = { product: product.id, product_name: product.name, vat_rate: product.vat_rate };
         if (vs.length === 0) {
           const amount = oneTime(product.default_price_id);
           if (amount !== null) out.push({ ...base, variant: null, name: product.name, unit_amount: amount });

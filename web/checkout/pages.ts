@@ -7,6 +7,7 @@ import { setPageSecurityHeaders, newNonce } from '../../html/security-headers';
 import { CHECKOUT_PAGE_JS, sdkJs } from './assets';
 import { sendCheckoutPage } from './document';
 import { renderSession } from './session-page';
+import { productPages } from './product-page';
 import { checkoutView, sessionPath, type CheckoutPageDeps } from './view';
 
 const ID = /^cs_[0-9A-Za-z]{1,64}$/;
@@ -30,7 +31,7 @@ function cardOf(body: Record<string, unknown>, values: Record<string, string>) {
   };
 }
 
-/** The hosted checkout (at the session `url`), short URLs, payment link visits and the browser SDK. */
+/** The hosted checkout (at the session `url`), short URLs, payment link and product page visits, the browser SDK. */
 export function checkoutPages(deps: CheckoutPageDeps): RequestHandler {
   const router = express.Router();
   const { checkout, paymentLinks } = deps.services;
@@ -170,6 +171,8 @@ export function checkoutPages(deps: CheckoutPageDeps): RequestHandler {
     res.redirect(303, `${deps.publicBaseUrl}/checkout/${opened.sessionId}`);
   });
 
+  router.use(productPages(deps));
+
   router.use(((err, _req, res, _next) => {
     deps.log.error({ err, requestId: context(res).requestId }, 'checkout page failed');
     if (res.headersSent) return;
@@ -180,6 +183,6 @@ export function checkoutPages(deps: CheckoutPageDeps): RequestHandler {
       .send(`Something went wrong. Request id: ${context(res).requestId}`);
   }) as express.ErrorRequestHandler);
 
-  const PATHS = /^\/(checkout|s|l)\/|^\/v1\/skil\.js$/;
+  const PATHS = /^\/(checkout|s|l|p)\/|^\/v1\/skil\.js$/;
   return (req, res, next) => (PATHS.test(req.path) ? router(req, res, next) : next());
 }

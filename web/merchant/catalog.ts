@@ -3,6 +3,8 @@ import { html } from '../../html/html';
 import { VAT_RATES, isVatRate } from '../../domain/vat';
 import { defineMessages } from '../messages';
 import { field, type WebContext } from '../context';
+import { productPageUrl } from '../../services/catalog/product-pages';
+import { qrSvg } from '../qr-code';
 import {
   facts,
   failure,
@@ -52,6 +54,12 @@ const t = defineMessages({
     badName: 'Give a name of at most 255 characters (name).',
     badAmount: 'The price must be a whole number of krónur (unit_amount).',
     badVat: 'The VAT rate must be 0, 11 or 24 (vat_rate).',
+    productPage: 'Product page',
+    productPageHelp:
+      'Buyers open this page (or scan its QR code, also shown at the till) and pay on their own phone.',
+    productPageQr: 'QR code of the product page of {name}',
+    noProductPage:
+      'No product page now: it needs an active product with an active one-time price, and the POS switched on.',
   },
   is: {
     title: 'Vörur',
@@ -86,6 +94,12 @@ const t = defineMessages({
     badName: 'Gefðu heiti, mest 255 stafi (name).',
     badAmount: 'Verðið verður að vera heil tala í krónum (unit_amount).',
     badVat: 'VSK-hlutfallið verður að vera 0, 11 eða 24 (vat_rate).',
+    productPage: 'Vörusíða',
+    productPageHelp:
+      'Kaupendur opna þessa síðu (eða skanna QR-kóða hennar, sem kassinn sýnir líka) og greiða með eigin síma.',
+    productPageQr: 'QR-kóði vörusíðu {name}',
+    noProductPage:
+      'Engin vörusíða núna: hún þarf virka vöru með virku stöku verði, og kveikt á afgreiðslukerfinu (POS).',
   },
 });
 
@@ -191,10 +205,22 @@ export function catalogPages(ctx: WebContext): Router {
       sendMerchantPage(res, view, html``, { title: t(l, 'title'), status: f.status, error: f.message });
       return;
     }
-    const [prices, variants] = await Promise.all([
+    const [prices, variants, page] = await Promise.all([
       data.prices.list(view.scope, { limit: 100, product: p.id }),
       data.variants.list(view.scope, p.id, { limit: 100 }),
+      ctx.services.productPages.find(p.id),
     ]);
+    const pageUrl = productPageUrl(ctx.publicBaseUrl, p.id);
+    const productPage = html`<section aria-labelledby="product-page">
+      <h2 id="product-page">${t(l, 'productPage')}</h2>
+      ${
+        page
+          ? html`<p>${t(l, 'productPageHelp')}</p>
+              <p><a href="${pageUrl}" data-testid="product-page-link">${pageUrl}</a></p>
+              ${await qrSvg(pageUrl, t(l, 'productPageQr', { name: p.name }), 200)}`
+          : html`<p>${t(l, 'noProductPage')}</p>`
+      }
+    </section>`;
     const body = html`${facts([
         [t(l, 'name'), p.name],
         [t(l, 'vat'), `${p.vat_rate} %`],
@@ -230,6 +256,7 @@ export function catalogPages(ctx: WebContext): Router {
         ),
         t(l, 'noVariants'),
       )}
+      ${productPage}
       ${
         view.can('write_catalog')
           ? html`<section aria-labelledby="add-price">

@@ -130,6 +130,7 @@ main { max-width: 72rem; }
 .staff label { font-weight: 400; border: 2px solid #14213d; border-radius: 8px; padding: .6rem 1rem; margin: 0; }
 .staff input { min-width: 0; }
 td.n, th.n { text-align: right; white-space: nowrap; }
+.qr { margin: 1rem 0; } .qr svg { display: block; background: #fff; }
 `;
 
 /** The till's header: its screens, the language switch and the signed-in person's sign-out. */
@@ -142,6 +143,7 @@ function tillNav(view: TillView | undefined, locale: PageLocale, path: string): 
     ['/pos/sales', 'sales'],
     ['/pos/shift', 'shift'],
     ['/pos/reports', 'reports'],
+    ['/pos/products', 'productPages'],
   ];
   return html`<nav class="till-nav" aria-label="${t(locale, 'nav')}">
       ${links.map(

@@ -9,6 +9,7 @@ import { isPosOff, loadDevice, localeOf, sendPosOff, sendTillPage } from './fram
 import { devicePages, requireTillCsrf } from './device-pages';
 import { sellPages } from './sell-pages';
 import { reportPages } from './report-pages';
+import { productQrPages } from './product-qr-pages';
 import { t } from './messages';
 
 const POS_PATH = /^\/pos(\/|$)/;
@@ -31,6 +32,7 @@ export function posPages(deps: { pos: PosServices; log: Logger; publicBaseUrl: s
   router.use(devicePages(ctx));
   router.use(sellPages(ctx));
   router.use(reportPages(ctx));
+  router.use(productQrPages({ ...ctx, publicBaseUrl: deps.publicBaseUrl }));
   router.use((req, res) => {
     sendTillPage(req, res, html`<p><a href="/pos">${t(localeOf(req), 'app')}</a></p>`, {
       title: 'Not found',
