@@ -13,6 +13,10 @@ module.exports = {
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
   testTimeout: 60_000,
   maxWorkers: 2,
+  // Each file loads the API, a Temporal worker and often Chromium's driver; what they leave behind
+  // grew each worker past 2.5 GB by the end of a run, and garbage collection slowed every later file.
+  // A worker over this after a file is replaced by a fresh one (about a second).
+  workerIdleMemoryLimit: '1GB',
   // Temporal's native worker and pg pools are closed in afterAll; this only guards against a leak
   // keeping the run alive after a failure.
   forceExit: true,
