@@ -11,6 +11,7 @@ import {
   isk,
   kronur,
   line,
+  loadOrSendFailure,
   merchantView,
   requireAction,
   sendMerchantPage,
@@ -197,14 +198,10 @@ export function catalogPages(ctx: WebContext): Router {
   async function detail(req: Request, res: Response, opts: { ok?: string; error?: string; status?: number }) {
     const view = merchantView(req, res);
     const l = view.locale;
-    let p;
-    try {
-      p = await data.products.retrieve(view.scope, String(req.params.id));
-    } catch (err) {
-      const f = failure(err);
-      sendMerchantPage(res, view, html``, { title: t(l, 'title'), status: f.status, error: f.message });
-      return;
-    }
+    const p = await loadOrSendFailure(res, view, t(l, 'title'), () =>
+      data.products.retrieve(view.scope, String(req.params.id)),
+    );
+    if (!p) return;
     const [prices, variants, page] = await Promise.all([
       data.prices.list(view.scope, { limit: 100, product: p.id }),
       data.variants.list(view.scope, p.id, { limit: 100 }),

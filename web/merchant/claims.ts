@@ -4,15 +4,17 @@ import { CLAIM_STATUSES } from '../../services/claims/claim-object';
 import { defineMessages } from '../messages';
 import type { WebContext } from '../context';
 import {
+  afterCursor,
   facts,
   failure,
   isk,
+  loadOrSendFailure,
   merchantView,
   requireAction,
   sendMerchantPage,
   table,
-  when,
   timeline,
+  when,
 } from './frame';
 
 const t = defineMessages({
@@ -75,22 +77,18 @@ export function claimPages(ctx: WebContext): Router {
     const view = merchantView(req, res);
     const l = view.locale;
     const status = CLAIM_STATUSES.find((s) => s === req.query.status);
-    const after = typeof req.query.after === 'string' ? req.query.after.slice(0, 100) : undefined;
-    let page;
-    try {
-      page = await data.claims.list(
+    const after = afterCursor(req);
+    const page = await loadOrSendFailure(res, view, t(l, 'title'), () =>
+      data.claims.list(
         view.scope,
         { ...(status && { status }) },
         {
           limit: 25,
           ...(after && { startingAfter: after }),
         },
-      );
-    } catch (err) {
-      const f = failure(err);
-      sendMerchantPage(res, view, html``, { title: t(l, 'title'), status: f.status, error: f.message });
-      return;
-    }
+      ),
+    );
+    if (!page) return;
     const last = page.data[page.data.length - 1];
     const body = html`<form method="get" action="/dashboard/claims" aria-label="${t(l, 'filters')}">
         <label for="status">${t(l, 'status')}</label>
@@ -131,14 +129,10 @@ export function claimPages(ctx: WebContext): Router {
   async function detail(req: Request, res: Response, opts: { ok?: string; error?: string; status?: number }) {
     const view = merchantView(req, res);
     const l = view.locale;
-    let k;
-    try {
-      k = await data.claims.retrieve(view.scope, String(req.params.id));
-    } catch (err) {
-      const f = failure(err);
-      sendMerchantPage(res, view, html``, { title: t(l, 'title'), status: f.status, error: f.message });
-      return;
-    }
+    const k = await loadOrSendFailure(res, view, t(l, 'title'), () =>
+      data.claims.retrieve(view.scope, String(req.params.id)),
+    );
+    if (!k) return;
     const events = await data.events.list(view.scope, { limit: 100, objectId: k.id });
     const cancellable = ['pending', 'issued', 'partially_paid'].includes(k.status);
     const body = html`${facts([

@@ -2,7 +2,16 @@ import { Router } from 'express';
 import { html } from '../../html/html';
 import { defineMessages } from '../messages';
 import type { WebContext } from '../context';
-import { facts, failure, isk, merchantView, sendMerchantPage, table, when } from './frame';
+import {
+  afterCursor,
+  facts,
+  isk,
+  loadOrSendFailure,
+  merchantView,
+  sendMerchantPage,
+  table,
+  when,
+} from './frame';
 
 const t = defineMessages({
   en: {
@@ -76,21 +85,17 @@ export function customerPages(ctx: WebContext): Router {
     const view = merchantView(req, res);
     const l = view.locale;
     const q = typeof req.query.q === 'string' ? req.query.q.trim().slice(0, 320) : '';
-    const after = typeof req.query.after === 'string' ? req.query.after.slice(0, 100) : undefined;
+    const after = afterCursor(req);
     const digits = q.replace(/[\s-]/g, '');
     const filter = q === '' ? {} : /^\d{10}$/.test(digits) ? { kennitala: digits } : { email: q };
-    let page;
-    try {
-      page = await data.customers.list(view.scope, {
+    const page = await loadOrSendFailure(res, view, t(l, 'title'), () =>
+      data.customers.list(view.scope, {
         limit: 25,
         ...filter,
         ...(after && { startingAfter: after }),
-      });
-    } catch (err) {
-      const f = failure(err);
-      sendMerchantPage(res, view, html``, { title: t(l, 'title'), status: f.status, error: f.message });
-      return;
-    }
+      }),
+    );
+    if (!page) return;
     const last = page.data[page.data.length - 1];
     const body = html`<form
         method="get"
@@ -123,14 +128,10 @@ export function customerPages(ctx: WebContext): Router {
   router.get('/dashboard/customers/:id', async (req, res) => {
     const view = merchantView(req, res);
     const l = view.locale;
-    let c;
-    try {
-      c = await data.customers.retrieve(view.scope, String(req.params.id));
-    } catch (err) {
-      const f = failure(err);
-      sendMerchantPage(res, view, html``, { title: t(l, 'title'), status: f.status, error: f.message });
-      return;
-    }
+    const c = await loadOrSendFailure(res, view, t(l, 'title'), () =>
+      data.customers.retrieve(view.scope, String(req.params.id)),
+    );
+    if (!c) return;
     const [methods, subs, claims, payments] = await Promise.all([
       data.paymentMethods.list(view.scope, { limit: 100, customerId: c.id }),
       ctx.services.subscriptions.list(view.scope, { limit: 100, customer: c.id }),

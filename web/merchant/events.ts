@@ -2,7 +2,16 @@ import { Router, type Request, type Response } from 'express';
 import { html } from '../../html/html';
 import { defineMessages } from '../messages';
 import { field, type WebContext } from '../context';
-import { facts, failure, merchantView, requireAction, sendMerchantPage, table } from './frame';
+import {
+  afterCursor,
+  facts,
+  failure,
+  loadOrSendFailure,
+  merchantView,
+  requireAction,
+  sendMerchantPage,
+  table,
+} from './frame';
 
 const t = defineMessages({
   en: {
@@ -59,19 +68,15 @@ export function eventPages(ctx: WebContext): Router {
     const l = view.locale;
     const type =
       typeof req.query.type === 'string' && /^[a-z_.]{1,100}$/.test(req.query.type) ? req.query.type : '';
-    const after = typeof req.query.after === 'string' ? req.query.after.slice(0, 100) : undefined;
-    let page;
-    try {
-      page = await data.events.list(view.scope, {
+    const after = afterCursor(req);
+    const page = await loadOrSendFailure(res, view, t(l, 'title'), () =>
+      data.events.list(view.scope, {
         limit: 50,
         ...(type && { type }),
         ...(after && { startingAfter: after }),
-      });
-    } catch (err) {
-      const f = failure(err);
-      sendMerchantPage(res, view, html``, { title: t(l, 'title'), status: f.status, error: f.message });
-      return;
-    }
+      }),
+    );
+    if (!page) return;
     const last = page.data[page.data.length - 1];
     const body = html`<form method="get" action="/dashboard/events" aria-label="${t(l, 'filters')}">
         <label for="type">${t(l, 'type')}</label>

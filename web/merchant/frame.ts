@@ -222,6 +222,30 @@ export function failure(err: unknown): { status: number; message: string } {
   throw err;
 }
 
+/**
+ * Loads what a page shows. An API refusal (a bad cursor, an id that names nothing) is sent as the
+ * page, with its status and message, and the caller gets null.
+ */
+export async function loadOrSendFailure<T>(
+  res: Response,
+  view: MerchantView,
+  title: string,
+  load: () => Promise<T>,
+): Promise<T | null> {
+  try {
+    return await load();
+  } catch (err) {
+    const f = failure(err);
+    sendMerchantPage(res, view, html``, { title, status: f.status, error: f.message });
+    return null;
+  }
+}
+
+/** A list page's `after` cursor from its query string, bounded like any text input. */
+export function afterCursor(req: Request): string | undefined {
+  return typeof req.query.after === 'string' ? req.query.after.slice(0, 100) : undefined;
+}
+
 /** A `<dl>` of label/value pairs, for detail pages. */
 export function facts(rows: [string, string | SafeHtml][]): SafeHtml {
   return html`<dl class="facts">

@@ -4,15 +4,17 @@ import { randomBase62 } from '../../domain/ids';
 import { defineMessages } from '../messages';
 import { field, type WebContext } from '../context';
 import {
+  afterCursor,
   facts,
   failure,
   isk,
+  loadOrSendFailure,
   merchantView,
   requireAction,
   sendMerchantPage,
   table,
-  when,
   timeline,
+  when,
 } from './frame';
 import { disputeMessages, disputeSection, evidenceOfForm } from './payment-dispute';
 
@@ -113,20 +115,16 @@ export function paymentPages(ctx: WebContext): Router {
     const l = view.locale;
     const status = STATUSES.find((s) => s === req.query.status);
     const search = typeof req.query.q === 'string' ? req.query.q.trim().slice(0, 200) : '';
-    const after = typeof req.query.after === 'string' ? req.query.after.slice(0, 100) : undefined;
-    let page;
-    try {
-      page = await data.paymentIntents.list(view.scope, {
+    const after = afterCursor(req);
+    const page = await loadOrSendFailure(res, view, t(l, 'title'), () =>
+      data.paymentIntents.list(view.scope, {
         limit: 25,
         ...(status && { status }),
         ...(search && { search }),
         ...(after && { startingAfter: after }),
-      });
-    } catch (err) {
-      const f = failure(err);
-      sendMerchantPage(res, view, html``, { title: t(l, 'title'), status: f.status, error: f.message });
-      return;
-    }
+      }),
+    );
+    if (!page) return;
     const last = page.data[page.data.length - 1];
     const keep = new URLSearchParams({ ...(status && { status }), ...(search && { q: search }) });
     const body = html`<form
@@ -183,14 +181,10 @@ export function paymentPages(ctx: WebContext): Router {
     const view = merchantView(req, res);
     const l = view.locale;
     const id = String(req.params.id);
-    let p;
-    try {
-      p = await data.paymentIntents.retrieve(view.scope, id);
-    } catch (err) {
-      const f = failure(err);
-      sendMerchantPage(res, view, html``, { title: t(l, 'title'), status: f.status, error: f.message });
-      return;
-    }
+    const p = await loadOrSendFailure(res, view, t(l, 'title'), () =>
+      data.paymentIntents.retrieve(view.scope, id),
+    );
+    if (!p) return;
     const [refunds, events, disputes] = await Promise.all([
       data.refunds.list(view.scope, { limit: 100, paymentIntentId: p.id }),
       data.events.list(view.scope, { limit: 100, objectId: p.id }),
