@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import * as csstree from 'css-tree';
+import type * as CssTree from 'css-tree';
 import { fetchSiteDocument, SiteFetchError } from '../engine/site-fetch';
 import { FONT_FAMILY, HEX_COLOR, LOGO_URL, logoUrlProblem } from '../domain/theme';
 import { InvalidRequestError } from '../domain/errors';
@@ -121,8 +121,8 @@ interface CssFacts {
   bySelector: Map<string, Record<string, string>>;
 }
 
-function readCss(css: string, facts: CssFacts): void {
-  let ast: csstree.CssNode;
+function readCss(csstree: typeof CssTree, css: string, facts: CssFacts): void {
+  let ast: CssTree.CssNode;
   try {
     ast = csstree.parse(css, { parseValue: false, parseRulePrelude: false, parseCustomProperty: false });
   } catch {
@@ -130,7 +130,7 @@ function readCss(css: string, facts: CssFacts): void {
   }
   csstree.walk(ast, {
     visit: 'Declaration',
-    enter(this: csstree.WalkContext, node: csstree.Declaration) {
+    enter(this: CssTree.WalkContext, node: CssTree.Declaration) {
       const value = csstree.generate(node.value).trim();
       const property = node.property.toLowerCase();
       if (this.atrule?.name.toLowerCase() === 'font-face') {
@@ -217,9 +217,11 @@ export async function scanWebsite(
     throw err;
   }
   const notes: string[] = [];
+  // css-tree and its grammar data load on the first scan, not with every API process.
+  const csstree = await import('css-tree');
   const html = readHtml(page.body);
   const css: CssFacts = { custom: new Map(), fontFaces: [], bySelector: new Map() };
-  for (const block of html.styles) readCss(block, css);
+  for (const block of html.styles) readCss(csstree, block, css);
   const sheets = html.stylesheets.slice(0, SCAN_LIMITS.stylesheets);
   for (const href of sheets) {
     try {
@@ -229,7 +231,7 @@ export async function scanWebsite(
         timeoutMs: SCAN_LIMITS.stylesheetTimeoutMs,
         accept: 'text/css',
       });
-      readCss(sheet.body, css);
+      readCss(csstree, sheet.body, css);
     } catch (err) {
       if (!(err instanceof SiteFetchError) && !(err instanceof TypeError)) throw err;
       notes.push(`Stylesheet ${href} could not be read: ${err.message}`);

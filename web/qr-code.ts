@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import { escapeHtml, trusted, type SafeHtml } from '../html/html';
 
 /**
@@ -7,6 +6,8 @@ import { escapeHtml, trusted, type SafeHtml } from '../html/html';
  * phone from a tablet's screen; the quiet zone is the standard four modules.
  */
 export async function qrSvg(url: string, label: string, size = 240): Promise<SafeHtml> {
+  // Loaded on first use, like the PDF renderer: only product pages draw codes.
+  const { default: QRCode } = await import('qrcode');
   const svg = await QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 4 });
   if (!svg.startsWith('<svg ')) throw new Error('qrcode did not make an SVG');
   return trusted(

@@ -1,13 +1,5 @@
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AccessService } from '../../services/access';
 import type { Logger } from '../../stack/logger';
 import { ApiError, type ErrorBody } from '../../domain/errors';
@@ -41,6 +33,26 @@ export function createMcpTools(deps: McpDeps): ToolDef[] {
  * server and transport per request, no session held, so any API process answers any request),
  * authenticated with the merchant's API key as the bearer token and scoped like the API.
  */
+/**
+ * The MCP SDK, loaded on the first `/mcp` request: its protocol schemas take about a fifth of a
+ * second to build, which every API process (and every test that starts one) paid at start-up.
+ */
+let sdkLoading: Promise<McpSdk> | undefined;
+type McpSdk = Awaited<ReturnType<typeof importMcpSdk>>;
+async function importMcpSdk() {
+  const [server, http, types] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  return {
+    ...types,
+    Server: server.Server,
+    StreamableHTTPServerTransport: http.StreamableHTTPServerTransport,
+  };
+}
+const mcpSdk = () => (sdkLoading ??= importMcpSdk());
+
 export function mcpRouter(deps: {
   access: Pick<AccessService, 'apiKey'>;
   tools: ToolDef[];
@@ -53,9 +65,15 @@ export function mcpRouter(deps: {
   const tools = new Map(deps.tools.map((t) => [t.name, t]));
   const list = deps.tools.map(listed);
 
-  async function callTool(ctx: ToolContext, name: string, args: Record<string, unknown>, requestId: string) {
+  async function callTool(
+    sdk: McpSdk,
+    ctx: ToolContext,
+    name: string,
+    args: Record<string, unknown>,
+    requestId: string,
+  ) {
     const tool = tools.get(name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (!tool) throw new sdk.McpError(sdk.ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     try {
       const result = (await tool.call(ctx, args)) as Record<string, unknown>;
       return {
@@ -82,15 +100,16 @@ export function mcpRouter(deps: {
       const ctx: ToolContext = { scope: scopeOf(res), apiKeyId: context(res).apiKeyId! };
       const { requestId } = context(res);
       context(res).route = '/mcp';
-      const server = new Server(
+      const sdk = await mcpSdk();
+      const server = new sdk.Server(
         { name: 'skil', version: API_VERSION },
         { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
       );
-      server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list }));
-      server.setRequestHandler(CallToolRequestSchema, (request) =>
-        callTool(ctx, request.params.name, request.params.arguments ?? {}, requestId),
+      server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({ tools: list }));
+      server.setRequestHandler(sdk.CallToolRequestSchema, (request) =>
+        callTool(sdk, ctx, request.params.name, request.params.arguments ?? {}, requestId),
       );
-      const transport = new StreamableHTTPServerTransport({
+      const transport = new sdk.StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
       });

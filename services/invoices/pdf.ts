@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import type { InvoiceRow } from '../../db/invoices';
 
 const kr = (n: number) => `${n.toLocaleString('is-IS').replace(/\u00a0/g, '.')} kr.`;
@@ -11,6 +10,9 @@ const day = (d: Date | string) => (typeof d === 'string' ? d : d.toISOString().s
  * rate, VAT per rate and the total. Rendered when asked for, never stored.
  */
 export async function invoicePdf(inv: InvoiceRow): Promise<Buffer> {
+  // Loaded on the first PDF asked for: pdfkit and its font metrics are a quarter of a second of
+  // start-up that a process which never renders an invoice need not pay.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Reikningur ${inv.number}` } });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
