@@ -112,7 +112,7 @@ const ConfigSchema = z
       }),
     /**
      * The national company registry's REST interface (Skatturinn's fyrirtækjaskrá over X-Road,
-     * decision 0166), e.g. `https://<x-road-server>/r1/IS/GOV/5402696029/Skatturinn/ft-v1`, and this
+     * decision 0166): the X-Road security server's path to it (`https://<security server>/r1/<provider id>`), and this
      * service's X-Road client id (`IS/COM/<kennitala>/<subsystem>`). Unset URL: live registry lookups
      * answer 503.
      */
