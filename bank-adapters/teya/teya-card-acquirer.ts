@@ -175,7 +175,7 @@ export function createTeyaCardAcquirer(
         false,
         null,
       );
-    return parsed.data as z.infer<S>;
+    return parsed.data;
   }
 
   /** One operation with retries; a 401 fetches a new token once (it may have been revoked early). */

@@ -9,7 +9,10 @@ import {
   TeyaTokenResponse,
   teyaOperation,
   type TeyaOperation,
+  type TeyaCaptureRequest,
   type TeyaProcessTransactionRequest,
+  type TeyaRefundRequest,
+  type TeyaReversalRequest,
   type TeyaStatusReason,
 } from '../../bank-adapters/teya/teya-schemas';
 
@@ -263,10 +266,10 @@ export async function startTeyaPeer(opts: TeyaPeerOptions): Promise<TeyaPeer> {
     };
   }
 
-  function handle(op: TeyaOperation, pathname: string, body: any): Reply {
+  function handle(op: TeyaOperation, pathname: string, body: unknown): Reply {
     switch (op.name) {
       case 'process_online_transaction':
-        return processTransaction(body);
+        return processTransaction(body as z.infer<typeof TeyaProcessTransactionRequest>);
       case 'get_online_transaction': {
         const tx = txByAuthentication.get(pathname.split('/').pop()!);
         return tx
@@ -274,15 +277,16 @@ export async function startTeyaPeer(opts: TeyaPeerOptions): Promise<TeyaPeer> {
           : error(404, 'NOT_FOUND', 'no such transaction');
       }
       case 'capture': {
+        const req = body as z.infer<typeof TeyaCaptureRequest>;
         const tx = txByTransaction.get(pathname.split('/')[3]!);
         if (!tx) return error(404, 'NOT_FOUND', 'no such transaction');
         if (tx.type !== 'PRE_AUTHORISATION' || tx.status !== 'SUCCESS' || tx.reversed)
           return error(400, 'BAD_REQUEST', 'only an approved pre-authorisation can be captured');
         if (tx.captured > 0)
           return error(409, 'CONFLICT', 'only one capture is allowed per pre-authorisation');
-        if (body.amount > tx.amount)
+        if (req.amount > tx.amount)
           return error(400, 'BAD_REQUEST', 'the capture amount exceeds the authorised amount');
-        tx.captured = body.amount;
+        tx.captured = req.amount;
         return {
           status: 201,
           body: {
@@ -295,25 +299,27 @@ export async function startTeyaPeer(opts: TeyaPeerOptions): Promise<TeyaPeer> {
         };
       }
       case 'refund': {
-        const tx = txByTransaction.get(body.transaction_id);
+        const req = body as z.infer<typeof TeyaRefundRequest>;
+        const tx = txByTransaction.get(req.transaction_id);
         if (!tx) return error(404, 'NOT_FOUND', 'no such transaction');
-        if (body.amount > tx.captured - tx.refunded)
+        if (req.amount > tx.captured - tx.refunded)
           return error(400, 'BAD_REQUEST', 'the refund exceeds what was captured and not yet refunded');
-        tx.refunded += body.amount;
+        tx.refunded += req.amount;
         return {
           status: 201,
           body: {
             transaction_id: `tr_${randomUUID()}`,
             status: 'SUCCESS',
             issuer_result: { approval_code: '123456', response_code: '00' },
-            refund_amount: { amount: body.amount, currency: tx.currency },
+            refund_amount: { amount: req.amount, currency: tx.currency },
             card_acceptor_id: cardAcceptorId,
             created_at: now(),
           },
         };
       }
       case 'reversal': {
-        const tx = body.transaction_id ? txByTransaction.get(body.transaction_id) : undefined;
+        const req = body as z.infer<typeof TeyaReversalRequest>;
+        const tx = req.transaction_id ? txByTransaction.get(req.transaction_id) : undefined;
         if (!tx) return error(404, 'NOT_FOUND', 'no such transaction');
         if (tx.captured > 0)
           return error(400, 'BAD_REQUEST', 'a captured transaction is refunded, not reversed');

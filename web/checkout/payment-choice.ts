@@ -1,7 +1,9 @@
 import { html, type SafeHtml } from '../../html/html';
 import type { Strings } from './strings';
 import type { CheckoutSessionView } from './view';
-import type { Wallet } from '../../bank-adapters/card-acquirer';
+import type { CheckoutService } from '../../services/checkout';
+
+type Wallet = Awaited<ReturnType<CheckoutService['walletsOffered']>>[number];
 
 /** The main button: save a card, pay a chosen amount, or pay the total. */
 export function payButton(s: CheckoutSessionView, t: Strings, money: (amount: number) => string): SafeHtml {
