@@ -66,7 +66,7 @@ import { createEventService } from '../services/events/events-service';
 import { createNotificationChannelService } from '../services/channels/notification-channels-service';
 import { createWebhookDeliveryService } from '../services/channels/webhook-deliveries-service';
 import { createMerchantService } from '../services/merchant/merchant-service';
-import { createRegistryLookup } from '../services/merchant/registry-lookup';
+import { createRegistryLookup, type CompanyRegistries } from '../services/merchant/registry-lookup';
 import { createThemeService } from '../services/theme';
 import { createDeviceService } from '../services/device/device-authorization';
 import { createMerchantReviewService } from '../services/operator/merchant-review';
@@ -143,6 +143,8 @@ export interface AppDeps {
   posTerminal?: PosTerminal;
   /** Pickup-point carriers per environment (the simulated ones in test mode); unset: none. */
   carriers?: CarrierConnections;
+  /** The company registry per environment (decision 0166); unset: the test fixture, none live. */
+  registries?: CompanyRegistries;
 }
 
 /** The HTTP API: thin routers over repositories and workflow starts (architecture, "api"). */
@@ -335,7 +337,7 @@ export function createApp(deps: AppDeps): Express {
       {
         merchants: createMerchantService(deps.knex),
         themes: createThemeService(deps.knex),
-        lookUpCompany: createRegistryLookup(),
+        lookUpCompany: createRegistryLookup(deps.registries),
       },
       docs,
     ),

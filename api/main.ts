@@ -9,6 +9,8 @@ import { createApp } from './app';
 import { claimsApiFromConfig } from '../stack/claims-bank-from-config';
 import { createTestBankPayer } from '../bank-adapters/test-bank-payer';
 import { cardAcquirerFromConfig } from '../bank-adapters/http-card-acquirer';
+import { createRskCompanyRegistry } from '../bank-adapters/rsk-company-registry';
+import { createTestCompanyRegistry } from '../domain/company-registry';
 import { simulatedCarrierConnections } from '../bank-adapters/carriers/carriers';
 import { createSmtpMailer, unconfiguredMailer } from '../engine/mailer';
 
@@ -58,6 +60,16 @@ async function main(): Promise<void> {
     checkResponses: config.CHECK_RESPONSES === 'true',
     ...(config.SIMULATED_CARRIERS_URL && {
       carriers: simulatedCarrierConnections({ url: config.SIMULATED_CARRIERS_URL }),
+    }),
+    // Live registry lookups ask Skatturinn's register when REGISTRY_URL names it (decision 0166).
+    ...(config.REGISTRY_URL && {
+      registries: {
+        test: createTestCompanyRegistry(),
+        live: createRskCompanyRegistry({
+          baseUrl: config.REGISTRY_URL,
+          xroadClient: config.REGISTRY_XROAD_CLIENT,
+        }),
+      },
     }),
     webhookAllowPrivateRanges: config.WEBHOOK_ALLOW_PRIVATE_RANGES,
     rateLimits: {

@@ -14,6 +14,11 @@ export interface TokenizeRequest {
   cvc: string;
   /** Set when the card came from a mobile wallet (a wallet-tokenized card payment). */
   wallet?: Wallet | null;
+  /**
+   * The environment the card is for; an environment router sends live cards to the live acquirer
+   * (decision 0165). Not sent on the wire.
+   */
+  livemode?: boolean;
 }
 
 export interface CardToken {
@@ -101,8 +106,18 @@ export interface DisputeNotification {
 /** Evidence as the acquirer takes it: named text fields, forwarded to the cardholder's bank. */
 export type DisputeEvidence = Record<string, string>;
 
+/** What the live acquirer takes (decision 0165): the checkout offers only these wallets live. */
+export interface LiveCardSupport {
+  wallets: readonly Wallet[];
+}
+
 /** What every acquirer adapter offers (architecture, "bank-adapters"). */
 export interface CardAcquirer {
+  /**
+   * Set when live-mode cards go through this acquirer (an environment router with a real
+   * acquirer's adapter, decision 0165); absent or null: live card payments answer 503.
+   */
+  readonly live?: LiveCardSupport | null;
   /** Exchanges card details for a token; the number goes no further than the acquirer. */
   tokenize(req: TokenizeRequest): Promise<CardToken>;
   /** Places a hold; a declined card answers status `declined`, not an error. */

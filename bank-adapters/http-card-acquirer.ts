@@ -15,6 +15,8 @@ import {
 } from './card-acquirer';
 import type { Config } from '../stack/config';
 import { verifyNotification } from './acquirer-notifications';
+import { createEnvironmentAcquirer } from './environment-acquirer';
+import { TEYA_ID_PREFIX, createTeyaCardAcquirer } from './teya/teya-card-acquirer';
 
 export interface HttpCardAcquirerOptions {
   /** e.g. `http://127.0.0.1:3020`, the simulated acquirer of `npm start`. */
@@ -103,7 +105,8 @@ export function createHttpCardAcquirer(opts: HttpCardAcquirerOptions): CardAcqui
   }
 
   return {
-    tokenize: (req: TokenizeRequest) => request<CardToken>('POST', '/v1/tokens', req),
+    tokenize: ({ livemode: _livemode, ...req }: TokenizeRequest) =>
+      request<CardToken>('POST', '/v1/tokens', req),
     authorize: ({ idempotency_key, ...req }: AuthorizeRequest) =>
       request<Authorization>('POST', '/v1/authorizations', req, idempotency_key),
     retrieve: (id: string) => request<Authorization>('GET', `/v1/authorizations/${encodeURIComponent(id)}`),
@@ -142,14 +145,47 @@ export interface ConfiguredAcquirer {
   origin: string;
 }
 
-/** The acquirer of SIMULATED_ACQUIRER_URL (decision 0102); unset, the process cannot take card payments. */
+/**
+ * The acquirer of SIMULATED_ACQUIRER_URL (decision 0102); unset, the process cannot take card
+ * payments. With the TEYA_* settings, live-mode cards go to Teya through an environment router
+ * (decisions 0163, 0165).
+ */
 export function cardAcquirerFromConfig(
-  config: Pick<Config, 'SIMULATED_ACQUIRER_URL' | 'ACQUIRER_NOTIFICATION_SECRET'>,
+  config: Pick<Config, 'SIMULATED_ACQUIRER_URL' | 'ACQUIRER_NOTIFICATION_SECRET'> &
+    Partial<
+      Pick<
+        Config,
+        | 'TEYA_API_URL'
+        | 'TEYA_TOKEN_URL'
+        | 'TEYA_CLIENT_ID'
+        | 'TEYA_CLIENT_SECRET'
+        | 'TEYA_STORE_ID'
+        | 'TEYA_WALLETS'
+      >
+    >,
 ): ConfiguredAcquirer {
   const url = config.SIMULATED_ACQUIRER_URL;
   if (url === undefined)
     throw new Error('SIMULATED_ACQUIRER_URL is not set: `npm start` sets it to the simulated card acquirer');
-  return httpAcquirerAt(url, config.ACQUIRER_NOTIFICATION_SECRET);
+  const test = httpAcquirerAt(url, config.ACQUIRER_NOTIFICATION_SECRET);
+  const { TEYA_API_URL, TEYA_CLIENT_ID, TEYA_CLIENT_SECRET, TEYA_STORE_ID } = config;
+  if (!TEYA_API_URL || !TEYA_CLIENT_ID || !TEYA_CLIENT_SECRET || !TEYA_STORE_ID) return test;
+  const teya = createTeyaCardAcquirer({
+    apiUrl: TEYA_API_URL,
+    tokenUrl: config.TEYA_TOKEN_URL ?? 'https://id.teya.com/oauth/v2/oauth-token',
+    clientId: TEYA_CLIENT_ID,
+    clientSecret: TEYA_CLIENT_SECRET,
+    storeId: TEYA_STORE_ID,
+    wallets: config.TEYA_WALLETS ?? [],
+  });
+  return {
+    client: createEnvironmentAcquirer(test.client, {
+      client: teya,
+      idPrefix: TEYA_ID_PREFIX,
+      wallets: teya.wallets,
+    }),
+    origin: test.origin,
+  };
 }
 
 /** The HTTP client of the acquirer at `baseUrl`, with its origin; `notificationSecret` verifies its notifications. */

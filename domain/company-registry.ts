@@ -15,6 +15,14 @@ export interface CompanyRegistry {
   lookup(kennitala: string): Promise<RegistryCompany | null>;
 }
 
+/** The registry could not be asked (unreachable, failing, or answering off its contract). */
+export class RegistryUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RegistryUnavailableError';
+  }
+}
+
 /**
  * Real public companies whose kennitölur are verified in CLAIMS-DOMAIN.md §2.1, with their
  * registered addresses as they publish them. Test data: a real registry adapter replaces it live.

@@ -83,6 +83,41 @@ const ConfigSchema = z
     ACQUIRER_NOTIFICATION_SECRET: z.string().min(24).optional(),
     /** Where a separately run simulated acquirer posts dispute notifications (the API's `/acquirer/notifications`). */
     SIMULATED_ACQUIRER_NOTIFY_URL: z.string().url().optional(),
+    /**
+     * The live card acquirer (decision 0163): Teya's e-commerce payments API, its Teya ID token
+     * endpoint, the platform store's API credentials and store id. All four of the URL, client id,
+     * secret and store are set together; unset: live card payments answer 503. The secret comes from
+     * here (the environment or its secret store), never from the database.
+     */
+    TEYA_API_URL: z.string().url().optional(),
+    TEYA_TOKEN_URL: z.string().url().default('https://id.teya.com/oauth/v2/oauth-token'),
+    TEYA_CLIENT_ID: z.string().min(1).optional(),
+    TEYA_CLIENT_SECRET: z.string().min(1).optional(),
+    TEYA_STORE_ID: z.string().uuid().optional(),
+    /** Wallets the Teya store is enabled for, comma-separated; Teya's public API takes Apple Pay only. */
+    TEYA_WALLETS: z
+      .string()
+      .default('')
+      .transform((text, ctx) => {
+        const list = text
+          .split(',')
+          .map((w) => w.trim())
+          .filter(Boolean);
+        const bad = list.find((w) => w !== 'apple_pay');
+        if (bad !== undefined) {
+          ctx.addIssue({ code: 'custom', message: `${bad}: Teya's public API takes apple_pay only` });
+          return z.NEVER;
+        }
+        return list as 'apple_pay'[];
+      }),
+    /**
+     * The national company registry's REST interface (Skatturinn's fyrirtækjaskrá over X-Road,
+     * decision 0166): the X-Road security server's path to it (`https://<security server>/r1/<provider id>`), and this
+     * service's X-Road client id (`IS/COM/<kennitala>/<subsystem>`). Unset URL: live registry lookups
+     * answer 503.
+     */
+    REGISTRY_URL: z.string().url().optional(),
+    REGISTRY_XROAD_CLIENT: z.string().min(1).optional(),
     /** Port of the simulated pickup-point carriers (test environment, started by npm start); 0: any. */
     SIMULATED_CARRIERS_PORT: z.coerce.number().int().min(0).max(65535).default(3040),
     /** Base URL of the simulated carriers test mode books with (npm start sets it); unset: no carriers. */
@@ -240,6 +275,16 @@ const ConfigSchema = z
         path: [c.TEMPORAL_TLS_CERT_PATH === undefined ? 'TEMPORAL_TLS_CERT_PATH' : 'TEMPORAL_TLS_KEY_PATH'],
         message:
           'TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH are set together (the client certificate pair)',
+      });
+    }
+    // The live acquirer's settings are one set: half of them is a mistake, not a choice.
+    const teya = ['TEYA_API_URL', 'TEYA_CLIENT_ID', 'TEYA_CLIENT_SECRET', 'TEYA_STORE_ID'] as const;
+    const teyaSet = teya.filter((k) => c[k] !== undefined);
+    if (teyaSet.length > 0 && teyaSet.length < teya.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [teya.find((k) => c[k] === undefined)!],
+        message: `${teya.join(', ')} are set together (the live card acquirer)`,
       });
     }
     // A CLI polling at the interval the device flow hands out is never refused (decision 0110).

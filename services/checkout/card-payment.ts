@@ -7,6 +7,7 @@ import { DECLINE_MESSAGES, type AttemptOutcome, type PaymentService } from '../p
 import type { PayInput, PayOutcome } from './inputs';
 import type { CheckoutCompletion } from './completion';
 import { issueInvoices } from '../invoices/issue';
+import type { Wallet } from '../../bank-adapters/card-acquirer';
 
 /** The buyer pays a session by card (or wallet), with a 3-D Secure challenge when the card asks. */
 export function createCardPayment(deps: {
@@ -57,6 +58,12 @@ export function createCardPayment(deps: {
   }
 
   return {
+    /** The wallet buttons the session's page offers (one-off payments only; decision 0165). */
+    async walletsOffered(s: CheckoutSessionRow): Promise<readonly Wallet[]> {
+      if (s.mode !== 'payment') return [];
+      return payments.walletsFor({ merchantId: s.merchant_id, livemode: s.livemode });
+    },
+
     /**
      * The buyer pays. The session row is locked for the whole attempt, so a double-clicked pay
      * button or a second tab waits and then finds the session complete: it is paid once.
@@ -75,6 +82,10 @@ export function createCardPayment(deps: {
         const needsCard = session.amount > 0 || session.save_payment_method;
         let pmId: string | null = null;
         if (needsCard) {
+          // Live, a wallet pays with the wallet's own payment data from the buyer's device, which
+          // this page cannot collect yet (decision 0165); test mode stands in a test card.
+          if (input.wallet && scope.livemode)
+            return { kind: 'declined', message: DECLINE_MESSAGES.wallet_data_required!, session };
           const card = input.wallet
             ? {
                 number: '4242424242424242',

@@ -1,10 +1,10 @@
 import type { Scope } from '../../domain/scope';
 import type { CompanyRegistry } from '../../domain/company-registry';
-import { createTestCompanyRegistry } from '../../domain/company-registry';
+import { RegistryUnavailableError, createTestCompanyRegistry } from '../../domain/company-registry';
 import { NotFoundError, ServiceUnavailableError } from '../../domain/errors';
 import { presentRegistryCompany, type RegistryCompanyObject } from './registry-company-object';
 
-/** Company registries per environment; live is null until a real registry is configured. */
+/** Company registries per environment; live is null unless REGISTRY_URL configures one (decision 0166). */
 export interface CompanyRegistries {
   test: CompanyRegistry;
   live: CompanyRegistry | null;
@@ -22,7 +22,18 @@ export function createRegistryLookup(
         'registry_unavailable',
       );
     }
-    const company = await registry.lookup(kennitala);
+    let company;
+    try {
+      company = await registry.lookup(kennitala);
+    } catch (err) {
+      // A registry that cannot answer is the service being unavailable, not the merchant's mistake.
+      if (err instanceof RegistryUnavailableError)
+        throw new ServiceUnavailableError(
+          `The company registry could not be reached: ${err.message}`,
+          'registry_unavailable',
+        );
+      throw err;
+    }
     if (!company) {
       throw new NotFoundError(`The company registry has no company with kennitala ${kennitala}`, 'kennitala');
     }

@@ -1,6 +1,6 @@
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
-import type { Authorization, CardAcquirer } from '../../bank-adapters/card-acquirer';
+import type { Authorization, CardAcquirer, Wallet } from '../../bank-adapters/card-acquirer';
 import { AcquirerCardError, AcquirerError, reportedFee } from '../../bank-adapters/card-acquirer';
 import {
   createPaymentIntentRepository,
@@ -12,6 +12,9 @@ import { recordAcquirerFees } from '../../db/payment-costs';
 import { cardFee } from '../../domain/fees';
 import { ConflictError, InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
 import { createPaymentIntentEvents } from './payment-intent-events';
+import { createMerchantRepository } from '../../db/merchants';
+import { enabledCapabilities } from '../../domain/capabilities';
+import { onboardingState } from '../merchant/onboarding';
 
 /** Decline messages shown to buyers and returned in last_payment_error. */
 export const DECLINE_MESSAGES: Record<string, string> = {
@@ -24,7 +27,10 @@ export const DECLINE_MESSAGES: Record<string, string> = {
   invalid_expiry: "Your card's expiration date is invalid.",
   invalid_cvc: "Your card's security code is invalid.",
   processing_error: 'An error occurred while processing your card. Try again.',
+  wallet_data_required: 'This wallet could not be used here. Pay by card instead.',
 };
+
+const TEST_WALLETS: readonly Wallet[] = ['apple_pay', 'google_pay'];
 
 /** What an authorization attempt came to, for the caller (the API or the checkout page). */
 export type AttemptOutcome =
@@ -47,9 +53,22 @@ export function createPaymentService(deps: PaymentDeps) {
   const intents = createPaymentIntentRepository(deps.knex);
   const methods = createPaymentMethodRepository(deps.knex);
   const { emit } = createPaymentIntentEvents(deps.knex);
+  const merchants = createMerchantRepository(deps.knex);
 
-  function assertTestCardsAllowed(scope: Scope): void {
-    if (scope.livemode)
+  /**
+   * Test mode always takes cards (the simulated acquirer). Live mode takes them when this process
+   * has a live acquirer (decision 0165) and the merchant has `payments.card` enabled: approved, and
+   * the acquirer activated by an operator. Otherwise 503, as before a live acquirer existed.
+   */
+  async function assertCardsAllowed(scope: Scope, trx: Knex.Transaction | Knex): Promise<void> {
+    if (!scope.livemode) return;
+    if (!deps.acquirer.live)
+      throw new ServiceUnavailableError(
+        'Card payments are not enabled in live mode: no live card acquirer is configured',
+        'card_payments_not_enabled',
+      );
+    const merchant = await merchants.findById(scope.merchantId, trx);
+    if (!merchant || !enabledCapabilities(onboardingState(merchant), true).includes('payments.card'))
       throw new ServiceUnavailableError(
         'Card payments are not enabled in live mode: no card acquirer has approved this merchant yet',
         'card_payments_not_enabled',
@@ -114,7 +133,22 @@ export function createPaymentService(deps: PaymentDeps) {
     intents,
     methods,
 
-    /** Tokenizes raw card details at the acquirer (test mode) and stores the payment method. */
+    /**
+     * The wallets a buyer may pay with in this environment: both test wallets in test mode; live,
+     * only those the live acquirer reports, and none while live cards are not allowed (decision 0165).
+     */
+    async walletsFor(scope: Scope, trx: Knex.Transaction | Knex = deps.knex): Promise<readonly Wallet[]> {
+      if (!scope.livemode) return TEST_WALLETS;
+      try {
+        await assertCardsAllowed(scope, trx);
+      } catch (err) {
+        if (err instanceof ServiceUnavailableError) return [];
+        throw err;
+      }
+      return deps.acquirer.live?.wallets ?? [];
+    },
+
+    /** Tokenizes raw card details at the environment's acquirer and stores the payment method. */
     async tokenizeCard(
       scope: Scope,
       card: {
@@ -127,9 +161,9 @@ export function createPaymentService(deps: PaymentDeps) {
       customerId: string | null,
       trx: Knex.Transaction | Knex = deps.knex,
     ): Promise<PaymentMethodRow> {
-      assertTestCardsAllowed(scope);
+      await assertCardsAllowed(scope, trx);
       try {
-        const token = await deps.acquirer.tokenize(card);
+        const token = await deps.acquirer.tokenize({ ...card, livemode: scope.livemode });
         return await methods.create(scope, token, customerId, trx);
       } catch (err) {
         if (err instanceof AcquirerCardError)
@@ -150,7 +184,7 @@ export function createPaymentService(deps: PaymentDeps) {
       trx: Knex.Transaction,
       wake: string[],
     ): Promise<AttemptOutcome> {
-      assertTestCardsAllowed(scope);
+      await assertCardsAllowed(scope, trx);
       const n = intent.attempt_count + 1;
       const current = await intents.update(
         intent.id,

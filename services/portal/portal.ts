@@ -63,7 +63,7 @@ export function createPortalService(deps: {
     async updateCard(session: PortalSessionRow, input: PortalCardInput): Promise<void> {
       let token;
       try {
-        token = await deps.acquirer.tokenize(input);
+        token = await deps.acquirer.tokenize({ ...input, livemode: scopeOf(session).livemode });
       } catch (err) {
         // The card was refused: the customer reads the acquirer's reason and tries another.
         if (err instanceof AcquirerCardError) throw new InvalidRequestError(err.message, { code: err.code });

@@ -26,6 +26,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { httpAcquirerAt } from '../../bank-adapters/http-card-acquirer';
+import { createEnvironmentAcquirer, type LiveAcquirer } from '../../bank-adapters/environment-acquirer';
+import { createTestCompanyRegistry, type CompanyRegistry } from '../../domain/company-registry';
 import { startTestAcquirer, type TestAcquirer } from './acquirer';
 import type { BankConnection } from '../../bank-adapters/bank-connections';
 import { checkLedger } from './ledger-invariant';
@@ -100,6 +102,10 @@ export interface TestStackOptions {
   settlementAutoApproveMaxNet?: number;
   /** Each answer of the shared simulated acquirer takes this long, as a real acquirer's would. */
   acquirerLatencyMs?: number;
+  /** A live card acquirer's adapter (decision 0165); unset: live card payments answer 503. */
+  liveAcquirer?: LiveAcquirer;
+  /** The live company registry (decision 0166); unset: live registry lookups answer 503. */
+  liveRegistry?: CompanyRegistry;
 }
 
 /**
@@ -157,7 +163,10 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     notificationSecret,
     ...(opts.acquirerLatencyMs !== undefined && { latencyMs: opts.acquirerLatencyMs }),
   });
-  const acquirerClient = httpAcquirerAt(acquirer.url, notificationSecret);
+  const simulatedClient = httpAcquirerAt(acquirer.url, notificationSecret);
+  const acquirerClient = opts.liveAcquirer
+    ? { ...simulatedClient, client: createEnvironmentAcquirer(simulatedClient.client, opts.liveAcquirer) }
+    : simulatedClient;
   const carriers = await startSimulatedCarriers();
   const port = opts.realBaseUrl ? await freePort() : 0;
   const mail = await startTestMail();
@@ -171,6 +180,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     publicBaseUrl: opts.realBaseUrl ? `http://127.0.0.1:${port}` : 'http://localhost',
     bodyLimitBytes: opts.bodyLimitBytes ?? 256 * 1024,
     acquirer: acquirerClient,
+    ...(opts.liveRegistry && { registries: { test: createTestCompanyRegistry(), live: opts.liveRegistry } }),
     secretsKey: TEST_SECRETS_KEY,
     carriers: simulatedCarrierConnections(carriers),
     ...(opts.rateLimits && { rateLimits: opts.rateLimits }),

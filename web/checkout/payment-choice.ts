@@ -1,6 +1,9 @@
 import { html, type SafeHtml } from '../../html/html';
 import type { Strings } from './strings';
 import type { CheckoutSessionView } from './view';
+import type { CheckoutService } from '../../services/checkout';
+
+type Wallet = Awaited<ReturnType<CheckoutService['walletsOffered']>>[number];
 
 /** The main button: save a card, pay a chosen amount, or pay the total. */
 export function payButton(s: CheckoutSessionView, t: Strings, money: (amount: number) => string): SafeHtml {
@@ -13,14 +16,19 @@ export function payButton(s: CheckoutSessionView, t: Strings, money: (amount: nu
   return html`<button type="submit" class="skil-pay" id="pay" name="action" value="pay">${label}</button>`;
 }
 
-/** Test wallets (Apple Pay, Google Pay) for one-off payments in test mode. */
-export function walletButtons(s: CheckoutSessionView, t: Strings): SafeHtml | '' {
-  if (s.livemode || s.mode !== 'payment') return '';
+const WALLET_NAMES: Record<Wallet, string> = { apple_pay: 'Apple Pay', google_pay: 'Google Pay' };
+
+/**
+ * The wallet buttons the checkout service offers for this session: the test wallets in test mode,
+ * live only those the live acquirer reports (decision 0165).
+ */
+export function walletButtons(s: CheckoutSessionView, t: Strings, wallets: readonly Wallet[]): SafeHtml | '' {
+  if (wallets.length === 0) return '';
   return html`<p class="vat">${t.orWallet}</p>
-    <button type="submit" class="wallet" name="action" value="wallet:apple_pay">
-      ${t.walletTest('Apple Pay')}
-    </button>
-    <button type="submit" class="wallet" name="action" value="wallet:google_pay">
-      ${t.walletTest('Google Pay')}
-    </button>`;
+    ${wallets.map(
+      (w) =>
+        html`<button type="submit" class="wallet" name="action" value="wallet:${w}">
+          ${s.livemode ? WALLET_NAMES[w] : t.walletTest(WALLET_NAMES[w])}
+        </button>`,
+    )}`;
 }

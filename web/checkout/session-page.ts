@@ -50,6 +50,7 @@ export async function renderSession(
     });
 
   const claimsOffered = (await deps.services.checkout.claimsOffered(s)) !== null;
+  const wallets = await deps.services.checkout.walletsOffered(s);
   const v = state.values ?? {};
   const errs = state.errors ?? {};
   // The pickup-point step: only when the session asks for one and one of its carriers is active.
@@ -66,7 +67,7 @@ export async function renderSession(
       ${embed ? html`<input type="hidden" name="embed" value="${embed}" />` : ''}
       ${promotionCodeField(s, t, v)} ${customAmountField(s, t, v, errs, money)}
       ${customerFields(s, t, v, errs)} ${pickup ? pickup.html : ''} ${cardForm(s, t)}
-      ${payButton(s, t, money)} ${claimsOffered ? krafaForm(t, v, errs) : ''} ${walletButtons(s, t)}
+      ${payButton(s, t, money)} ${claimsOffered ? krafaForm(t, v, errs) : ''} ${walletButtons(s, t, wallets)}
     </form>
     ${
       embed
