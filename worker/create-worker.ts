@@ -53,8 +53,10 @@ export interface WorkerDeps {
   acquirer: CardAcquirer;
   /** Card authorizations in flight at once per billing page. */
   chargeConcurrency?: number;
-  /** The bank's claims service (claim batches and payment sync); unset: those activities fail. */
+  /** The test environment's claims bank (claim batches and payment sync); unset: those activities fail. */
   claimsApi?: ClaimsApi | undefined;
+  /** The live environment's claims bank (decision 0177); unset: live claim batches fail, claims stay pending. */
+  liveClaimsApi?: ClaimsApi | undefined;
   /** Bank file connections (SFTP): bank sync reads their inboxes, payouts go to their outboxes. */
   bankConnections?: BankConnection[];
   /** The worker's Prometheus metrics (stack/worker-metrics.ts); unset: nothing counted. */
@@ -138,6 +140,7 @@ export async function createWorker(
       log: deps.log.child({ area: 'claims' }),
       ...(deps.metrics && { metrics: deps.metrics }),
       claimsApi: deps.claimsApi,
+      liveClaimsApi: deps.liveClaimsApi,
       wakeChannels,
       notifyLifecycle: (refs) => engine.notify(refs),
     }),

@@ -7,7 +7,7 @@ import { createWorkerMetrics, serveMetrics } from '../stack/worker-metrics';
 import { temporalConnectionOptions } from '../stack/temporal-connection';
 import { createWorker, type WorkerDeps } from './create-worker';
 import { bankSyncSchedules, ensureSchedules } from './schedules';
-import { claimsApiFromConfig } from '../stack/claims-bank-from-config';
+import { claimsBanksFromConfig } from '../stack/claims-bank-from-config';
 import { bankConnectionsFromConfig } from '../bank-adapters/bank-connections';
 import { cardAcquirerFromConfig } from '../bank-adapters/http-card-acquirer';
 
@@ -32,6 +32,7 @@ export async function runWorker(overrides: Partial<Pick<WorkerDeps, 'acquirer'>>
   const temporal = temporalConnectionOptions(config, config.TEMPORAL_ADDRESS);
   const { client, connection: clientConnection } = await connectTemporal(temporal, config.TEMPORAL_NAMESPACE);
   const bankConnections = bankConnectionsFromConfig(config);
+  const claimsBanks = claimsBanksFromConfig(config);
   const deliveries = createDeliveryRepository(knex);
   const metrics = createWorkerMetrics({ backlog: () => deliveries.backlog() });
   const metricsServer =
@@ -51,7 +52,8 @@ export async function runWorker(overrides: Partial<Pick<WorkerDeps, 'acquirer'>>
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     acquirer,
     secretsKey,
-    claimsApi: claimsApiFromConfig(config),
+    claimsApi: claimsBanks.test,
+    liveClaimsApi: claimsBanks.live,
     bankConnections,
     bankSyncParseWorkers: config.BANK_SYNC_PARSE_WORKERS,
     webhookAllowPrivateRanges: config.WEBHOOK_ALLOW_PRIVATE_RANGES,
