@@ -11,6 +11,7 @@ import type { Metrics } from './metrics';
 import { createAccessService } from '../services/access';
 import { createIdempotencyService } from '../services/idempotency';
 import { requestContext } from './middleware/request-context';
+import { requestIdClientInterceptor } from '../engine/request-id-interceptor';
 import { bodyErrors, bodyParsers, requireObjectBody } from './middleware/body';
 import { authenticate } from './middleware/auth';
 import { checkInput } from './middleware/input-check';
@@ -185,6 +186,8 @@ export function createApp(deps: AppDeps): Express {
     ? new Client({
         connection: deps.temporal,
         namespace: deps.temporalNamespace ?? 'default',
+        // Workflows started or signalled for a request carry its id (decision 0178).
+        interceptors: { workflow: [requestIdClientInterceptor()] },
       })
     : null;
   const subscriptionEngine = temporalClient

@@ -3,6 +3,7 @@ import type { TemporalTls } from '../stack/temporal-connection';
 import type { RawFileStore } from '../bank-adapters/raw-file-store';
 import type { WorkerMetrics } from '../stack/worker-metrics';
 import { createPostgresRawFileStore } from '../db/raw-bank-files';
+import { WORKFLOW_INTERCEPTOR_MODULES, requestIdActivityInterceptor } from './request-id';
 import type { Client } from '@temporalio/client';
 import type { Knex } from '../db/knex';
 import type { Logger } from '../stack/logger';
@@ -165,6 +166,12 @@ export async function createWorker(
     taskQueue: deps.taskQueue,
     activities,
     ...workflowSource,
+    // The request id from the API's headers into workflow and activity logs (decision 0178); a
+    // prebuilt bundle has the workflow modules compiled in (WORKFLOW_INTERCEPTOR_MODULES).
+    interceptors: {
+      activity: [requestIdActivityInterceptor],
+      ...(!deps.workflowBundlePath && { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }),
+    },
   });
   return { worker, connection };
 }

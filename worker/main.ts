@@ -6,6 +6,7 @@ import { createDeliveryRepository } from '../db/webhook-deliveries';
 import { createWorkerMetrics, serveMetrics } from '../stack/worker-metrics';
 import { temporalConnectionOptions } from '../stack/temporal-connection';
 import { createWorker, type WorkerDeps } from './create-worker';
+import { installRuntimeLogger } from './runtime-logger';
 import { bankSyncSchedules, ensureSchedules } from './schedules';
 import { claimsBanksFromConfig } from '../stack/claims-bank-from-config';
 import { bankConnectionsFromConfig } from '../bank-adapters/bank-connections';
@@ -19,6 +20,7 @@ import { cardAcquirerFromConfig } from '../bank-adapters/http-card-acquirer';
 export async function runWorker(overrides: Partial<Pick<WorkerDeps, 'acquirer'>> = {}): Promise<void> {
   const config = loadConfig();
   const log = createLogger('skil-worker', config.LOG_LEVEL);
+  installRuntimeLogger(log);
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
     throw new Error('the worker needs DATABASE_URL and TEMPORAL_ADDRESS; `npm start` runs it with both');
   }
