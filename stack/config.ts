@@ -144,6 +144,17 @@ const ConfigSchema = z
      * machines: on 2 cores they compete with PostgreSQL and gain nothing end to end (bench/RESULTS.md).
      */
     BANK_SYNC_PARSE_WORKERS: z.coerce.number().int().min(0).max(16).default(0),
+    /**
+     * Raw bank files in an S3-compatible object store instead of PostgreSQL (decision 0179): the
+     * endpoint (path-style addressing), bucket, region, keys and a key prefix. Unset endpoint:
+     * PostgreSQL (decision 0145).
+     */
+    RAW_FILES_S3_ENDPOINT: z.string().url().optional(),
+    RAW_FILES_S3_BUCKET: z.string().min(3).max(63).optional(),
+    RAW_FILES_S3_REGION: z.string().min(1).default('us-east-1'),
+    RAW_FILES_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    RAW_FILES_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    RAW_FILES_S3_PREFIX: z.string().default('raw-bank-files/'),
     /** Settlement runs with a net at or under this many ISK are approved without an operator; 0 = off. */
     SETTLEMENT_AUTO_APPROVE_MAX_NET: z.coerce.number().int().min(0).max(999_999_999_999).default(0),
     /**
@@ -260,6 +271,14 @@ const ConfigSchema = z
           'TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH are set together (the client certificate pair)',
       });
     }
+    if (c.RAW_FILES_S3_ENDPOINT !== undefined)
+      for (const key of [
+        'RAW_FILES_S3_BUCKET',
+        'RAW_FILES_S3_ACCESS_KEY_ID',
+        'RAW_FILES_S3_SECRET_ACCESS_KEY',
+      ] as const)
+        if (c[key] === undefined)
+          ctx.addIssue({ code: 'custom', path: [key], message: 'is required with RAW_FILES_S3_ENDPOINT' });
     liveClaimsBankProblems(c).forEach((p) =>
       ctx.addIssue({ code: 'custom', path: [p.key], message: p.message }),
     );

@@ -7,6 +7,7 @@ import { createWorkerMetrics, serveMetrics } from '../stack/worker-metrics';
 import { temporalConnectionOptions } from '../stack/temporal-connection';
 import { createWorker, type WorkerDeps } from './create-worker';
 import { installRuntimeLogger } from './runtime-logger';
+import { createS3RawFileStore } from '../bank-adapters/s3-raw-file-store';
 import { bankSyncSchedules, ensureSchedules } from './schedules';
 import { claimsBanksFromConfig } from '../stack/claims-bank-from-config';
 import { bankConnectionsFromConfig } from '../bank-adapters/bank-connections';
@@ -57,6 +58,17 @@ export async function runWorker(overrides: Partial<Pick<WorkerDeps, 'acquirer'>>
     claimsApi: claimsBanks.test,
     liveClaimsApi: claimsBanks.live,
     bankConnections,
+    // Raw bank files in the object store when one is configured, else PostgreSQL (decisions 0145, 0179).
+    ...(config.RAW_FILES_S3_ENDPOINT !== undefined && {
+      rawFiles: createS3RawFileStore({
+        endpoint: config.RAW_FILES_S3_ENDPOINT,
+        bucket: config.RAW_FILES_S3_BUCKET!,
+        region: config.RAW_FILES_S3_REGION,
+        accessKeyId: config.RAW_FILES_S3_ACCESS_KEY_ID!,
+        secretAccessKey: config.RAW_FILES_S3_SECRET_ACCESS_KEY!,
+        prefix: config.RAW_FILES_S3_PREFIX,
+      }),
+    }),
     bankSyncParseWorkers: config.BANK_SYNC_PARSE_WORKERS,
     webhookAllowPrivateRanges: config.WEBHOOK_ALLOW_PRIVATE_RANGES,
     webhookAutoDisable: {
