@@ -24,8 +24,10 @@ export interface ClaimActivityDeps {
   /** The worker's Prometheus metrics; unset: nothing is counted (tests, benchmarks). */
   metrics?: WorkerMetrics;
   log: Logger;
-  /** The bank's claims service; unset: claims stay pending (no bank connection). */
+  /** The test environment's claims bank (the simulated bank); unset: test claims stay pending. */
   claimsApi?: ClaimsApi | undefined;
+  /** The live environment's claims bank (decision 0177); unset: live claims stay pending. */
+  liveClaimsApi?: ClaimsApi | undefined;
   wakeChannels: (channelIds: string[]) => Promise<void>;
   /**
    * Starts or signals the lifecycle workflows of subscriptions a krafa's outcome moves on (paid,
@@ -67,13 +69,15 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
   const intents = createPaymentIntentRepository(knex);
   const batches = createClaimBatchRepository(knex);
   const payments = createClaimPaymentRepository(knex);
-  const api = (): ClaimsApi => {
-    if (!deps.claimsApi)
+  /** The claims bank of an environment: live claims go only to the live bank (decision 0177). */
+  const api = (livemode: boolean): ClaimsApi => {
+    const bank = livemode ? deps.liveClaimsApi : deps.claimsApi;
+    if (!bank)
       throw ApplicationFailure.nonRetryable(
-        'no bank connection is configured for claims',
+        `no ${livemode ? 'live' : 'test'} bank connection is configured for claims`,
         FailureType.NoBankConnection,
       );
-    return deps.claimsApi;
+    return bank;
   };
   const wake = async (ids: string[]) => {
     if (ids.length > 0) await deps.wakeChannels(ids).catch(() => undefined);
@@ -137,7 +141,7 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
         .digest('hex')
         .slice(0, 16);
       const status = await callAdapter(() =>
-        api().createClaimsBatch(rows.map(toCreateClaimDetails), {
+        api(input.livemode).createClaimsBatch(rows.map(toCreateClaimDetails), {
           // The batch's workflow id and its claims: the bank keeps idempotency on these bytes.
           idempotencyIdentity: `${claimBatchWorkflowId(input.livemode, input.batchKey)}/${digest}`,
         }),
@@ -151,8 +155,9 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
      * bank's error on the claim. CLAIM_EXISTS on a claim number Skil allocated means an earlier send
      * created it: the claim is issued.
      */
-    async recordClaimBatch(input: { batchId: string }): Promise<ClaimBatchResult> {
-      const status = await callAdapter(() => api().getBatch(input.batchId));
+    async recordClaimBatch(input: { batchId: string; livemode?: boolean }): Promise<ClaimBatchResult> {
+      // Batches started before environments had banks of their own name none: the test bank's.
+      const status = await callAdapter(() => api(input.livemode ?? false).getBatch(input.batchId));
       if ((status.pending ?? 0) > 0) return { done: false, issued: 0, failed: 0 };
       const idOf = (s: { claimId?: string; claimKey?: ClaimStatusError['claimKey'] }) =>
         s.claimId ?? (s.claimKey ? claimIdOf(s.claimKey) : null);
@@ -197,35 +202,39 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
       const query = { dateFrom: day(-(input.lookbackDays ?? 35)), dateTo: day(10), itemsPerPage: 100 };
       let read = 0;
       let applied = 0;
-      const changed: string[] = [];
-      for (let page = 1; ; page++) {
-        const res = await callAdapter(() => api().listClaimTransactions({ ...query, page }));
-        for (const tx of res.items) {
-          read++;
-          const claimId = await applyTransaction(tx);
-          if (claimId === null) continue;
-          applied++;
-          changed.push(claimId);
-        }
-        if (page >= res.totalPages || res.items.length === 0) break;
-      }
-      // Claims cancelled at the bank appear in no transaction: read the status of each unpaid claim
-      // due in the window (GET claim, `claimStatus: Cancelled`).
       let cancelled = 0;
-      const unpaid = await payments.listUnpaidDueSince(query.dateFrom);
-      for (const c of unpaid) {
-        // A claim the bank does not know (404) is left as it is.
-        const details = await callAdapter(() =>
-          api()
-            .getClaim(c.bank_claim_id)
-            .catch((err: unknown) => {
+      const changed: string[] = [];
+      // Each environment's claims are read from its own bank (decision 0177); none at all is a failure.
+      const environments = [false, true].filter((live) => (live ? deps.liveClaimsApi : deps.claimsApi));
+      if (environments.length === 0) api(false);
+      for (const livemode of environments) {
+        const bank = api(livemode);
+        for (let page = 1; ; page++) {
+          const res = await callAdapter(() => bank.listClaimTransactions({ ...query, page }));
+          for (const tx of res.items) {
+            read++;
+            const claimId = await applyTransaction(tx, livemode);
+            if (claimId === null) continue;
+            applied++;
+            changed.push(claimId);
+          }
+          if (page >= res.totalPages || res.items.length === 0) break;
+        }
+        // Claims cancelled at the bank appear in no transaction: read the status of each unpaid claim
+        // due in the window (GET claim, `claimStatus: Cancelled`).
+        const unpaid = await payments.listUnpaidDueSince(query.dateFrom, livemode);
+        for (const c of unpaid) {
+          // A claim the bank does not know (404) is left as it is.
+          const details = await callAdapter(() =>
+            bank.getClaim(c.bank_claim_id).catch((err: unknown) => {
               if (err instanceof BankError && err.status === 404) return null;
               throw err;
             }),
-        );
-        if (details?.claimStatus === 'Cancelled' && (await payments.markCancelledAtBank(c.id))) {
-          cancelled++;
-          changed.push(c.id);
+          );
+          if (details?.claimStatus === 'Cancelled' && (await payments.markCancelledAtBank(c.id))) {
+            cancelled++;
+            changed.push(c.id);
+          }
         }
       }
       await notifySubscriptions(changed);
@@ -235,12 +244,12 @@ export function createClaimActivities(deps: ClaimActivityDeps) {
   };
 
   /** Applies one bank transaction to its claim: the claim's id, or null when already applied or not Skil's. */
-  async function applyTransaction(tx: ClaimTransaction): Promise<string | null> {
+  async function applyTransaction(tx: ClaimTransaction, livemode: boolean): Promise<string | null> {
     if (!tx.claimKey) return null;
     const bankClaimId = claimIdOf(tx.claimKey);
     const channels: string[] = [];
     const applied = await knex.transaction(async (trx) => {
-      const claim = await payments.lockByBankClaimId(bankClaimId, trx);
+      const claim = await payments.lockByBankClaimId(bankClaimId, livemode, trx);
       if (!claim) return null;
       const paid = Number(tx.totalAmountPaid ?? tx.depositedAmount ?? 0);
       const recorded = await payments.recordTransaction(

@@ -11,6 +11,7 @@ import type { Metrics } from './metrics';
 import { createAccessService } from '../services/access';
 import { createIdempotencyService } from '../services/idempotency';
 import { requestContext } from './middleware/request-context';
+import { requestIdClientInterceptor } from '../engine/request-id-interceptor';
 import { bodyErrors, bodyParsers, requireObjectBody } from './middleware/body';
 import { authenticate } from './middleware/auth';
 import { checkInput } from './middleware/input-check';
@@ -123,8 +124,10 @@ export interface AppDeps {
   /** Task queue and namespace of the workflows the API starts; the defaults are the config's defaults. */
   taskQueue?: string;
   temporalNamespace?: string;
-  /** The bank's claims service (cancel and amend of issued claims); unset: those answer 503. */
+  /** The test environment's claims bank (cancel and amend of issued claims); unset: those answer 503. */
   claimsApi?: ClaimsApi | undefined;
+  /** The live environment's claims bank (decision 0177); unset: live kröfur wait at pending. */
+  liveClaimsApi?: ClaimsApi | undefined;
   /** The test bank's payer side, for `/v1/test_helpers/claims/{id}/pay`; unset: that answers 503. */
   testBank?: TestBankPayer | undefined;
   /** Hold every declared route's response to its schema (`CHECK_RESPONSES`; on in the test stack). */
@@ -185,6 +188,8 @@ export function createApp(deps: AppDeps): Express {
     ? new Client({
         connection: deps.temporal,
         namespace: deps.temporalNamespace ?? 'default',
+        // Workflows started or signalled for a request carry its id (decision 0178).
+        interceptors: { workflow: [requestIdClientInterceptor()] },
       })
     : null;
   const subscriptionEngine = temporalClient
@@ -304,7 +309,12 @@ export function createApp(deps: AppDeps): Express {
               engine: subscriptionEngine,
               delivery: { carriers: carrierService, deliveries: deliveryService, log: deps.log },
             }),
-            claims: createClaimsService({ knex: trx, claimsApi: deps.claimsApi, engine: subscriptionEngine }),
+            claims: createClaimsService({
+              knex: trx,
+              claimsApi: deps.claimsApi,
+              liveClaimsApi: deps.liveClaimsApi,
+              engine: subscriptionEngine,
+            }),
             refunds: createRefundService({ knex: trx, acquirer: acquirer.client, dispatcher }),
           }),
         }),
@@ -408,6 +418,7 @@ export function createApp(deps: AppDeps): Express {
   const claims = createClaimsService({
     knex: deps.knex,
     claimsApi: deps.claimsApi,
+    liveClaimsApi: deps.liveClaimsApi,
     engine: subscriptionEngine,
   });
   const paymentLinks = createPaymentLinkService({

@@ -6,7 +6,7 @@ import { temporalConnectionOptions } from '../stack/temporal-connection';
 import { createWebhookDispatcher } from '../engine/webhook-dispatch';
 import { createMetrics } from './metrics';
 import { createApp } from './app';
-import { claimsApiFromConfig } from '../stack/claims-bank-from-config';
+import { claimsBanksFromConfig } from '../stack/claims-bank-from-config';
 import { createTestBankPayer } from '../bank-adapters/test-bank-payer';
 import { cardAcquirerFromConfig } from '../bank-adapters/http-card-acquirer';
 import { createRskCompanyRegistry } from '../bank-adapters/rsk-company-registry';
@@ -22,6 +22,7 @@ async function main(): Promise<void> {
     throw new Error('the API needs DATABASE_URL and TEMPORAL_ADDRESS; `npm start` runs it with both');
   }
   const acquirer = cardAcquirerFromConfig(config);
+  const claimsBanks = claimsBanksFromConfig(config);
   const secretsKey = requireSecretsKey(config);
   const knex = createKnex(config.DATABASE_URL, {
     poolMax: config.DATABASE_POOL_MAX,
@@ -53,7 +54,8 @@ async function main(): Promise<void> {
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     acquirer,
     secretsKey,
-    claimsApi: claimsApiFromConfig(config),
+    claimsApi: claimsBanks.test,
+    liveClaimsApi: claimsBanks.live,
     ...(config.SIMULATED_BANK_URL && { testBank: createTestBankPayer(config.SIMULATED_BANK_URL) }),
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     temporalNamespace: config.TEMPORAL_NAMESPACE,

@@ -11,8 +11,11 @@ export interface RawResponse {
 }
 
 export interface AgentOptions {
-  /** Mutual TLS: PEM paths of the client certificate and key, and the CA of the bank's certificate. */
-  tls?: { certPath: string; keyPath: string; caPath?: string; passphrase?: string };
+  /**
+   * PEM paths: the client certificate and key (mutual TLS), and the CA of the bank's certificate
+   * (a bank whose certificate is not signed by a public CA). Either may come alone.
+   */
+  tls?: { certPath?: string; keyPath?: string; caPath?: string; passphrase?: string };
   maxSockets?: number;
 }
 
@@ -24,8 +27,8 @@ export function createAgent(base: URL, opts: AgentOptions): http.Agent {
     keepAlive: true,
     maxSockets,
     ...(opts.tls && {
-      cert: readFileSync(opts.tls.certPath),
-      key: readFileSync(opts.tls.keyPath),
+      ...(opts.tls.certPath && { cert: readFileSync(opts.tls.certPath) }),
+      ...(opts.tls.keyPath && { key: readFileSync(opts.tls.keyPath) }),
       ...(opts.tls.caPath && { ca: readFileSync(opts.tls.caPath) }),
       ...(opts.tls.passphrase && { passphrase: opts.tls.passphrase }),
     }),

@@ -21,9 +21,11 @@ export function createClaimPaymentRepository(db: Db) {
     /** Claims still unpaid (issued or partly paid) due on or after `dateFrom`. */
     async listUnpaidDueSince(
       dateFrom: string,
+      livemode: boolean,
       trx: Db = db,
     ): Promise<Pick<ClaimRow, 'id' | 'bank_claim_id'>[]> {
       return trx<ClaimRow>('claims')
+        .where({ livemode })
         .whereIn('status', ['issued', 'partially_paid'])
         .where('due_date', '>=', dateFrom)
         .orderBy('id')
@@ -49,8 +51,13 @@ export function createClaimPaymentRepository(db: Db) {
     },
 
     /** The claim with this bank claim id, locked until the transaction ends. */
-    async lockByBankClaimId(bankClaimId: string, trx: Knex.Transaction): Promise<ClaimRow | undefined> {
-      return trx<ClaimRow>('claims').where({ bank_claim_id: bankClaimId }).forUpdate().first();
+    /** The claim a bank's transaction names, in the environment of that bank (decision 0177). */
+    async lockByBankClaimId(
+      bankClaimId: string,
+      livemode: boolean,
+      trx: Knex.Transaction,
+    ): Promise<ClaimRow | undefined> {
+      return trx<ClaimRow>('claims').where({ bank_claim_id: bankClaimId, livemode }).forUpdate().first();
     },
 
     /** Records a bank transaction once (unique key); false when it was recorded before. */

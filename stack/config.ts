@@ -67,6 +67,24 @@ const ConfigSchema = z
     SIMULATED_BANK_PORT: z.coerce.number().int().min(0).max(65535).default(3010),
     /** Base URL of the bank's IOBWS claims API (npm start sets the simulated bank's); unset: no claims bank. */
     SIMULATED_BANK_URL: z.string().url().optional(),
+    /**
+     * The live environment's claims bank (IOBWS 3.1, decision 0177): base URL, OAuth2 client
+     * credentials (the secret inline or, better, in a file) and the device certificate for mutual
+     * TLS, with the CA that signed the bank's certificate. Test mode keeps SIMULATED_BANK_URL; live
+     * claims never go to the simulated bank. Unset URL: live claims wait for a live connection.
+     */
+    BANK_CLAIMS_LIVE_URL: z.string().url().optional(),
+    /** The bank's OAuth2 token endpoint; default `${BANK_CLAIMS_LIVE_URL}/oauth2/token`. */
+    BANK_CLAIMS_LIVE_TOKEN_URL: z.string().url().optional(),
+    BANK_CLAIMS_LIVE_CLIENT_ID: z.string().min(1).optional(),
+    BANK_CLAIMS_LIVE_CLIENT_SECRET: z.string().min(1).optional(),
+    /** A file holding the client secret (a mounted secret); trailing newlines are ignored. */
+    BANK_CLAIMS_LIVE_CLIENT_SECRET_PATH: z.string().min(1).optional(),
+    /** OAuth2 scopes asked for; default `claims.read claims.write`. */
+    BANK_CLAIMS_LIVE_SCOPE: z.string().min(1).optional(),
+    BANK_CLAIMS_LIVE_TLS_CERT_PATH: z.string().min(1).optional(),
+    BANK_CLAIMS_LIVE_TLS_KEY_PATH: z.string().min(1).optional(),
+    BANK_CLAIMS_LIVE_TLS_CA_PATH: z.string().min(1).optional(),
     /** Port of the simulated bank's SFTP file exchange (npm start); 0 picks a free one. */
     SIMULATED_BANK_SFTP_PORT: z.coerce.number().int().min(0).max(65535).default(3022),
     /** Port of the simulated card acquirer (test environment, started by npm start); 0 picks a free one. */
@@ -161,6 +179,17 @@ const ConfigSchema = z
      * machines: on 2 cores they compete with PostgreSQL and gain nothing end to end (bench/RESULTS.md).
      */
     BANK_SYNC_PARSE_WORKERS: z.coerce.number().int().min(0).max(16).default(0),
+    /**
+     * Raw bank files in an S3-compatible object store instead of PostgreSQL (decision 0179): the
+     * endpoint (path-style addressing), bucket, region, keys and a key prefix. Unset endpoint:
+     * PostgreSQL (decision 0145).
+     */
+    RAW_FILES_S3_ENDPOINT: z.string().url().optional(),
+    RAW_FILES_S3_BUCKET: z.string().min(3).max(63).optional(),
+    RAW_FILES_S3_REGION: z.string().min(1).default('us-east-1'),
+    RAW_FILES_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    RAW_FILES_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    RAW_FILES_S3_PREFIX: z.string().default('raw-bank-files/'),
     /** Settlement runs with a net at or under this many ISK are approved without an operator; 0 = off. */
     SETTLEMENT_AUTO_APPROVE_MAX_NET: z.coerce.number().int().min(0).max(999_999_999_999).default(0),
     /**
@@ -287,6 +316,17 @@ const ConfigSchema = z
         message: `${teya.join(', ')} are set together (the live card acquirer)`,
       });
     }
+    if (c.RAW_FILES_S3_ENDPOINT !== undefined)
+      for (const key of [
+        'RAW_FILES_S3_BUCKET',
+        'RAW_FILES_S3_ACCESS_KEY_ID',
+        'RAW_FILES_S3_SECRET_ACCESS_KEY',
+      ] as const)
+        if (c[key] === undefined)
+          ctx.addIssue({ code: 'custom', path: [key], message: 'is required with RAW_FILES_S3_ENDPOINT' });
+    liveClaimsBankProblems(c).forEach((p) =>
+      ctx.addIssue({ code: 'custom', path: [p.key], message: p.message }),
+    );
     // A CLI polling at the interval the device flow hands out is never refused (decision 0110).
     const token = c.RATE_LIMIT_DEVICE_TOKEN;
     if (token && token.max < leastDeviceTokenLimit(c.DEVICE_POLL_INTERVAL_SECONDS, token.windowMs)) {
@@ -297,6 +337,48 @@ const ConfigSchema = z
       });
     }
   });
+
+/** What is wrong with the live claims bank's settings (decision 0177); empty when none. */
+function liveClaimsBankProblems(c: {
+  BANK_CLAIMS_LIVE_URL?: string | undefined;
+  BANK_CLAIMS_LIVE_CLIENT_ID?: string | undefined;
+  BANK_CLAIMS_LIVE_CLIENT_SECRET?: string | undefined;
+  BANK_CLAIMS_LIVE_CLIENT_SECRET_PATH?: string | undefined;
+  BANK_CLAIMS_LIVE_TLS_CERT_PATH?: string | undefined;
+  BANK_CLAIMS_LIVE_TLS_KEY_PATH?: string | undefined;
+}): { key: string; message: string }[] {
+  const problems: { key: string; message: string }[] = [];
+  const cert = c.BANK_CLAIMS_LIVE_TLS_CERT_PATH !== undefined;
+  if (cert !== (c.BANK_CLAIMS_LIVE_TLS_KEY_PATH !== undefined))
+    problems.push({
+      key: cert ? 'BANK_CLAIMS_LIVE_TLS_KEY_PATH' : 'BANK_CLAIMS_LIVE_TLS_CERT_PATH',
+      message:
+        'BANK_CLAIMS_LIVE_TLS_CERT_PATH and BANK_CLAIMS_LIVE_TLS_KEY_PATH are set together (the device certificate pair)',
+    });
+  if (c.BANK_CLAIMS_LIVE_CLIENT_SECRET !== undefined && c.BANK_CLAIMS_LIVE_CLIENT_SECRET_PATH !== undefined)
+    problems.push({
+      key: 'BANK_CLAIMS_LIVE_CLIENT_SECRET_PATH',
+      message: 'set BANK_CLAIMS_LIVE_CLIENT_SECRET or BANK_CLAIMS_LIVE_CLIENT_SECRET_PATH, not both',
+    });
+  if (c.BANK_CLAIMS_LIVE_URL === undefined) return problems;
+  // Live money travels only over TLS.
+  if (!c.BANK_CLAIMS_LIVE_URL.startsWith('https://'))
+    problems.push({ key: 'BANK_CLAIMS_LIVE_URL', message: 'must be https://' });
+  if (c.BANK_CLAIMS_LIVE_CLIENT_ID === undefined)
+    problems.push({ key: 'BANK_CLAIMS_LIVE_CLIENT_ID', message: 'is required with BANK_CLAIMS_LIVE_URL' });
+  // A client authenticates with a secret or with its certificate (RFC 8705 tls_client_auth).
+  if (
+    c.BANK_CLAIMS_LIVE_CLIENT_SECRET === undefined &&
+    c.BANK_CLAIMS_LIVE_CLIENT_SECRET_PATH === undefined &&
+    !cert
+  )
+    problems.push({
+      key: 'BANK_CLAIMS_LIVE_CLIENT_SECRET',
+      message:
+        'the live bank needs a client secret (BANK_CLAIMS_LIVE_CLIENT_SECRET or _PATH) or a device certificate (BANK_CLAIMS_LIVE_TLS_CERT_PATH)',
+    });
+  return problems;
+}
 
 export type Config = z.infer<typeof ConfigSchema> & { dataDir: string; publicBaseUrl: string };
 

@@ -1,13 +1,21 @@
 import pino, { type Logger } from 'pino';
+import { currentRequestId } from './request-id';
 
 export type { Logger };
 
-/** Creates the process logger: JSON lines on stdout, level from LOG_LEVEL. */
+/**
+ * Creates the process logger: JSON lines on stdout, level from LOG_LEVEL. A line written while a
+ * request's work is done carries its `requestId` (decision 0178).
+ */
 export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
   return pino({
     name,
     level,
     base: { service: name },
+    mixin: () => {
+      const requestId = currentRequestId();
+      return requestId === undefined ? {} : { requestId };
+    },
     redact: {
       paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.secret', '*.api_key'],
       censor: '[redacted]',

@@ -3,6 +3,7 @@ import type { TemporalTls } from '../stack/temporal-connection';
 import type { RawFileStore } from '../bank-adapters/raw-file-store';
 import type { WorkerMetrics } from '../stack/worker-metrics';
 import { createPostgresRawFileStore } from '../db/raw-bank-files';
+import { WORKFLOW_INTERCEPTOR_MODULES, requestIdActivityInterceptor } from './request-id';
 import type { Client } from '@temporalio/client';
 import type { Knex } from '../db/knex';
 import type { Logger } from '../stack/logger';
@@ -53,8 +54,10 @@ export interface WorkerDeps {
   acquirer: CardAcquirer;
   /** Card authorizations in flight at once per billing page. */
   chargeConcurrency?: number;
-  /** The bank's claims service (claim batches and payment sync); unset: those activities fail. */
+  /** The test environment's claims bank (claim batches and payment sync); unset: those activities fail. */
   claimsApi?: ClaimsApi | undefined;
+  /** The live environment's claims bank (decision 0177); unset: live claim batches fail, claims stay pending. */
+  liveClaimsApi?: ClaimsApi | undefined;
   /** Bank file connections (SFTP): bank sync reads their inboxes, payouts go to their outboxes. */
   bankConnections?: BankConnection[];
   /** The worker's Prometheus metrics (stack/worker-metrics.ts); unset: nothing counted. */
@@ -138,6 +141,7 @@ export async function createWorker(
       log: deps.log.child({ area: 'claims' }),
       ...(deps.metrics && { metrics: deps.metrics }),
       claimsApi: deps.claimsApi,
+      liveClaimsApi: deps.liveClaimsApi,
       wakeChannels,
       notifyLifecycle: (refs) => engine.notify(refs),
     }),
@@ -162,6 +166,12 @@ export async function createWorker(
     taskQueue: deps.taskQueue,
     activities,
     ...workflowSource,
+    // The request id from the API's headers into workflow and activity logs (decision 0178); a
+    // prebuilt bundle has the workflow modules compiled in (WORKFLOW_INTERCEPTOR_MODULES).
+    interceptors: {
+      activity: [requestIdActivityInterceptor],
+      ...(!deps.workflowBundlePath && { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }),
+    },
   });
   return { worker, connection };
 }

@@ -6,8 +6,10 @@ import { createDeliveryRepository } from '../db/webhook-deliveries';
 import { createWorkerMetrics, serveMetrics } from '../stack/worker-metrics';
 import { temporalConnectionOptions } from '../stack/temporal-connection';
 import { createWorker, type WorkerDeps } from './create-worker';
+import { installRuntimeLogger } from './runtime-logger';
+import { createS3RawFileStore } from '../bank-adapters/s3-raw-file-store';
 import { bankSyncSchedules, ensureSchedules } from './schedules';
-import { claimsApiFromConfig } from '../stack/claims-bank-from-config';
+import { claimsBanksFromConfig } from '../stack/claims-bank-from-config';
 import { bankConnectionsFromConfig } from '../bank-adapters/bank-connections';
 import { cardAcquirerFromConfig } from '../bank-adapters/http-card-acquirer';
 
@@ -19,6 +21,7 @@ import { cardAcquirerFromConfig } from '../bank-adapters/http-card-acquirer';
 export async function runWorker(overrides: Partial<Pick<WorkerDeps, 'acquirer'>> = {}): Promise<void> {
   const config = loadConfig();
   const log = createLogger('skil-worker', config.LOG_LEVEL);
+  installRuntimeLogger(log);
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
     throw new Error('the worker needs DATABASE_URL and TEMPORAL_ADDRESS; `npm start` runs it with both');
   }
@@ -32,6 +35,7 @@ export async function runWorker(overrides: Partial<Pick<WorkerDeps, 'acquirer'>>
   const temporal = temporalConnectionOptions(config, config.TEMPORAL_ADDRESS);
   const { client, connection: clientConnection } = await connectTemporal(temporal, config.TEMPORAL_NAMESPACE);
   const bankConnections = bankConnectionsFromConfig(config);
+  const claimsBanks = claimsBanksFromConfig(config);
   const deliveries = createDeliveryRepository(knex);
   const metrics = createWorkerMetrics({ backlog: () => deliveries.backlog() });
   const metricsServer =
@@ -51,8 +55,20 @@ export async function runWorker(overrides: Partial<Pick<WorkerDeps, 'acquirer'>>
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     acquirer,
     secretsKey,
-    claimsApi: claimsApiFromConfig(config),
+    claimsApi: claimsBanks.test,
+    liveClaimsApi: claimsBanks.live,
     bankConnections,
+    // Raw bank files in the object store when one is configured, else PostgreSQL (decisions 0145, 0179).
+    ...(config.RAW_FILES_S3_ENDPOINT !== undefined && {
+      rawFiles: createS3RawFileStore({
+        endpoint: config.RAW_FILES_S3_ENDPOINT,
+        bucket: config.RAW_FILES_S3_BUCKET!,
+        region: config.RAW_FILES_S3_REGION,
+        accessKeyId: config.RAW_FILES_S3_ACCESS_KEY_ID!,
+        secretAccessKey: config.RAW_FILES_S3_SECRET_ACCESS_KEY!,
+        prefix: config.RAW_FILES_S3_PREFIX,
+      }),
+    }),
     bankSyncParseWorkers: config.BANK_SYNC_PARSE_WORKERS,
     webhookAllowPrivateRanges: config.WEBHOOK_ALLOW_PRIVATE_RANGES,
     webhookAutoDisable: {

@@ -40,7 +40,7 @@ export async function claimBatch(input: ClaimBatchInput): Promise<ClaimBatchTota
   const batchId = await submitClaimBatch({ livemode: input.livemode, batchKey, claimIds });
   for (;;) {
     totals.polls++;
-    const r = await recordClaimBatch({ batchId });
+    const r = await recordClaimBatch({ batchId, livemode: input.livemode });
     if (r.done) {
       totals.issued = r.issued;
       totals.failed = r.failed;

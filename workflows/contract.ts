@@ -16,6 +16,12 @@ import {
 import type { LifecycleStep } from '../domain/subscription-lifecycle';
 import type * as workflows from './index';
 
+/**
+ * The Temporal header that carries the id of the API request a workflow, signal, update or
+ * activity is for (decision 0178).
+ */
+export const REQUEST_ID_HEADER = 'skil-request-id';
+
 /** The task queue when configuration names none (TEMPORAL_TASK_QUEUE). */
 export const DEFAULT_TASK_QUEUE = 'skil';
 

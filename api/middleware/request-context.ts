@@ -3,11 +3,13 @@ import type { Logger } from '../../stack/logger';
 import type { Metrics } from '../metrics';
 import { context } from '../../stack/request-context';
 import { newId, ID_PREFIX } from '../../domain/ids';
+import { withRequestId } from '../../stack/request-id';
 
 /**
  * Gives every request an id (echoed in `Request-Id`), and on completion logs one structured line
  * and records the request in the metrics under its route template, never its raw path, so ids in
- * URLs do not explode the label set.
+ * URLs do not explode the label set. The rest of the request runs as work for its id, so its log lines
+ * and the workflows it starts or signals carry it (decision 0178).
  */
 export function requestContext(log: Logger, metrics: Metrics): RequestHandler {
   return (req, res, next) => {
@@ -37,6 +39,6 @@ export function requestContext(log: Logger, metrics: Metrics): RequestHandler {
         'request',
       );
     });
-    next();
+    withRequestId(requestId, next);
   };
 }

@@ -2,7 +2,7 @@ import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import type { ClaimsApi, MergeClaimDetails } from '../../bank-adapters/claims-api';
 import type { PageOptions } from '../../db/tenant';
-import { ClaimRejectedError } from '../../bank-adapters/claims-errors';
+import { BankError, ClaimRejectedError } from '../../bank-adapters/claims-errors';
 import { claimSessionUnpaid, createClaimRepository, type ClaimFilters, type ClaimRow } from '../../db/claims';
 import { lifecycleRefsOfClaims } from '../../db/claim-collection';
 import type { SubscriptionEngine } from '../../engine/subscription-engine';
@@ -29,8 +29,10 @@ export interface AmendClaimInput {
 
 export interface ClaimsServiceDeps {
   knex: Knex;
-  /** The bank's claims service (amend and cancel of issued claims); unset: those answer 503. */
+  /** The test environment's claims bank (the simulated bank): amend and cancel of issued claims; unset: 503. */
   claimsApi?: ClaimsApi | undefined;
+  /** The live environment's claims bank (decision 0177); unset: live amend and cancel answer 503. */
+  liveClaimsApi?: ClaimsApi | undefined;
   /**
    * Signals the subscriptions a cancelled krafa ends (decision 0105); unset (no workflow engine):
    * a waiting one learns it when its wait for the krafa's expiry ends.
@@ -38,7 +40,11 @@ export interface ClaimsServiceDeps {
   engine?: SubscriptionEngine | null | undefined;
 }
 
-/** Bank calls of the API: the bank's refusal becomes a 409 that names its result code. */
+/**
+ * Bank calls of the API: the bank's refusal becomes a 409 that names its result code; a bank that
+ * cannot be reached, refuses the connection (a client certificate it does not accept) or our
+ * credentials is 503 `bank_unavailable` (decision 0177), and the claim is left as it was.
+ */
 async function atBank<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
@@ -47,6 +53,11 @@ async function atBank<T>(call: () => Promise<T>): Promise<T> {
       throw new ConflictError(
         `The bank refused the change: ${err.message}`,
         `bank_${err.resultCode.toLowerCase()}`,
+      );
+    if (err instanceof BankError)
+      throw new ServiceUnavailableError(
+        'The bank could not be reached or refused the connection; the claim is unchanged. Try again later',
+        'bank_unavailable',
       );
     throw err;
   }
@@ -88,10 +99,14 @@ export function createClaimsService(deps: ClaimsServiceDeps) {
   const claims = createClaimRepository(deps.knex);
   const customers = createCustomerRepository(deps.knex);
   const find = createClaimLookup(claims);
-  const bank = (): ClaimsApi => {
-    if (!deps.claimsApi)
-      throw new ServiceUnavailableError('No bank connection is configured for claims', 'bank_unavailable');
-    return deps.claimsApi;
+  const bank = (livemode: boolean): ClaimsApi => {
+    const api = livemode ? deps.liveClaimsApi : deps.claimsApi;
+    if (!api)
+      throw new ServiceUnavailableError(
+        `No ${livemode ? 'live' : 'test'} bank connection is configured for claims`,
+        'bank_unavailable',
+      );
+    return api;
   };
 
   /** The subscription a cancelled krafa collected for goes to its end state (decision 0105). */
@@ -145,7 +160,7 @@ export function createClaimsService(deps: ClaimsServiceDeps) {
         ...(input.description !== undefined && { additionalInformation: input.description ?? '' }),
       };
       if (claim.status === 'issued' && Object.keys(patch).length > 0) {
-        const api = bank();
+        const api = bank(scope.livemode);
         // One identity per distinct change: a retried amend is sent once, a new one is sent anew.
         const identity = `${claim.id}:amend:${claim.updated_at.getTime()}:${JSON.stringify(patch)}`;
         await atBank(() => api.alterClaim(claim.bank_claim_id, patch, { idempotencyIdentity: identity }));
@@ -176,7 +191,7 @@ export function createClaimsService(deps: ClaimsServiceDeps) {
       if (issuing(claim))
         throw new ConflictError('The claim is being issued; cancel it once it is issued', 'claim_issuing');
       if (claim.status !== 'pending') {
-        const api = bank();
+        const api = bank(scope.livemode);
         await atBank(async () => {
           try {
             await api.cancelClaim(claim.bank_claim_id, { idempotencyIdentity: `${claim.id}:cancel` });

@@ -2,6 +2,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from '../../stack/logger';
@@ -89,6 +90,8 @@ export interface ObservedExchange {
   status: number;
   responseHeaders: Record<string, unknown>;
   responseBody: unknown;
+  /** The common name of the client certificate the connection was made with (mutual TLS); null: none. */
+  clientCertificate: string | null;
 }
 
 export interface SimulatedBank {
@@ -105,6 +108,14 @@ export interface SimulatedBank {
 }
 
 const LEDGER_FILE = 'claims-ledger.json';
+
+/** The CN of a verified client certificate on the request's connection, if any. */
+function peerCommonName(req: Request): string | null {
+  const socket = req.socket as Partial<TLSSocket>;
+  if (!socket.authorized) return null;
+  const cn = socket.getPeerCertificate?.()?.subject?.CN;
+  return typeof cn === 'string' ? cn : null;
+}
 
 /** Starts the simulated bank's claims service. */
 export async function startSimulatedBank(opts: SimulatedBankOptions): Promise<SimulatedBank> {
@@ -193,6 +204,7 @@ export async function startSimulatedBank(opts: SimulatedBankOptions): Promise<Si
           status: res.statusCode,
           responseHeaders: res.getHeaders(),
           responseBody,
+          clientCertificate: peerCommonName(req),
         }),
       );
       next();

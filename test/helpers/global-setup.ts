@@ -8,6 +8,7 @@ import { startTemporalDevServer } from '../../stack/temporal-server';
 import { createKnex } from '../../db/knex';
 import { migrateLatest } from '../../db/migrate';
 import { databaseUrl } from './database-url';
+import { WORKFLOW_INTERCEPTOR_MODULES } from '../../worker/request-id';
 
 interface Running {
   stops: (() => Promise<void>)[];
@@ -48,6 +49,7 @@ export default async function globalSetup(): Promise<void> {
     (async () => {
       const { code } = await bundleWorkflowCode({
         workflowsPath: require.resolve('../../workflows'),
+        workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
         logger: quietBundlerLogger,
       });
       const file = path.join(work, 'workflow-bundle.js');

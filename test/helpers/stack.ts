@@ -30,6 +30,7 @@ import { createEnvironmentAcquirer, type LiveAcquirer } from '../../bank-adapter
 import { createTestCompanyRegistry, type CompanyRegistry } from '../../domain/company-registry';
 import { startTestAcquirer, type TestAcquirer } from './acquirer';
 import type { BankConnection } from '../../bank-adapters/bank-connections';
+import type { ClaimsApi } from '../../bank-adapters/claims-api';
 import { checkLedger } from './ledger-invariant';
 import { TEST_SECRETS_KEY } from './secrets-key';
 import { startTestMail, type MailCatcher } from './mail';
@@ -73,7 +74,8 @@ export interface TestStack {
     path: string,
     init?: RequestInit & { json?: unknown },
   ): Promise<{ status: number; body: any; headers: Headers; text: string }>;
-  startWorker(): Promise<void>;
+  /** Starts the in-process worker; `liveClaimsApi` replaces the stack's live claims bank for it. */
+  startWorker(overrides?: { liveClaimsApi?: ClaimsApi }): Promise<void>;
   stopWorker(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -100,6 +102,8 @@ export interface TestStackOptions {
   webhookClock?: () => Date;
   /** The worker's settlement auto-approve limit (ISK); unset: the worker's default. */
   settlementAutoApproveMaxNet?: number;
+  /** The live environment's claims bank of the API and the worker (decision 0177); unset: none. */
+  liveClaimsApi?: ClaimsApi;
   /** Each answer of the shared simulated acquirer takes this long, as a real acquirer's would. */
   acquirerLatencyMs?: number;
   /** A live card acquirer's adapter (decision 0165); unset: live card payments answer 503. */
@@ -185,6 +189,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     carriers: simulatedCarrierConnections(carriers),
     ...(opts.rateLimits && { rateLimits: opts.rateLimits }),
     ...(claimsApi && { claimsApi }),
+    ...(opts.liveClaimsApi && { liveClaimsApi: opts.liveClaimsApi }),
     ...(bank && { testBank: createTestBankPayer(bank.bank.url) }),
     // Workflows the API starts (subscriptions, clock advances, claim batches) run on this file's worker.
     taskQueue,
@@ -198,7 +203,8 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
   listening.url = url;
 
   let worker: { worker: Worker; running: Promise<void>; close: () => Promise<void> } | null = null;
-  const startWorker = async () => {
+  const startWorker = async (overrides: { liveClaimsApi?: ClaimsApi } = {}) => {
+    const liveClaimsApi = overrides.liveClaimsApi ?? opts.liveClaimsApi;
     const created = await createWorker({
       knex,
       client,
@@ -209,6 +215,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       secretsKey: TEST_SECRETS_KEY,
       workflowBundlePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE!,
       ...(claimsApi && { claimsApi }),
+      ...(liveClaimsApi && { liveClaimsApi }),
       acquirer: acquirerClient.client,
       ...(bankFiles && { bankConnections: [bankFiles.connection] }),
       ...(opts.webhookAttemptTimeoutMs !== undefined && {
