@@ -24,6 +24,8 @@ export type ClusterOptions = {
   historyShards?: number;
   apis?: number;
   workers?: number;
+  /** Where its state lives; default `<DATA_DIR>/cluster`. The built binaries stay in `<DATA_DIR>/bin`. */
+  stateDir?: string;
   /** Extra environment for the API and worker processes. */
   env?: Record<string, string>;
 };
@@ -56,7 +58,7 @@ export interface Cluster {
  */
 export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const { config, log } = opts;
-  const dir = path.join(config.dataDir, 'cluster');
+  const dir = opts.stateDir ?? path.join(config.dataDir, 'cluster');
   const logDir = path.join(dir, 'logs');
   await mkdir(logDir, { recursive: true });
   const stops: (() => Promise<void>)[] = [];
