@@ -114,6 +114,12 @@ export async function checkBooks(
   return { checks, authorizations };
 }
 
+/** The Temporal server's history shards, from its own `shards` table (one row per shard it has owned). */
+export async function checkShards(temporalDb: Knex, expected: number): Promise<Check> {
+  const row = await one<{ n: string }>(temporalDb, 'select count(*) as n from shards', []);
+  return check('temporal history shards', expected, Number(row.n));
+}
+
 /**
  * The acquirer's side, from its own journal (simulators/acquirer/store.ts), after it stopped: every capture it
  * made is one succeeded payment intent of ours and the reverse, so no payment was lost or taken twice.

@@ -15,7 +15,7 @@ import { hashPassword } from '../domain/password';
 import { randomBase62 } from '../domain/ids';
 import { seedSubscriptions } from '../test/helpers/subscriptions';
 import { callTool, connectMcp } from '../test/helpers/mcp';
-import { checkAcquirer, checkBooks, type Check } from './chaos-checks';
+import { checkAcquirer, checkBooks, checkShards, type Check } from './chaos-checks';
 
 /**
  * The chaos run (issue 24, decision 0171): the cluster of `npm run start:cluster` (Temporal server on PostgreSQL,
@@ -45,7 +45,7 @@ function note(message: string, data: Record<string, unknown> = {}): void {
 /** A frontend port whose neighbours (membership and service ports, see servicePorts) are free too. */
 async function freeFrontendPort(): Promise<number> {
   for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
     const wanted = [
       base,
       base + 1,
@@ -400,6 +400,10 @@ async function run(
   // The surfaces again after the faults: a restarted API process shares the limits as the first did.
   await surfacesThroughLoadBalancer(cluster, api, key, checks, 'after the faults');
 
+  const temporalUrl = new URL(cluster.databaseUrl);
+  temporalUrl.pathname = '/temporal';
+  const temporalDb = createKnex(temporalUrl.toString(), { poolMax: 1 });
+  checks.push(await checkShards(temporalDb, 4).finally(() => temporalDb.destroy()));
   const books = await checkBooks(knex, {
     merchantId,
     n: N,

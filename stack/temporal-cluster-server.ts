@@ -156,6 +156,12 @@ frontend.namespaceRPS.visibility:
 export async function startTemporalClusterServer(
   opts: TemporalClusterServerOptions,
 ): Promise<TemporalClusterServer> {
+  // The membership table keeps the services' ports as PostgreSQL smallint: a higher port fails the server at start.
+  if (opts.frontendPort < 301 || opts.frontendPort + 10 > 32_767) {
+    throw new Error(
+      `TEMPORAL_PORT must be between 301 and 32757 for the cluster (its services use ports around it)`,
+    );
+  }
   const configDir = join(opts.dir, 'config');
   await mkdir(configDir, { recursive: true });
   // It holds the database password.
