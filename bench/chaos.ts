@@ -217,6 +217,10 @@ async function run(
     passwordHash: await hashPassword(randomBase62(24)),
   });
   const operatorToken = (await users.createOperatorToken(operator.id)).token;
+  // The payout destination an approved application would have given the merchant (as the settlement tests set it).
+  await knex('merchants')
+    .where({ id: merchantId })
+    .update({ kennitala: '4709063520', bank_account: '0111-26-123456' });
 
   const channel = await api(key, '/v1/notification-channels', {
     method: 'POST',
