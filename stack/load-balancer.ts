@@ -31,8 +31,8 @@ const HOP_BY_HOP = new Set([
  * start from a fresh clone with `npm ci` alone (no nginx or HAProxy on the machine), and what it needs is small:
  * - round robin over the backends, skipping one that refuses connections (killed, restarting) for 2 s;
  * - a request whose connection was refused is sent to the next backend: it never reached the first, so this is safe
- *   even for a POST; a backend that dies mid-request answers 502, as any proxy does, and the client's
- *   Idempotency-Key makes its retry safe;
+ *   even for a POST; so is a read or an idempotent write whose kept-alive connection turns out dead; a backend that
+ *   dies mid-request answers 502, as any proxy does, and the client's Idempotency-Key makes its retry safe;
  * - `X-Forwarded-For` with the client's address appended (the APIs run with TRUST_PROXY=1: they trust exactly this
  *   one hop, so a client cannot choose its own address for the per-address rate limits), `X-Forwarded-Proto` and
  *   `-Host`;
@@ -117,7 +117,10 @@ export async function startLoadBalancer(opts: {
         res.destroy();
         return;
       }
-      if (err.code === 'ECONNREFUSED') {
+      // A kept-alive connection the backend closed (it died or restarted since) fails on reuse; the request may
+      // have reached it only if it was alive, so it is sent again only when doing so twice is harmless.
+      const staleSocket = upstream.reusedSocket && err.code === 'ECONNRESET' && replayable(req);
+      if (err.code === 'ECONNREFUSED' || staleSocket) {
         downUntil.set(key(backend), Date.now() + DOWN_FOR_MS);
         retried += 1;
         forward(req, res, body, tries.slice(1));
@@ -161,4 +164,11 @@ export async function startLoadBalancer(opts: {
       agent.destroy();
     },
   };
+}
+
+/** Safe to send twice: a read, or a write that carries an Idempotency-Key (the API replays its first answer). */
+function replayable(req: http.IncomingMessage): boolean {
+  return (
+    ['GET', 'HEAD', 'OPTIONS'].includes(req.method ?? '') || req.headers['idempotency-key'] !== undefined
+  );
 }
