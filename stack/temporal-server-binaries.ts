@@ -41,7 +41,7 @@ const MARKER = 'temporal-server.version';
 
 /**
  * Returns the binaries under `<dataDir>/bin`, building them from the Go module proxy at the pinned versions when
- * missing or of another version (a cold build takes 10–20 minutes on two cores; later builds reuse Go's cache).
+ * missing or of another version (a cold build took about 23 minutes on two busy cores; under a minute with Go's build cache warm).
  * Needs Go; there is no download fallback, as no release archive of these versions is fetched by this project.
  */
 export async function resolveTemporalServerBinaries(opts: {
