@@ -40,7 +40,13 @@ const KNEX_NAMES = '/^(knex|trx|db|tx)$/';
 const sqlFiles = ['**/*.ts', '**/*.mts', '**/*.cts', '**/*.js', '**/*.mjs', '**/*.cjs'];
 const sqlAllowed = ['db/**', 'migrations/**', 'stack/embedded-postgres.ts', 'test/**', 'bench/**'];
 // Composition roots create the knex instance (createKnex); nothing else does.
-const compositionRoots = ['api/main.ts', 'worker/main.ts', 'stack/start.ts', 'stack/operator-create.ts'];
+const compositionRoots = [
+  'api/main.ts',
+  'worker/main.ts',
+  'stack/start.ts',
+  'stack/cluster.ts',
+  'stack/operator-create.ts',
+];
 const sqlBlocks = [
   {
     files: sqlFiles,

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { loadConfig } from './config';
 import { createLogger } from './logger';
@@ -9,14 +8,8 @@ import { startTemporalDevServer, type TemporalDevServer } from './temporal-serve
 import { ensureDemoMerchant } from './seed-demo';
 import { createKnex } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
-import { SIMULATED_COLLECTION_ACCOUNT, startSimulatedBank } from '../simulators/bank/claims-bank';
-import { scheduleDailyClose } from '../simulators/bank/daily-close';
-import { SIMULATED_BANK_FOLDERS } from '../simulators/bank/sftp-server';
-import { loadOrCreateSftpLogin } from '../simulators/bank/sftp-login';
-import { startSimulatedAcquirer } from '../simulators/acquirer/service';
-import { startSimulatedCarriers } from '../simulators/carriers/service';
 import { loadOrCreateSecretsKey } from './secrets-key';
-import { startMailCatcher } from '../simulators/mail/mail-catcher';
+import { startTestWorld } from './test-world';
 
 /**
  * `npm start`: the whole service on one machine. PostgreSQL (embedded unless DATABASE_URL is set)
@@ -84,103 +77,15 @@ async function main(): Promise<void> {
     const demo = await ensureDemoMerchant(knex, config.dataDir);
     await knex.destroy();
 
-    // The test environment's bank: IOBWS claims API and payer online bank (SIMULATED_BANK_PORT, 0 = any),
-    // and the collection account's SFTP file exchange (SIMULATED_BANK_SFTP_PORT) with a password
-    // login generated once and kept in its data directory (decision 0091).
-    const bankDir = path.join(config.dataDir, 'simulated-bank');
-    const sftpLogin = await loadOrCreateSftpLogin(bankDir, config.BANK_SFTP_USERNAME);
-    const bank = await startSimulatedBank({
-      dataDir: bankDir,
-      port: config.SIMULATED_BANK_PORT,
-      log: log.child({ part: 'simulated-bank' }),
-      files: {
-        rootDir: path.join(bankDir, 'sftp'),
-        collectionAccount: {
-          ...SIMULATED_COLLECTION_ACCOUNT,
-          account: config.BANK_COLLECTION_ACCOUNT,
-          ownerKennitala: config.BANK_COLLECTION_KENNITALA,
-        },
-        sftp: { port: config.SIMULATED_BANK_SFTP_PORT, users: [sftpLogin] },
-      },
-    });
-    stops.push(() => bank.stop());
-    const bankFiles = bank.files!;
-    const bankSftp = bankFiles.sftp!;
-    const stopDailyClose = scheduleDailyClose({
-      closeDay: bankFiles.closeDay,
-      isClosed: (date) => (bank.account.lastClosedDay?.date ?? '') >= date,
-      log: log.child({ part: 'simulated-bank' }),
-    });
-    stops.push(() => Promise.resolve(stopDailyClose()));
-
-    // The card acquirer every API process and the worker charge and refund through: one service with
-    // its own state, which deposits captures and refunds at the simulated bank (decisions 0091, 0102),
-    // unless SIMULATED_ACQUIRER_URL names one that runs elsewhere.
-    let acquirerUrl = config.SIMULATED_ACQUIRER_URL;
-    // Its dispute notifications go to the API, signed with a secret both are given (decision 0155).
-    const notificationSecret = config.ACQUIRER_NOTIFICATION_SECRET ?? randomBytes(24).toString('base64url');
-    if (acquirerUrl === undefined) {
-      const acquirer = await startSimulatedAcquirer({
-        dataDir: path.join(config.dataDir, 'simulated-acquirer'),
-        port: config.SIMULATED_ACQUIRER_PORT,
-        latencyMs: config.SIMULATED_ACQUIRER_LATENCY_MS,
-        bankUrl: bank.url,
-        notifyUrl: `${config.publicBaseUrl}/acquirer/notifications`,
-        notificationSecret,
-        log: log.child({ part: 'simulated-acquirer' }),
-      });
-      stops.push(() => acquirer.stop());
-      acquirerUrl = acquirer.url;
-    }
-
-    // The pickup-point carriers test mode books with (issue 20): Dropp's and Pósturinn's APIs, simulated.
-    let carriersUrl = config.SIMULATED_CARRIERS_URL;
-    if (carriersUrl === undefined) {
-      const carriers = await startSimulatedCarriers({ port: config.SIMULATED_CARRIERS_PORT });
-      stops.push(() => carriers.stop());
-      carriersUrl = carriers.url;
-    }
-
-    // The mail server: the configured one (SMTP_URL), else the local catcher, whose page lists every
-    // message the service sends so its links can be clicked (decision 0114).
-    let smtpUrl = config.SMTP_URL;
-    let mailPage: string | null = null;
-    if (smtpUrl === undefined) {
-      const catcher = await startMailCatcher({
-        smtpPort: config.MAIL_CATCHER_SMTP_PORT,
-        httpPort: config.MAIL_CATCHER_PORT,
-        dataDir: path.join(config.dataDir, 'mail-catcher'),
-        log: log.child({ part: 'mail-catcher' }),
-      });
-      stops.push(() => catcher.stop());
-      smtpUrl = catcher.smtpUrl;
-      mailPage = catcher.pageUrl;
-    }
+    const world = await startTestWorld(config, log, config.publicBaseUrl);
+    stops.push(...world.stops);
 
     const env = {
       ...process.env,
-      SIMULATED_CARRIERS_URL: carriersUrl,
+      ...world.env,
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporalAddress,
-      SIMULATED_BANK_URL: bank.url,
-      SIMULATED_ACQUIRER_URL: acquirerUrl,
-      ACQUIRER_NOTIFICATION_SECRET: notificationSecret,
       SECRETS_ENCRYPTION_KEY: secretsKey,
-      SMTP_URL: smtpUrl,
-      // The bank file connection of the collection account: the simulated bank's SFTP server, pinned,
-      // unless a real connection is configured (BANK_SFTP_HOST).
-      ...(config.BANK_SFTP_HOST === undefined && {
-        BANK_SFTP_HOST: '127.0.0.1',
-        BANK_SFTP_PORT: String(bankSftp.port),
-        BANK_SFTP_USERNAME: sftpLogin.username,
-        BANK_SFTP_PASSWORD: sftpLogin.password,
-        BANK_SFTP_HOST_KEY_SHA256: bankSftp.hostKeyFingerprint,
-        BANK_SFTP_INBOX: SIMULATED_BANK_FOLDERS.inbox,
-        BANK_SFTP_ARCHIVE: SIMULATED_BANK_FOLDERS.archive,
-        BANK_SFTP_OUTBOX: SIMULATED_BANK_FOLDERS.outbox,
-        BANK_COLLECTION_ACCOUNT: bankFiles.collectionAccount.account,
-        BANK_COLLECTION_KENNITALA: bankFiles.collectionAccount.ownerKennitala,
-      }),
     };
     for (const [name, entry] of [
       ['worker', 'worker/main.ts'],
@@ -208,13 +113,13 @@ async function main(): Promise<void> {
       `  Test API key   ${demo.testKey}   (also in ${path.join(config.dataDir, 'demo.env')})`,
       `  Dashboard      ${config.publicBaseUrl}/dashboard  (sign in as ${demo.dashboardEmail} / ${demo.dashboardPassword})`,
       `  Sign up        ${config.publicBaseUrl}/dashboard/sign-up`,
-      `  Mail           ${mailPage ? `${mailPage}  (local catcher: every email the service sends, links clickable)` : `sent through ${smtpUrl.replace(/\/\/[^@/]*@/, '//…@')}`}`,
+      `  Mail           ${world.mailPage ? `${world.mailPage}  (local catcher: every email the service sends, links clickable)` : `sent through ${world.smtpUrl.replace(/\/\/[^@/]*@/, '//…@')}`}`,
       `  Operators      npm run operator:create -- --email you@example.is`,
-      `  Simulated bank ${bank.payerUrl}  (payer online bank; IOBWS claims API at ${bank.url}/v1)`,
-      `  Bank files     sftp://${sftpLogin.username}@127.0.0.1:${bankSftp.port}  (${bankSftp.hostKeyFingerprint}; login in ${path.join(bankDir, 'sftp-login.json')})`,
-      `  Close a day    curl -X POST -H 'content-type: application/json' -d '{}' ${bank.url}/_sim/bank/close-day`,
-      `  Card acquirer  ${acquirerUrl}  (simulated; the README's test cards)`,
-      `  Carriers       ${carriersUrl}  (simulated Dropp and Pósturinn; switch on with POST /v1/delivery/carriers/{id})`,
+      `  Simulated bank ${world.bankPayerUrl}  (payer online bank; IOBWS claims API at ${world.bankUrl}/v1)`,
+      `  Bank files     sftp://${world.sftp.username}@127.0.0.1:${world.sftp.port}  (${world.sftp.hostKeyFingerprint}; login in ${world.sftp.loginFile})`,
+      `  Close a day    curl -X POST -H 'content-type: application/json' -d '{}' ${world.bankUrl}/_sim/bank/close-day`,
+      `  Card acquirer  ${world.acquirerUrl}  (simulated; the README's test cards)`,
+      `  Carriers       ${world.carriersUrl}  (simulated Dropp and Pósturinn; switch on with POST /v1/delivery/carriers/{id})`,
       '',
       `  curl -H "Authorization: Bearer ${demo.testKey}" ${config.publicBaseUrl}/v1/events`,
       '',

@@ -34,6 +34,8 @@ export const COMPOSITION_ROOTS = [
   'api/app.ts',
   'worker/**',
   'stack/start.ts',
+  'stack/test-world.ts',
+  'stack/cluster.ts',
   'stack/seed-demo.ts',
   'stack/operator-create.ts',
   'stack/embedded-postgres.ts',

@@ -71,6 +71,8 @@ export class CollectionAccount {
   private readonly payoutIds = new Set<string>();
   // Saves run one after another so a later state never loses to an earlier, slower write.
   private saving: Promise<void> = Promise.resolve();
+  // The write that has not begun yet, which a save asked for now joins.
+  private queued: Promise<void> | null = null;
 
   private constructor(private readonly file: string | undefined) {}
 
@@ -168,17 +170,25 @@ export class CollectionAccount {
     return this.state.notificationSeq + 1;
   }
 
-  /** Writes the book to its file (temporary name, then rename); no-op in memory. */
+  /**
+   * Writes the book to its file (temporary name, then rename); no-op in memory. Resolves once a write
+   * that began after this call is on disk. Calls made while a write waits to begin share it: the book
+   * is serialised when the write begins, so it holds every change made before, and thousands of
+   * reports at once are a few writes instead of a copy of the whole book each.
+   */
   save(): Promise<void> {
     const file = this.file;
     if (file === undefined) return Promise.resolve();
-    const text = JSON.stringify(this.state);
-    this.saving = this.saving
+    if (this.queued !== null) return this.queued;
+    const write = this.saving
       .catch(() => undefined)
       .then(async () => {
-        await writeFile(`${file}.tmp`, text);
+        this.queued = null;
+        await writeFile(`${file}.tmp`, JSON.stringify(this.state));
         await rename(`${file}.tmp`, file);
       });
-    return this.saving;
+    this.queued = write;
+    this.saving = write;
+    return write;
   }
 }

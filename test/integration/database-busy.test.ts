@@ -111,3 +111,41 @@ test('no free connection within the acquire timeout answers 503 too', async () =
     await waiting.stop();
   }
 });
+
+test('a connection PostgreSQL ends under a request (a restart, a failover) answers 503, and the next request is served', async () => {
+  // What a PostgreSQL restart does to a request in flight: its backend is terminated by the server
+  // (57P01, as a fast shutdown does), here with pg_terminate_backend on the one waiting on a lock. No
+  // statement timeout in this API process, so nothing else can end the wait.
+  const plain = await spawnApi(stack, {});
+  try {
+    const created = await call('/v1/customers', { method: 'POST', json: { name: 'Fríða' } }, plain);
+    const unlock = await lockCustomer(stack.knex, created.body.id);
+    const pending = call(
+      `/v1/customers/${created.body.id}`,
+      { method: 'PATCH', json: { name: 'Gróa' } },
+      plain,
+    );
+    try {
+      const waiting = await until(
+        () =>
+          stack.knex.raw<{ rows: { pid: number }[] }>(
+            `select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+          ),
+        (r) => r.rows.length > 0,
+      );
+      await stack.knex.raw('select pg_terminate_backend(?)', [waiting.rows[0]!.pid]);
+      expectBusy(await pending);
+    } finally {
+      await unlock();
+    }
+    const retried = await call(
+      `/v1/customers/${created.body.id}`,
+      { method: 'PATCH', json: { name: 'Gróa' } },
+      plain,
+    );
+    expect(retried.status).toBe(200);
+    expect(retried.body.name).toBe('Gróa');
+  } finally {
+    await plain.stop();
+  }
+});
