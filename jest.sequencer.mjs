@@ -24,10 +24,8 @@ const LONGEST_FIRST = [
   'test/integration/webhook-auto-disable.test.ts',
 ];
 
-// Files with a time bound of their own (a year of renewals for 1,000 subscriptions in under 60 s,
-// about 27 s alone) run last, when the other workers are finishing short files: run first, beside
-// the billing run under kills and two other workers, the same advance took 56 s, and 60+ beside
-// residual load.
+// Files with a time bound of their own run last when the whole suite runs in one jest (`npm test`
+// runs them first, alone: tools/test.mjs): beside other files their bound does not hold.
 const LAST = ['test/integration/subscriptions.test.ts'];
 
 class LongestFirstSequencer extends Sequencer {
