@@ -3,15 +3,15 @@
  * its own connection pool; the same bytes stored by two workers at once are kept once; a file of
  * several chunks comes back byte for byte.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 import { createKnex, type Knex } from '../../db/knex';
 import { createPostgresRawFileStore } from '../../db/raw-bank-files';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { bytesOf, fileWith, sha256 } from '../helpers/raw-files';
 
 let db: TestDatabase;
 let dir: string;
@@ -31,21 +31,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-async function bytesOf(stream: Readable): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const c of stream) parts.push(c as Buffer);
-  return Buffer.concat(parts);
-}
-function fileWith(bytes: Buffer): string {
-  const p = path.join(dir, sha256(bytes));
-  writeFileSync(p, bytes);
-  return p;
-}
+const fileOf = (bytes: Buffer) => fileWith(dir, bytes);
 
 test('a file stored by one worker is read whole by another, across chunks', async () => {
   const bytes = randomBytes(3 * 1024 * 1024 + 12345);
-  await createPostgresRawFileStore(first).put(sha256(bytes), fileWith(bytes));
+  await createPostgresRawFileStore(first).put(sha256(bytes), fileOf(bytes));
   const read = await bytesOf(createPostgresRawFileStore(second).open(sha256(bytes)));
   expect(read.length).toBe(bytes.length);
   expect(read.equals(bytes)).toBe(true);
@@ -60,7 +50,7 @@ test('a file stored by one worker is read whole by another, across chunks', asyn
 test('the same bytes stored by two workers at once, many times, are kept once', async () => {
   for (let round = 0; round < 10; round++) {
     const bytes = randomBytes(1024 * 1024 + round);
-    const at = fileWith(bytes);
+    const at = fileOf(bytes);
     await Promise.all([
       createPostgresRawFileStore(first).put(sha256(bytes), at),
       createPostgresRawFileStore(second).put(sha256(bytes), at),
@@ -77,7 +67,7 @@ test('the same bytes stored by two workers at once, many times, are kept once', 
 
 test('an empty file round-trips; a file not in the store is an error naming it', async () => {
   const empty = Buffer.alloc(0);
-  await createPostgresRawFileStore(first).put(sha256(empty), fileWith(empty));
+  await createPostgresRawFileStore(first).put(sha256(empty), fileOf(empty));
   expect((await bytesOf(createPostgresRawFileStore(second).open(sha256(empty)))).length).toBe(0);
   const missing = 'f'.repeat(64);
   await expect(bytesOf(createPostgresRawFileStore(second).open(missing))).rejects.toThrow(missing);

@@ -4,14 +4,14 @@
  * whole; the same bytes put by two workers at once are one object; an empty file round-trips; a
  * missing one is an error naming it; a wrong bucket is a clear error, not a hang.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 import { createS3RawFileStore, type S3StoreConfig } from '../../bank-adapters/s3-raw-file-store';
 import { startS3TestServer, type S3TestServer } from '../helpers/s3-server';
+import { bytesOf, fileWith, sha256 } from '../helpers/raw-files';
 
 let server: S3TestServer;
 let dir: string;
@@ -34,17 +34,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-async function bytesOf(stream: Readable): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const c of stream) parts.push(c as Buffer);
-  return Buffer.concat(parts);
-}
-function fileWith(bytes: Buffer): string {
-  const p = path.join(dir, sha256(bytes));
-  writeFileSync(p, bytes);
-  return p;
-}
+const fileOf = (bytes: Buffer) => fileWith(dir, bytes);
 /** The keys in the bucket under the prefix, from the server's own listing (ListObjectsV2). */
 async function keys(): Promise<string[]> {
   const xml = await (
@@ -55,7 +45,7 @@ async function keys(): Promise<string[]> {
 
 test('a file put by one worker is read whole by another', async () => {
   const bytes = randomBytes(3 * 1024 * 1024 + 12345);
-  await createS3RawFileStore(config).put(sha256(bytes), fileWith(bytes));
+  await createS3RawFileStore(config).put(sha256(bytes), fileOf(bytes));
   const read = await bytesOf(createS3RawFileStore(config).open(sha256(bytes)));
   expect(read.length).toBe(bytes.length);
   expect(read.equals(bytes)).toBe(true);
@@ -66,7 +56,7 @@ test('the same bytes put by two workers at once are one object', async () => {
   const before = (await keys()).length;
   for (let round = 0; round < 5; round++) {
     const bytes = randomBytes(256 * 1024 + round);
-    const at = fileWith(bytes);
+    const at = fileOf(bytes);
     await Promise.all([
       createS3RawFileStore(config).put(sha256(bytes), at),
       createS3RawFileStore(config).put(sha256(bytes), at),
@@ -78,7 +68,7 @@ test('the same bytes put by two workers at once are one object', async () => {
 
 test('an empty file round-trips; a missing file and a missing bucket are errors naming them', async () => {
   const empty = Buffer.alloc(0);
-  await createS3RawFileStore(config).put(sha256(empty), fileWith(empty));
+  await createS3RawFileStore(config).put(sha256(empty), fileOf(empty));
   expect((await bytesOf(createS3RawFileStore(config).open(sha256(empty)))).length).toBe(0);
   const missing = 'f'.repeat(64);
   await expect(bytesOf(createS3RawFileStore(config).open(missing))).rejects.toThrow(
@@ -89,5 +79,5 @@ test('an empty file round-trips; a missing file and a missing bucket are errors 
     /object store: GET of raw bank file f+ answered 404 NoSuchBucket/,
   );
   const bytes = randomBytes(1000);
-  await expect(noBucket.put(sha256(bytes), fileWith(bytes))).rejects.toThrow(/object store: .* answered 404/);
+  await expect(noBucket.put(sha256(bytes), fileOf(bytes))).rejects.toThrow(/object store: .* answered 404/);
 });
