@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { randomBase62 } from '../domain/ids';
 import {
   AcquirerSignatureError,
@@ -21,10 +22,52 @@ import { simulatedAcquirerFee } from '../simulators/acquirer-fees';
 import type { Logger } from '../stack/logger';
 
 /**
+ * A map that forgets its oldest entries beyond `capacity`: the acquirer's recent authorizations.
+ * A real acquirer keeps every authorization in its own database; in the worker's heap they would be
+ * the benchmark's memory, not Skil's (decision 0180).
+ */
+class RecentMap<V> extends Map<string, V> {
+  constructor(private readonly capacity: number) {
+    super();
+  }
+  override set(key: string, value: V): this {
+    super.set(key, value);
+    if (this.size > this.capacity) this.delete(this.keys().next().value!);
+    return this;
+  }
+}
+
+/**
+ * The captures and refunds an in-process acquirer made, one line each (`capture <authorization>
+ * <idempotency key> <amount>`), appended to a file outside the heap: the acquirer's own journal, which
+ * the benchmark reads to check every charge against the payment intents (exactly once, same total).
+ */
+function createJournal(file: string | undefined) {
+  let pending: string[] = [];
+  const flush = () => {
+    if (!file || pending.length === 0) return;
+    appendFileSync(file, pending.join(''));
+    pending = [];
+  };
+  if (file) {
+    setInterval(flush, 100).unref();
+    process.once('exit', flush);
+  }
+  return {
+    record(kind: 'capture' | 'refund', authorization: string, key: string, amount: number) {
+      if (!file) return;
+      pending.push(`${kind} ${authorization} ${key} ${amount}\n`);
+      if (pending.length >= 1000) flush();
+    },
+  };
+}
+
+/**
  * For the renewal-day benchmark only (decision 0102): the simulated acquirer's test-card behaviour
- * as a `CardAcquirer` inside the worker process, in memory, so the benchmark measures Skil's batch
- * renewals without an HTTP hop per authorization, as it did before the acquirer became a shared
- * service. Its authorizations exist only in that process: nothing else can capture or refund them.
+ * as a `CardAcquirer` inside the worker process, so the benchmark measures Skil's batch renewals
+ * without an HTTP hop per authorization. It remembers the last `window` authorizations (a page's
+ * charge captures what it authorized moments before) and journals its captures to `journalFile`
+ * (decision 0180). Its authorizations exist only in that process: nothing else can capture them.
  */
 export function createInProcessAcquirer(
   opts: {
@@ -32,10 +75,15 @@ export function createInProcessAcquirer(
     /** The simulated bank's base URL, told of each capture and refund (decision 0091); unset: none. */
     bankUrl?: string | undefined;
     log?: Logger;
+    /** Authorizations remembered (and idempotency keys replayed); default 20,000. */
+    window?: number;
+    /** Where captures and refunds are journaled; unset: nowhere. */
+    journalFile?: string | undefined;
   } = {},
 ): CardAcquirer {
-  const auths = new Map<string, Authorization>();
-  const byKey = new Map<string, Authorization>();
+  const auths = new RecentMap<Authorization>(opts.window ?? 20_000);
+  const byKey = new RecentMap<Authorization>(opts.window ?? 20_000);
+  const journal = createJournal(opts.journalFile);
   const failedOnce = new Set<string>();
   const latency = opts.latencyMs ?? 0;
   const wait = () => (latency > 0 ? new Promise((r) => setTimeout(r, latency)) : Promise.resolve());
@@ -108,6 +156,7 @@ export function createInProcessAcquirer(
       auth.status = 'captured';
       auth.amount_captured = req.amount;
       auth.fee = simulatedAcquirerFee(req.amount);
+      journal.record('capture', auth.id, req.idempotency_key, req.amount);
       report({
         id: auth.id,
         kind: 'capture',
@@ -132,6 +181,7 @@ export function createInProcessAcquirer(
         throw new AcquirerInvalidRequestError('refund exceeds capture', 'amount_too_large', false, 400);
       auth.amount_refunded += req.amount;
       const id = `re_${randomBase62(20)}`;
+      journal.record('refund', auth.id, req.idempotency_key, req.amount);
       report({
         id,
         kind: 'refund',

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { withStack } from './harness';
@@ -25,8 +25,108 @@ function peakRssMb(child: ChildProcess): number {
   return Math.round(kb / 1024);
 }
 
+const TICKS_PER_S = 100;
+
+/** utime + stime of a process in seconds (USER_HZ is 100 on Linux); 0 when it is gone. */
+function cpuOf(pid: number): number {
+  try {
+    // Fields after the command's closing parenthesis: state is field 3; utime and stime are 14 and 15.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / TICKS_PER_S;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds of the PostgreSQL server: its postmaster and every process it forked. */
+function postgresCpu(postmaster: number): number {
+  let total = cpuOf(postmaster);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === postmaster) total += cpuOf(Number(entry));
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return total;
+}
+
+async function postmasterPid(knex: Knex): Promise<number> {
+  const pid = (await knex.raw<{ rows: { pid: number }[] }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
 async function count(knex: Knex, sql: string, merchantId: string): Promise<number> {
   return Number((await knex.raw<{ rows: { n: string }[] }>(sql, [merchantId])).rows[0]!.n);
+}
+
+/**
+ * Exactly once, checked from both sides: Skil's rows (one paid renewal, one succeeded payment intent,
+ * one invoice per subscription, numbered without gaps; their events and deliveries) and the
+ * acquirer's journal (one capture per subscription's period, totalling what the intents captured).
+ * Returns what is wrong; empty when nothing is.
+ */
+async function exactlyOnce(
+  knex: Knex,
+  merchantId: string,
+  n: number,
+  journalFile: string,
+): Promise<string[]> {
+  const one = async (sql: string) =>
+    (await knex.raw<{ rows: Record<string, string | null>[] }>(sql, [merchantId])).rows[0]!;
+  const r = await one(
+    `select count(*) filter (where status = 'paid') as paid, count(*) as all,
+            count(distinct subscription_id) as subs from renewals where merchant_id = ?`,
+  );
+  const p = await one(
+    `select count(*) filter (where status = 'succeeded') as succeeded, count(*) as all,
+            coalesce(sum(amount_captured), 0) as captured from payment_intents where merchant_id = ?`,
+  );
+  const i = await one(
+    `select count(*) as n, count(distinct payment_intent_id) as intents, min(sequence) as lo, max(sequence) as hi
+       from invoices where merchant_id = ?`,
+  );
+  const e = await one(
+    `select count(*) filter (where type = 'subscription.renewed') as renewed,
+            count(*) filter (where type = 'payment_intent.captured') as captured,
+            count(*) filter (where type = 'invoice.finalized') as invoiced from events where merchant_id = ?`,
+  );
+  const d = await one(
+    'select count(*) as n, count(distinct event_id) as events from webhook_deliveries where merchant_id = ?',
+  );
+  const captures = readFileSync(journalFile, 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('capture '))
+    .map((l) => l.split(' '));
+  // The key is `{subscription}:{period_start}:{attempt}:capture`: one subscription's period charged once.
+  const periods = new Set(captures.map(([, , key]) => key!.split(':').slice(0, -2).join(':')));
+  const journalTotal = captures.reduce((t, [, , , amount]) => t + Number(amount), 0);
+  const want: [string, unknown, unknown][] = [
+    ['paid renewals', Number(r.paid), n],
+    ['renewals', Number(r.all), n],
+    ['subscriptions renewed', Number(r.subs), n],
+    ['succeeded payment intents', Number(p.succeeded), n],
+    ['payment intents', Number(p.all), n],
+    ['invoices', Number(i.n), n],
+    ['invoiced payments', Number(i.intents), n],
+    ['invoice numbers', `${i.lo}..${i.hi}`, `1..${n}`],
+    ['subscription.renewed events', Number(e.renewed), n],
+    ['payment_intent.captured events', Number(e.captured), n],
+    ['invoice.finalized events', Number(e.invoiced), n],
+    ['webhook deliveries', Number(d.n), 2 * n],
+    ['events delivered', Number(d.events), 2 * n],
+    ['acquirer captures', captures.length, n],
+    ['periods captured', periods.size, n],
+    ['acquirer total = captured by intents', journalTotal, Number(p.captured)],
+  ];
+  return want
+    .filter(([, got, expected]) => got !== expected)
+    .map(([what, got, expected]) => `${what}: ${String(got)}, want ${String(expected)}`);
 }
 
 async function main(): Promise<void> {
@@ -36,8 +136,11 @@ async function main(): Promise<void> {
     const receiver = await startReceiver();
     const results: Record<string, unknown>[] = [];
     try {
+      const journalDir = mkdtempSync(path.join(os.tmpdir(), 'renewal-day-'));
       for (const latency of latencies) {
         process.env.SIMULATED_ACQUIRER_LATENCY_MS = String(latency);
+        const journalFile = path.join(journalDir, `acquirer-${latency}.log`);
+        process.env.SIMULATED_ACQUIRER_JOURNAL = journalFile;
         const worker = await spawnWorker(stack, { entry: path.join(__dirname, 'renewal-worker.ts') });
         // The worker logs each page's phases; summed, they are the profile of the run.
         const profile = { pages: 0, createMs: 0, chargeMs: 0, finishMs: 0, notifyMs: 0 };
@@ -78,6 +181,12 @@ async function main(): Promise<void> {
         });
         const seedSeconds = (performance.now() - seedStart) / 1000;
         await stack.knex.raw('analyze subscriptions');
+        const postmaster = await postmasterPid(stack.knex);
+        const cpuBefore = {
+          worker: cpuOf(worker.pid!),
+          postgres: postgresCpu(postmaster),
+          bench: process.cpuUsage(),
+        };
         const start = Date.now();
         const adv = await stack.api(m.testKey, `/v1/test_helpers/test_clocks/${clock.body.id}/advance`, {
           method: 'POST',
@@ -90,6 +199,14 @@ async function main(): Promise<void> {
           await new Promise((r) => setTimeout(r, 250));
         }
         const seconds = (Date.now() - start) / 1000;
+        const benchCpu = process.cpuUsage(cpuBefore.bench);
+        // Where the two cores went during the run: the worker, PostgreSQL, and this process (the API,
+        // Temporal's client and the webhook receiver); the Temporal dev server is the rest.
+        const cpu = {
+          worker: Number((cpuOf(worker.pid!) - cpuBefore.worker).toFixed(1)),
+          postgres: Number((postgresCpu(postmaster) - cpuBefore.postgres).toFixed(1)),
+          bench_process: Number(((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)),
+        };
         const last = (
           await stack.knex('renewals').where({ merchant_id: m.id }).max<{ max: Date }[]>('updated_at as max')
         )[0]!.max;
@@ -119,6 +236,7 @@ async function main(): Promise<void> {
           seconds_to_last_renewal: Number(((last.getTime() - start) / 1000).toFixed(1)),
           renewals_per_s: Math.round(renewed / seconds),
           worker_peak_rss_mb: peakRssMb(worker),
+          cpu_seconds: cpu,
           seed_seconds: Number(seedSeconds.toFixed(1)),
           page_phase_seconds: {
             pages: profile.pages,
@@ -128,9 +246,19 @@ async function main(): Promise<void> {
             notify: Math.round(profile.notifyMs / 1000),
           },
         });
-        console.log(JSON.stringify(results.at(-1)));
+        // The journal is flushed every 100 ms; a graceful stop flushes the rest.
+        worker.kill('SIGINT');
+        await Promise.race([
+          new Promise((r) => worker.once('exit', r)),
+          new Promise((r) => setTimeout(r, 10_000)),
+        ]);
         await killHard(worker);
+        const wrong = await exactlyOnce(stack.knex, m.id, n, journalFile);
+        results.at(-1)!.exactly_once = wrong.length === 0 ? 'ok' : wrong;
+        console.log(JSON.stringify(results.at(-1)));
+        if (wrong.length > 0) process.exitCode = 1;
       }
+      rmSync(journalDir, { recursive: true, force: true });
 
       // Baseline: the same rows (renewal, payment intent, two events, their deliveries) by plain
       // batched INSERTs of 1,000 rows, for subscriptions seeded the same way.

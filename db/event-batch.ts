@@ -16,6 +16,18 @@ export interface BatchEvent {
 }
 
 /**
+ * What an event is about, for the dashboard's timelines (decision 0180): its object's id and, for a
+ * refund or a dispute, the payment it belongs to. Stored as columns so no index parses `data`.
+ */
+export function eventRefs(data: Record<string, unknown>): {
+  object_ref: string | null;
+  payment_intent_ref: string | null;
+} {
+  const ref = (v: unknown) => (typeof v === 'string' ? v : null);
+  return { object_ref: ref(data.id), payment_intent_ref: ref(data.payment_intent) };
+}
+
+/**
  * Writes many events and their deliveries in two statements, in the caller's transaction (outbox,
  * set-based): the events in the given order, then one pending delivery per enabled channel of the
  * event's merchant and environment subscribed to its type. Returns the channels to wake after commit.
@@ -23,35 +35,41 @@ export interface BatchEvent {
 export async function recordEvents(trx: Knex.Transaction, events: readonly BatchEvent[]): Promise<string[]> {
   if (events.length === 0) return [];
   const ids = events.map(() => newId(ID_PREFIX.event));
+  const merchants = events.map((e) => e.merchantId);
+  const livemodes = events.map((e) => e.livemode);
+  const types = events.map((e) => e.type);
+  const refs = events.map((e) => eventRefs(e.data));
   await trx.raw(
-    `insert into events (id, merchant_id, livemode, type, data)
-     select t.id, t.merchant_id, t.livemode, t.type, t.data::json
-       from unnest(?::text[], ?::text[], ?::boolean[], ?::text[], ?::text[])
-            with ordinality as t(id, merchant_id, livemode, type, data, ord)
+    `insert into events (id, merchant_id, livemode, type, data, object_ref, payment_intent_ref)
+     select t.id, t.merchant_id, t.livemode, t.type, t.data::json, t.object_ref, t.payment_intent_ref
+       from unnest(?::text[], ?::text[], ?::boolean[], ?::text[], ?::text[], ?::text[], ?::text[])
+            with ordinality as t(id, merchant_id, livemode, type, data, object_ref, payment_intent_ref, ord)
       order by t.ord`,
     sqlArgs(
       ids,
-      events.map((e) => e.merchantId),
-      events.map((e) => e.livemode),
-      events.map((e) => e.type),
+      merchants,
+      livemodes,
+      types,
       events.map((e) => JSON.stringify(e.data)),
+      refs.map((r) => r.object_ref),
+      refs.map((r) => r.payment_intent_ref),
     ),
   );
   // Delivery ids: the prefix and 24 characters of an md5 (hex is a subset of base62), made in SQL so
-  // one statement covers every (event, channel) pair.
+  // one statement covers every (event, channel) pair. The events are the ones just written, so their
+  // scope and type come from the same arrays rather than being read back.
   const result = await trx.raw<{ rows: { channel_id: string }[] }>(
     `insert into webhook_deliveries
        (id, merchant_id, livemode, channel_id, event_id, status, max_attempts, next_attempt_at)
      select '${ID_PREFIX.webhookDelivery}_' || substr(md5(e.id || c.id || random()::text), 1, 24),
             e.merchant_id, e.livemode, c.id, e.id, 'pending', ?, now()
-       from events e
+       from unnest(?::text[], ?::text[], ?::boolean[], ?::text[]) as e(id, merchant_id, livemode, type)
        join notification_channels c
          on c.merchant_id = e.merchant_id and c.livemode = e.livemode and c.status = 'enabled'
         and c.deleted_at is null and (e.type = any(c.event_subscriptions) or '*' = any(c.event_subscriptions))
-      where e.id = any(?::text[])
      on conflict (channel_id, event_id) do nothing
      returning channel_id`,
-    sqlArgs(WEBHOOK_RETRY_DELAYS_MS.length, ids),
+    sqlArgs(WEBHOOK_RETRY_DELAYS_MS.length, ids, merchants, livemodes, types),
   );
   return [...new Set(result.rows.map((r) => r.channel_id))];
 }

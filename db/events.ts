@@ -3,6 +3,7 @@ import type { Scope } from '../domain/scope';
 import type { EventRecord } from '../domain/event-payload';
 import { newId, ID_PREFIX } from '../domain/ids';
 import { WEBHOOK_RETRY_DELAYS_MS } from '../domain/webhook-schedule';
+import { eventRefs } from './event-batch';
 
 interface EventRow {
   seq: number;
@@ -11,6 +12,8 @@ interface EventRow {
   livemode: boolean;
   type: string;
   data: Record<string, unknown>;
+  object_ref: string | null;
+  payment_intent_ref: string | null;
   created_at: Date;
 }
 
@@ -68,6 +71,7 @@ export function createEventRepository(db: Db) {
           livemode: scope.livemode,
           type: input.type,
           data: input.data,
+          ...eventRefs(input.data),
         })
         .returning('*');
       const event = toRecord(row!);
@@ -129,10 +133,7 @@ export function createEventRepository(db: Db) {
       if (opts.type) q.where('type', opts.type);
       // Events about one object: its own, and those of its refunds (the dashboard's timelines).
       const objectId = opts.objectId;
-      if (objectId)
-        q.where((w) =>
-          w.whereRaw(`data->>'id' = ?`, [objectId]).orWhereRaw(`data->>'payment_intent' = ?`, [objectId]),
-        );
+      if (objectId) q.where((w) => w.where('object_ref', objectId).orWhere('payment_intent_ref', objectId));
       if (opts.startingAfter) {
         q.whereRaw(
           '(created_at, seq) > (select created_at, seq from events where id = ? and merchant_id = ? and livemode = ?)',

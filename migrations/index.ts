@@ -28,6 +28,7 @@ import * as invoices from './20261221_0100_invoices';
 import * as rawBankFiles from './20261222_0900_raw_bank_files';
 import * as posPinSessions from './20261223_0100_pos_pin_sessions';
 import * as disputes from './20261224_0100_disputes';
+import * as eventObjectColumns from './20261226_0100_event_object_columns';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '20261222_0900_raw_bank_files': rawBankFiles,
   '20261223_0100_pos_pin_sessions': posPinSessions,
   '20261224_0100_disputes': disputes,
+  '20261226_0100_event_object_columns': eventObjectColumns,
 };
