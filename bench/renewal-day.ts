@@ -260,8 +260,10 @@ async function main(): Promise<void> {
       }
       rmSync(journalDir, { recursive: true, force: true });
 
-      // Baseline: the same rows (renewal, payment intent, two events, their deliveries) by plain
-      // batched INSERTs of 1,000 rows, for subscriptions seeded the same way.
+      // Baseline: the same rows the renewal day leaves, each written once in its final state by plain
+      // batched statements of 1,000 rows, for subscriptions seeded the same way: renewal, payment
+      // intent, acquirer fee, invoice (numbered), the subscription moved to its next period, three
+      // events (renewed, captured, invoice finalized) and the two deliveries the channel wants.
       const m = await stack.merchant();
       await stack.api(m.testKey, '/v1/notification-channels', {
         method: 'POST',
@@ -289,6 +291,8 @@ async function main(): Promise<void> {
         const page = subs.slice(i, i + 1000);
         const pis = page.map(() => newId(ID_PREFIX.paymentIntent));
         const evs = page.flatMap(() => [newId(ID_PREFIX.event), newId(ID_PREFIX.event)]);
+        const invoiceEvents = page.map(() => newId(ID_PREFIX.event));
+        const invoices = page.map(() => newId(ID_PREFIX.invoice));
         await stack.knex.transaction(async (trx) => {
           await trx('payment_intents').insert(
             page.map((s, j) => ({
@@ -348,6 +352,55 @@ async function main(): Promise<void> {
                next_attempt_at)
              select 'whd_' || substr(md5(e), 1, 24), ?, false, ?, e, 'pending', 5, now() from unnest(?::text[]) e`,
             sqlArgs(m.id, channel.id, evs),
+          );
+          await trx.raw(
+            `insert into payment_costs (merchant_id, livemode, kind, source_id, idempotency_key, payment_intent_id,
+               amount, occurred_at, recorded_at)
+             select ?, false, 'acquirer_fee', 'auth_' || p, 'acquirer_fee:auth_' || p, p, 40, now(), now()
+               from unnest(?::text[]) p`,
+            sqlArgs(m.id, pis),
+          );
+          await trx.raw(
+            `update subscriptions s set current_period_index = 1, current_period_start = ?, current_period_end = ?,
+                    updated_at = now()
+               from unnest(?::text[]) t(id) where s.id = t.id`,
+            sqlArgs(
+              new Date(T0 + 31 * 86_400_000),
+              new Date(T0 + 59 * 86_400_000),
+              page.map((s) => s.id),
+            ),
+          );
+          await trx.raw(
+            `insert into invoice_sequences as q (merchant_id, livemode, last_number) values (?, false, ?)
+             on conflict (merchant_id, livemode) do update set last_number = q.last_number + excluded.last_number`,
+            sqlArgs(m.id, page.length),
+          );
+          await trx.raw(
+            `insert into invoices (id, merchant_id, livemode, sequence, number, status, payment_intent_id, customer_id,
+               subscription_id, seller, buyer, lines, vat, total, total_vat, issued_at, supplied_at, payment_reference)
+             select t.id, ?, false, ? + t.ord, 'TEST-' || lpad((? + t.ord)::text, 6, '0'), 'paid', t.pi, t.cus, t.sub,
+                    '{"name":"Merchant ehf.","kennitala":"5501692829"}', '{"name":null,"email":null}',
+                    '[{"description":"Áskrift","quantity":1,"unit_amount":2990,"vat_rate":24,"amount":2990}]',
+                    '[{"rate":24,"base":2411,"vat":579}]', 2990, 579, now(), now(), t.pi
+               from unnest(?::text[], ?::text[], ?::text[], ?::text[]) with ordinality as t(id, pi, cus, sub, ord)`,
+            sqlArgs(
+              m.id,
+              i,
+              i,
+              invoices,
+              pis,
+              page.map((s) => s.customer_id),
+              page.map((s) => s.id),
+            ),
+          );
+          await trx('events').insert(
+            page.map((s, j) => ({
+              id: invoiceEvents[j],
+              merchant_id: m.id,
+              livemode: false,
+              type: 'invoice.finalized',
+              data: { id: invoices[j] },
+            })),
           );
         });
       }
