@@ -24,7 +24,7 @@ import type { Logger } from '../stack/logger';
 /**
  * A map that forgets its oldest entries beyond `capacity`: the acquirer's recent authorizations.
  * A real acquirer keeps every authorization in its own database; in the worker's heap they would be
- * the benchmark's memory, not Skil's (decision 0180).
+ * the benchmark's memory, not Skil's (decision 0189).
  */
 class RecentMap<V> extends Map<string, V> {
   constructor(private readonly capacity: number) {
@@ -67,7 +67,7 @@ function createJournal(file: string | undefined) {
  * as a `CardAcquirer` inside the worker process, so the benchmark measures Skil's batch renewals
  * without an HTTP hop per authorization. It remembers the last `window` authorizations (a page's
  * charge captures what it authorized moments before) and journals its captures to `journalFile`
- * (decision 0180). Its authorizations exist only in that process: nothing else can capture them.
+ * (decision 0189). Its authorizations exist only in that process: nothing else can capture them.
  */
 export function createInProcessAcquirer(
   opts: {

@@ -16,7 +16,7 @@ export interface BatchEvent {
 }
 
 /**
- * What an event is about, for the dashboard's timelines (decision 0180): its object's id and, for a
+ * What an event is about, for the dashboard's timelines (decision 0189): its object's id and, for a
  * refund or a dispute, the payment it belongs to. Stored as columns so no index parses `data`.
  */
 export function eventRefs(data: Record<string, unknown>): {

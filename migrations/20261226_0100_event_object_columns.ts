@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * The object an event is about, as columns the writer fills (decision 0180), instead of indexes on
+ * The object an event is about, as columns the writer fills (decision 0189), instead of indexes on
  * expressions over `data`: `data` is json (it keeps key order), so each such index parsed every
  * event's whole document again on insert, twice per event, on the billing run's hottest statement.
  */

@@ -298,7 +298,7 @@ async function startPostgres(
     max_connections: '200',
     // A renewal day of a million subscriptions writes gigabytes of rows with random ids: PostgreSQL's
     // defaults (128 MB of buffers, a checkpoint every 1 GB of WAL) make it re-read index pages and
-    // checkpoint every minute or so (decision 0180). The memory is mapped at start, used as it fills.
+    // checkpoint every minute or so (decision 0189). The memory is mapped at start, used as it fills.
     shared_buffers: '1GB',
     max_wal_size: '8GB',
     ...(persistent ? {} : { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }),
