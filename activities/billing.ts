@@ -30,7 +30,12 @@ import {
   insertRenewalClaim,
   lifecycleRefsOfClaims,
 } from '../db/claim-collection';
-import { lockForCharge, moveToChargedPeriods } from '../db/subscription-periods';
+import {
+  lockForCharge,
+  lockedRows,
+  moveToChargedPeriods,
+  type LockedSubscription,
+} from '../db/subscription-periods';
 import { createTestClockWaitRepository } from '../db/test-clock-waits';
 import { subscriptionWorkflowId } from '../workflows/contract';
 import { isFinalAdapterError } from './adapter-failure';
@@ -315,6 +320,17 @@ export function createBillingActivities(
         trx,
       );
       const live = moved.filter((r) => !ended(r.subscription_id));
+      // Subscriptions that ended while their charge was in flight are presented as their cancel left them.
+      const endedRows = new Map(
+        (
+          await lockedRows(
+            trx,
+            moved
+              .filter((r) => r.status === 'paid' && ended(r.subscription_id))
+              .map((r) => r.subscription_id),
+          )
+        ).map((s) => [s.id, s] as const),
+      );
       const updated = await moveSubscriptions(trx, live, byId, asOf, reason);
       for (const r of live)
         if (r.status === 'awaiting_claim') await renewalClaim(trx, updated.get(r.subscription_id)!, r, asOf);
@@ -324,9 +340,9 @@ export function createBillingActivities(
         const pi = r.payment_intent_id ? intents.get(r.payment_intent_id)! : null;
         if (ended(r.subscription_id)) {
           // The subscription stays as its cancel left it; the merchant sees the money that moved.
-          const sub = locked.get(r.subscription_id)!;
-          const scope = { merchantId: sub.merchant_id, livemode: sub.livemode };
           if (r.status !== 'paid') continue;
+          const sub = endedRows.get(r.subscription_id)!;
+          const scope = { merchantId: sub.merchant_id, livemode: sub.livemode };
           events.push({
             ...scope,
             type: 'subscription.updated',
@@ -451,7 +467,7 @@ export function createBillingActivities(
  * Whether a charge may open a period of this (locked) subscription: never once it has ended, and a
  * renewal only while the subscription is still due as the billing run found it.
  */
-function mayCharge(s: SubscriptionRow, reason: ChargeReason, asOf: Date): boolean {
+function mayCharge(s: LockedSubscription, reason: ChargeReason, asOf: Date): boolean {
   if (isEnded(s.status)) return false;
   if (reason !== 'renewal') return true;
   return s.status === 'active' && !s.cancel_at_period_end && s.current_period_end <= asOf;

@@ -16,18 +16,36 @@ export interface ChargedPeriod {
   proration: number;
 }
 
+/** What a charge needs to know of a subscription it has locked: whether it may still be charged. */
+export type LockedSubscription = Pick<
+  SubscriptionRow,
+  'id' | 'status' | 'cancel_at_period_end' | 'current_period_end'
+>;
+
 /**
- * Locks the subscriptions a charge is about to open or finish renewals of and returns their rows.
+ * Locks the subscriptions a charge is about to open or finish renewals of and returns what decides
+ * whether they may be charged (only that: a page locks hundreds, and whole rows cost their parsing).
  * A cancel locks the same row, so a charge and a cancel of one subscription happen one after the
  * other (decision 0100). Rows are locked in id order, so two pages never wait on each other.
  */
 export async function lockForCharge(
   trx: Knex.Transaction,
   ids: readonly string[],
-): Promise<SubscriptionRow[]> {
+): Promise<LockedSubscription[]> {
+  if (ids.length === 0) return [];
+  const result = await trx.raw<{ rows: LockedSubscription[] }>(
+    `select id, status, cancel_at_period_end, current_period_end from subscriptions
+      where id = any(?::text[]) order by id for update`,
+    sqlArgs(...[ids]),
+  );
+  return result.rows;
+}
+
+/** Whole rows of subscriptions this transaction has locked already. */
+export async function lockedRows(trx: Knex.Transaction, ids: readonly string[]): Promise<SubscriptionRow[]> {
   if (ids.length === 0) return [];
   const result = await trx.raw<{ rows: SubscriptionRow[] }>(
-    `select * from subscriptions where id = any(?::text[]) order by id for update`,
+    `select * from subscriptions where id = any(?::text[])`,
     sqlArgs(...[ids]),
   );
   return result.rows;
