@@ -115,14 +115,11 @@ export function createWebhookActivities(
     },
 
     /**
-     * Makes attempt `attemptNumber` of each delivery of a batch, exactly once, `concurrency` POSTs at
-     * a time. The attempt rows are written and committed before any request goes out: a retried
-     * batch skips deliveries whose attempt finished, and records one still in progress (the worker
-     * died mid-request) as failed without sending it again, so a crash can never add an attempt
-     * beyond the schedule. Claiming, reading channels and events, and recording outcomes are each a
-     * few statements for the whole batch, so a delivery costs the database a share of a batch rather
-     * than two transactions of its own. Heartbeats after each POST so a dead worker is noticed within
-     * the heartbeat timeout rather than the batch's whole time limit.
+     * Attempts a batch of due deliveries (see attemptBatch). Given its channel, it then goes on with
+     * the deliveries that fell due meanwhile, for up to CONTINUE_MS, before handing back to the
+     * workflow: a busy channel then costs one activity per stretch rather than two Temporal round
+     * trips per batch, and a delivery committed during a stretch waits for one batch, not for the
+     * workflow's next round (decision 0184).
      */
     async attemptDeliveries(input: {
       merchantId: string;
@@ -130,68 +127,26 @@ export function createWebhookActivities(
       deliveries: { id: string; attemptNumber: number }[];
       schedule: number[];
       concurrency: number;
+      /** The channel of the deliveries, and how many to claim per further batch; unset: this batch only. */
+      channelId?: string;
+      limit?: number;
     }): Promise<Record<AttemptOutcome, number>> {
-      const scope: Scope = { merchantId: input.merchantId, livemode: input.livemode };
-      // Channels to wake once committed: those that hear of a channel the rule just disabled.
-      const toWake: string[] = [];
-      const { claimed, interrupted } = await deps.knex.transaction(async (trx) => {
-        const found = await batches.claim(scope, input.deliveries, trx);
-        if (found.interrupted.length > 0) {
-          const at = clock();
-          const outcomes = found.interrupted.map((d) => outcomeOf(d, INTERRUPTED, at, input.schedule));
-          toWake.push(...(await finish(trx, scope, outcomes)));
-        }
-        return found;
-      });
-
-      // Each channel's secrets are opened once per batch; the events are read in one statement.
-      const channelById = new Map<string, ChannelRow | undefined>();
-      for (const id of new Set(claimed.map((d) => d.channel_id)))
-        channelById.set(id, await channels.findById(scope, id));
-      const eventById = new Map(
-        (
-          await events.findByIds(
-            scope,
-            claimed.map((d) => d.event_id),
-          )
-        ).map((e) => [e.id, e]),
-      );
-
-      const outcomes: Outcome[] = [];
-      let next = 0;
-      const lane = async () => {
-        while (next < claimed.length) {
-          const delivery = claimed[next++]!;
-          const channel = channelById.get(delivery.channel_id);
-          const event = eventById.get(delivery.event_id);
-          const result: PostResult =
-            !channel || !event
-              ? { status: null, latencyMs: 0, error: channel ? 'event missing' : 'channel deleted' }
-              : await sendDelivery({
-                  channel,
-                  event,
-                  deliveryId: delivery.id,
-                  timeoutMs,
-                  allowPrivateRanges: deps.allowPrivateRanges ?? [],
-                });
-          outcomes.push(outcomeOf(delivery, result, clock(), input.schedule));
-          observe(delivery, result, event);
-          heartbeat(outcomes.length);
-        }
-      };
-      await Promise.all(
-        Array.from({ length: Math.max(1, Math.min(input.concurrency, claimed.length)) }, lane),
-      );
-      toWake.push(...(await recordOutcomes(scope, outcomes)));
-      if (toWake.length > 0) await deps.wakeChannels(toWake);
-
-      const succeeded = outcomes.filter((o) => o.succeeded).length;
-      return {
-        succeeded,
-        failed: outcomes.length - succeeded,
-        skipped: input.deliveries.length - claimed.length - interrupted.length,
-        interrupted: interrupted.length,
-      };
+      const counts = await attemptBatch(input, input.deliveries);
+      if (input.channelId === undefined) return counts;
+      const until = Date.now() + CONTINUE_MS;
+      while (Date.now() < until) {
+        // Reads the channel's state too: a channel disabled or deleted meanwhile stops the stretch.
+        const found = await activities.findDueDeliveries({
+          merchantId: input.merchantId,
+          livemode: input.livemode,
+          channelId: input.channelId,
+          limit: input.limit ?? input.deliveries.length,
+        });
+        if (found.channel !== 'active' || found.due.length === 0) break;
+        const more = await attemptBatch(input, found.due);
+        for (const key of Object.keys(counts) as AttemptOutcome[]) counts[key] += more[key];
+      }
+      return counts;
     },
 
     /** Signals the workflow of every channel holding overdue deliveries (lost wake-ups). */
@@ -202,6 +157,81 @@ export function createWebhookActivities(
     },
   };
   return activities;
+
+  /**
+   * Makes attempt `attemptNumber` of each delivery of a batch, exactly once, `concurrency` POSTs at
+   * a time. The attempt rows are written and committed before any request goes out: a retried
+   * batch skips deliveries whose attempt finished, and records one still in progress (the worker
+   * died mid-request) as failed without sending it again, so a crash can never add an attempt
+   * beyond the schedule. Claiming, reading channels and events, and recording outcomes are each a
+   * few statements for the whole batch, so a delivery costs the database a share of a batch rather
+   * than two transactions of its own. Heartbeats after each POST so a dead worker is noticed within
+   * the heartbeat timeout rather than the batch's whole time limit.
+   */
+  async function attemptBatch(
+    input: { merchantId: string; livemode: boolean; schedule: number[]; concurrency: number },
+    batch: { id: string; attemptNumber: number }[],
+  ): Promise<Record<AttemptOutcome, number>> {
+    const scope: Scope = { merchantId: input.merchantId, livemode: input.livemode };
+    // Channels to wake once committed: those that hear of a channel the rule just disabled.
+    const toWake: string[] = [];
+    const { claimed, interrupted } = await deps.knex.transaction(async (trx) => {
+      const found = await batches.claim(scope, batch, trx);
+      if (found.interrupted.length > 0) {
+        const at = clock();
+        const outcomes = found.interrupted.map((d) => outcomeOf(d, INTERRUPTED, at, input.schedule));
+        toWake.push(...(await finish(trx, scope, outcomes)));
+      }
+      return found;
+    });
+
+    // Each channel's secrets are opened once per batch; the events are read in one statement.
+    const channelById = new Map<string, ChannelRow | undefined>();
+    for (const id of new Set(claimed.map((d) => d.channel_id)))
+      channelById.set(id, await channels.findById(scope, id));
+    const eventById = new Map(
+      (
+        await events.findByIds(
+          scope,
+          claimed.map((d) => d.event_id),
+        )
+      ).map((e) => [e.id, e]),
+    );
+
+    const outcomes: Outcome[] = [];
+    let next = 0;
+    const lane = async () => {
+      while (next < claimed.length) {
+        const delivery = claimed[next++]!;
+        const channel = channelById.get(delivery.channel_id);
+        const event = eventById.get(delivery.event_id);
+        const result: PostResult =
+          !channel || !event
+            ? { status: null, latencyMs: 0, error: channel ? 'event missing' : 'channel deleted' }
+            : await sendDelivery({
+                channel,
+                event,
+                deliveryId: delivery.id,
+                timeoutMs,
+                allowPrivateRanges: deps.allowPrivateRanges ?? [],
+              });
+        outcomes.push(outcomeOf(delivery, result, clock(), input.schedule));
+        observe(delivery, result, event);
+        heartbeat(outcomes.length);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(input.concurrency, claimed.length)) }, lane));
+    toWake.push(...(await recordOutcomes(scope, outcomes)));
+    if (toWake.length > 0) await deps.wakeChannels(toWake);
+
+    const succeeded = outcomes.filter((o) => o.succeeded).length;
+    return {
+      succeeded,
+      failed: outcomes.length - succeeded,
+      skipped: batch.length - claimed.length - interrupted.length,
+      interrupted: interrupted.length,
+    };
+  }
 
   /**
    * Records a batch's outcomes, retrying the transaction a few times: the requests went out, and an
@@ -288,6 +318,9 @@ const INTERRUPTED: PostResult = {
   latencyMs: 0,
   error: 'interrupted: the worker stopped before the outcome was recorded',
 };
+
+/** How long one activity goes on attempting what falls due on its channel before it returns. */
+const CONTINUE_MS = 10_000;
 
 /** Tries at recording a batch's outcomes before the activity fails (and Temporal retries it). */
 const RECORD_TRIES = 3;

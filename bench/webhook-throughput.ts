@@ -3,6 +3,7 @@ import http from 'node:http';
 import { percentile, withStack } from './harness';
 import { startReceiver, type Received } from '../test/helpers/receiver';
 import { createEventRepository } from '../db/events';
+import { createKnex } from '../db/knex';
 import { createWebhookDispatcher } from '../engine/webhook-dispatch';
 import { signWebhookBody, verifyWebhookSignature } from '../domain/webhook-signature';
 import type { TestStack } from '../test/helpers/stack';
@@ -197,12 +198,15 @@ async function latencyPhase(stack: TestStack, rate: number, seconds: number, fai
   const m = await stack.merchant();
   const secrets = await createChannels(stack, m.testKey, receiver.url, 1);
   const scope = { merchantId: m.id, livemode: false };
+  // The writer has a pool of its own, as an API process would: sharing the worker's would queue the
+  // worker's statements behind the writes and measure the pool rather than the delivery path.
+  const writer = createKnex(stack.db.url, { poolMax: 8 });
   const dispatcher = createWebhookDispatcher({
     client: stack.client,
-    knex: stack.knex,
+    knex: writer,
     taskQueue: stack.taskQueue,
   });
-  const repo = createEventRepository(stack.knex);
+  const repo = createEventRepository(writer);
   const committedAt = new Map<string, number>();
   const count = rate * seconds;
   const started = Date.now();
@@ -213,7 +217,7 @@ async function latencyPhase(stack: TestStack, rate: number, seconds: number, fai
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     writes.push(
       (async () => {
-        const { event, channelIds } = await stack.knex.transaction((trx) =>
+        const { event, channelIds } = await writer.transaction((trx) =>
           repo.record(scope, { type: 'claim.paid', data: { id: `clm_l${i}`, amount: 500 + i } }, trx),
         );
         committedAt.set(event.id, Date.now());
@@ -222,6 +226,7 @@ async function latencyPhase(stack: TestStack, rate: number, seconds: number, fai
     );
   }
   await Promise.all(writes);
+  await writer.destroy();
   const achievedRate = count / ((Date.now() - started) / 1000);
   await receiver.waitFor(count, 60_000).catch((err: Error) => failures.push(`latency: ${err.message}`));
   await new Promise((r) => setTimeout(r, 1000));

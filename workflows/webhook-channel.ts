@@ -17,7 +17,8 @@ const { findDueDeliveries } = proxyActivities<WebhookActivities>({
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
-// A batch is at most `batchSize` POSTs of at most 30 s each, `concurrency` at a time. Each delivery
+// A call is batches of at most `batchSize` POSTs of at most 30 s each, `concurrency` at a time, for
+// about 10 s, plus one batch's worth of time limits (30 s per wave of POSTs). Each delivery
 // attempt inside is idempotent per (delivery, attempt number), so Temporal may retry the batch
 // without ever sending twice; heartbeats reveal a dead worker within a minute.
 const { attemptDeliveries } = proxyActivities<WebhookActivities>({
@@ -76,6 +77,9 @@ export async function webhookChannel(input: WebhookChannelInput): Promise<void> 
         deliveries: due,
         schedule: input.schedule,
         concurrency,
+        // The activity goes on with what falls due on the channel meanwhile (decision 0184).
+        channelId: input.channelId,
+        limit: batchSize,
       });
       continue;
     }
