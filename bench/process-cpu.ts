@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /**
- * CPU seconds used so far by this process and each of its descendants (PostgreSQL, the Temporal dev
+ * CPU seconds used so far by this process and each of its descendants (with the ones they reaped) (PostgreSQL, the Temporal dev
  * server), summed by command name, from /proc (Linux). Taken before and after a phase, the difference
  * shows which of them the phase kept busy. Empty where /proc is not there.
  */
@@ -20,12 +20,15 @@ export function cpuByCommand(): Record<string, number> {
       const close = stat.lastIndexOf(')');
       const comm = stat.slice(stat.indexOf('(') + 1, close);
       const fields = stat.slice(close + 2).split(' ');
-      // After the command: state, ppid, ... utime is field 14 of the line, stime 15 (1-based).
-      procs.set(Number(e), {
-        ppid: Number(fields[1]),
-        comm,
-        cpu: (Number(fields[11]) + Number(fields[12])) / ticks,
-      });
+      // After the command: state, ppid, ... utime is field 14 of the line, stime 15, and cutime,
+      // cstime (16, 17) the children it has reaped: PostgreSQL's ended backends count there.
+      const [utime, stime, cutime, cstime] = fields.slice(11, 15).map(Number) as [
+        number,
+        number,
+        number,
+        number,
+      ];
+      procs.set(Number(e), { ppid: Number(fields[1]), comm, cpu: (utime + stime + cutime + cstime) / ticks });
     } catch {
       // The process ended while being read.
     }
