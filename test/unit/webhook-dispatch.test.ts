@@ -22,7 +22,7 @@ test('wake-ups during a signal share one further signal, sent after it', async (
       ),
     },
   } as unknown as Client;
-  const dispatcher = createWebhookDispatcher({ client, knex: {} as Knex, taskQueue: 'q' });
+  const dispatcher = createWebhookDispatcher({ client, knex: {} as Knex, taskQueue: 'q', signalGapMs: 0 });
   const settle = () => new Promise((r) => setImmediate(r));
 
   const first = dispatcher.wake(['nc_a']);
@@ -65,8 +65,26 @@ test('a failed signal reaches the callers that shared it, and the next wake-up s
       }),
     },
   } as unknown as Client;
-  const dispatcher = createWebhookDispatcher({ client, knex: {} as Knex, taskQueue: 'q' });
+  const dispatcher = createWebhookDispatcher({ client, knex: {} as Knex, taskQueue: 'q', signalGapMs: 0 });
   await expect(dispatcher.wake(['nc_a'])).rejects.toThrow('temporal unavailable');
   await dispatcher.wake(['nc_a']);
   expect(calls).toBe(2);
+});
+
+test('the next signal to a channel waits the gap after the one before', async () => {
+  const at: number[] = [];
+  const client = {
+    workflow: {
+      signalWithStart: jest.fn(() => {
+        at.push(Date.now());
+        return Promise.resolve();
+      }),
+    },
+  } as unknown as Client;
+  const dispatcher = createWebhookDispatcher({ client, knex: {} as Knex, taskQueue: 'q', signalGapMs: 40 });
+  await dispatcher.wake(['nc_a']);
+  // Resolved at once: the caller does not wait for the gap after its own signal.
+  await Promise.all([dispatcher.wake(['nc_a']), dispatcher.wake(['nc_a'])]);
+  expect(at).toHaveLength(2);
+  expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(35);
 });
