@@ -4,18 +4,23 @@ import type { Knex } from '../db/knex';
 import type { Scope } from '../domain/scope';
 import type { Logger } from '../stack/logger';
 import type { SecretBox } from '../domain/secret-box';
-import { createChannelRepository } from '../db/notification-channels';
+import { createChannelRepository, type ChannelRow } from '../db/notification-channels';
 import { createDeliveryRepository } from '../db/webhook-deliveries';
 import { createEventRepository } from '../db/events';
-import { chatLine, toEventPayload } from '../domain/event-payload';
-import { signWebhookBody } from '../domain/webhook-signature';
+import type { EventRecord } from '../domain/event-payload';
+import {
+  createDeliveryBatchRepository,
+  type BatchOutcome,
+  type ClaimedDelivery,
+} from '../db/webhook-delivery-batch';
 import {
   DEFAULT_AUTO_DISABLE,
   nextAttemptAt,
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
   type AutoDisableRule,
 } from '../domain/webhook-schedule';
-import { postWebhook, type PostResult } from '../engine/webhook-sender';
+import type { PostResult } from '../engine/webhook-sender';
+import { sendDelivery } from '../engine/webhook-request';
 import { presentChannel } from '../services/channels/notification-channel-object';
 
 export interface WebhookActivityDeps {
@@ -68,6 +73,7 @@ export function createWebhookActivities(
   const channels = createChannelRepository(deps.knex, deps.secrets);
   const deliveries = createDeliveryRepository(deps.knex);
   const events = createEventRepository(deps.knex);
+  const batches = createDeliveryBatchRepository();
   const timeoutMs = deps.attemptTimeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS;
   const autoDisable = deps.autoDisable ?? DEFAULT_AUTO_DISABLE;
   const clock = deps.clock ?? (() => new Date());
@@ -88,10 +94,8 @@ export function createWebhookActivities(
     },
 
     /**
-     * Makes attempt `attemptNumber` of a delivery, exactly once. The attempt row is written before
-     * the request goes out: a retry that finds it already finished does nothing, and one that finds
-     * it still in progress (the worker died mid-request) records it as failed without sending again,
-     * so a crash can never add an attempt beyond the schedule.
+     * Makes attempt `attemptNumber` of one delivery, exactly once: attemptDeliveries with a batch of
+     * one. Kept for activity tasks scheduled by workflow code from before batches.
      */
     async attemptDelivery(input: {
       merchantId: string;
@@ -100,89 +104,22 @@ export function createWebhookActivities(
       attemptNumber: number;
       schedule: number[];
     }): Promise<AttemptOutcome> {
-      const scope: Scope = { merchantId: input.merchantId, livemode: input.livemode };
-      // Channels to wake once committed: those that hear of a channel the rule just disabled.
-      const toWake: string[] = [];
-      const start = await deps.knex.transaction(async (trx) => {
-        const delivery = await deliveries.lock(scope, input.deliveryId, trx);
-        if (!delivery || delivery.status !== 'pending' || delivery.attempt_count >= input.attemptNumber)
-          return 'skip' as const;
-        const previous = await deliveries.findAttempt(scope, input.deliveryId, input.attemptNumber, trx);
-        if (previous) {
-          const failure: PostResult = {
-            status: null,
-            latencyMs: 0,
-            error: 'interrupted: the worker stopped before the outcome was recorded',
-          };
-          toWake.push(...(await finish(trx, scope, delivery, input, failure)));
-          return 'interrupted' as const;
-        }
-        await deliveries.insertAttempt(scope, input.deliveryId, input.attemptNumber, trx);
-        return delivery;
+      const counts = await activities.attemptDeliveries({
+        merchantId: input.merchantId,
+        livemode: input.livemode,
+        deliveries: [{ id: input.deliveryId, attemptNumber: input.attemptNumber }],
+        schedule: input.schedule,
+        concurrency: 1,
       });
-      if (start === 'skip') return 'skipped';
-      if (start === 'interrupted') {
-        if (toWake.length > 0) await deps.wakeChannels(toWake);
-        return 'interrupted';
-      }
-
-      const delivery = start;
-      const channel = await channels.findById(scope, delivery.channel_id);
-      const event = await events.findById(scope, delivery.event_id);
-      let result: PostResult;
-      if (!channel || !event) {
-        result = { status: null, latencyMs: 0, error: channel ? 'event missing' : 'channel deleted' };
-      } else {
-        const payload = toEventPayload(event);
-        const body = JSON.stringify(channel.type === 'chat' ? { text: chatLine(payload) } : payload);
-        result = await postWebhook({
-          url: channel.url,
-          body,
-          timeoutMs,
-          livemode: channel.livemode,
-          allowPrivateRanges: deps.allowPrivateRanges ?? [],
-          headers: {
-            'x-service-signature': signWebhookBody(channel.secret, body),
-            // During a rotation's overlap the previous secret signs too, in a header of its own:
-            // X-Service-Signature holds exactly one value (spec §6.3; decision 0112).
-            ...(channel.previous_secret !== null &&
-              channel.previous_secret_expires_at !== null &&
-              channel.previous_secret_expires_at.getTime() > Date.now() && {
-                'x-service-signature-previous': signWebhookBody(channel.previous_secret, body),
-              }),
-            'x-service-event': event.type,
-            'x-service-delivery-id': delivery.id,
-          },
-        });
-      }
-      toWake.push(...(await deps.knex.transaction((trx) => finish(trx, scope, delivery, input, result))));
-      if (toWake.length > 0) await deps.wakeChannels(toWake);
-      if (deps.metrics) {
-        deps.metrics.webhookAttempts.inc({ result: result.error === null ? 'succeeded' : 'failed' });
-        if (result.status !== null) deps.metrics.webhookAttemptSeconds.observe(result.latencyMs / 1000);
-        if (result.error === null && event)
-          deps.metrics.webhookDeliverySeconds.observe(
-            (Date.now() - new Date(event.createdAt).getTime()) / 1000,
-          );
-      }
-      deps.log.info(
-        {
-          deliveryId: delivery.id,
-          attempt: input.attemptNumber,
-          status: result.status,
-          latencyMs: result.latencyMs,
-          error: result.error,
-        },
-        'webhook attempt',
-      );
-      return result.error === null ? 'succeeded' : 'failed';
+      return (Object.keys(counts) as AttemptOutcome[]).find((k) => counts[k] > 0) ?? 'skipped';
     },
 
     /**
-     * Attempts a batch of due deliveries, `concurrency` at a time, each through attemptDelivery's
-     * exactly-once rule. One activity per batch keeps Temporal's per-task overhead off every POST; a
-     * retried batch skips what it already did. Heartbeats after each delivery so a dead worker is
-     * noticed within the heartbeat timeout rather than the batch's whole time limit.
+     * Attempts a batch of due deliveries (see attemptBatch). Given its channel, it then goes on with
+     * the deliveries that fell due meanwhile, for up to CONTINUE_MS, before handing back to the
+     * workflow: a busy channel then costs one activity per stretch rather than two Temporal round
+     * trips per batch, and a delivery committed during a stretch waits for one batch, not for the
+     * workflow's next round (decision 0184).
      */
     async attemptDeliveries(input: {
       merchantId: string;
@@ -190,26 +127,25 @@ export function createWebhookActivities(
       deliveries: { id: string; attemptNumber: number }[];
       schedule: number[];
       concurrency: number;
+      /** The channel of the deliveries, and how many to claim per further batch; unset: this batch only. */
+      channelId?: string;
+      limit?: number;
     }): Promise<Record<AttemptOutcome, number>> {
-      const counts: Record<AttemptOutcome, number> = { succeeded: 0, failed: 0, skipped: 0, interrupted: 0 };
-      let next = 0;
-      const lane = async () => {
-        while (next < input.deliveries.length) {
-          const d = input.deliveries[next++]!;
-          const outcome = await activities.attemptDelivery({
-            merchantId: input.merchantId,
-            livemode: input.livemode,
-            deliveryId: d.id,
-            attemptNumber: d.attemptNumber,
-            schedule: input.schedule,
-          });
-          counts[outcome] += 1;
-          heartbeat(next);
-        }
-      };
-      await Promise.all(
-        Array.from({ length: Math.max(1, Math.min(input.concurrency, input.deliveries.length)) }, lane),
-      );
+      const counts = await attemptBatch(input, input.deliveries);
+      if (input.channelId === undefined) return counts;
+      const until = Date.now() + CONTINUE_MS;
+      while (Date.now() < until) {
+        // Reads the channel's state too: a channel disabled or deleted meanwhile stops the stretch.
+        const found = await activities.findDueDeliveries({
+          merchantId: input.merchantId,
+          livemode: input.livemode,
+          channelId: input.channelId,
+          limit: input.limit ?? input.deliveries.length,
+        });
+        if (found.channel !== 'active' || found.due.length === 0) break;
+        const more = await attemptBatch(input, found.due);
+        for (const key of Object.keys(counts) as AttemptOutcome[]) counts[key] += more[key];
+      }
       return counts;
     },
 
@@ -223,52 +159,193 @@ export function createWebhookActivities(
   return activities;
 
   /**
-   * Records an attempt's outcome. A delivery that failed for good may disable its channel (decision
+   * Makes attempt `attemptNumber` of each delivery of a batch, exactly once, `concurrency` POSTs at
+   * a time. The attempt rows are written and committed before any request goes out: a retried
+   * batch skips deliveries whose attempt finished, and records one still in progress (the worker
+   * died mid-request) as failed without sending it again, so a crash can never add an attempt
+   * beyond the schedule. Claiming, reading channels and events, and recording outcomes are each a
+   * few statements for the whole batch, so a delivery costs the database a share of a batch rather
+   * than two transactions of its own. Heartbeats after each POST so a dead worker is noticed within
+   * the heartbeat timeout rather than the batch's whole time limit.
+   */
+  async function attemptBatch(
+    input: { merchantId: string; livemode: boolean; schedule: number[]; concurrency: number },
+    batch: { id: string; attemptNumber: number }[],
+  ): Promise<Record<AttemptOutcome, number>> {
+    const scope: Scope = { merchantId: input.merchantId, livemode: input.livemode };
+    // Channels to wake once committed: those that hear of a channel the rule just disabled.
+    const toWake: string[] = [];
+    const { claimed, interrupted } = await deps.knex.transaction(async (trx) => {
+      const found = await batches.claim(scope, batch, trx);
+      if (found.interrupted.length > 0) {
+        const at = clock();
+        const outcomes = found.interrupted.map((d) => outcomeOf(d, INTERRUPTED, at, input.schedule));
+        toWake.push(...(await finish(trx, scope, outcomes)));
+      }
+      return found;
+    });
+
+    // Each channel's secrets are opened once per batch; the events are read in one statement.
+    const channelById = new Map<string, ChannelRow | undefined>();
+    for (const id of new Set(claimed.map((d) => d.channel_id)))
+      channelById.set(id, await channels.findById(scope, id));
+    const eventById = new Map(
+      (
+        await events.findByIds(
+          scope,
+          claimed.map((d) => d.event_id),
+        )
+      ).map((e) => [e.id, e]),
+    );
+
+    const outcomes: Outcome[] = [];
+    let next = 0;
+    const lane = async () => {
+      while (next < claimed.length) {
+        const delivery = claimed[next++]!;
+        const channel = channelById.get(delivery.channel_id);
+        const event = eventById.get(delivery.event_id);
+        const result: PostResult =
+          !channel || !event
+            ? { status: null, latencyMs: 0, error: channel ? 'event missing' : 'channel deleted' }
+            : await sendDelivery({
+                channel,
+                event,
+                deliveryId: delivery.id,
+                timeoutMs,
+                allowPrivateRanges: deps.allowPrivateRanges ?? [],
+              });
+        outcomes.push(outcomeOf(delivery, result, clock(), input.schedule));
+        observe(delivery, result, event);
+        heartbeat(outcomes.length);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(input.concurrency, claimed.length)) }, lane));
+    toWake.push(...(await recordOutcomes(scope, outcomes)));
+    if (toWake.length > 0) await deps.wakeChannels(toWake);
+
+    const succeeded = outcomes.filter((o) => o.succeeded).length;
+    return {
+      succeeded,
+      failed: outcomes.length - succeeded,
+      skipped: batch.length - claimed.length - interrupted.length,
+      interrupted: interrupted.length,
+    };
+  }
+
+  /**
+   * Records a batch's outcomes, retrying the transaction a few times: the requests went out, and an
+   * outcome lost here would make the batch's retry record them as interrupted and send them again.
+   */
+  async function recordOutcomes(scope: Scope, outcomes: Outcome[]): Promise<string[]> {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await deps.knex.transaction((trx) => finish(trx, scope, outcomes));
+      } catch (err) {
+        if (tries >= RECORD_TRIES) throw err;
+        deps.log.warn({ err, tries }, 'could not record webhook outcomes; trying again');
+        await new Promise((resolve) => setTimeout(resolve, 500 * tries));
+      }
+    }
+  }
+
+  /**
+   * Records attempts' outcomes. A delivery that failed for good may disable its channel (decision
    * 0112); then `notification_channel.disabled` is recorded in the same transaction, and the
    * channels that will hear of it are returned, to be woken after the commit.
    */
-  async function finish(
-    trx: Knex.Transaction,
-    scope: Scope,
-    delivery: { id: string; channel_id: string; max_attempts: number },
-    input: { attemptNumber: number; schedule: number[] },
-    result: PostResult,
-  ): Promise<string[]> {
-    const succeeded = result.error === null;
-    const at = clock();
-    // Failed for good when the schedule is spent, or when a resend's single extra attempt is used.
-    const next =
-      succeeded || input.attemptNumber >= delivery.max_attempts
-        ? null
-        : nextAttemptAt(input.schedule, input.attemptNumber, new Date());
-    await deliveries.finishAttempt(
-      scope,
-      delivery.id,
-      input.attemptNumber,
-      { succeeded, responseStatus: result.status, latencyMs: result.latencyMs, error: result.error },
-      next,
-      at,
-      trx,
-    );
-    if (succeeded || next !== null || autoDisable.afterFailures <= 0) return [];
-    const disabled = await channels.disableIfFailing(
-      scope,
-      delivery.channel_id,
-      { now: at, windowMs: autoDisable.windowHours * 3600_000, minFailures: autoDisable.afterFailures },
-      trx,
-    );
-    if (!disabled) return [];
-    deps.log.warn(
-      { channelId: disabled.id, afterFailures: autoDisable.afterFailures },
-      'notification channel disabled: its deliveries keep failing',
-    );
-    const { channelIds } = await events.record(
-      scope,
-      { type: 'notification_channel.disabled', data: presentChannel(disabled, false) },
-      trx,
-    );
-    return channelIds;
+  async function finish(trx: Knex.Transaction, scope: Scope, outcomes: Outcome[]): Promise<string[]> {
+    await batches.finish(scope, outcomes, trx);
+    if (autoDisable.afterFailures <= 0) return [];
+    // The rule is read once per channel, at the latest end among the batch's failures for good.
+    const lastFailure = new Map<string, Date>();
+    for (const o of outcomes) {
+      if (o.succeeded || o.nextAt !== null) continue;
+      const seen = lastFailure.get(o.channelId);
+      if (!seen || seen < o.at) lastFailure.set(o.channelId, o.at);
+    }
+    const toWake: string[] = [];
+    for (const [channelId, at] of lastFailure) {
+      const disabled = await channels.disableIfFailing(
+        scope,
+        channelId,
+        { now: at, windowMs: autoDisable.windowHours * 3600_000, minFailures: autoDisable.afterFailures },
+        trx,
+      );
+      if (!disabled) continue;
+      deps.log.warn(
+        { channelId: disabled.id, afterFailures: autoDisable.afterFailures },
+        'notification channel disabled: its deliveries keep failing',
+      );
+      const { channelIds } = await events.record(
+        scope,
+        { type: 'notification_channel.disabled', data: presentChannel(disabled, false) },
+        trx,
+      );
+      toWake.push(...channelIds);
+    }
+    return toWake;
   }
+
+  /** Counts and logs one attempt that was made. */
+  function observe(delivery: ClaimedDelivery, result: PostResult, event: EventRecord | undefined): void {
+    if (deps.metrics) {
+      deps.metrics.webhookAttempts.inc({ result: result.error === null ? 'succeeded' : 'failed' });
+      if (result.status !== null) deps.metrics.webhookAttemptSeconds.observe(result.latencyMs / 1000);
+      if (result.error === null && event)
+        deps.metrics.webhookDeliverySeconds.observe(
+          (Date.now() - new Date(event.createdAt).getTime()) / 1000,
+        );
+    }
+    deps.log.info(
+      {
+        deliveryId: delivery.id,
+        attempt: delivery.attemptNumber,
+        status: result.status,
+        latencyMs: result.latencyMs,
+        error: result.error,
+      },
+      'webhook attempt',
+    );
+  }
+}
+
+/** An attempt's outcome with the channel it went to (which the disabling rule reads). */
+type Outcome = BatchOutcome & { channelId: string };
+
+const INTERRUPTED: PostResult = {
+  status: null,
+  latencyMs: 0,
+  error: 'interrupted: the worker stopped before the outcome was recorded',
+};
+
+/** How long one activity goes on attempting what falls due on its channel before it returns. */
+const CONTINUE_MS = 10_000;
+
+/** Tries at recording a batch's outcomes before the activity fails (and Temporal retries it). */
+const RECORD_TRIES = 3;
+
+/**
+ * Where a delivery goes after an attempt that ended at `at`: failed for good when the schedule is
+ * spent, or when a resend's single extra attempt is used; else due again by the schedule.
+ */
+function outcomeOf(delivery: ClaimedDelivery, result: PostResult, at: Date, schedule: number[]): Outcome {
+  const succeeded = result.error === null;
+  const nextAt =
+    succeeded || delivery.attemptNumber >= delivery.max_attempts
+      ? null
+      : nextAttemptAt(schedule, delivery.attemptNumber, new Date());
+  return {
+    deliveryId: delivery.id,
+    channelId: delivery.channel_id,
+    attemptNumber: delivery.attemptNumber,
+    succeeded,
+    responseStatus: result.status,
+    latencyMs: result.latencyMs,
+    error: result.error,
+    at,
+    nextAt,
+  };
 }
 
 export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

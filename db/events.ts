@@ -111,6 +111,15 @@ export function createEventRepository(db: Db) {
       return row && toRecord(row);
     },
 
+    /** Some events of the caller's scope by id, in one read (a batch of webhook deliveries). */
+    async findByIds(scope: Scope, ids: readonly string[], trx: Db = db): Promise<EventRecord[]> {
+      if (ids.length === 0) return [];
+      const rows = await trx<EventRow>('events')
+        .whereIn('id', [...new Set(ids)])
+        .where({ merchant_id: scope.merchantId, livemode: scope.livemode });
+      return rows.map(toRecord);
+    },
+
     /**
      * Events oldest first. `after` keeps those created strictly after a time (polling); `startingAfter`
      * continues after an event id, which is lossless even when several events share a millisecond.

@@ -17,7 +17,8 @@ const { findDueDeliveries } = proxyActivities<WebhookActivities>({
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
-// A batch is at most `batchSize` POSTs of at most 30 s each, `concurrency` at a time. Each delivery
+// A call is batches of at most `batchSize` POSTs of at most 30 s each, `concurrency` at a time, for
+// about 10 s, plus one batch's worth of time limits (30 s per wave of POSTs). Each delivery
 // attempt inside is idempotent per (delivery, attempt number), so Temporal may retry the batch
 // without ever sending twice; heartbeats reveal a dead worker within a minute.
 const { attemptDeliveries } = proxyActivities<WebhookActivities>({
@@ -52,8 +53,10 @@ export async function webhookChannel(input: WebhookChannelInput): Promise<void> 
     woken = true;
   });
   const scope = { merchantId: input.merchantId, livemode: input.livemode, channelId: input.channelId };
-  const batchSize = input.batchSize ?? 25;
-  const concurrency = input.concurrency ?? 5;
+  // A batch costs the database a few statements whatever its size, so a large one spreads that
+  // cost; POSTs stay bounded per channel by `concurrency` (decision 0183).
+  const batchSize = input.batchSize ?? 200;
+  const concurrency = input.concurrency ?? 16;
 
   for (let round = 0; ; round++) {
     if (round >= ROUNDS_PER_RUN || workflowInfo().continueAsNewSuggested) {
@@ -74,6 +77,9 @@ export async function webhookChannel(input: WebhookChannelInput): Promise<void> 
         deliveries: due,
         schedule: input.schedule,
         concurrency,
+        // The activity goes on with what falls due on the channel meanwhile (decision 0184).
+        channelId: input.channelId,
+        limit: batchSize,
       });
       continue;
     }
