@@ -155,7 +155,9 @@ async function* parse(
             );
           const where = `${built.Id} Ntry[${entryIndex}] TxDtls[${transactionIndex++}]`;
           const ready = units.add({ kind: 'transaction', xml: event.xml, node: event.node, where });
-          yield* entryEvents(Array.isArray(ready) ? ready : await ready);
+          const entries = Array.isArray(ready) ? ready : await ready;
+          // Most transactions complete no entry: no generator for them.
+          if (entries.length > 0) yield* entryEvents(entries);
           continue;
         }
         transactionIndex = 0;

@@ -164,8 +164,9 @@ export async function* scanElements(
       }
       // A tag without attributes ends where its name does: found in the one pass over the name.
       let gt = plainTagEnd(buf, lt + 1);
+      const plainTag = gt !== -1; // no quote or space in it
       let rawName: string;
-      if (gt !== -1) {
+      if (plainTag) {
         rawName = buf.slice(lt + 1, buf.charCodeAt(gt - 1) === SLASH ? gt - 1 : gt);
       } else {
         gt = tagEnd(buf, lt + 1);
@@ -178,7 +179,7 @@ export async function* scanElements(
       const name = localName(rawName);
       sawRoot = true;
       stack.push(name);
-      plain.push(name === rawName && !/["'\s]/.test(name));
+      plain.push(name === rawName && (plainTag || !/["'\s]/.test(name)));
       pos = gt + 1;
       const attributes = build ? attributesOf(buf, lt + 1 + rawName.length, gt, selfClosing) : '';
       if (captureFrom !== -1 && splitFrom === -1 && options.split?.(stack) === true) {
