@@ -25,7 +25,9 @@ interface Frame {
  * around them; text on either side of a processing instruction or CDATA section is trimmed apart.
  */
 export class TreeBuilder {
+  // Open elements are frames[0 … open): frames are reused, an entry's ~50 elements allocate none.
   private readonly frames: Frame[] = [];
+  private opened = 0;
   private pending = ''; // character data since the last tag
 
   /** Character data between markup, as written. */
@@ -36,8 +38,10 @@ export class TreeBuilder {
   /** A CDATA section: its content is text, untrimmed. */
   cdata(raw: string): void {
     this.flushText();
-    const frame = this.frames[this.frames.length - 1];
-    if (frame !== undefined) frame.text = (frame.text ?? '') + newlines(raw);
+    if (this.opened > 0) {
+      const frame = this.frames[this.opened - 1]!;
+      frame.text = (frame.text ?? '') + newlines(raw);
+    }
   }
 
   /** A processing instruction: ignored, but it ends the text before it. */
@@ -52,17 +56,21 @@ export class TreeBuilder {
   open(name: string, attributes: string, selfClosing: boolean): XmlNode | undefined {
     this.flushText();
     if (FORBIDDEN_NAMES.has(name)) throw new CamtError('malformed', `an element named ${name}`);
-    const frame: Frame = {
-      name,
-      attributes: attributes === '' ? undefined : attributesOf(attributes),
-      children: undefined,
-      text: undefined,
-    };
-    if (selfClosing) return this.finish(frame);
-    if (this.frames.length > MAX_NESTING) {
+    if (!selfClosing && this.opened > MAX_NESTING) {
       throw new CamtError('malformed', `elements nested more than ${MAX_NESTING} deep`);
     }
-    this.frames.push(frame);
+    // A self-closing element uses the free frame above the open ones without opening it.
+    let frame = this.frames[this.opened];
+    if (frame === undefined) {
+      frame = { name, attributes: undefined, children: undefined, text: undefined };
+      this.frames.push(frame);
+    }
+    frame.name = name;
+    frame.attributes = attributes === '' ? undefined : attributesOf(attributes);
+    frame.children = undefined;
+    frame.text = undefined;
+    if (selfClosing) return this.finish(frame);
+    this.opened++;
     return undefined;
   }
 
@@ -77,14 +85,13 @@ export class TreeBuilder {
   /** An end tag (the scanner has matched it). Returns the element's value when it is the outermost. */
   close(): XmlNode | undefined {
     this.flushText();
-    const frame = this.frames.pop();
-    if (frame === undefined) throw new CamtError('malformed', 'an end tag without a start tag');
-    return this.finish(frame);
+    if (this.opened === 0) throw new CamtError('malformed', 'an end tag without a start tag');
+    return this.finish(this.frames[--this.opened]!);
   }
 
   /** Open elements. */
   get depth(): number {
-    return this.frames.length;
+    return this.opened;
   }
 
   private finish(frame: Frame): XmlNode | undefined {
@@ -105,8 +112,8 @@ export class TreeBuilder {
             : { '#text': value, ...attributes };
     }
     this.pending = '';
-    const parent = this.frames[this.frames.length - 1];
-    if (parent === undefined) return value;
+    if (this.opened === 0) return value;
+    const parent = this.frames[this.opened - 1]!;
     const children = (parent.children ??= {});
     const previous = children[frame.name];
     if (previous === undefined) children[frame.name] = value;
@@ -119,8 +126,8 @@ export class TreeBuilder {
     const raw = this.pending;
     if (raw === '') return;
     this.pending = '';
-    const frame = this.frames[this.frames.length - 1];
-    if (frame === undefined) return;
+    if (this.opened === 0) return;
+    const frame = this.frames[this.opened - 1]!;
     const value = newlines(raw).trim();
     if (value !== '') frame.text = frame.text === undefined ? value : frame.text + value;
   }
