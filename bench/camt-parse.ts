@@ -3,7 +3,9 @@
  *
  * Generates camt.054 credit notifications of claim payments with 100,000 and 1,000,000 entries to a
  * temp dir (streamed, never built in memory), then parses each in a fresh child process so that the
- * peak RSS of one size does not hide the other's. Prints one JSON line per size.
+ * peak RSS of one run does not hide another's: the baseline (the scanner, then fast-xml-parser per
+ * element, as before issue 23), parseCamt's single pass, and parseCamt with 2 worker threads. Prints
+ * one JSON line per run; exits non-zero unless every run read every entry and verified the totals.
  *
  *   npx tsx bench/camt-parse.ts [sizes…]      e.g. npx tsx bench/camt-parse.ts 100000 1000000
  */
@@ -13,6 +15,22 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { parseCamt } from '../bank-adapters/camt';
+import { parseCamtBaseline } from './camt-parse-baseline';
+
+const READERS = ['baseline', 'single-pass', 'single-pass-2-workers'] as const;
+type Reader = (typeof READERS)[number];
+
+async function read(path: string, reader: Reader): Promise<{ entries: number; verified: boolean }> {
+  const source = createReadStream(path, { highWaterMark: 256 * 1024 });
+  if (reader === 'baseline') return parseCamtBaseline(source);
+  let entries = 0;
+  let verified = false;
+  for await (const event of parseCamt(source, { workers: reader === 'single-pass' ? 0 : 2 })) {
+    if (event.kind === 'entry') entries++;
+    if (event.kind === 'statement-end') verified = event.totals.checks.every((c) => c.ok);
+  }
+  return { entries, verified };
+}
 
 /** Writes a camt.054.001.08 with `entries` ISK claim payments; returns the expected totals. */
 export async function writeCamt054(path: string, entries: number): Promise<{ sum: bigint }> {
@@ -56,19 +74,14 @@ export async function writeCamt054(path: string, entries: number): Promise<{ sum
 }
 
 /** Parses one file, sampling RSS every 100 ms; the child-process half of the benchmark. */
-async function measure(path: string, workers: number): Promise<void> {
+async function measure(path: string, reader: Reader, expected: number): Promise<void> {
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 100);
   const started = process.hrtime.bigint();
   const cpuBefore = process.cpuUsage();
-  let entries = 0;
-  let verified = false;
-  for await (const event of parseCamt(createReadStream(path, { highWaterMark: 256 * 1024 }), { workers })) {
-    if (event.kind === 'entry') entries++;
-    if (event.kind === 'statement-end') verified = event.totals.checks.every((c) => c.ok);
-  }
+  const { entries, verified } = await read(path, reader);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   // CPU time of the whole process (all threads): what the parse costs, whatever else the machine runs.
   const cpu = process.cpuUsage(cpuBefore);
@@ -78,8 +91,9 @@ async function measure(path: string, workers: number): Promise<void> {
   console.log(
     JSON.stringify({
       bench: 'camt-parse',
+      date: new Date().toISOString(),
+      reader,
       entries,
-      workers,
       fileMB: Math.round(statSync(path).size / 1e6),
       seconds: Number(seconds.toFixed(2)),
       entriesPerSecond: Math.round(entries / seconds),
@@ -90,20 +104,28 @@ async function measure(path: string, workers: number): Promise<void> {
       totalsVerified: verified,
     }),
   );
+  if (entries !== expected || !verified) {
+    console.error(
+      `camt-parse: ${reader} read ${entries} of ${expected} entries, totals verified: ${verified}`,
+    );
+    process.exit(1);
+  }
 }
 
 async function main(): Promise<void> {
-  if (process.argv[2] === '--measure') return measure(process.argv[3]!, Number(process.argv[4]));
+  if (process.argv[2] === '--measure') {
+    return measure(process.argv[3]!, process.argv[4] as Reader, Number(process.argv[5]));
+  }
   const sizes = process.argv.slice(2).map(Number);
   const dir = mkdtempSync(join(tmpdir(), 'camt-bench-'));
   try {
     for (const size of sizes.length > 0 ? sizes : [100_000, 1_000_000]) {
       const file = join(dir, `camt054-${size}.xml`);
       await writeCamt054(file, size);
-      for (const workers of [0, 2]) {
+      for (const reader of READERS) {
         execFileSync(
           process.execPath,
-          [...process.execArgv, __filename, '--measure', file, String(workers)],
+          [...process.execArgv, __filename, '--measure', file, reader, String(size)],
           {
             stdio: 'inherit',
           },

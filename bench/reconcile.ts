@@ -151,6 +151,7 @@ async function measure(job: Job): Promise<void> {
     console.log(
       JSON.stringify({
         bench: 'reconcile',
+        date: new Date().toISOString(),
         claimPayments: job.size,
         fileMB: Math.round(statSync(job.archivedPath).size / 1e6),
         status: outcome.status,
@@ -173,6 +174,17 @@ async function measure(job: Job): Promise<void> {
         loadAverage: Number(loadavg()[0]!.toFixed(1)),
       }),
     );
+    // Exactly once, all of it: every payment stored, matched and parsed, nothing left over.
+    const wrong = [
+      outcome.status !== 'processed' && `status ${outcome.status}`,
+      matched.rows[0]!.n !== job.size && `${matched.rows[0]!.n} of ${job.size} matched`,
+      outcome.exceptions !== 0 && `${outcome.exceptions} exceptions`,
+      parsedDetails !== job.size && `bare parse read ${parsedDetails} of ${job.size}`,
+    ].filter(Boolean);
+    if (wrong.length > 0) {
+      console.error(`reconcile: wrong result: ${wrong.join(', ')}`);
+      process.exitCode = 1;
+    }
   } finally {
     await connectionToTemporal.close();
     await k.destroy();

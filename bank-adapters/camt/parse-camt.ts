@@ -12,7 +12,7 @@ import {
 } from './read-statement';
 import { createUnitParserPool, type UnitParserPool } from './unit-parser-pool';
 import { scanElements } from './xml-element-scanner';
-import { parseFragment } from './xml-values';
+import { parseElement } from './xml-fragment';
 
 export interface ParseCamtOptions {
   /**
@@ -89,6 +89,8 @@ async function* parse(
   };
 
   const scanner = scanElements(source, {
+    // On this thread the scanner builds each element as it goes; workers get the text instead.
+    build: !units.pooled,
     maxElementChars: options.maxElementChars ?? 16 * 1024 * 1024,
     reportDepth: 3,
     capture: (path) =>
@@ -101,78 +103,88 @@ async function* parse(
       path[5] === 'TxDtls',
   });
 
-  for await (const event of scanner) {
-    const depth = event.path.length;
-    const name = event.path[depth - 1]!;
-    if (event.type === 'start') {
-      if (depth === 1) {
-        if (name !== 'Document')
-          throw new CamtError('unsupported_message', `root element ${name} is not Document`);
-        header = readMessageType(event.tag);
-      } else if (depth === 2 && name !== MESSAGE_ELEMENT[header!.type]) {
-        throw new CamtError('unsupported_message', `${name} in a ${header!.type} document`);
-      } else if (depth === 3 && name === STATEMENT_ELEMENT[header!.type]) {
-        if (!messageSeen) throw new CamtError('malformed', `${name} before GrpHdr`);
-        statement = new StatementBuilder(STATEMENT_ELEMENT[header!.type]);
-        built = undefined;
-        tally = newTally();
-        entryIndex = 0;
-      }
-      continue;
-    }
-    if (event.type === 'element') {
-      if (depth === 3) {
-        const node = parseFragment(event.xml, 'GrpHdr').GrpHdr;
-        messageSeen = true;
-        yield { kind: 'message', message: { ...header!, GrpHdr: readGroupHeader(node) } };
-        continue;
-      }
-      if (statement === undefined || event.path[2] !== STATEMENT_ELEMENT[header!.type]) {
-        throw new CamtError('unsupported_message', `${event.path[2]!} in a ${header!.type} document`);
-      }
-      if (name !== 'Ntry' && depth === STATEMENT_CHILD_DEPTH) {
-        // The schema puts only AddtlStmtInf / AddtlNtfctnInf after the entries; a balance or summary
-        // there would change totals already reported, so it is refused.
-        if (built === undefined) statement.add(name, parseFragment(event.xml, name)[name]);
-        else if (name === 'Bal' || name === 'TxsSummry') {
-          throw new CamtError('malformed', `${name} after the first Ntry`, built.Id);
+  for await (const batch of scanner) {
+    for (const event of batch) {
+      const depth = event.path.length;
+      const name = event.path[depth - 1]!;
+      if (event.type === 'start') {
+        if (depth === 1) {
+          if (name !== 'Document')
+            throw new CamtError('unsupported_message', `root element ${name} is not Document`);
+          header = readMessageType(event.tag);
+        } else if (depth === 2 && name !== MESSAGE_ELEMENT[header!.type]) {
+          throw new CamtError('unsupported_message', `${name} in a ${header!.type} document`);
+        } else if (depth === 3 && name === STATEMENT_ELEMENT[header!.type]) {
+          if (!messageSeen) throw new CamtError('malformed', `${name} before GrpHdr`);
+          statement = new StatementBuilder(STATEMENT_ELEMENT[header!.type]);
+          built = undefined;
+          tally = newTally();
+          entryIndex = 0;
         }
         continue;
       }
-      if (built === undefined) {
-        built = statement.build();
-        yield { kind: 'statement', statement: built };
-      }
-      if (depth === TRANSACTION_DEPTH) {
-        if (transactionIndex >= maxTransactions)
-          throw new CamtError(
-            'element_too_large',
-            `an entry with more than ${maxTransactions} transactions`,
-            `${built.Id} Ntry[${entryIndex}]`,
-          );
-        const where = `${built.Id} Ntry[${entryIndex}] TxDtls[${transactionIndex++}]`;
-        yield* entryEvents(await units.add({ kind: 'transaction', xml: event.xml, where }));
+      if (event.type === 'element') {
+        if (depth === 3) {
+          const node = event.node ?? parseElement(event.xml, 'GrpHdr');
+          messageSeen = true;
+          yield { kind: 'message', message: { ...header!, GrpHdr: readGroupHeader(node) } };
+          continue;
+        }
+        if (statement === undefined || event.path[2] !== STATEMENT_ELEMENT[header!.type]) {
+          throw new CamtError('unsupported_message', `${event.path[2]!} in a ${header!.type} document`);
+        }
+        if (name !== 'Ntry' && depth === STATEMENT_CHILD_DEPTH) {
+          // The schema puts only AddtlStmtInf / AddtlNtfctnInf after the entries; a balance or summary
+          // there would change totals already reported, so it is refused.
+          if (built === undefined) statement.add(name, event.node ?? parseElement(event.xml, name));
+          else if (name === 'Bal' || name === 'TxsSummry') {
+            throw new CamtError('malformed', `${name} after the first Ntry`, built.Id);
+          }
+          continue;
+        }
+        if (built === undefined) {
+          built = statement.build();
+          yield { kind: 'statement', statement: built };
+        }
+        if (depth === TRANSACTION_DEPTH) {
+          if (transactionIndex >= maxTransactions)
+            throw new CamtError(
+              'element_too_large',
+              `an entry with more than ${maxTransactions} transactions`,
+              `${built.Id} Ntry[${entryIndex}]`,
+            );
+          const where = `${built.Id} Ntry[${entryIndex}] TxDtls[${transactionIndex++}]`;
+          const ready = units.add({ kind: 'transaction', xml: event.xml, node: event.node, where });
+          const entries = Array.isArray(ready) ? ready : await ready;
+          // Most transactions complete no entry: no generator for them.
+          if (entries.length > 0) yield* entryEvents(entries);
+          continue;
+        }
+        transactionIndex = 0;
+        const ready = units.add({
+          kind: 'entry',
+          xml: event.xml,
+          node: event.node,
+          index: entryIndex++,
+          where: built.Id,
+        });
+        yield* entryEvents(Array.isArray(ready) ? ready : await ready);
         continue;
       }
-      transactionIndex = 0;
-      yield* entryEvents(
-        await units.add({ kind: 'entry', xml: event.xml, index: entryIndex++, where: built.Id }),
-      );
-      continue;
-    }
-    // end of an element at depth ≤ 3
-    if (depth === 3 && statement !== undefined && name === STATEMENT_ELEMENT[header!.type]) {
-      if (built === undefined) {
-        built = statement.build();
-        yield { kind: 'statement', statement: built };
+      // end of an element at depth ≤ 3
+      if (depth === 3 && statement !== undefined && name === STATEMENT_ELEMENT[header!.type]) {
+        if (built === undefined) {
+          built = statement.build();
+          yield { kind: 'statement', statement: built };
+        }
+        yield* entryEvents(await units.drain());
+        const checks = checkStatementTotals(header!.type, built, tally);
+        if (checks.some((c) => !c.ok)) throw new CamtControlTotalError(built.Id, checks);
+        yield { kind: 'statement-end', statementId: built.Id, totals: totalsOf(tally, checks) };
+        statement = undefined;
+      } else if (depth === 1 && !messageSeen) {
+        throw new CamtError('malformed', 'the document has no GrpHdr');
       }
-      yield* entryEvents(await units.drain());
-      const checks = checkStatementTotals(header!.type, built, tally);
-      if (checks.some((c) => !c.ok)) throw new CamtControlTotalError(built.Id, checks);
-      yield { kind: 'statement-end', statementId: built.Id, totals: totalsOf(tally, checks) };
-      statement = undefined;
-    } else if (depth === 1 && !messageSeen) {
-      throw new CamtError('malformed', 'the document has no GrpHdr');
     }
   }
 }
@@ -193,8 +205,18 @@ class UnitQueue {
     private readonly maxInFlight: number,
   ) {}
 
-  async add(unit: CamtUnit): Promise<CamtEntry[]> {
+  /** Whether units are read on worker threads (and so travel as text). */
+  get pooled(): boolean {
+    return this.pool !== undefined;
+  }
+
+  /** On this thread the entries are ready at once: no promise, so no await per unit. */
+  add(unit: CamtUnit): CamtEntry[] | Promise<CamtEntry[]> {
     if (this.pool === undefined) return this.absorb([readUnit(unit)]);
+    return this.addToBatch(unit);
+  }
+
+  private async addToBatch(unit: CamtUnit): Promise<CamtEntry[]> {
     this.batch.push(unit);
     this.batchChars += unit.xml.length;
     if (this.batchChars >= BATCH_CHARS || this.batch.length >= BATCH_UNITS) this.dispatch();

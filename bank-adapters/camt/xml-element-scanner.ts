@@ -1,10 +1,11 @@
 import { CamtError } from './errors';
+import { TreeBuilder, type XmlNode } from './xml-tree';
 
 /** What the scanner reports: structure outside captured elements, and each captured element's text. */
 export type ScanEvent =
   | { type: 'start'; path: readonly string[]; tag: string }
   | { type: 'end'; path: readonly string[] }
-  | { type: 'element'; path: readonly string[]; xml: string };
+  | { type: 'element'; path: readonly string[]; xml: string; node?: XmlNode };
 
 export interface ScanOptions {
   /** Whether the element at `path` (local names, root first) is returned whole as one `element` event. */
@@ -19,6 +20,11 @@ export interface ScanOptions {
    * one is an empty placeholder element, so no element of the file is ever held or parsed whole.
    */
   split?(path: readonly string[]): boolean;
+  /**
+   * Whether each `element` event also carries the element read into plain objects (`node`), built
+   * from the tokens this scan already visits, so no element is parsed a second time.
+   */
+  build?: boolean;
 }
 
 const LT = 60; // <
@@ -28,7 +34,7 @@ const APOS = 39;
 const SLASH = 47;
 
 /**
- * Splits an XML byte stream into the elements the caller wants whole (a camt `<Ntry>`, a `<Bal>`),
+ * Splits an XML byte stream (events come in batches, one per chunk read) into the elements the caller wants whole (a camt `<Ntry>`, a `<Bal>`),
  * holding at most one of them in memory, and reports the structure around them. It tracks element
  * nesting itself, so it notices truncation and mismatched tags, skips comments, CDATA and
  * processing instructions (a commented-out `<Ntry>` is not an entry), and refuses any DOCTYPE or
@@ -37,9 +43,10 @@ const SLASH = 47;
 export async function* scanElements(
   source: AsyncIterable<Buffer | string>,
   options: ScanOptions,
-): AsyncGenerator<ScanEvent> {
+): AsyncGenerator<ScanEvent[]> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   const stack: string[] = []; // local names of open elements
+  const plain: boolean[] = []; // per open element: whether `</name>` alone closes it (no prefix or quote)
   let buf = '';
   let pos = 0; // next unread character of buf
   let captureFrom = -1; // index in buf of the captured element's '<', or -1
@@ -50,6 +57,12 @@ export async function* scanElements(
   let shellChars = 0;
   let rootClosed = false;
   let sawRoot = false;
+  const build = options.build === true;
+  const tree = new TreeBuilder(); // the captured element, when building
+  const part = new TreeBuilder(); // the element cut out of it
+  /** The builder the current token belongs to, if any. */
+  const builder = (): TreeBuilder | undefined =>
+    !build ? undefined : splitFrom !== -1 ? part : captureFrom !== -1 ? tree : undefined;
 
   const decode = (chunk: Buffer | string, last: boolean): string => {
     if (typeof chunk === 'string') return chunk;
@@ -60,9 +73,18 @@ export async function* scanElements(
     }
   };
 
-  const scan = function* (): Generator<ScanEvent> {
+  let events: ScanEvent[] = []; // found in the current chunk
+
+  const scan = (): void => {
     for (;;) {
       const lt = buf.indexOf('<', pos);
+      const active = builder();
+      if (active !== undefined) {
+        // Text is taken as soon as it is seen: an unfinished token after it is rescanned from lt.
+        const end = lt === -1 ? buf.length : lt;
+        if (end > pos) active.text(buf.slice(pos, end));
+        pos = end;
+      }
       if (lt === -1) {
         pos = buf.length;
         return;
@@ -80,6 +102,7 @@ export async function* scanElements(
           const end = buf.indexOf(']]>', lt + 9);
           if (end === -1) return need(lt);
           if (stack.length === 0) throw new CamtError('malformed', 'CDATA outside the root element');
+          active?.cdata(buf.slice(lt + 9, end));
           pos = end + 3;
           continue;
         }
@@ -96,15 +119,23 @@ export async function* scanElements(
       if (next === 63 /* ? */) {
         const end = buf.indexOf('?>', lt + 2);
         if (end === -1) return need(lt);
+        active?.instruction();
         pos = end + 2;
         continue;
       }
-      const gt = tagEnd(buf, lt + 1);
-      if (gt === -1) return need(lt);
       if (next === SLASH) {
-        const name = localName(buf.slice(lt + 2, gt).trim());
-        const open = stack.pop();
-        if (open !== name) {
+        // Nearly every end tag is exactly `</Name>` for the open element: checked in place.
+        const open = stack[stack.length - 1];
+        let gt = open !== undefined && plain[plain.length - 1] === true ? lt + 2 + open.length : -1;
+        let name = open;
+        if (gt === -1 || buf.charCodeAt(gt) !== GT || !buf.startsWith(open!, lt + 2)) {
+          gt = tagEnd(buf, lt + 1);
+          if (gt === -1) return need(lt);
+          name = localName(buf.slice(lt + 2, gt).trim());
+        }
+        stack.pop();
+        plain.pop();
+        if (open === undefined || name !== open) {
           throw new CamtError(
             'malformed',
             `closing </${name}> does not match <${open ?? ''}>`,
@@ -112,58 +143,81 @@ export async function* scanElements(
           );
         }
         pos = gt + 1;
+        const node = active?.close();
         if (splitFrom !== -1 && stack.length < splitDepth) {
           const xml = buf.slice(splitFrom, pos);
           splitFrom = -1;
           captureFrom = pos; // the capture goes on after the cut-out element
-          yield { type: 'element', path: [...stack, name], xml };
+          events.push({ type: 'element', path: [...stack, name], xml, node });
         } else if (captureFrom !== -1 && stack.length < captureDepth) {
           const xml =
             shell.length === 0 ? buf.slice(captureFrom, pos) : shell.join('') + buf.slice(captureFrom, pos);
           captureFrom = -1;
           shell = [];
           shellChars = 0;
-          yield { type: 'element', path: [...stack, name], xml };
+          events.push({ type: 'element', path: [...stack, name], xml, node });
         } else if (captureFrom === -1 && stack.length < options.reportDepth) {
-          yield { type: 'end', path: [...stack, name] };
+          events.push({ type: 'end', path: [...stack, name] });
         }
         if (stack.length === 0) rootClosed = true;
         continue;
       }
+      // A tag without attributes ends where its name does: found in the one pass over the name.
+      let gt = plainTagEnd(buf, lt + 1);
+      const plainTag = gt !== -1; // no quote or space in it
+      let rawName: string;
+      if (plainTag) {
+        rawName = buf.slice(lt + 1, buf.charCodeAt(gt - 1) === SLASH ? gt - 1 : gt);
+      } else {
+        gt = tagEnd(buf, lt + 1);
+        if (gt === -1) return need(lt);
+        rawName = nameAt(buf, lt + 1, gt);
+      }
       const selfClosing = buf.charCodeAt(gt - 1) === SLASH;
-      const rawName = nameAt(buf, lt + 1, gt);
       if (rawName === '') throw new CamtError('malformed', 'a tag without a name', pathOf(stack));
       if (rootClosed) throw new CamtError('malformed', 'content after the root element');
       const name = localName(rawName);
       sawRoot = true;
       stack.push(name);
+      plain.push(name === rawName && (plainTag || !/["'\s]/.test(name)));
       pos = gt + 1;
+      const attributes = build ? attributesOf(buf, lt + 1 + rawName.length, gt, selfClosing) : '';
       if (captureFrom !== -1 && splitFrom === -1 && options.split?.(stack) === true) {
         const before = buf.slice(captureFrom, lt);
         const placeholder = `<${rawName}/>`;
         shell.push(before, placeholder);
         shellChars += before.length + placeholder.length;
+        if (build) tree.placeholder(name);
         if (selfClosing) {
           captureFrom = pos;
-          yield { type: 'element', path: [...stack], xml: buf.slice(lt, pos) };
+          const node = build ? part.open(name, attributes, true) : undefined;
+          events.push({ type: 'element', path: [...stack], xml: buf.slice(lt, pos), node });
         } else {
           splitFrom = lt;
           splitDepth = stack.length;
+          if (build) part.open(name, attributes, false);
         }
       } else if (captureFrom === -1) {
         if (options.capture(stack)) {
           if (selfClosing) {
-            yield { type: 'element', path: [...stack], xml: buf.slice(lt, pos) };
+            const node = build ? tree.open(name, attributes, true) : undefined;
+            events.push({ type: 'element', path: [...stack], xml: buf.slice(lt, pos), node });
           } else {
             captureFrom = lt;
             captureDepth = stack.length;
+            if (build) tree.open(name, attributes, false);
           }
         } else if (stack.length <= options.reportDepth) {
-          yield { type: 'start', path: [...stack], tag: buf.slice(lt, pos) };
-          if (selfClosing) yield { type: 'end', path: [...stack] };
+          events.push({ type: 'start', path: [...stack], tag: buf.slice(lt, pos) });
+          if (selfClosing) events.push({ type: 'end', path: [...stack] });
         }
+      } else {
+        active?.open(name, attributes, selfClosing);
       }
-      if (selfClosing) stack.pop();
+      if (selfClosing) {
+        stack.pop();
+        plain.pop();
+      }
     }
   };
 
@@ -190,21 +244,44 @@ export async function* scanElements(
     }
   };
 
+  /** The events found so far, handed over in one piece: one await per chunk, not per event. */
+  const take = (): ScanEvent[] => {
+    const found = events;
+    events = [];
+    return found;
+  };
+
   for await (const chunk of source) {
     buf += decode(chunk, false);
-    yield* scan();
+    scan();
+    if (events.length > 0) yield take();
     compact();
   }
   buf += decode(Buffer.alloc(0), true);
-  yield* scan();
+  scan();
+  if (events.length > 0) yield take();
   if (stack.length > 0 || pos < buf.length) {
     throw new CamtError('truncated', 'the file ends before its elements are closed', pathOf(stack));
   }
   if (!sawRoot) throw new CamtError('truncated', 'the file is empty');
 }
 
+/**
+ * Index of the '>' of a tag that is only a name (`<Name>`, `<Name/>`), or -1 for any other tag
+ * (attributes, quotes, '<', or not all in `buf` yet), which tagEnd then reads.
+ */
+function plainTagEnd(buf: string, from: number): number {
+  for (let i = from; i < buf.length; i++) {
+    const c = buf.charCodeAt(i);
+    if (c === GT) return i;
+    if (c === SLASH) return buf.charCodeAt(i + 1) === GT ? i + 1 : -1;
+    if (c === LT || c === QUOT || c === APOS || c === 32 || c === 9 || c === 10 || c === 13) return -1;
+  }
+  return -1;
+}
+
 /** Index of the '>' that ends the tag starting before `from`, skipping quoted attribute values. */
-function tagEnd(buf: string, from: number): number {
+export function tagEnd(buf: string, from: number): number {
   let quote = 0;
   for (let i = from; i < buf.length; i++) {
     const c = buf.charCodeAt(i);
@@ -221,7 +298,14 @@ function tagEnd(buf: string, from: number): number {
   return -1;
 }
 
-function nameAt(buf: string, from: number, to: number): string {
+/** What follows a start tag's name, without the `/` of a self-closing tag; '' when nothing does. */
+function attributesOf(buf: string, from: number, gt: number, selfClosing: boolean): string {
+  const to = selfClosing ? gt - 1 : gt;
+  return from >= to ? '' : buf.slice(from, to);
+}
+
+/** The tag name starting at `from`, prefix included. */
+export function nameAt(buf: string, from: number, to: number): string {
   let i = from;
   while (i < to) {
     const c = buf.charCodeAt(i);
@@ -231,7 +315,8 @@ function nameAt(buf: string, from: number, to: number): string {
   return buf.slice(from, i);
 }
 
-function localName(qualified: string): string {
+/** The name without its namespace prefix. */
+export function localName(qualified: string): string {
   const colon = qualified.indexOf(':');
   return colon === -1 ? qualified : qualified.slice(colon + 1);
 }

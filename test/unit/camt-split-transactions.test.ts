@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { CamtError, parseCamt, type CamtEntry } from '../../bank-adapters/camt';
 import { readEntry } from '../../bank-adapters/camt/read-entry';
-import { all, parseFragment, text } from '../../bank-adapters/camt/xml-values';
+import { all, text } from '../../bank-adapters/camt/xml-values';
+import { parseFragment } from '../helpers/fxp-fragment';
 import {
   claimDetailXml,
   claimNotificationStart,
