@@ -27,7 +27,9 @@ import type { LoadJob, LoadResult } from './api-load-client';
  * Exits non-zero on any failure.
  *
  * Run: npx tsx bench/api-load.ts [checkout|events|all] [seconds=15] [rate=1000]
- * API_CPU_PROF=<dir> adds --cpu-prof to the API process (the profile is written when it stops).
+ * API_CPU_PROF=<dir> adds --cpu-prof to the API process (the profile is written when it stops);
+ * API_ROOT=<checkout> runs the API of another checkout (before and after a change, same schema);
+ * API_LOAD_SIDES=api leaves out the baseline (for a profile).
  */
 
 const CONNECTIONS = 100;
@@ -181,7 +183,7 @@ async function main(): Promise<void> {
         ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []),
         '--import',
         'tsx',
-        path.join(__dirname, '..', 'api', 'main.ts'),
+        path.join(process.env.API_ROOT ?? path.join(__dirname, '..'), 'api', 'main.ts'),
       ],
       {
         env: {
