@@ -28,7 +28,7 @@ export function listenForApiKeyChanges(databaseUrl: string, on: ApiKeyChangeHand
     const fail = (err: unknown) => {
       if (down) return;
       down = true;
-      on.lost(err);
+      if (!stopped) on.lost(err);
       void c.end().catch(() => undefined);
       if (!stopped) retry = setTimeout(() => void connect(), RECONNECT_MS);
     };
