@@ -1,6 +1,6 @@
 import pg from 'pg';
 
-/** What a process hears about API key changes (migration 20261225_0100_api_key_change_notices). */
+/** What a process hears about API key changes (migration 20261227_0100_api_key_change_notices). */
 export interface ApiKeyChangeHandlers {
   /** LISTEN is in place: from now on every committed change is heard. */
   listening(): void;
