@@ -9,6 +9,7 @@ import { SDK_SCRIPT_DOC, type OperationDoc } from './openapi';
 import { checkResponses } from './route';
 import type { Metrics } from './metrics';
 import { createAccessService } from '../services/access';
+import type { ApiKeyCache } from '../services/api-key-cache';
 import { createIdempotencyService } from '../services/idempotency';
 import { requestContext } from './middleware/request-context';
 import { requestIdClientInterceptor } from '../engine/request-id-interceptor';
@@ -138,6 +139,8 @@ export interface AppDeps {
   webhookAutoDisable?: AutoDisableRule;
   /** Rate limits per API key and per client address (decision 0110); unset: none. */
   rateLimits?: RateLimits;
+  /** Looked-up API keys kept in memory while their changes are heard (decision 0186); unset: none kept. */
+  apiKeyCache?: ApiKeyCache;
   /** Express's `trust proxy`: whose X-Forwarded-For names the client (TRUST_PROXY); default none. */
   trustProxy?: false | number | string[];
   /** The device flow's poll interval in seconds (DEVICE_POLL_INTERVAL_SECONDS); default 5. */
@@ -259,6 +262,7 @@ export function createApp(deps: AppDeps): Express {
   const access = createAccessService({
     knex: deps.knex,
     onTouchError: (err) => deps.log.warn({ err }, 'could not record API key use'),
+    ...(deps.apiKeyCache && { keyCache: deps.apiKeyCache }),
   });
   const posRepo = createPosRepository(deps.knex);
   const posAccess = createPosAccess({ knex: deps.knex, pos: posRepo });

@@ -13,11 +13,13 @@ import { createRskCompanyRegistry } from '../bank-adapters/rsk-company-registry'
 import { createTestCompanyRegistry } from '../domain/company-registry';
 import { simulatedCarrierConnections } from '../bank-adapters/carriers/carriers';
 import { createSmtpMailer, unconfiguredMailer } from '../engine/mailer';
+import { createApiKeyCache } from '../services/api-key-cache';
+import { listenForApiKeyChanges } from '../db/api-key-changes';
 
 /** Runs the HTTP API; needs DATABASE_URL, TEMPORAL_ADDRESS and SIMULATED_ACQUIRER_URL (npm start sets them). */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const log = createLogger('skil-api', config.LOG_LEVEL);
+  const log = createLogger('skil-api', config.LOG_LEVEL, { asyncWrites: true });
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
     throw new Error('the API needs DATABASE_URL and TEMPORAL_ADDRESS; `npm start` runs it with both');
   }
@@ -34,6 +36,14 @@ async function main(): Promise<void> {
     config.TEMPORAL_NAMESPACE,
   );
   const metrics = createMetrics(knex);
+  const apiKeyCache = createApiKeyCache();
+  const stopListening = listenForApiKeyChanges(config.DATABASE_URL, {
+    ...apiKeyCache.handlers,
+    lost: (err) => {
+      apiKeyCache.handlers.lost(err);
+      log.warn({ err }, 'API key change notices lost; keys are looked up every request until they resume');
+    },
+  });
   const dispatcher = createWebhookDispatcher({
     client,
     knex,
@@ -74,6 +84,7 @@ async function main(): Promise<void> {
       },
     }),
     webhookAllowPrivateRanges: config.WEBHOOK_ALLOW_PRIVATE_RANGES,
+    apiKeyCache,
     rateLimits: {
       apiLive: config.RATE_LIMIT_API_LIVE,
       apiTest: config.RATE_LIMIT_API_TEST,
@@ -94,7 +105,7 @@ async function main(): Promise<void> {
   const stop = () => {
     log.info('API stopping');
     server.close(() => {
-      void Promise.all([connection.close(), knex.destroy()]).finally(() => process.exit(0));
+      void Promise.all([connection.close(), stopListening(), knex.destroy()]).finally(() => process.exit(0));
     });
   };
   process.once('SIGINT', stop);

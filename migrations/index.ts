@@ -29,6 +29,7 @@ import * as rawBankFiles from './20261222_0900_raw_bank_files';
 import * as posPinSessions from './20261223_0100_pos_pin_sessions';
 import * as disputes from './20261224_0100_disputes';
 import * as eventObjectColumns from './20261226_0100_event_object_columns';
+import * as apiKeyChangeNotices from './20261227_0100_api_key_change_notices';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   '20261223_0100_pos_pin_sessions': posPinSessions,
   '20261224_0100_disputes': disputes,
   '20261226_0100_event_object_columns': eventObjectColumns,
+  '20261227_0100_api_key_change_notices': apiKeyChangeNotices,
 };
