@@ -1,4 +1,4 @@
-import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { createBillingActivities } from '../activities/billing';
 import { ADAPTER_REFUSALS } from './contract';
 
@@ -46,7 +46,9 @@ const ROUNDS_PER_RUN = 200;
  */
 export async function billingRun(input: BillingRunInput): Promise<BillingRunTotals> {
   const asOf = input.asOf ?? Date.now();
-  const lanes = input.lanes ?? 2;
+  // Four lanes keep both cores busy while a lane waits on its merchant's invoice numbers or on
+  // PostgreSQL; runs started before this change replay with the two they had (decision 0189).
+  const lanes = input.lanes ?? (patched('billing-run-four-lanes') ? 4 : 2);
   const limit = input.pageSize ?? 500;
   const totals: BillingRunTotals = input.totals ?? { pages: 0, processed: 0, paid: 0, failed: 0 };
   let open = Array.from({ length: lanes }, (_, lane) => lane);
