@@ -6,11 +6,11 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { CamtError, parseCamt, type CamtEntry } from '../../bank-adapters/camt';
 import { readEntry } from '../../bank-adapters/camt/read-entry';
 import { all, text } from '../../bank-adapters/camt/xml-values';
 import { parseFragment } from '../helpers/fxp-fragment';
+import { chunks } from '../helpers/byte-chunks';
 import {
   claimDetailXml,
   claimNotificationStart,
@@ -20,13 +20,6 @@ import {
 } from '../../bench/reconcile-files';
 
 const SAMPLES = join(__dirname, '..', 'fixtures', 'bank-files');
-
-function chunks(data: string, size: number): Readable {
-  const buffer = Buffer.from(data);
-  const parts: Buffer[] = [];
-  for (let i = 0; i < buffer.length; i += size) parts.push(buffer.subarray(i, i + size));
-  return Readable.from(parts);
-}
 
 async function streamedEntries(
   xml: string,

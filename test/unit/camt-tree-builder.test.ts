@@ -6,7 +6,6 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { CamtError } from '../../bank-adapters/camt';
 import { scanElements, type ScanOptions } from '../../bank-adapters/camt/xml-element-scanner';
 import { parseElement } from '../../bank-adapters/camt/xml-fragment';
@@ -18,15 +17,9 @@ import {
   CLAIM_NOTIFICATION_END,
 } from '../../bench/reconcile-files';
 import { parseFragment } from '../helpers/fxp-fragment';
+import { chunks } from '../helpers/byte-chunks';
 
 const SAMPLES = join(__dirname, '..', 'fixtures', 'bank-files');
-
-function chunks(data: string, size: number): Readable {
-  const buffer = Buffer.from(data);
-  const parts: Buffer[] = [];
-  for (let i = 0; i < buffer.length; i += size) parts.push(buffer.subarray(i, i + size));
-  return Readable.from(parts);
-}
 
 // What parseCamt captures and cuts out.
 const CAMT: Omit<ScanOptions, 'maxElementChars'> = {
