@@ -179,3 +179,24 @@ export async function writeClaimNotifications(
   out.end();
   await once(out, 'finish');
 }
+
+/**
+ * A whole camt.054 of one lump sum of `n` claim payments (claim ids from a fixed claimant, amounts
+ * 1000 + i) in memory, with its control totals: for tests of the reader at a given size.
+ */
+export function claimNotificationOf(msgId: string, n: number): string {
+  const details = Array.from({ length: n }, (_, i) => ({
+    claimId: `5012131870013366${String(i).padStart(6, '0')}+20261201`,
+    transactionBatchId: `TB${i}`,
+    amount: 1000 + i,
+    payer: '0101302989',
+  }));
+  const net = details.reduce((s, d) => s + d.amount, 0);
+  return (
+    camt054Open(msgId) +
+    claimNotificationStart('2026-11-20', { count: n, net }, 1) +
+    details.map(claimDetailXml).join('') +
+    CLAIM_NOTIFICATION_END +
+    CAMT054_CLOSE
+  );
+}

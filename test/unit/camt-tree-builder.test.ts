@@ -9,13 +9,7 @@ import { join } from 'node:path';
 import { CamtError } from '../../bank-adapters/camt';
 import { scanElements, type ScanOptions } from '../../bank-adapters/camt/xml-element-scanner';
 import { parseElement } from '../../bank-adapters/camt/xml-fragment';
-import {
-  claimDetailXml,
-  claimNotificationStart,
-  camt054Open,
-  CAMT054_CLOSE,
-  CLAIM_NOTIFICATION_END,
-} from '../../bench/reconcile-files';
+import { claimNotificationOf } from '../../bench/reconcile-files';
 import { parseFragment } from '../helpers/fxp-fragment';
 import { chunks } from '../helpers/byte-chunks';
 
@@ -70,19 +64,7 @@ test.each(readdirSync(SAMPLES).filter((f) => f.endsWith('.xml')))(
 );
 
 test('a generated claim notification: every transaction and shell is built as before', async () => {
-  const details = Array.from({ length: 300 }, (_, i) => ({
-    claimId: `5012131870013366${String(i).padStart(6, '0')}+20261201`,
-    transactionBatchId: `TB${i}`,
-    amount: 1000 + i,
-    payer: '0101302989',
-  }));
-  const net = details.reduce((s, d) => s + d.amount, 0);
-  const xml =
-    camt054Open('GEN') +
-    claimNotificationStart('2026-11-20', { count: details.length, net }, 1) +
-    details.map(claimDetailXml).join('') +
-    CLAIM_NOTIFICATION_END +
-    CAMT054_CLOSE;
+  const xml = claimNotificationOf('GEN', 300);
   expect(await expectSameAsBefore(xml, [97, 4096])).toBeGreaterThan(300);
 });
 
