@@ -55,3 +55,15 @@ export function cpuSince(before: Record<string, number>): Record<string, number>
   }
   return out;
 }
+
+/** CPU seconds (user + system) one process has used so far; 0 once it is gone. */
+export function cpuOfProcess(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After the command's closing parenthesis: utime and stime are fields 14 and 15 of the line.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}

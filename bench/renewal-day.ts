@@ -1,8 +1,9 @@
 import os from 'node:os';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { withStack } from './harness';
+import { cpuByCommand, cpuOfProcess, cpuSince } from './process-cpu';
 import { startReceiver } from '../test/helpers/receiver';
 import { killHard, spawnWorker } from '../test/helpers/worker-process';
 import { seedSubscriptions } from '../test/helpers/subscriptions';
@@ -23,42 +24,6 @@ function peakRssMb(child: ChildProcess): number {
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
   const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return Math.round(kb / 1024);
-}
-
-const TICKS_PER_S = 100;
-
-/** utime + stime of a process in seconds (USER_HZ is 100 on Linux); 0 when it is gone. */
-function cpuOf(pid: number): number {
-  try {
-    // Fields after the command's closing parenthesis: state is field 3; utime and stime are 14 and 15.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / TICKS_PER_S;
-  } catch {
-    return 0;
-  }
-}
-
-/** CPU seconds of the PostgreSQL server: its postmaster and every process it forked. */
-function postgresCpu(postmaster: number): number {
-  let total = cpuOf(postmaster);
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === postmaster) total += cpuOf(Number(entry));
-    } catch {
-      // Gone between the listing and the read.
-    }
-  }
-  return total;
-}
-
-async function postmasterPid(knex: Knex): Promise<number> {
-  const pid = (await knex.raw<{ rows: { pid: number }[] }>('select pg_backend_pid() as pid')).rows[0]!.pid;
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
 }
 
 async function count(knex: Knex, sql: string, merchantId: string): Promise<number> {
@@ -181,10 +146,9 @@ async function main(): Promise<void> {
         });
         const seedSeconds = (performance.now() - seedStart) / 1000;
         await stack.knex.raw('analyze subscriptions');
-        const postmaster = await postmasterPid(stack.knex);
         const cpuBefore = {
-          worker: cpuOf(worker.pid!),
-          postgres: postgresCpu(postmaster),
+          worker: cpuOfProcess(worker.pid!),
+          processes: cpuByCommand(),
           bench: process.cpuUsage(),
         };
         const start = Date.now();
@@ -203,8 +167,8 @@ async function main(): Promise<void> {
         // Where the two cores went during the run: the worker, PostgreSQL, and this process (the API,
         // Temporal's client and the webhook receiver); the Temporal dev server is the rest.
         const cpu = {
-          worker: Number((cpuOf(worker.pid!) - cpuBefore.worker).toFixed(1)),
-          postgres: Number((postgresCpu(postmaster) - cpuBefore.postgres).toFixed(1)),
+          worker: Number((cpuOfProcess(worker.pid!) - cpuBefore.worker).toFixed(1)),
+          postgres: cpuSince(cpuBefore.processes).postgres ?? 0,
           bench_process: Number(((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)),
         };
         const last = (
