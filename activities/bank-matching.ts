@@ -52,9 +52,10 @@ export async function matchBankFile(
   lap('details');
   const claimPayments = await repo.matchClaimPayments(f);
   exceptions += claimPayments.exceptions;
+  lap('claimPayments');
   // The bank's charge for each claim payment it reported is a cost added on top (decision 0113).
   await recordBankCostsOfFile(trx, f);
-  lap('claimPayments');
+  lap('bankCosts');
   const lumpSums = await matchLumpSums(trx, f);
   exceptions += lumpSums.exceptions;
   // A notification file also answers earlier statements' lump sums still waiting for it.

@@ -42,16 +42,22 @@ export function createDeliveryBatchRepository() {
       trx: Knex.Transaction,
     ): Promise<{ claimed: ClaimedDelivery[]; interrupted: ClaimedDelivery[] }> {
       if (batch.length === 0) return { claimed: [], interrupted: [] };
+      // `d.id = any(…)` as well as the join: the planner then reads the batch's rows by primary key.
+      // From the join alone it guessed a hundred ids and scanned every pending delivery of the
+      // merchant (447 ms a batch in a renewal day of 100,000; more as the table grows).
+      const ids = batch.map((b) => b.id);
       const locked = await trx.raw<{ rows: (Omit<ClaimedDelivery, 'attemptNumber'> & { n: number })[] }>(
         `select d.id, d.channel_id, d.event_id, d.max_attempts, t.n
            from webhook_deliveries d
            join unnest(?::text[], ?::int[]) as t(id, n) on t.id = d.id
-          where d.merchant_id = ? and d.livemode = ? and d.status = 'pending' and d.attempt_count < t.n
+          where d.id = any(?::text[]) and d.merchant_id = ? and d.livemode = ? and d.status = 'pending'
+            and d.attempt_count < t.n
           order by d.id
             for update of d`,
         sqlArgs(
-          batch.map((b) => b.id),
+          ids,
           batch.map((b) => b.attemptNumber),
+          ids,
           scope.merchantId,
           scope.livemode,
         ),

@@ -30,6 +30,7 @@ import * as posPinSessions from './20261223_0100_pos_pin_sessions';
 import * as disputes from './20261224_0100_disputes';
 import * as eventObjectColumns from './20261226_0100_event_object_columns';
 import * as apiKeyChangeNotices from './20261227_0100_api_key_change_notices';
+import * as billingLaneStatistics from './20261228_0100_billing_lane_statistics';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   '20261224_0100_disputes': disputes,
   '20261226_0100_event_object_columns': eventObjectColumns,
   '20261227_0100_api_key_change_notices': apiKeyChangeNotices,
+  '20261228_0100_billing_lane_statistics': billingLaneStatistics,
 };

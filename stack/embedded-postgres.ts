@@ -302,6 +302,13 @@ async function startPostgres(
     shared_buffers: '1GB',
     max_wal_size: '8GB',
     ...(persistent ? {} : { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }),
+    // A benchmark's profile of the database's side: time and rows per statement (bench/statement-stats.ts).
+    ...(process.env.EMBEDDED_PG_STATEMENT_STATS === '1'
+      ? {
+          shared_preload_libraries: 'pg_stat_statements',
+          'pg_stat_statements.track': 'all',
+        }
+      : {}),
   };
   const args = [
     '-D',
