@@ -10,6 +10,7 @@
  *
  *   npx tsx bench/reconcile.ts [sizes…]      e.g. npx tsx bench/reconcile.ts 100000 1000000
  */
+import { statementStats } from './statement-stats';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -111,6 +112,7 @@ async function measure(job: Job): Promise<void> {
 
     const baselineRss = process.memoryUsage().rss;
     const syncRss = rssMeter();
+    await statementStats.reset(k);
     const t0 = process.hrtime.bigint();
     const outcome = await activities.syncBankFile({ connection: 'bench', name: job.name });
     const matchedSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
@@ -129,6 +131,7 @@ async function measure(job: Job): Promise<void> {
       lines += run?.line_count ?? 0;
     }
     const linesMs = Math.round(Number(process.hrtime.bigint() - tLines) / 1e6);
+    await statementStats.top(k);
     const syncSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
     const syncPeak = syncRss.stop();
     const matched = await k.raw<{ rows: { n: number }[] }>(
