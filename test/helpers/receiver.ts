@@ -25,21 +25,17 @@ export async function startReceiver(
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       answered += 1;
-      if (!retain) {
-        res.statusCode = status(answered, req.headers);
-        res.end('ok');
-        waiters.splice(0).forEach((w) => w());
-        return;
+      if (retain) {
+        const rawBody = Buffer.concat(chunks);
+        let body: unknown;
+        try {
+          body = JSON.parse(rawBody.toString('utf8'));
+        } catch {
+          body = undefined;
+        }
+        received.push({ at: Date.now(), headers: req.headers, rawBody, body });
       }
-      const rawBody = Buffer.concat(chunks);
-      let body: unknown;
-      try {
-        body = JSON.parse(rawBody.toString('utf8'));
-      } catch {
-        body = undefined;
-      }
-      received.push({ at: Date.now(), headers: req.headers, rawBody, body });
-      res.statusCode = status(received.length, req.headers);
+      res.statusCode = status(answered, req.headers);
       res.end('ok');
       waiters.splice(0).forEach((w) => w());
     });
