@@ -87,9 +87,17 @@ export function settlementRunWorkflowId(
   return `settlement/${env(livemode)}/${merchantId}/${settlementDate}`;
 }
 
-/** `settlement-day/{env}/{yyyy-mm-dd}`: opens the day's settlement runs. */
-export function settlementDayWorkflowId(livemode: boolean, settlementDate: string): string {
-  return `settlement-day/${env(livemode)}/${settlementDate}`;
+/**
+ * `settlement-day/{env}/{task_queue}/{yyyy-mm-dd}`: opens the day's settlement runs. It carries the
+ * task queue as the schedule ids do: a day run on demand joins one already running under the same
+ * id, and a deployment (or a test run) sharing the namespace must not join another's (decision 0191).
+ */
+export function settlementDayWorkflowId(
+  livemode: boolean,
+  taskQueue: string,
+  settlementDate: string,
+): string {
+  return `settlement-day/${env(livemode)}/${taskQueue}/${settlementDate}`;
 }
 
 /**

@@ -26,7 +26,7 @@ export interface SettlementDayResult {
 }
 
 /**
- * `settlement-day/{env}/{date}`: opens the day's runs for every merchant with unsettled money, set
+ * `settlement-day/{env}/{task_queue}/{date}`: opens the day's runs for every merchant with unsettled money, set
  * based, then starts one `settlement/{env}/{merchant}/{date}` workflow per run to see it through
  * approval and payout. Runs already open for the day are returned as they are, and their workflow
  * is started only if none is running, so a second settlement day changes nothing.

@@ -132,7 +132,7 @@ export function createSettlementService(deps: SettlementServiceDeps) {
       const result = await deps.client.workflow.execute<Workflows['settlementDay']>(
         WorkflowType.settlementDay,
         {
-          workflowId: settlementDayWorkflowId(input.livemode, settlementDate),
+          workflowId: settlementDayWorkflowId(input.livemode, deps.taskQueue, settlementDate),
           taskQueue: deps.taskQueue,
           args: [{ livemode: input.livemode, settlementDate }],
           // A day may be run again (late payments); one already running is joined, not doubled.

@@ -57,7 +57,7 @@ const IDS = [
   webhookWorkflowId('nc_1'),
   claimBatchWorkflowId(false, 'b1'),
   settlementRunWorkflowId(true, 'acct_1', '2026-11-23'),
-  settlementDayWorkflowId(true, '2026-11-23'),
+  settlementDayWorkflowId(true, 'q', '2026-11-23'),
   scheduleId.webhookRelay('q'),
   scheduleId.maintenance('q'),
   scheduleId.checkoutExpiry('q'),

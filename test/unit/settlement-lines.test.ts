@@ -96,7 +96,7 @@ test('ledger difference: captured − refunds − reversals = settled gross + un
 test('business identities', () => {
   expect(settlementRunWorkflowId(false, 'acct_1', '2026-11-23')).toBe('settlement/test/acct_1/2026-11-23');
   expect(settlementRunWorkflowId(true, 'acct_1', '2026-11-23')).toBe('settlement/live/acct_1/2026-11-23');
-  expect(settlementDayWorkflowId(false, '2026-11-23')).toBe('settlement-day/test/2026-11-23');
+  expect(settlementDayWorkflowId(false, 'skil', '2026-11-23')).toBe('settlement-day/test/skil/2026-11-23');
   expect(payoutIdempotencyKey('stl_x')).toBe('stl_x:payout');
   expect(accountDigits('0101-26-123456')).toBe('010126123456');
   expect(() => accountDigits('0101-26-12345')).toThrow(RangeError);

@@ -31,7 +31,7 @@ test('workflow ids are the business keys running workflows already carry', () =>
   expect(claimBatchWorkflowId(true, 'b1')).toBe('claim-batch/live/b1');
   expect(settlementRunWorkflowId(false, 'acct_1', '2026-11-23')).toBe('settlement/test/acct_1/2026-11-23');
   expect(settlementRunWorkflowId(true, 'acct_1', '2026-11-23')).toBe('settlement/live/acct_1/2026-11-23');
-  expect(settlementDayWorkflowId(false, '2026-11-23')).toBe('settlement-day/test/2026-11-23');
+  expect(settlementDayWorkflowId(false, 'skil', '2026-11-23')).toBe('settlement-day/test/skil/2026-11-23');
 });
 
 test('workflow type names, signals, queries, updates and the task queue keep their names', () => {
