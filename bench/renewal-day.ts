@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { withStack } from './harness';
-import { statementStats } from './statement-stats';
+import { bufferUse, statementStats } from './statement-stats';
 import { cpuByCommand, cpuOfProcess, cpuSince } from './process-cpu';
 import { startReceiver } from '../test/helpers/receiver';
 import { killHard, spawnWorker } from '../test/helpers/worker-process';
@@ -155,6 +155,7 @@ async function main(): Promise<void> {
           bench: process.cpuUsage(),
         };
         await statementStats.reset(stack.knex);
+        const buffersBefore = await bufferUse.mark(stack.knex);
         const receivedBefore = receiver.count();
         const start = Date.now();
         const adv = await stack.api(m.testKey, `/v1/test_helpers/test_clocks/${clock.body.id}/advance`, {
@@ -180,6 +181,7 @@ async function main(): Promise<void> {
         // all, at 100,000 a fraction, the rest after the clock is ready), so the time to the last one
         // is the measure of the whole day's work that compares across sizes.
         const receivedDuringRun = receiver.count() - receivedBefore;
+        const buffers = await bufferUse.since(stack.knex, buffersBefore);
         await receiver.waitFor(receivedBefore + 2 * n, 3_600_000);
         const secondsToLastDelivery = (Date.now() - start) / 1000;
         // The database's profile of the whole day, renewals and webhooks.
@@ -216,6 +218,8 @@ async function main(): Promise<void> {
           renewals_per_s: Math.round(renewed / seconds),
           worker_peak_rss_mb: peakRssMb(worker),
           cpu_seconds: cpu,
+          // The renewals' share of the database's buffer traffic, and the database's size after them.
+          database: buffers,
           seed_seconds: Number(seedSeconds.toFixed(1)),
           page_phase_seconds: {
             pages: profile.pages,

@@ -28,3 +28,40 @@ export const statementStats = {
     for (const r of rows) console.error(JSON.stringify(r));
   },
 };
+
+/** Shared-buffer traffic of the benchmark's database: how often a page was not in PostgreSQL's buffers. */
+export interface BufferUse {
+  /** Pages read from outside the buffers (the page cache or disk). */
+  reads: number;
+  hits: number;
+}
+
+/**
+ * The database's buffer hits and reads (pg_stat_database; always collected) and its size: `mark`
+ * before the measured part, `since` after it. A table and its random-id indexes that outgrow the
+ * shared buffers show as reads growing faster than the work.
+ */
+export const bufferUse = {
+  async mark(knex: Knex): Promise<BufferUse> {
+    const { rows } = await knex.raw<{ rows: { reads: string; hits: string }[] }>(
+      'select blks_read as reads, blks_hit as hits from pg_stat_database where datname = current_database()',
+    );
+    return { reads: Number(rows[0]!.reads), hits: Number(rows[0]!.hits) };
+  },
+
+  async since(knex: Knex, before: BufferUse) {
+    // Backends report their counters at the end of a transaction, at most once a second.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const now = await this.mark(knex);
+    const { rows } = await knex.raw<{ rows: { bytes: string }[] }>(
+      'select pg_database_size(current_database()) as bytes',
+    );
+    const reads = now.reads - before.reads;
+    const hits = now.hits - before.hits;
+    return {
+      buffer_reads: reads,
+      buffer_hit_ratio: Number((hits / Math.max(1, hits + reads)).toFixed(4)),
+      database_mb: Math.round(Number(rows[0]!.bytes) / 2 ** 20),
+    };
+  },
+};

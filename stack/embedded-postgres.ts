@@ -299,7 +299,9 @@ async function startPostgres(
     // A renewal day of a million subscriptions writes gigabytes of rows with random ids: PostgreSQL's
     // defaults (128 MB of buffers, a checkpoint every 1 GB of WAL) make it re-read index pages and
     // checkpoint every minute or so (decision 0189). The memory is mapped at start, used as it fills.
-    shared_buffers: '1GB',
+    // EMBEDDED_PG_SHARED_BUFFERS sets another size (PostgreSQL's units: 512MB, 4GB) for a benchmark
+    // that measures how much of the database's time at a million is pages outside its buffers.
+    shared_buffers: process.env.EMBEDDED_PG_SHARED_BUFFERS || '1GB',
     max_wal_size: '8GB',
     ...(persistent ? {} : { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }),
     // A benchmark's profile of the database's side: time and rows per statement (bench/statement-stats.ts).

@@ -12,6 +12,22 @@ let merchant: TestMerchant;
 beforeAll(async () => {
   stack = await startTestStack({ schedule });
   merchant = await stack.merchant();
+  // The worker's first workflow loads its code into a fresh isolate, which on a busy two-CPU machine
+  // can alone take longer than the 2 s the first test allows a delivery. A deployment pays that once,
+  // at start; warmed here by another merchant's channel, the tests time a channel's own first
+  // delivery as it is in a running service.
+  const warm = await stack.merchant();
+  const receiver = await startReceiver();
+  try {
+    const channel = await createChannel(warm.testKey, receiver.url);
+    await stack.api(warm.testKey, '/v1/notification-channels/test-webhooks', {
+      method: 'POST',
+      json: { channel: channel.id },
+    });
+    await receiver.waitFor(1, 30_000);
+  } finally {
+    await receiver.close();
+  }
 });
 afterAll(async () => {
   await stack.stop();
