@@ -56,9 +56,11 @@ export const bufferUse = {
     const { rows } = await knex.raw<{ rows: { bytes: string }[] }>(
       'select pg_database_size(current_database()) as bytes',
     );
+    const size = await knex.raw<{ rows: { shared_buffers: string }[] }>('show shared_buffers');
     const reads = now.reads - before.reads;
     const hits = now.hits - before.hits;
     return {
+      shared_buffers: size.rows[0]!.shared_buffers,
       buffer_reads: reads,
       buffer_hit_ratio: Number((hits / Math.max(1, hits + reads)).toFixed(4)),
       database_mb: Math.round(Number(rows[0]!.bytes) / 2 ** 20),

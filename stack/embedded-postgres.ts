@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { totalmem } from 'node:os';
 import { chmod, lchown, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, parse, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -280,6 +281,16 @@ async function isPostgresProcess(pid: number): Promise<boolean> {
   return comm === null ? true : comm.trim() === 'postgres';
 }
 
+/**
+ * A quarter of the machine's memory, PostgreSQL's documented starting point for a dedicated server,
+ * never below its 128 MB default, and at most 8 GB: the embedded server shares the machine with the
+ * API, the worker and Temporal, and the kernel's page cache holds what the buffers do not.
+ */
+export function defaultSharedBuffers(machineBytes: number): string {
+  const mb = Math.floor(machineBytes / 4 / 2 ** 20);
+  return `${Math.min(8192, Math.max(128, mb))}MB`;
+}
+
 async function startPostgres(
   postgresBin: string,
   dataDir: string,
@@ -296,12 +307,11 @@ async function startPostgres(
     unix_socket_directories: socketDir === '' ? '' : `"${socketDir}"`,
     // Test suites open many pools.
     max_connections: '200',
-    // A renewal day of a million subscriptions writes gigabytes of rows with random ids: PostgreSQL's
-    // defaults (128 MB of buffers, a checkpoint every 1 GB of WAL) make it re-read index pages and
-    // checkpoint every minute or so (decision 0189). The memory is mapped at start, used as it fills.
-    // EMBEDDED_PG_SHARED_BUFFERS sets another size (PostgreSQL's units: 512MB, 4GB) for a benchmark
-    // that measures how much of the database's time at a million is pages outside its buffers.
-    shared_buffers: process.env.EMBEDDED_PG_SHARED_BUFFERS || '1GB',
+    // A renewal day of a million subscriptions writes gigabytes of rows: PostgreSQL's defaults (128 MB
+    // of buffers, a checkpoint every 1 GB of WAL) make it re-read pages and checkpoint every minute or
+    // so (decisions 0189, 0192). The memory is mapped at start, used only as it fills.
+    // EMBEDDED_PG_SHARED_BUFFERS sets another size (PostgreSQL's units: 512MB, 4GB).
+    shared_buffers: process.env.EMBEDDED_PG_SHARED_BUFFERS || defaultSharedBuffers(totalmem()),
     max_wal_size: '8GB',
     ...(persistent ? {} : { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }),
     // A benchmark's profile of the database's side: time and rows per statement (bench/statement-stats.ts).
