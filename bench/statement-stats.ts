@@ -53,14 +53,13 @@ export const bufferUse = {
     // Backends report their counters at the end of a transaction, at most once a second.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const now = await this.mark(knex);
-    const { rows } = await knex.raw<{ rows: { bytes: string }[] }>(
-      'select pg_database_size(current_database()) as bytes',
+    const { rows } = await knex.raw<{ rows: { bytes: string; shared_buffers: string }[] }>(
+      `select pg_database_size(current_database()) as bytes, current_setting('shared_buffers') as shared_buffers`,
     );
-    const size = await knex.raw<{ rows: { shared_buffers: string }[] }>('show shared_buffers');
     const reads = now.reads - before.reads;
     const hits = now.hits - before.hits;
     return {
-      shared_buffers: size.rows[0]!.shared_buffers,
+      shared_buffers: rows[0]!.shared_buffers,
       buffer_reads: reads,
       buffer_hit_ratio: Number((hits / Math.max(1, hits + reads)).toFixed(4)),
       database_mb: Math.round(Number(rows[0]!.bytes) / 2 ** 20),

@@ -1,5 +1,5 @@
 import type { Knex } from './knex';
-import { newId, ID_PREFIX } from '../domain/ids';
+import { newId, ID_PREFIX, ID_TIME_CHARS } from '../domain/ids';
 import { WEBHOOK_RETRY_DELAYS_MS } from '../domain/webhook-schedule';
 
 /** Bindings for set-based SQL: pg sends arrays (with nulls) as PostgreSQL arrays, which knex's types omit. */
@@ -55,15 +55,15 @@ export async function recordEvents(trx: Knex.Transaction, events: readonly Batch
       refs.map((r) => r.payment_intent_ref),
     ),
   );
-  // Delivery ids: the prefix, the event id's 8 characters of creation time (so they append to the
-  // index, as newId's do) and 16 characters of an md5 (hex is a subset of base62), made in SQL so one
-  // statement covers every (event, channel) pair. The events are the ones just written, so their
-  // scope and type come from the same arrays rather than being read back.
+  // Delivery ids: the prefix, the event id's characters of creation time (so they append to the
+  // index, as newId's do), then md5 characters to 24 (hex is a subset of base62), made in SQL so
+  // one statement covers every (event, channel) pair. The events are the ones just written, so
+  // their scope and type come from the same arrays rather than being read back.
   const result = await trx.raw<{ rows: { channel_id: string }[] }>(
     `insert into webhook_deliveries
        (id, merchant_id, livemode, channel_id, event_id, status, max_attempts, next_attempt_at)
-     select '${ID_PREFIX.webhookDelivery}_' || substr(e.id, ${ID_PREFIX.event.length + 2}, 8)
-              || substr(md5(e.id || c.id || random()::text), 1, 16),
+     select '${ID_PREFIX.webhookDelivery}_' || substr(e.id, ${ID_PREFIX.event.length + 2}, ${ID_TIME_CHARS})
+              || substr(md5(e.id || c.id || random()::text), 1, ${24 - ID_TIME_CHARS}),
             e.merchant_id, e.livemode, c.id, e.id, 'pending', ?, now()
        from unnest(?::text[], ?::text[], ?::boolean[], ?::text[]) as e(id, merchant_id, livemode, type)
        join notification_channels c

@@ -68,13 +68,13 @@ export function randomBase62(length: number): string {
 }
 
 /** Characters of an id's creation time: 62^8 milliseconds is about 6,900 years from 1970. */
-const TIME_CHARS = 8;
+export const ID_TIME_CHARS = 8;
 
 /** `ms` as fixed-width base62, most significant first, so ids sort by creation time in byte order. */
 export function base62Time(ms: number): string {
   let out = '';
   let rest = Math.floor(ms);
-  for (let i = 0; i < TIME_CHARS; i++) {
+  for (let i = 0; i < ID_TIME_CHARS; i++) {
     out = BASE62[rest % 62] + out;
     rest = Math.floor(rest / 62);
   }
@@ -90,5 +90,5 @@ export function base62Time(ms: number): string {
  * randomBase62 alone.
  */
 export function newId(prefix: IdPrefix): string {
-  return `${prefix}_${base62Time(Date.now())}${randomBase62(24 - TIME_CHARS)}`;
+  return `${prefix}_${base62Time(Date.now())}${randomBase62(24 - ID_TIME_CHARS)}`;
 }
