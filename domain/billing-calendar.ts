@@ -21,6 +21,26 @@ export interface BillingPeriod {
 }
 
 /**
+ * Iceland's clocks have shown UTC all year since April 1968 (the time-zone database's
+ * Atlantic/Reykjavik), so for an anchor from 1970 on a period's boundary is UTC calendar arithmetic.
+ * The zone conversion it saves was a twentieth of the worker's CPU on a renewal day (two per
+ * subscription); the unit tests hold both ways equal across the calendar.
+ */
+export const ICELAND_ON_UTC_SINCE = Date.UTC(1970, 0, 1);
+
+/** The anchor moved by `steps` intervals on the UTC calendar, as date-fns moves a wall time. */
+export function utcPeriodStart(anchor: Date, interval: BillingInterval, steps: number): Date {
+  if (interval === 'week') return new Date(anchor.getTime() + steps * 7 * 86_400_000);
+  const months = interval === 'month' ? steps : steps * 12;
+  const moved = new Date(anchor.getTime());
+  // The first of the target month, then the anchor's day, or the month's last when it is shorter.
+  moved.setUTCFullYear(anchor.getUTCFullYear(), anchor.getUTCMonth() + months, 1);
+  const lastDay = new Date(Date.UTC(moved.getUTCFullYear(), moved.getUTCMonth() + 1, 0)).getUTCDate();
+  moved.setUTCDate(Math.min(anchor.getUTCDate(), lastDay));
+  return moved;
+}
+
+/**
  * Start of period `index`, counted from the anchor itself, never from the previous boundary: so the
  * anchor's day survives short months. Monthly from 31 Jan gives 28/29 Feb, 31 Mar, 30 Apr; yearly from
  * 29 Feb gives 28 Feb, then 29 Feb again in leap years; weekly keeps the weekday and the wall time.
@@ -31,8 +51,9 @@ export function periodStart(anchor: Date, recurrence: Recurrence, index: number)
   if (!Number.isInteger(recurrence.intervalCount) || recurrence.intervalCount < 1) {
     throw new RangeError(`interval count must be a whole number ≥ 1, got ${recurrence.intervalCount}`);
   }
-  const wall = toZonedTime(anchor, BILLING_TIME_ZONE);
   const steps = index * recurrence.intervalCount;
+  if (anchor.getTime() >= ICELAND_ON_UTC_SINCE) return utcPeriodStart(anchor, recurrence.interval, steps);
+  const wall = toZonedTime(anchor, BILLING_TIME_ZONE);
   const shifted =
     recurrence.interval === 'week'
       ? addWeeks(wall, steps)

@@ -1,9 +1,15 @@
+import fc from 'fast-check';
+import { addMonths, addWeeks, addYears } from 'date-fns';
+import { fromZonedTime, toZonedTime } from 'date-fns-tz';
 import {
+  BILLING_TIME_ZONE,
+  ICELAND_ON_UTC_SINCE,
   billingDays,
   periodAt,
   periodContaining,
   periodStart,
   prorate,
+  type BillingInterval,
   type Recurrence,
 } from '../../domain/billing-calendar';
 
@@ -129,5 +135,49 @@ describe('proration to the day, in whole krónur', () => {
   test('refuses fractional or negative amounts', () => {
     expect(() => prorate(10.5, period, period.start)).toThrow(RangeError);
     expect(() => prorate(-1, period, period.start)).toThrow(RangeError);
+  });
+});
+
+describe('the UTC calendar stands in for the Iceland zone from 1970 on', () => {
+  // The boundary through the time-zone database, as periodStart computed it for every anchor before.
+  const throughZone = (anchor: Date, r: Recurrence, index: number) => {
+    const wall = toZonedTime(anchor, BILLING_TIME_ZONE);
+    const steps = index * r.intervalCount;
+    const add = r.interval === 'week' ? addWeeks : r.interval === 'month' ? addMonths : addYears;
+    return fromZonedTime(add(wall, steps), BILLING_TIME_ZONE);
+  };
+
+  test('the same boundaries for any anchor, interval and index', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: ICELAND_ON_UTC_SINCE, max: Date.UTC(2120, 0, 1) }),
+        fc.constantFrom<BillingInterval>('week', 'month', 'year'),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 0, max: 400 }),
+        (ms, interval, intervalCount, index) => {
+          const r = { interval, intervalCount };
+          expect(iso(periodStart(new Date(ms), r, index))).toBe(iso(throughZone(new Date(ms), r, index)));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+
+  test('month ends, leap days and the last millisecond of a day', () => {
+    for (const anchor of [
+      '1970-01-01T00:00:00.000Z',
+      '1999-12-31T23:59:59.999Z',
+      '2024-02-29T23:59:59.999Z',
+      '2026-01-31T00:00:00.000Z',
+      '2026-08-31T12:00:00.000Z',
+      '2100-02-28T06:00:00.000Z',
+    ])
+      for (const interval of ['week', 'month', 'year'] as const)
+        for (let index = 0; index < 50; index++) {
+          const r = { interval, intervalCount: 1 };
+          expect(iso(periodStart(new Date(anchor), r, index))).toBe(
+            iso(throughZone(new Date(anchor), r, index)),
+          );
+        }
   });
 });

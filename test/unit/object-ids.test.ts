@@ -1,4 +1,4 @@
-import { base62Time, newId } from '../../domain/ids';
+import { base62Time, newId, randomBase62 } from '../../domain/ids';
 import { defaultSharedBuffers } from '../../stack/embedded-postgres';
 
 describe('object ids', () => {
@@ -19,6 +19,22 @@ describe('object ids', () => {
   it('made in the same millisecond differ in their random part', () => {
     const ids = new Set(Array.from({ length: 10_000 }, () => newId('pi')));
     expect(ids.size).toBe(10_000);
+  });
+});
+
+describe('random base62 text', () => {
+  it('uses every character equally often, across many refills of the entropy block', () => {
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 20_000; i++)
+      for (const c of randomBase62(31)) counts.set(c, (counts.get(c) ?? 0) + 1);
+    // 620,000 characters: 10,000 expected of each of the 62, a standard deviation of about 99.
+    expect(counts.size).toBe(62);
+    for (const n of counts.values()) expect(Math.abs(n - 10_000)).toBeLessThan(600);
+  });
+
+  it('never hands out the same bytes twice', () => {
+    const tokens = new Set(Array.from({ length: 5_000 }, () => randomBase62(32)));
+    expect(tokens.size).toBe(5_000);
   });
 });
 
