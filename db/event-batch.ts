@@ -60,7 +60,8 @@ export async function recordEvents(trx: Knex.Transaction, events: readonly Batch
   // one statement covers every (event, channel) pair. The events are the ones just written, so
   // their scope and type come from the same arrays rather than being read back.
   const result = await trx.raw<{ rows: { channel_id: string }[] }>(
-    `insert into webhook_deliveries
+    `with inserted as (
+     insert into webhook_deliveries
        (id, merchant_id, livemode, channel_id, event_id, status, max_attempts, next_attempt_at)
      select '${ID_PREFIX.webhookDelivery}_' || substr(e.id, ${ID_PREFIX.event.length + 2}, ${ID_TIME_CHARS})
               || substr(md5(e.id || c.id || random()::text), 1, ${24 - ID_TIME_CHARS}),
@@ -70,8 +71,9 @@ export async function recordEvents(trx: Knex.Transaction, events: readonly Batch
          on c.merchant_id = e.merchant_id and c.livemode = e.livemode and c.status = 'enabled'
         and c.deleted_at is null and (e.type = any(c.event_subscriptions) or '*' = any(c.event_subscriptions))
      on conflict (channel_id, event_id) do nothing
-     returning channel_id`,
+     returning channel_id)
+     select distinct channel_id from inserted`,
     sqlArgs(WEBHOOK_RETRY_DELAYS_MS.length, ids, merchants, livemodes, types),
   );
-  return [...new Set(result.rows.map((r) => r.channel_id))];
+  return result.rows.map((r) => r.channel_id);
 }
