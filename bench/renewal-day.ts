@@ -19,6 +19,8 @@ import type { Knex } from '../db/knex';
  * baseline writes the same rows with a plain batched INSERT script, no charging, no Temporal.
  * Run: npx tsx bench/renewal-day.ts [n=100000] [latencies=0,50]
  * RENEWAL_DAY_BASELINE=0 leaves the baseline out (its figure at that N already recorded).
+ * RENEWAL_DAY_DRAIN=0 stops the worker when the renewals are done instead of waiting for the day's
+ * webhooks (at 1,000,000 the drain takes about as long as the renewals); their rows are still checked.
  */
 const T0 = Date.UTC(2027, 0, 1, 0, 0, 0);
 
@@ -182,8 +184,9 @@ async function main(): Promise<void> {
         // is the measure of the whole day's work that compares across sizes.
         const receivedDuringRun = receiver.count() - receivedBefore;
         const buffers = await bufferUse.since(stack.knex, buffersBefore);
-        await receiver.waitFor(receivedBefore + 2 * n, 3_600_000);
-        const secondsToLastDelivery = (Date.now() - start) / 1000;
+        const drain = process.env.RENEWAL_DAY_DRAIN !== '0';
+        if (drain) await receiver.waitFor(receivedBefore + 2 * n, 3_600_000);
+        const secondsToLastDelivery = drain ? Number(((Date.now() - start) / 1000).toFixed(1)) : null;
         // The database's profile of the whole day, renewals and webhooks.
         await statementStats.top(stack.knex);
         const last = (
@@ -214,7 +217,7 @@ async function main(): Promise<void> {
           seconds: Number(seconds.toFixed(1)),
           seconds_to_last_renewal: Number(((last.getTime() - start) / 1000).toFixed(1)),
           webhooks_received_during_run: receivedDuringRun,
-          seconds_to_last_delivery: Number(secondsToLastDelivery.toFixed(1)),
+          seconds_to_last_delivery: secondsToLastDelivery,
           renewals_per_s: Math.round(renewed / seconds),
           worker_peak_rss_mb: peakRssMb(worker),
           cpu_seconds: cpu,

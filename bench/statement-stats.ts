@@ -3,8 +3,8 @@ import type { Knex } from '../db/knex';
 /**
  * The database's side of a benchmark's profile, when the embedded PostgreSQL was started with
  * EMBEDDED_PG_STATEMENT_STATS=1: `reset` before the measured part, `top` after it prints the
- * statements that took the most time (calls, rows, total and mean milliseconds). Both do nothing
- * without the setting.
+ * statements that took the most time (calls, rows, total and mean milliseconds; the first 15, or
+ * EMBEDDED_PG_STATEMENT_TOP). Both do nothing without the setting.
  */
 export const statementStats = {
   enabled: () => process.env.EMBEDDED_PG_STATEMENT_STATS === '1',
@@ -15,7 +15,7 @@ export const statementStats = {
     await knex.raw('select pg_stat_statements_reset()');
   },
 
-  async top(knex: Knex, limit = 15): Promise<void> {
+  async top(knex: Knex, limit = Number(process.env.EMBEDDED_PG_STATEMENT_TOP ?? 15)): Promise<void> {
     if (!this.enabled()) return;
     const { rows } = await knex.raw<{
       rows: { calls: number; rows: number; total_ms: number; mean_ms: number; query: string }[];
