@@ -51,30 +51,62 @@ export async function billingRun(input: BillingRunInput): Promise<BillingRunTota
   const lanes = input.lanes ?? (patched('billing-run-four-lanes') ? 4 : 2);
   const limit = input.pageSize ?? 500;
   const totals: BillingRunTotals = input.totals ?? { pages: 0, processed: 0, paid: 0, failed: 0 };
+  const page = (lane: number) =>
+    renewDuePage({
+      livemode: input.livemode,
+      asOf,
+      testClockId: input.testClockId ?? null,
+      lane,
+      lanes,
+      limit,
+    });
+  const count = (r: { processed: number; paid: number; failed: number }) => {
+    totals.pages += 1;
+    totals.processed += r.processed;
+    totals.paid += r.paid;
+    totals.failed += r.failed;
+  };
+  // Each lane goes on to its next page as soon as its own ends (decision 0195): in rounds, the
+  // lanes that finished first waited for the slowest one of the round, whose finish waits in turn
+  // on the others' invoice numbers. Runs started in rounds replay in rounds.
+  if (!patched('billing-run-free-lanes')) return inRounds(input, asOf, lanes, totals, page, count);
+  let pagesLeft = ROUNDS_PER_RUN * lanes; // bounds the history before continuing as new
+  let unfinished = false;
+  await Promise.all(
+    Array.from({ length: lanes }, async (_, lane) => {
+      for (;;) {
+        if (pagesLeft <= 0 || workflowInfo().continueAsNewSuggested) {
+          unfinished = true;
+          return;
+        }
+        pagesLeft -= 1;
+        const r = await page(lane);
+        count(r);
+        if (!r.more) return;
+      }
+    }),
+  );
+  if (unfinished) return continueAsNew<typeof billingRun>({ ...input, asOf, totals });
+  return totals;
+}
+
+/** The run as it was before decision 0195: every lane's page of a round ends before the next round. */
+async function inRounds(
+  input: BillingRunInput,
+  asOf: number,
+  lanes: number,
+  totals: BillingRunTotals,
+  page: (lane: number) => Promise<{ more: boolean; processed: number; paid: number; failed: number }>,
+  count: (r: { processed: number; paid: number; failed: number }) => void,
+): Promise<BillingRunTotals> {
   let open = Array.from({ length: lanes }, (_, lane) => lane);
   for (let round = 0; open.length > 0; round++) {
     if (round >= ROUNDS_PER_RUN || workflowInfo().continueAsNewSuggested) {
       return continueAsNew<typeof billingRun>({ ...input, asOf, totals });
     }
-    const results = await Promise.all(
-      open.map((lane) =>
-        renewDuePage({
-          livemode: input.livemode,
-          asOf,
-          testClockId: input.testClockId ?? null,
-          lane,
-          lanes,
-          limit,
-        }),
-      ),
-    );
+    const results = await Promise.all(open.map(page));
     open = open.filter((_, i) => results[i]!.more);
-    for (const r of results) {
-      totals.pages += 1;
-      totals.processed += r.processed;
-      totals.paid += r.paid;
-      totals.failed += r.failed;
-    }
+    for (const r of results) count(r);
   }
   return totals;
 }

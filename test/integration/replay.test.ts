@@ -4,6 +4,7 @@ import { Worker } from '@temporalio/worker';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { startTestStack, type TestStack } from '../helpers/stack';
 import { startReceiver } from '../helpers/receiver';
+import { until } from '../helpers/until';
 
 // Determinism guard (STYLE.md §7): workflow code must replay the histories it produced before.
 // Histories recorded from earlier versions live in test/fixtures/histories; record a new one after a
@@ -49,5 +50,55 @@ test("a channel's history from this code replays", async () => {
     }
   } finally {
     await receiver.close();
+  }
+});
+
+test("a billing run's history from this code replays, its lanes paging on their own", async () => {
+  const m = await stack.merchant();
+  const post = (path: string, json: unknown) => stack.api(m.testKey, path, { method: 'POST', json });
+  const product = await post('/v1/products', { name: 'Áskrift', vat_rate: 24 });
+  const price = await post('/v1/prices', {
+    product: product.body.id,
+    unit_amount: 990,
+    recurring: { interval: 'month' },
+  });
+  const subscriptions: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const customer = await post('/v1/customers', { name: `Áskrifandi ${i}` });
+    const card = await post('/v1/payment-methods', {
+      customer: customer.body.id,
+      card: { number: '4242424242424242', exp_month: 12, exp_year: 2040, cvc: '123' },
+    });
+    const sub = await post('/v1/subscriptions', {
+      customer: customer.body.id,
+      price: price.body.id,
+      default_payment_method: card.body.id,
+    });
+    expect(sub.status).toBe(200);
+    subscriptions.push(sub.body.id);
+  }
+  await until(
+    () => stack.knex('renewals').whereIn('subscription_id', subscriptions).where({ status: 'paid' }),
+    (rows) => rows.length === subscriptions.length,
+    30_000,
+  );
+  // Pages of one subscription in two lanes: each lane pages several times, so the history holds
+  // pages of one lane started while the other's is still running.
+  const handle = await stack.client.workflow.start('billingRun', {
+    args: [{ livemode: false, asOf: Date.now() + 40 * 86_400_000, testClockId: null, pageSize: 1, lanes: 2 }],
+    taskQueue: stack.taskQueue,
+    workflowId: `billing-run/replay/${subscriptions[0]}`,
+  });
+  const totals = (await handle.result()) as { processed: number; paid: number };
+  expect(totals).toMatchObject({ processed: 5, paid: 5 });
+  const renewed = await stack
+    .knex('renewals')
+    .whereIn('subscription_id', subscriptions)
+    .where({ period_index: 1, status: 'paid' });
+  expect(renewed).toHaveLength(5);
+  const history = await handle.fetchHistory();
+  await Worker.runReplayHistory(bundle(), history, handle.workflowId);
+  if (process.env.RECORD_HISTORIES === '1') {
+    await writeFile(path.join(FIXTURES, 'billing-run-free-lanes.json'), historyToJSON(history));
   }
 });
