@@ -92,7 +92,11 @@ test('pick a point on the map, pay; the delivery is booked only after payment; d
     await page.getByTestId('pickup-error').waitFor();
 
     // Nearest to the buyer: the browser's position, then the list is sorted by distance.
+    // The page submits the search once the browser has given its position, after the click has
+    // returned, and comes back to the same address: wait for that page's load, not for the URL.
+    const searched = page.waitForEvent('load');
     await page.click('#pickup-near');
+    await searched;
     await page.waitForURL(s.url);
     await page.getByText('Póstbox Hlemmur').first().waitFor();
     const order = await page

@@ -177,7 +177,13 @@ test('a merchant finance member reads its own settlement runs, payouts and lines
 
   // Changes nothing: every change it tries is refused, and nothing moved.
   await web.get('/dashboard/home');
-  const before = await stack.knex('settlement_runs').where({ id: run.id }).first();
+  // The run's own workflow moves it on (approved, then submitted with its payout) while this test
+  // reads its pages: compared once the payout has left, so only the refused requests could move it.
+  const before = await until(
+    () => stack.knex('settlement_runs').where({ id: run.id }).first(),
+    (r) => ['submitted', 'paid', 'failed'].includes(r.status),
+    30_000,
+  );
   for (const [path, form] of [
     ['/dashboard/products', { name: 'Nei', vat_rate: '24', unit_amount: '100' }],
     ['/dashboard/payment-links', { price: 'price_abcdefgh', quantity: '1' }],
