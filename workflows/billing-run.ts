@@ -51,8 +51,8 @@ export async function billingRun(input: BillingRunInput): Promise<BillingRunTota
   const lanes = input.lanes ?? (patched('billing-run-four-lanes') ? 4 : 2);
   const limit = input.pageSize ?? 500;
   const totals: BillingRunTotals = input.totals ?? { pages: 0, processed: 0, paid: 0, failed: 0 };
-  const page = (lane: number) =>
-    renewDuePage({
+  const page = async (lane: number): Promise<PageResult> => {
+    const r = await renewDuePage({
       livemode: input.livemode,
       asOf,
       testClockId: input.testClockId ?? null,
@@ -60,17 +60,30 @@ export async function billingRun(input: BillingRunInput): Promise<BillingRunTota
       lanes,
       limit,
     });
-  const count = (r: { processed: number; paid: number; failed: number }) => {
     totals.pages += 1;
     totals.processed += r.processed;
     totals.paid += r.paid;
     totals.failed += r.failed;
+    return r;
   };
   // Each lane goes on to its next page as soon as its own ends (decision 0195): in rounds, the
   // lanes that finished first waited for the slowest one of the round, whose finish waits in turn
   // on the others' invoice numbers. Runs started in rounds replay in rounds.
-  if (!patched('billing-run-free-lanes')) return inRounds(input, asOf, lanes, totals, page, count);
-  let pagesLeft = ROUNDS_PER_RUN * lanes; // bounds the history before continuing as new
+  const unfinished = patched('billing-run-free-lanes')
+    ? await freeLanes(lanes, page)
+    : await inRounds(lanes, page);
+  if (unfinished) return continueAsNew<typeof billingRun>({ ...input, asOf, totals });
+  return totals;
+}
+
+type PageResult = Awaited<ReturnType<BillingActivities['renewDuePage']>>;
+
+/**
+ * Each lane pages until a page comes back short. True when the run stopped early to bound its
+ * history (at most ROUNDS_PER_RUN pages per lane, or when Temporal suggests continuing as new).
+ */
+async function freeLanes(lanes: number, page: (lane: number) => Promise<PageResult>): Promise<boolean> {
+  let pagesLeft = ROUNDS_PER_RUN * lanes;
   let unfinished = false;
   await Promise.all(
     Array.from({ length: lanes }, async (_, lane) => {
@@ -80,33 +93,20 @@ export async function billingRun(input: BillingRunInput): Promise<BillingRunTota
           return;
         }
         pagesLeft -= 1;
-        const r = await page(lane);
-        count(r);
-        if (!r.more) return;
+        if (!(await page(lane)).more) return;
       }
     }),
   );
-  if (unfinished) return continueAsNew<typeof billingRun>({ ...input, asOf, totals });
-  return totals;
+  return unfinished;
 }
 
 /** The run as it was before decision 0195: every lane's page of a round ends before the next round. */
-async function inRounds(
-  input: BillingRunInput,
-  asOf: number,
-  lanes: number,
-  totals: BillingRunTotals,
-  page: (lane: number) => Promise<{ more: boolean; processed: number; paid: number; failed: number }>,
-  count: (r: { processed: number; paid: number; failed: number }) => void,
-): Promise<BillingRunTotals> {
+async function inRounds(lanes: number, page: (lane: number) => Promise<PageResult>): Promise<boolean> {
   let open = Array.from({ length: lanes }, (_, lane) => lane);
   for (let round = 0; open.length > 0; round++) {
-    if (round >= ROUNDS_PER_RUN || workflowInfo().continueAsNewSuggested) {
-      return continueAsNew<typeof billingRun>({ ...input, asOf, totals });
-    }
-    const results = await Promise.all(open.map(page));
+    if (round >= ROUNDS_PER_RUN || workflowInfo().continueAsNewSuggested) return true;
+    const results = await Promise.all(open.map((lane) => page(lane)));
     open = open.filter((_, i) => results[i]!.more);
-    for (const r of results) count(r);
   }
-  return totals;
+  return false;
 }

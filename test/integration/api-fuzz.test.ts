@@ -19,8 +19,8 @@ import {
 // Issue 16.2: every operation of /v1/openapi.json gets requests generated from its schemas, valid
 // and invalid, sent to the real API. Nothing answers 5xx but a documented 503 (a terminal that did
 // not answer); every 4xx or 503 is the error envelope, with `param` when a field is at fault, and a
-// status the operation documents; every 2xx matches the documented response schema. An operation the document has and this file has no generator for
-// fails the first test.
+// status the operation documents; every 2xx matches the documented response schema. An operation
+// the document has and this file has no generator for fails the first test.
 //
 // FUZZ_RUNS (default 8) valid and as many invalid requests per operation; FUZZ_SEED replays a run.
 
