@@ -291,18 +291,22 @@ export function createRenewalRepository() {
       );
     },
 
-    /** Every pending renewal of these subscriptions, with the card to charge. */
+    /**
+     * Every pending renewal of these subscriptions, with the card to charge. Each subscription's
+     * renewals are looked up through its index (the lateral join): as one `subscription_id = any(…)`,
+     * a table without statistics yet (a base's first renewal day) was scanned whole for each page.
+     */
     async findPending(trx: Knex, subscriptionIds: readonly string[]): Promise<PendingRenewal[]> {
       const result = await trx.raw<{ rows: PendingRenewal[] }>(
         `select r.id, r.merchant_id, r.livemode, r.subscription_id, r.period_index, r.period_start, r.period_end,
                 r.price_id, r.amount, r.attempt_count, r.payment_intent_id, s.customer_id, s.payment_method_id,
                 s.collection_method,
                 case when pm.detached_at is null then pm.acquirer_token end as acquirer_token
-           from renewals r
+           from unnest(?::text[]) as t(id)
+           cross join lateral (select * from renewals where subscription_id = t.id and status = 'pending') r
            join subscriptions s on s.id = r.subscription_id
-           left join payment_methods pm on pm.id = s.payment_method_id
-          where r.subscription_id = any(?::text[]) and r.status = 'pending'`,
-        sqlArgs(...[subscriptionIds]),
+           left join payment_methods pm on pm.id = s.payment_method_id`,
+        sqlArgs([...new Set(subscriptionIds)]),
       );
       return result.rows.map((r) => ({ ...r, amount: Number(r.amount) }));
     },
@@ -318,6 +322,9 @@ export function createRenewalRepository() {
       at: Date,
     ): Promise<FinishedRenewal[]> {
       if (outcomes.length === 0) return [];
+      // `r.id = any(…)` beside the join: the renewals are then read by primary key whatever the
+      // statistics say. From the join alone, on a table grown since its last analyze (the first
+      // renewal day of a base), the planner hashed the page against a scan of every renewal.
       const result = await trx.raw<{ rows: FinishedRenewal[] }>(
         `with o as (
            select * from unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[])
@@ -325,7 +332,7 @@ export function createRenewalRepository() {
          ), moved as (
            update renewals r set status = o.status, last_error = o.error::json->>'code',
                   paid_at = case when o.status = 'paid' then ?::timestamptz end, updated_at = now()
-             from o where r.id = o.id and r.status = 'pending'
+             from o where r.id = o.id and r.id = any(?::text[]) and r.status = 'pending'
            returning r.*
          ), intents as (
            update payment_intents p set
@@ -353,6 +360,7 @@ export function createRenewalRepository() {
             outcomes.map((o) => (o.error === null ? null : JSON.stringify(o.error))),
             outcomes.map((o) => o.fee),
             at,
+            outcomes.map((o) => o.id),
             at,
             at,
           ],

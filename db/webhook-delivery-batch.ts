@@ -89,6 +89,7 @@ export function createDeliveryBatchRepository() {
      */
     async finish(scope: Scope, outcomes: readonly BatchOutcome[], trx: Knex.Transaction): Promise<void> {
       if (outcomes.length === 0) return;
+      // `d.id = any(…)` beside the join, as in `claim`: the deliveries are read by primary key.
       await trx.raw(
         `with t as (
            select * from unnest(?::text[], ?::int[], ?::boolean[], ?::timestamptz[], ?::timestamptz[],
@@ -104,7 +105,7 @@ export function createDeliveryBatchRepository() {
                   next_attempt_at = case when t.succeeded then null else t.next_at end,
                   updated_at = now()
              from t
-            where d.id = t.id and d.merchant_id = ? and d.livemode = ?
+            where d.id = t.id and d.id = any(?::text[]) and d.merchant_id = ? and d.livemode = ?
            returning d.id
          )
          update webhook_attempts a
@@ -124,6 +125,7 @@ export function createDeliveryBatchRepository() {
           outcomes.map((o) => o.responseStatus),
           outcomes.map((o) => o.latencyMs),
           outcomes.map((o) => o.error),
+          outcomes.map((o) => o.deliveryId),
           scope.merchantId,
           scope.livemode,
         ),
