@@ -12,6 +12,7 @@ import { setupTemporalSchema, startTemporalClusterServer } from './temporal-clus
 import { startTemporalUiServer } from './temporal-ui-server';
 import { startSupervised, type SupervisedProcess } from './supervised-process';
 import { startLoadBalancer, type LoadBalancer } from './load-balancer';
+import { WORKER_NODE_FLAGS } from './worker-node-flags';
 import { createKnex } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 
@@ -165,7 +166,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
         const worker = await startSupervised({
           name: `worker-${i + 1}`,
           command: process.execPath,
-          args: ['--import', 'tsx', path.join(__dirname, '..', 'worker', 'main.ts')],
+          args: [...WORKER_NODE_FLAGS, '--import', 'tsx', path.join(__dirname, '..', 'worker', 'main.ts')],
           env,
           logFile: path.join(logDir, `worker-${i + 1}.log`),
           log,

@@ -10,6 +10,7 @@ import { createKnex } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 import { loadOrCreateSecretsKey } from './secrets-key';
 import { startTestWorld } from './test-world';
+import { WORKER_NODE_FLAGS } from './worker-node-flags';
 
 /**
  * `npm start`: the whole service on one machine. PostgreSQL (embedded unless DATABASE_URL is set)
@@ -87,15 +88,19 @@ async function main(): Promise<void> {
       TEMPORAL_ADDRESS: temporalAddress,
       SECRETS_ENCRYPTION_KEY: secretsKey,
     };
-    for (const [name, entry] of [
-      ['worker', 'worker/main.ts'],
-      ['api', 'api/main.ts'],
+    for (const [name, entry, flags] of [
+      ['worker', 'worker/main.ts', WORKER_NODE_FLAGS],
+      ['api', 'api/main.ts', []],
     ] as const) {
       // `node --import tsx` keeps each part one process, so signals reach it directly.
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', entry)], {
-        env,
-        stdio: 'inherit',
-      });
+      const child = spawn(
+        process.execPath,
+        [...flags, '--import', 'tsx', path.join(__dirname, '..', entry)],
+        {
+          env,
+          stdio: 'inherit',
+        },
+      );
       child.on('exit', (code, signal) => {
         if (stopping) return;
         log.error({ child: name, code, signal }, 'child process exited; stopping');

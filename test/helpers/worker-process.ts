@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { TEST_SECRETS_KEY, type TestStack } from './stack';
+import { WORKER_NODE_FLAGS } from '../../stack/worker-node-flags';
 
 /**
  * The real worker entry point (`worker/main.ts`, or `entry`) as a child process on the stack's
@@ -14,7 +15,7 @@ export async function spawnWorker(
   const root = path.resolve(__dirname, '..', '..');
   const entry = opts.entry ?? path.join(root, 'worker', 'main.ts');
   // `node --import tsx`, not the tsx CLI: the CLI runs the program in a grandchild that SIGKILL would miss.
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, '--import', 'tsx', entry], {
     cwd: root,
     env: {
       ...process.env,
