@@ -39,10 +39,14 @@ export async function recordEvents(trx: Knex.Transaction, events: readonly Batch
   const livemodes = events.map((e) => e.livemode);
   const types = events.map((e) => e.type);
   const refs = events.map((e) => eventRefs(e.data));
+  // The objects go as one JSON array rather than a text[] of documents: pg would quote and escape
+  // every `"` of every document into the array's literal (3 % of the worker's CPU on a renewal day),
+  // and PostgreSQL parse it back. A json array's elements keep their text, so their key order too.
   await trx.raw(
     `insert into events (id, merchant_id, livemode, type, data, object_ref, payment_intent_ref)
-     select t.id, t.merchant_id, t.livemode, t.type, t.data::json, t.object_ref, t.payment_intent_ref
-       from unnest(?::text[], ?::text[], ?::boolean[], ?::text[], ?::text[], ?::text[], ?::text[])
+     select t.id, t.merchant_id, t.livemode, t.type, t.data, t.object_ref, t.payment_intent_ref
+       from rows from (unnest(?::text[]), unnest(?::text[]), unnest(?::boolean[]), unnest(?::text[]),
+                       json_array_elements(?::json), unnest(?::text[]), unnest(?::text[]))
             with ordinality as t(id, merchant_id, livemode, type, data, object_ref, payment_intent_ref, ord)
       order by t.ord`,
     sqlArgs(
@@ -50,7 +54,7 @@ export async function recordEvents(trx: Knex.Transaction, events: readonly Batch
       merchants,
       livemodes,
       types,
-      events.map((e) => JSON.stringify(e.data)),
+      JSON.stringify(events.map((e) => e.data)),
       refs.map((r) => r.object_ref),
       refs.map((r) => r.payment_intent_ref),
     ),
