@@ -293,8 +293,9 @@ export function createRenewalRepository() {
 
     /**
      * Every pending renewal of these subscriptions, with the card to charge. Each subscription's
-     * renewals are looked up through its index (the lateral join): as one `subscription_id = any(…)`,
-     * a table without statistics yet (a base's first renewal day) was scanned whole for each page.
+     * renewals are looked up through its index (the lateral join; `offset 0` keeps the planner from
+     * flattening it back into one join): as one `subscription_id = any(…)`, a table without
+     * statistics yet (a base's first renewal day) was scanned whole for each page.
      */
     async findPending(trx: Knex, subscriptionIds: readonly string[]): Promise<PendingRenewal[]> {
       const result = await trx.raw<{ rows: PendingRenewal[] }>(
@@ -303,7 +304,8 @@ export function createRenewalRepository() {
                 s.collection_method,
                 case when pm.detached_at is null then pm.acquirer_token end as acquirer_token
            from unnest(?::text[]) as t(id)
-           cross join lateral (select * from renewals where subscription_id = t.id and status = 'pending') r
+           cross join lateral (
+             select * from renewals where subscription_id = t.id and status = 'pending' offset 0) r
            join subscriptions s on s.id = r.subscription_id
            left join payment_methods pm on pm.id = s.payment_method_id`,
         sqlArgs([...new Set(subscriptionIds)]),

@@ -56,7 +56,9 @@ export async function lockedRows(trx: Knex.Transaction, ids: readonly string[]):
  * status, the period and its price when it advances (a pending price that took effect is cleared,
  * the proration charged is taken off), and the failure time kept or cleared. Returns the rows.
  * An ended subscription (canceled, incomplete_expired) is never moved: whatever a charge in flight
- * at its cancel did, it stays ended (decision 0100).
+ * at its cancel did, it stays ended (decision 0100). `s.id = any(…)` beside the join reads the
+ * subscriptions by primary key: from the join alone the planner hashed each page against a scan of
+ * every subscription.
  */
 export async function moveToChargedPeriods(
   trx: Knex.Transaction,
@@ -80,7 +82,7 @@ export async function moveToChargedPeriods(
        from unnest(?::text[], ?::text[], ?::boolean[], ?::boolean[], ?::integer[], ?::timestamptz[],
                    ?::timestamptz[], ?::text[], ?::bigint[])
             as t(id, status, paid, advance, period_index, period_start, period_end, price_id, proration)
-      where s.id = t.id and s.status not in ('canceled', 'incomplete_expired')
+      where s.id = t.id and s.id = any(?::text[]) and s.status not in ('canceled', 'incomplete_expired')
      returning s.*`,
     sqlArgs(
       ...[
@@ -94,6 +96,7 @@ export async function moveToChargedPeriods(
         moved.map((m) => m.periodEnd),
         moved.map((m) => m.priceId),
         moved.map((m) => m.proration),
+        moved.map((m) => m.subscriptionId),
       ],
     ),
   );
