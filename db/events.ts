@@ -112,10 +112,9 @@ export function createEventRepository(db: Db) {
     },
 
     /**
-     * Some events of the caller's scope by id, in one read (a batch of webhook deliveries). Each id
-     * is its own primary-key probe: as one `id in (…)` with the scope, the planner, short of
-     * statistics on a table that grew since its last analyze (a renewal day's first minute), also
-     * scanned the scope's index for every event of the merchant and intersected the two.
+     * Some events of the caller's scope by id, in one read (a batch of webhook deliveries), each id
+     * its own primary-key probe: as one `id in (…)` with the scope, on fresh statistics the planner
+     * also scanned the scope's index for every event of the merchant (decision 0196).
      */
     async findByIds(scope: Scope, ids: readonly string[], trx: Db = db): Promise<EventRecord[]> {
       if (ids.length === 0) return [];

@@ -292,10 +292,9 @@ export function createRenewalRepository() {
     },
 
     /**
-     * Every pending renewal of these subscriptions, with the card to charge. Each subscription's
-     * renewals are looked up through its index (the lateral join; `offset 0` keeps the planner from
-     * flattening it back into one join): as one `subscription_id = any(…)`, a table without
-     * statistics yet (a base's first renewal day) was scanned whole for each page.
+     * Every pending renewal of these subscriptions, with the card to charge: looked up per subscription
+     * through its index whatever the statistics say (decision 0196); `offset 0` keeps the planner from
+     * flattening the lateral back into one join, which scanned the whole table on fresh statistics.
      */
     async findPending(trx: Knex, subscriptionIds: readonly string[]): Promise<PendingRenewal[]> {
       const result = await trx.raw<{ rows: PendingRenewal[] }>(
@@ -324,9 +323,7 @@ export function createRenewalRepository() {
       at: Date,
     ): Promise<FinishedRenewal[]> {
       if (outcomes.length === 0) return [];
-      // `r.id = any(…)` beside the join: the renewals are then read by primary key whatever the
-      // statistics say. From the join alone, on a table grown since its last analyze (the first
-      // renewal day of a base), the planner hashed the page against a scan of every renewal.
+      // `r.id = any(…)` beside the join: read by primary key whatever the statistics say (decision 0196).
       const result = await trx.raw<{ rows: FinishedRenewal[] }>(
         `with o as (
            select * from unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[])

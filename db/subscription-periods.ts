@@ -56,9 +56,8 @@ export async function lockedRows(trx: Knex.Transaction, ids: readonly string[]):
  * status, the period and its price when it advances (a pending price that took effect is cleared,
  * the proration charged is taken off), and the failure time kept or cleared. Returns the rows.
  * An ended subscription (canceled, incomplete_expired) is never moved: whatever a charge in flight
- * at its cancel did, it stays ended (decision 0100). `s.id = any(…)` beside the join reads the
- * subscriptions by primary key: from the join alone the planner hashed each page against a scan of
- * every subscription.
+ * at its cancel did, it stays ended (decision 0100). `s.id = any(…)` beside the join: read by primary
+ * key whatever the statistics say (decision 0196).
  */
 export async function moveToChargedPeriods(
   trx: Knex.Transaction,

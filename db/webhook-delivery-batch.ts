@@ -89,7 +89,7 @@ export function createDeliveryBatchRepository() {
      */
     async finish(scope: Scope, outcomes: readonly BatchOutcome[], trx: Knex.Transaction): Promise<void> {
       if (outcomes.length === 0) return;
-      // `d.id = any(…)` beside the join, as in `claim`: the deliveries are read by primary key.
+      // `d.id = any(…)` beside the join, as in `claim`: read by primary key (decision 0196).
       await trx.raw(
         `with t as (
            select * from unnest(?::text[], ?::int[], ?::boolean[], ?::timestamptz[], ?::timestamptz[],
