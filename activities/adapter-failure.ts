@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { AcquirerError } from '../bank-adapters/card-acquirer';
-import { BankAuthenticationError, BankError, BankPermissionError } from '../bank-adapters/claims-errors';
-import { TransportError } from '../bank-adapters/bank-file-transport';
+import { AcquirerError } from '../adapters/acquirers/card-acquirer';
+import { BankAuthenticationError, BankError, BankPermissionError } from '../adapters/banks/claims-errors';
+import { TransportError } from '../adapters/banks/bank-file-transport';
 import { FailureType } from '../workflows/contract';
 
 /**

@@ -6,8 +6,8 @@ import type {
   CamtMessage,
   CamtStatement,
   CamtTxDtls,
-} from '../bank-adapters/camt';
-import { parseCamt } from '../bank-adapters/camt';
+} from '../adapters/banks/camt';
+import { parseCamt } from '../adapters/banks/camt';
 import {
   completeBankStatement,
   insertBankEntries,

@@ -19,7 +19,7 @@ import {
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
   type AutoDisableRule,
 } from '../domain/webhook-schedule';
-import type { PostResult } from '../engine/webhook-sender';
+import type { PostResult } from '../adapters/http/webhook-sender';
 import { sendDelivery } from '../engine/webhook-request';
 import { presentChannel } from '../services/channels/notification-channel-object';
 

@@ -7,12 +7,12 @@ import { createWebhookDispatcher } from '../engine/webhook-dispatch';
 import { createMetrics } from './metrics';
 import { createApp } from './app';
 import { claimsBanksFromConfig } from '../stack/claims-bank-from-config';
-import { createTestBankPayer } from '../bank-adapters/test-bank-payer';
-import { cardAcquirerFromConfig } from '../bank-adapters/http-card-acquirer';
-import { createRskCompanyRegistry } from '../bank-adapters/rsk-company-registry';
+import { createTestBankPayer } from '../adapters/banks/test-bank-payer';
+import { cardAcquirerFromConfig } from '../adapters/acquirers/http-card-acquirer';
+import { createRskCompanyRegistry } from '../adapters/registry/rsk-company-registry';
 import { createTestCompanyRegistry } from '../domain/company-registry';
-import { simulatedCarrierConnections } from '../bank-adapters/carriers/carriers';
-import { createSmtpMailer, unconfiguredMailer } from '../engine/mailer';
+import { simulatedCarrierConnections } from '../adapters/carriers/carriers';
+import { createSmtpMailer, unconfiguredMailer } from '../adapters/mail/mailer';
 import { createApiKeyCache } from '../services/api-key-cache';
 import { listenForApiKeyChanges } from '../db/api-key-changes';
 

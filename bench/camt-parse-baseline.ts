@@ -3,11 +3,11 @@
  * element parsed a second time by fast-xml-parser and converted to plain objects. Kept only as the
  * benchmark's side-by-side baseline; it reads entries and checks totals as parseCamt does.
  */
-import { checkStatementTotals, newTally, tallyEntry } from '../bank-adapters/camt/control-totals';
-import { completeEntry, readEntryShell, readTransaction } from '../bank-adapters/camt/read-entry';
-import { STATEMENT_ELEMENT, StatementBuilder, readMessageType } from '../bank-adapters/camt/read-statement';
-import { scanElements } from '../bank-adapters/camt/xml-element-scanner';
-import type { CamtMessageType, CamtStatement, CamtTxDtls } from '../bank-adapters/camt';
+import { checkStatementTotals, newTally, tallyEntry } from '../adapters/banks/camt/control-totals';
+import { completeEntry, readEntryShell, readTransaction } from '../adapters/banks/camt/read-entry';
+import { STATEMENT_ELEMENT, StatementBuilder, readMessageType } from '../adapters/banks/camt/read-statement';
+import { scanElements } from '../adapters/banks/camt/xml-element-scanner';
+import type { CamtMessageType, CamtStatement, CamtTxDtls } from '../adapters/banks/camt';
 import { parseFragment } from '../test/helpers/fxp-fragment';
 
 /** Entries read and whether every statement's stated totals agreed with them. */

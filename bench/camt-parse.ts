@@ -14,7 +14,7 @@ import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } fr
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { parseCamt } from '../bank-adapters/camt';
+import { parseCamt } from '../adapters/banks/camt';
 import { parseCamtBaseline } from './camt-parse-baseline';
 
 const READERS = ['baseline', 'single-pass', 'single-pass-2-workers'] as const;

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { claimAccount, claimIdOf, type CreateClaimDetails } from '../bank-adapters/claims-api';
-import { IobwsClaimsClient, waitForBatch } from '../bank-adapters/iobws-claims-client';
+import { claimAccount, claimIdOf, type CreateClaimDetails } from '../adapters/banks/claims-api';
+import { IobwsClaimsClient, waitForBatch } from '../adapters/banks/iobws-claims-client';
 import { SIMULATED_BANK_CLIENT, startSimulatedBank } from '../simulators/bank/claims-bank';
 import { createLogger } from '../stack/logger';
 import { percentile } from './harness';

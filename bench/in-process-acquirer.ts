@@ -15,7 +15,7 @@ import {
   type DeclineCode,
   type RefundRequest,
   type TokenizeRequest,
-} from '../bank-adapters/card-acquirer';
+} from '../adapters/acquirers/card-acquirer';
 import { DECLINES, TEST_CARDS, TOKEN_PATTERN, type Behaviour } from '../simulators/acquirer/test-cards';
 import { reportAcquirerSettlement } from '../simulators/bank/acquirer-settlement-report';
 import { simulatedAcquirerFee } from '../simulators/acquirer-fees';

@@ -16,7 +16,7 @@ import { once } from 'node:events';
 import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseCamt } from '../bank-adapters/camt';
+import { parseCamt } from '../adapters/banks/camt';
 import { SIMULATED_BANK_FOLDERS, startSimulatedBankSftp } from '../simulators/bank/sftp-server';
 import { createBankSyncActivities } from '../activities/bank-sync';
 import { createLogger } from '../stack/logger';

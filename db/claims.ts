@@ -5,7 +5,7 @@ import type {
   DefaultCharge,
   DefaultInterest,
   Discount,
-} from '../bank-adapters/claims-api';
+} from '../adapters/banks/claims-api';
 import { claimAccount, claimIdOf } from '../domain/claim-key';
 import { newId, ID_PREFIX } from '../domain/ids';
 import { existsInOtherMode, type PageOptions } from './tenant';

@@ -1,6 +1,6 @@
 import type { Db } from './knex';
 import type { Scope } from '../domain/scope';
-import type { CardToken } from '../bank-adapters/card-acquirer';
+import type { CardToken } from '../adapters/acquirers/card-acquirer';
 import { newId, ID_PREFIX } from '../domain/ids';
 import { pageByCreated } from './pagination';
 import { existsInOtherMode, type PageOptions } from './tenant';

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { Knex } from './knex';
-import type { RawFileStore } from '../bank-adapters/raw-file-store';
+import type { RawFileStore } from '../adapters/object-store/raw-file-store';
 
 /** Rows of at most this many bytes: big files stream in and out without holding them whole. */
 const CHUNK_BYTES = 1024 * 1024;

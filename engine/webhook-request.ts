@@ -2,7 +2,7 @@ import type { ChannelRow } from '../db/notification-channels';
 import type { EventRecord } from '../domain/event-payload';
 import { chatLine, toEventPayload } from '../domain/event-payload';
 import { signWebhookBody } from '../domain/webhook-signature';
-import { postWebhook, type PostResult } from './webhook-sender';
+import { postWebhook, type PostResult } from '../adapters/http/webhook-sender';
 
 /**
  * Sends one delivery of `event` to `channel`: the event payload (or a chat line), signed with the

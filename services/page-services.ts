@@ -1,5 +1,5 @@
 import type { Knex } from '../db/knex';
-import type { CardAcquirer } from '../bank-adapters/card-acquirer';
+import type { CardAcquirer } from '../adapters/acquirers/card-acquirer';
 import type { AuditActor } from '../db/audit-log';
 import type { CheckoutService } from './checkout';
 import type { SubscriptionService } from './subscriptions/subscriptions';
@@ -56,7 +56,7 @@ export interface MerchantDataServices {
   settlement: SettlementService;
 }
 import { scanWebsite } from './theme-scan';
-import type { Mailer } from '../engine/mailer';
+import type { Mailer } from '../adapters/mail/mailer';
 import type { Logger } from '../stack/logger';
 import { createSignUpService } from './accounts/sign-up';
 import { createEmailVerificationService } from './accounts/email-verification';

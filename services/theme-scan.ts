@@ -1,6 +1,6 @@
 import { Parser } from 'htmlparser2';
 import type * as CssTree from 'css-tree';
-import { fetchSiteDocument, SiteFetchError } from '../engine/site-fetch';
+import { fetchSiteDocument, SiteFetchError } from '../adapters/http/site-fetch';
 import { FONT_FAMILY, HEX_COLOR, LOGO_URL, logoUrlProblem } from '../domain/theme';
 import { InvalidRequestError } from '../domain/errors';
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { IobwsClaimsClient } from '../bank-adapters/iobws-claims-client';
+import { IobwsClaimsClient } from '../adapters/banks/iobws-claims-client';
 import { SIMULATED_BANK_CLIENT } from '../simulators/bank/claims-bank';
 import type { Config } from './config';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { SIMULATED_COLLECTION_ACCOUNT, startSimulatedBank } from '../simulators/bank/claims-bank';
-import { scheduleDailyClose } from '../simulators/bank/daily-close';
+import { scheduleDailyClose } from '../simulators/bank/day-close/daily-schedule';
 import { SIMULATED_BANK_FOLDERS } from '../simulators/bank/sftp-server';
 import { loadOrCreateSftpLogin } from '../simulators/bank/sftp-login';
 import { startSimulatedAcquirer } from '../simulators/acquirer/service';

@@ -14,11 +14,11 @@ export const LAYOUT = {
   db: ['domain', 'stack', 'migrations'],
   migrations: ['domain'],
   workflows: ['domain', 'workflows/contract'],
-  engine: ['domain', 'db', 'stack', 'workflows/contract'],
-  'bank-adapters': ['domain', 'stack'],
-  simulators: ['domain', 'bank-adapters', 'stack', 'html'],
-  services: ['domain', 'db', 'engine', 'bank-adapters', 'stack', 'workflows/contract', 'html'],
-  activities: ['domain', 'db', 'services', 'engine', 'bank-adapters', 'stack', 'workflows/contract'],
+  engine: ['domain', 'db', 'adapters', 'stack', 'workflows/contract'],
+  adapters: ['domain', 'stack'],
+  simulators: ['domain', 'adapters', 'stack', 'html'],
+  services: ['domain', 'db', 'engine', 'adapters', 'stack', 'workflows/contract', 'html'],
+  activities: ['domain', 'db', 'services', 'engine', 'adapters', 'stack', 'workflows/contract'],
   api: ['domain', 'services', 'stack'],
   web: ['domain', 'services', 'stack', 'html'],
   sdk: [],
@@ -48,7 +48,7 @@ export const COMPOSITION_ROOTS = [
  * Imports a room may make by type only: workflow code calls activities through proxies; rows in db/
  * keep the bank's wire shapes (claim terms as sent, a card token), typed by their adapter (decision 0097).
  */
-const TYPE_ONLY = { workflows: ['activities'], db: ['bank-adapters'] };
+const TYPE_ONLY = { workflows: ['activities'], db: ['adapters'] };
 
 function roomOf(rel) {
   const parts = rel.split('/');

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { createApp } from '../api/app';
-import { cardAcquirerFromConfig } from '../bank-adapters/http-card-acquirer';
+import { cardAcquirerFromConfig } from '../adapters/acquirers/http-card-acquirer';
 import { createMetrics } from '../api/metrics';
 import { createKnex } from '../db/knex';
 import type { WebhookDispatcher } from '../engine/webhook-dispatch';

@@ -3,7 +3,7 @@ import type { Logger } from '../stack/logger';
 import { createPageServices, type PageServiceDeps } from '../services/page-services';
 import { checkoutPages } from './checkout/pages';
 import { portalPages } from './portal/pages';
-import { dashboardPages } from './dashboard';
+import { dashboardPages } from './dashboard/index';
 import { posPages } from './pos';
 
 export interface PagesDeps extends PageServiceDeps {

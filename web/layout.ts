@@ -54,7 +54,7 @@ export interface PageOptions {
   lang?: 'is' | 'en';
   /** Scripts served from our own origin (the home chart); the CSP then admits `'self'` scripts. */
   scripts?: readonly string[];
-  /** The merchant's navigation, by role, with the test/live and is/en switches (web/merchant/nav.ts). */
+  /** The merchant's navigation, by role, with the test/live and is/en switches (web/dashboard/frame.ts). */
   nav?: SafeHtml;
 }
 

@@ -1,6 +1,6 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { TemporalTls } from '../stack/temporal-connection';
-import type { RawFileStore } from '../bank-adapters/raw-file-store';
+import type { RawFileStore } from '../adapters/object-store/raw-file-store';
 import type { WorkerMetrics } from '../stack/worker-metrics';
 import { createPostgresRawFileStore } from '../db/raw-bank-files';
 import { WORKFLOW_INTERCEPTOR_MODULES, requestIdActivityInterceptor } from './request-id';
@@ -16,13 +16,13 @@ import { createSubscriptionActivities } from '../activities/subscriptions';
 import { createTestClockActivities } from '../activities/test-clocks';
 import { createSubscriptionEngine } from '../engine/subscription-engine';
 import { createClaimBatchStarter } from '../engine/claim-batch-starter';
-import type { CardAcquirer } from '../bank-adapters/card-acquirer';
-import type { ClaimsApi } from '../bank-adapters/claims-api';
+import type { CardAcquirer } from '../adapters/acquirers/card-acquirer';
+import type { ClaimsApi } from '../adapters/banks/claims-api';
 import { createClaimActivities } from '../activities/claims';
 import { createBankSyncActivities } from '../activities/bank-sync';
-import type { BankConnection } from '../bank-adapters/bank-connections';
+import type { BankConnection } from '../adapters/banks/bank-connections';
 import { createSettlementActivities } from '../activities/settlement';
-import type { PayoutChannel } from '../bank-adapters/payout-channel';
+import type { PayoutChannel } from '../adapters/banks/payout-channel';
 import { createSecretBox } from '../domain/secret-box';
 import type { AutoDisableRule } from '../domain/webhook-schedule';
 

@@ -7,11 +7,11 @@ import { createWorkerMetrics, serveMetrics } from '../stack/worker-metrics';
 import { temporalConnectionOptions } from '../stack/temporal-connection';
 import { createWorker, type WorkerDeps } from './create-worker';
 import { installRuntimeLogger } from './runtime-logger';
-import { createS3RawFileStore } from '../bank-adapters/s3-raw-file-store';
+import { createS3RawFileStore } from '../adapters/object-store/s3-raw-file-store';
 import { bankSyncSchedules, ensureSchedules } from './schedules';
 import { claimsBanksFromConfig } from '../stack/claims-bank-from-config';
-import { bankConnectionsFromConfig } from '../bank-adapters/bank-connections';
-import { cardAcquirerFromConfig } from '../bank-adapters/http-card-acquirer';
+import { bankConnectionsFromConfig } from '../adapters/banks/bank-connections';
+import { cardAcquirerFromConfig } from '../adapters/acquirers/http-card-acquirer';
 
 /**
  * The worker process: runs the Temporal worker from the configuration; needs DATABASE_URL, TEMPORAL_ADDRESS and

@@ -1,4 +1,4 @@
-import type { MailMessage } from '../../engine/mailer';
+import type { MailMessage } from '../../adapters/mail/mailer';
 import type { MemberRole } from '../../domain/member-roles';
 
 export type MailLocale = 'is' | 'en';

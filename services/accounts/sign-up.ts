@@ -1,6 +1,6 @@
 import type { Knex } from '../../db/knex';
 import type { Logger } from '../../stack/logger';
-import type { Mailer } from '../../engine/mailer';
+import type { Mailer } from '../../adapters/mail/mailer';
 import { createMerchantRepository } from '../../db/merchants';
 import { createApiKeyRepository } from '../../db/api-keys';
 import { createUserRepository, normalizeEmail, type UserRow } from '../../db/users';

@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '../../domain/errors';
-import { hostRefusal } from '../../engine/url-safety';
+import { hostRefusal } from '../../adapters/http/url-safety';
 
 const PARAM = 'config.url';
 

@@ -7,7 +7,7 @@ import { DECLINE_MESSAGES, type AttemptOutcome, type PaymentService } from '../p
 import type { PayInput, PayOutcome } from './inputs';
 import type { CheckoutCompletion } from './completion';
 import { issueInvoices } from '../invoices/issue';
-import type { Wallet } from '../../bank-adapters/card-acquirer';
+import type { Wallet } from '../../adapters/acquirers/card-acquirer';
 
 /** The buyer pays a session by card (or wallet), with a 3-D Secure challenge when the card asks. */
 export function createCardPayment(deps: {

@@ -1,6 +1,6 @@
 import type { Knex } from '../../db/knex';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
-import type { CardAcquirer } from '../../bank-adapters/card-acquirer';
+import type { CardAcquirer } from '../../adapters/acquirers/card-acquirer';
 import type { SubscriptionEngine } from '../../engine/subscription-engine';
 import type { CheckoutSessionRow } from '../../db/checkout-sessions';
 import { successRedirect } from '../../domain/checkout';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ClaimRow } from '../../db/claims';
-import { claimAccount } from '../../bank-adapters/claims-api';
+import { claimAccount } from '../../adapters/banks/claims-api';
 import { unix } from '../../domain/unix-time';
 import { interestFromWire, tiersFromWire } from './claim-wire-terms';
 

@@ -1,4 +1,4 @@
-import type { DayAmountItem } from '../../bank-adapters/claims-api';
+import type { DayAmountItem } from '../../adapters/banks/claims-api';
 import type { ClaimWireTerms } from '../../db/claims';
 
 /**

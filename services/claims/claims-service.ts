@@ -1,8 +1,8 @@
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
-import type { ClaimsApi, MergeClaimDetails } from '../../bank-adapters/claims-api';
+import type { ClaimsApi, MergeClaimDetails } from '../../adapters/banks/claims-api';
 import type { PageOptions } from '../../db/tenant';
-import { BankError, ClaimRejectedError } from '../../bank-adapters/claims-errors';
+import { BankError, ClaimRejectedError } from '../../adapters/banks/claims-errors';
 import { claimSessionUnpaid, createClaimRepository, type ClaimFilters, type ClaimRow } from '../../db/claims';
 import { lifecycleRefsOfClaims } from '../../db/claim-collection';
 import type { SubscriptionEngine } from '../../engine/subscription-engine';

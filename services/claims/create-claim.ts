@@ -1,6 +1,6 @@
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
-import { claimTermsOf } from '../../bank-adapters/claim-terms';
+import { claimTermsOf } from '../../adapters/banks/claim-terms';
 import { insertClaim, type ClaimRow, type ClaimWireTerms } from '../../db/claims';
 import { createCustomerRepository } from '../../db/customers';
 import { createMerchantRepository } from '../../db/merchants';

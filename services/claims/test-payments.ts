@@ -1,7 +1,7 @@
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
-import type { TestBankPayer } from '../../bank-adapters/test-bank-payer';
-import { TestBankPaymentError } from '../../bank-adapters/test-bank-payer';
+import type { TestBankPayer } from '../../adapters/banks/test-bank-payer';
+import { TestBankPaymentError } from '../../adapters/banks/test-bank-payer';
 import { createClaimRepository, type ClaimRow } from '../../db/claims';
 import { ConflictError, InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
 import { createClaimLookup } from './claim-lookup';

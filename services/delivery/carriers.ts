@@ -1,8 +1,8 @@
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import { createMerchantRepository } from '../../db/merchants';
-import type { CarrierConnections } from '../../bank-adapters/carriers/carriers';
-import type { CarrierApi } from '../../bank-adapters/carriers/carrier-api';
+import type { CarrierConnections } from '../../adapters/carriers/carriers';
+import type { CarrierApi } from '../../adapters/carriers/carrier-api';
 import {
   CARRIERS,
   isCarrier,

@@ -3,7 +3,7 @@ import type { Scope } from '../../domain/scope';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
 import { createDeliveryRepository, type DeliveryRow } from '../../db/deliveries';
 import { createEventRepository } from '../../db/events';
-import { CarrierRefusal, type CarrierParcel } from '../../bank-adapters/carriers/carrier-api';
+import { CarrierRefusal, type CarrierParcel } from '../../adapters/carriers/carrier-api';
 import { DELIVERY_EVENTS, isCancelable, pathTo, type DeliveryStatus } from '../../domain/delivery';
 import { ConflictError, InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
 import { findOr404, findReference, type PageOptions } from '../lookup';

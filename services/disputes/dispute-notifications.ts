@@ -4,13 +4,13 @@ import {
   AcquirerSignatureError,
   type CardAcquirer,
   type DisputeNotification,
-} from '../../bank-adapters/card-acquirer';
+} from '../../adapters/acquirers/card-acquirer';
 import { createDisputeRepository } from '../../db/disputes';
 import { disputeEventOf, disputeMoves, isClosed } from '../../domain/disputes';
 import { ApiError } from '../../domain/errors';
 import { newId, ID_PREFIX } from '../../domain/ids';
 import { recordDisputeEvent } from './disputes-service';
-import { NOTIFICATION_SIGNATURE_HEADER } from '../../bank-adapters/acquirer-notifications';
+import { NOTIFICATION_SIGNATURE_HEADER } from '../../adapters/acquirers/acquirer-notifications';
 
 /** What Skil answers the acquirer: taken (2xx), or a status the acquirer retries on. */
 export interface NotificationResult {

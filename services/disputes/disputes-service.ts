@@ -5,7 +5,7 @@ import {
   AcquirerInvalidRequestError,
   type CardAcquirer,
   type DisputeEvidence,
-} from '../../bank-adapters/card-acquirer';
+} from '../../adapters/acquirers/card-acquirer';
 import { createDisputeRepository, type DisputeRow } from '../../db/disputes';
 import { createPaymentIntentRepository } from '../../db/payment-intents';
 import { createEventRepository } from '../../db/events';

@@ -1,5 +1,5 @@
 import type { Knex } from '../../db/knex';
-import type { Mailer } from '../../engine/mailer';
+import type { Mailer } from '../../adapters/mail/mailer';
 import type { InvoiceRow } from '../../db/invoices';
 import { createInvoiceRepository } from '../../db/invoices';
 import { renderReceiptEmail, type ReceiptInput, type ReceiptLineInput } from '../receipts';

@@ -1,7 +1,7 @@
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
-import type { Authorization, CardAcquirer, Wallet } from '../../bank-adapters/card-acquirer';
-import { AcquirerCardError, AcquirerError, reportedFee } from '../../bank-adapters/card-acquirer';
+import type { Authorization, CardAcquirer, Wallet } from '../../adapters/acquirers/card-acquirer';
+import { AcquirerCardError, AcquirerError, reportedFee } from '../../adapters/acquirers/card-acquirer';
 import {
   createPaymentIntentRepository,
   type PaymentError,

@@ -1,6 +1,6 @@
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
-import type { CardAcquirer } from '../../bank-adapters/card-acquirer';
+import type { CardAcquirer } from '../../adapters/acquirers/card-acquirer';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
 import type { PageOptions } from '../../db/tenant';
 import {

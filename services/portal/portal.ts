@@ -1,7 +1,7 @@
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import type { SubscriptionService } from '../subscriptions/subscriptions';
-import { AcquirerCardError, type CardAcquirer } from '../../bank-adapters/card-acquirer';
+import { AcquirerCardError, type CardAcquirer } from '../../adapters/acquirers/card-acquirer';
 import { createPortalSessionRepository, type PortalSessionRow } from '../../db/billing-portal-sessions';
 import { createPaymentMethodRepository } from '../../db/payment-methods';
 import { createPortalOverviewRepository } from '../../db/portal-overview';

@@ -1,8 +1,8 @@
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import type { PosRepository } from '../../db/pos';
-import type { PosTerminal } from '../../bank-adapters/pos-terminal';
-import { TerminalPairingError, TerminalUnavailableError } from '../../bank-adapters/pos-terminal';
+import type { PosTerminal } from '../../adapters/terminal/pos-terminal';
+import { TerminalPairingError, TerminalUnavailableError } from '../../adapters/terminal/pos-terminal';
 import { isUniqueViolation, type PageOptions } from '../../db/tenant';
 import {
   ConflictError,

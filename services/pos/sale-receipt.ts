@@ -3,7 +3,7 @@ import type { Scope } from '../../domain/scope';
 import type { PosActor } from './access';
 import type { TillService } from './till';
 import { createMerchantRepository } from '../../db/merchants';
-import type { Mailer } from '../../engine/mailer';
+import type { Mailer } from '../../adapters/mail/mailer';
 import { InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
 import { buildReceipt, renderReceiptEmail, type ReceiptInput } from '../receipts';
 

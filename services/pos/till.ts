@@ -1,8 +1,8 @@
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import type { PosRepository, PosSaleRow, PosStaffRow } from '../../db/pos';
-import type { PosTerminal } from '../../bank-adapters/pos-terminal';
-import { TerminalUnavailableError } from '../../bank-adapters/pos-terminal';
+import type { PosTerminal } from '../../adapters/terminal/pos-terminal';
+import { TerminalUnavailableError } from '../../adapters/terminal/pos-terminal';
 import type { PaymentService } from '../payments/card-payments';
 import type { RefundService } from '../payments/refunds';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatch';

@@ -1,7 +1,10 @@
 import { randomBase62 } from '../../domain/ids';
 import type { Logger } from '../../stack/logger';
-import type { AcquirerDispute, DisputeNotification } from '../../bank-adapters/card-acquirer';
-import { NOTIFICATION_SIGNATURE_HEADER, signNotification } from '../../bank-adapters/acquirer-notifications';
+import type { AcquirerDispute, DisputeNotification } from '../../adapters/acquirers/card-acquirer';
+import {
+  NOTIFICATION_SIGNATURE_HEADER,
+  signNotification,
+} from '../../adapters/acquirers/acquirer-notifications';
 import type { AcquirerStore, Change, StoredAuthorization, StoredDispute } from './store';
 import { DISPUTED, DISPUTE_RESPONSE_DAYS } from './test-cards';
 

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBase62 } from '../../domain/ids';
 import type { Logger } from '../../stack/logger';
 import { reportAcquirerSettlement } from '../bank/acquirer-settlement-report';
-import { cardBrand, type Authorization, type DeclineCode } from '../../bank-adapters/card-acquirer';
+import { cardBrand, type Authorization, type DeclineCode } from '../../adapters/acquirers/card-acquirer';
 import type { AcquirerStore, Change, StoredAuthorization } from './store';
 import { DECLINES, TEST_CARDS, TOKEN_PATTERN, luhn, type Behaviour } from './test-cards';
 import { simulatedAcquirerFee } from '../acquirer-fees';

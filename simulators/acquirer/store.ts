@@ -1,6 +1,6 @@
 import { mkdir, open, readFile, rename, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { AcquirerDispute, Authorization, DisputeEvidence } from '../../bank-adapters/card-acquirer';
+import type { AcquirerDispute, Authorization, DisputeEvidence } from '../../adapters/acquirers/card-acquirer';
 import type { Behaviour } from './test-cards';
 
 /**

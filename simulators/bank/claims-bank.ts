@@ -7,12 +7,12 @@ import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from '../../stack/logger';
 import { createAcquirerSettlementsRouter } from './acquirer-settlements';
-import { createDayCloser, type DayCloseResult } from './bank-day-close';
+import { createDayCloser, type DayCloseResult } from './day-close/close-day';
 import type { CamtAccountInfo } from './camt-writer';
 import { ClaimsLedger, type LedgerSnapshot } from './claims-ledger';
 import { CollectionAccount } from './collection-account';
 import { createClaimPayRouter } from './claim-pay-router';
-import { createDayCloseRouter } from './day-close-router';
+import { createDayCloseRouter } from './day-close/router';
 import { startSimulatedBankSftp, type SimulatedBankSftp, type SimulatedBankUser } from './sftp-server';
 import { createClaimsRouter, type OAuthClient } from './claims-service';
 import { createPayerRouter } from './payer-page';
@@ -47,7 +47,7 @@ export interface SimulatedBankFiles {
   rootDir: string;
   collectionAccount: CamtAccountInfo;
   sftp?: SimulatedBankSftp;
-  /** Closes a banking day (default today); see bank-day-close.ts. */
+  /** Closes a banking day (default today); see day-close/close-day.ts. */
   closeDay: (date?: string) => Promise<DayCloseResult>;
 }
 

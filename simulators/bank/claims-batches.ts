@@ -6,7 +6,7 @@ import {
   type ClaimStatusError,
   type ClaimStatusSuccess,
   type CreateClaimDetails,
-} from '../../bank-adapters/claims-api';
+} from '../../adapters/banks/claims-api';
 import { ClaimRuleError, type ClaimsLedger } from './claims-ledger';
 
 /**

@@ -8,8 +8,8 @@ import {
   type ClaimTransaction,
   type CreateClaimDetails,
   type MergeClaimDetails,
-} from '../../bank-adapters/claims-api';
-import { claimTermsOf } from '../../bank-adapters/claim-terms';
+} from '../../adapters/banks/claims-api';
+import { claimTermsOf } from '../../adapters/banks/claim-terms';
 import { ClaimRuleError, isDate, mergePatch, plusYears, validateClaim } from './claims-rules';
 import { payerAccountOf } from './payer-accounts';
 

@@ -1,7 +1,7 @@
 import { claimAmountDue } from '../../domain/claim-amount-due';
 import { checkKennitala } from '../../domain/kennitala';
-import type { ClaimKey, ClaimResultCode, CreateClaimDetails } from '../../bank-adapters/claims-api';
-import { claimTermsOf } from '../../bank-adapters/claim-terms';
+import type { ClaimKey, ClaimResultCode, CreateClaimDetails } from '../../adapters/banks/claims-api';
+import { claimTermsOf } from '../../adapters/banks/claim-terms';
 
 /** The rules the simulated bank checks a claim against, and the merge patch it alters claims with. */
 

@@ -6,8 +6,8 @@ import {
   type AlterClaimBatchDetails,
   type ClaimTransaction,
   type CreateClaimDetails,
-} from '../../bank-adapters/claims-api';
-import { CLAIM_PROBLEM_TYPE_PREFIX } from '../../bank-adapters/claims-errors';
+} from '../../adapters/banks/claims-api';
+import { CLAIM_PROBLEM_TYPE_PREFIX } from '../../adapters/banks/claims-errors';
 import { ClaimBatches } from './claims-batches';
 import { ClaimRuleError, type ClaimsLedger } from './claims-ledger';
 

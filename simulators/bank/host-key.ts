@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { utils, type ParsedKey } from 'ssh2';
-import { hostKeyFingerprint } from '../../bank-adapters/sftp-transport';
+import { hostKeyFingerprint } from '../../adapters/banks/sftp-transport';
 
 const HOST_KEY_FILE = 'sftp-host-rsa.pem';
 

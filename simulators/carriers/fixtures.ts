@@ -1,5 +1,5 @@
-import type { DroppLocation } from '../../bank-adapters/carriers/dropp';
-import type { PosturinnParcelPoint, PosturinnPostbox } from '../../bank-adapters/carriers/posturinn';
+import type { DroppLocation } from '../../adapters/carriers/dropp';
+import type { PosturinnParcelPoint, PosturinnPostbox } from '../../adapters/carriers/posturinn';
 
 /**
  * The simulated carriers' pickup points: fixed, so searches have known answers in tests. Places and

@@ -2,8 +2,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import { randomBase62 } from '../../domain/ids';
-import type { DroppOrder } from '../../bank-adapters/carriers/dropp';
-import type { PosturinnShipment } from '../../bank-adapters/carriers/posturinn';
+import type { DroppOrder } from '../../adapters/carriers/dropp';
+import type { PosturinnShipment } from '../../adapters/carriers/posturinn';
 import { DROPP_LOCATIONS, POSTURINN_PARCEL_POINTS, POSTURINN_POSTBOXES } from './fixtures';
 
 /**

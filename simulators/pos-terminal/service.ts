@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
-import type { CardAcquirer, CardToken, TokenizeRequest } from '../../bank-adapters/card-acquirer';
-import { AcquirerCardError } from '../../bank-adapters/card-acquirer';
+import type { CardAcquirer, CardToken, TokenizeRequest } from '../../adapters/acquirers/card-acquirer';
+import { AcquirerCardError } from '../../adapters/acquirers/card-acquirer';
 import { pairingCode } from '../../domain/pos';
 
 export interface SimulatedTerminalOptions {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { z } from 'zod';
-import { RskCompany, RskError } from '../../bank-adapters/rsk-company-registry';
+import { RskCompany, RskError } from '../../adapters/registry/rsk-company-registry';
 
 /**
  * A local stand-in for Skatturinn's company registry REST interface (decision 0166), for tests:

@@ -14,7 +14,7 @@ import {
   type TeyaRefundRequest,
   type TeyaReversalRequest,
   type TeyaStatusReason,
-} from '../../bank-adapters/teya/teya-schemas';
+} from '../../adapters/acquirers/teya/teya-schemas';
 
 /**
  * A simulated Teya (decision 0164): Teya ID's client-credentials token endpoint and the payments

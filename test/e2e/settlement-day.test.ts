@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { claimIdOf } from '../../bank-adapters/claims-api';
+import { claimIdOf } from '../../adapters/banks/claims-api';
 import { nextBankingDay } from '../../domain/banking-days';
 import { randomBase62 } from '../../domain/ids';
 import { launchChromium, openPage, signInWithKeyboard } from '../helpers/browser';

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
-import { claimAccount, claimIdOf, type CreateClaimDetails } from '../../bank-adapters/claims-api';
-import type { IobwsClaimsClient } from '../../bank-adapters/iobws-claims-client';
+import { claimAccount, claimIdOf, type CreateClaimDetails } from '../../adapters/banks/claims-api';
+import type { IobwsClaimsClient } from '../../adapters/banks/iobws-claims-client';
 import { launchChromium, openPage } from '../helpers/browser';
 import { startValidatedBank, type ValidatedBank } from '../helpers/simulated-bank';
 

@@ -6,7 +6,7 @@ import { startReceiver } from '../helpers/receiver';
 import { simulatedToken } from '../helpers/subscriptions';
 import { until } from '../helpers/until';
 import { newId, ID_PREFIX, randomBase62 } from '../../domain/ids';
-import { claimIdOf } from '../../bank-adapters/claims-api';
+import { claimIdOf } from '../../adapters/banks/claims-api';
 
 /**
  * The card → krafa fallback end to end (issue 15 item 5, decision 0105) with the payer in headless

@@ -3,8 +3,8 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSimulatedAcquirer, type SimulatedAcquirer } from '../../simulators/acquirer/service';
-import type { CardAcquirer } from '../../bank-adapters/card-acquirer';
-import { createHttpCardAcquirer } from '../../bank-adapters/http-card-acquirer';
+import type { CardAcquirer } from '../../adapters/acquirers/card-acquirer';
+import { createHttpCardAcquirer } from '../../adapters/acquirers/http-card-acquirer';
 
 export interface TestAcquirer {
   /** Base URL of the acquirer's HTTP protocol; the same after a restart. */

@@ -9,7 +9,7 @@ import { createApiKeyRepository } from '../../db/api-keys';
 import type { Knex } from '../../db/knex';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
 import { createTestDatabase, type TestDatabase } from './database';
-import { httpAcquirerAt } from '../../bank-adapters/http-card-acquirer';
+import { httpAcquirerAt } from '../../adapters/acquirers/http-card-acquirer';
 import { startTestAcquirer } from './acquirer';
 import { TEST_SECRETS_KEY } from './secrets-key';
 import { startTestMail, type MailCatcher } from './mail';

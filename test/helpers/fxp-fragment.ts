@@ -3,7 +3,7 @@
  * kept as the reference that the single-pass tree builder must agree with.
  */
 import { XMLParser } from 'fast-xml-parser';
-import { CamtError } from '../../bank-adapters/camt/errors';
+import { CamtError } from '../../adapters/banks/camt/errors';
 
 // Entities stay unexpanded (no DTD can reach here: the scanner refuses DOCTYPE) and values stay
 // strings: "0012" must not become 12, nor "10.10" a float. preserveOrder output converted by

@@ -1,5 +1,5 @@
 import { startMailCatcher, type CaughtMessage, type MailCatcher } from '../../simulators/mail/mail-catcher';
-import { createSmtpMailer, type Mailer } from '../../engine/mailer';
+import { createSmtpMailer, type Mailer } from '../../adapters/mail/mailer';
 
 export type { CaughtMessage, MailCatcher };
 

@@ -11,9 +11,9 @@ import {
   type SimulatedBank,
   type SimulatedBankOptions,
 } from '../../simulators/bank/claims-bank';
-import { IobwsClaimsClient, type IobwsClaimsClientConfig } from '../../bank-adapters/iobws-claims-client';
-import type { BankConnection } from '../../bank-adapters/bank-connections';
-import type { DayCloseResult } from '../../simulators/bank/bank-day-close';
+import { IobwsClaimsClient, type IobwsClaimsClientConfig } from '../../adapters/banks/iobws-claims-client';
+import type { BankConnection } from '../../adapters/banks/bank-connections';
+import type { DayCloseResult } from '../../simulators/bank/day-close/close-day';
 import type { CamtAccountInfo } from '../../simulators/bank/camt-writer';
 import { SIMULATED_BANK_FOLDERS } from '../../simulators/bank/sftp-server';
 import { loadIobwsValidator, type OpenApiValidator } from './iobws-openapi';

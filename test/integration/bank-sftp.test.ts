@@ -16,14 +16,14 @@ import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SftpClient from 'ssh2-sftp-client';
-import { TransportError, type BankFileTransport } from '../../bank-adapters/bank-file-transport';
+import { TransportError, type BankFileTransport } from '../../adapters/banks/bank-file-transport';
 import { generateHostKey, openSshPublicKey } from '../../simulators/bank/host-key';
 import {
   SIMULATED_BANK_FOLDERS,
   startSimulatedBankSftp,
   type SimulatedBankSftp,
 } from '../../simulators/bank/sftp-server';
-import { createSftpTransport, type SftpConnectionConfig } from '../../bank-adapters/sftp-transport';
+import { createSftpTransport, type SftpConnectionConfig } from '../../adapters/banks/sftp-transport';
 import { freePort } from '../../stack/free-port';
 
 const clientKey = generateHostKey();

@@ -16,8 +16,8 @@ import {
   SIMULATED_BANK_FOLDERS,
   type SimulatedBankSftp,
 } from '../../simulators/bank/sftp-server';
-import type { BankConnection } from '../../bank-adapters/bank-connections';
-import { parseCamt } from '../../bank-adapters/camt';
+import type { BankConnection } from '../../adapters/banks/bank-connections';
+import { parseCamt } from '../../adapters/banks/camt';
 import { createWorker } from '../../worker/create-worker';
 import { createLogger } from '../../stack/logger';
 import { randomBase62 } from '../../domain/ids';

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../stack/free-port';
 import { killHard } from '../helpers/worker-process';
-import { createHttpCardAcquirer } from '../../bank-adapters/http-card-acquirer';
-import { AcquirerCardError, AcquirerUnavailableError } from '../../bank-adapters/card-acquirer';
+import { createHttpCardAcquirer } from '../../adapters/acquirers/http-card-acquirer';
+import { AcquirerCardError, AcquirerUnavailableError } from '../../adapters/acquirers/card-acquirer';
 import { startTestAcquirer } from '../helpers/acquirer';
 
 /**

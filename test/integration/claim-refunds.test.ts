@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { claimIdOf } from '../../bank-adapters/claims-api';
+import { claimIdOf } from '../../adapters/banks/claims-api';
 import { nextBankingDay } from '../../domain/banking-days';
 import { randomBase62 } from '../../domain/ids';
 import { createOperator } from '../helpers/accounts';

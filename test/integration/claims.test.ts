@@ -1,4 +1,4 @@
-import { claimIdOf } from '../../bank-adapters/claims-api';
+import { claimIdOf } from '../../adapters/banks/claims-api';
 import { randomBase62 } from '../../domain/ids';
 import { claimFee } from '../../domain/fees';
 import { nextBankingDay } from '../../domain/banking-days';

@@ -3,8 +3,8 @@ import { createOperator } from '../helpers/accounts';
 import { settleDay } from '../helpers/settlement';
 import { nextBankingDay } from '../../domain/banking-days';
 import { startTeyaPeer, type TeyaPeer } from '../../simulators/teya/teya-peer';
-import { TEYA_ID_PREFIX, createTeyaCardAcquirer } from '../../bank-adapters/teya/teya-card-acquirer';
-import type { Wallet } from '../../bank-adapters/card-acquirer';
+import { TEYA_ID_PREFIX, createTeyaCardAcquirer } from '../../adapters/acquirers/teya/teya-card-acquirer';
+import type { Wallet } from '../../adapters/acquirers/card-acquirer';
 
 /**
  * Issue 24, done-means 3: a live-mode card payment through the acquirer adapter against its

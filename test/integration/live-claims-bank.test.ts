@@ -9,7 +9,7 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { BankAuthenticationError, BankNetworkError } from '../../bank-adapters/claims-errors';
+import { BankAuthenticationError, BankNetworkError } from '../../adapters/banks/claims-errors';
 import { claimsBanksFromConfig } from '../../stack/claims-bank-from-config';
 import { loadConfig } from '../../stack/config';
 import { claimBatchWorkflowId } from '../../workflows/contract';
@@ -23,7 +23,7 @@ import {
 } from '../helpers/simulated-bank';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { spawnApi, type ApiProcess } from '../helpers/api-process';
-import type { IobwsClaimsClient } from '../../bank-adapters/iobws-claims-client';
+import type { IobwsClaimsClient } from '../../adapters/banks/iobws-claims-client';
 import { createOperator } from '../helpers/accounts';
 import { until } from '../helpers/until';
 

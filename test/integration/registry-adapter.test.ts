@@ -1,5 +1,5 @@
 import { startTestStack, type TestStack } from '../helpers/stack';
-import { createRskCompanyRegistry } from '../../bank-adapters/rsk-company-registry';
+import { createRskCompanyRegistry } from '../../adapters/registry/rsk-company-registry';
 import { startRskRegistryPeer, type RskRegistryPeer } from '../../simulators/registry/rsk-registry-peer';
 
 /**

@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createS3RawFileStore, type S3StoreConfig } from '../../bank-adapters/s3-raw-file-store';
+import { createS3RawFileStore, type S3StoreConfig } from '../../adapters/object-store/s3-raw-file-store';
 import { startS3TestServer, type S3TestServer } from '../helpers/s3-server';
 import { bytesOf, fileWith, sha256 } from '../helpers/raw-files';
 

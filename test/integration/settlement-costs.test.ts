@@ -5,7 +5,7 @@ import { WebClient, createOperator } from '../helpers/accounts';
 import { until } from '../helpers/until';
 import { settleDay } from '../helpers/settlement';
 import { nextBankingDay } from '../../domain/banking-days';
-import { claimIdOf } from '../../bank-adapters/claims-api';
+import { claimIdOf } from '../../adapters/banks/claims-api';
 import { randomBase62 } from '../../domain/ids';
 import { recordBankCostsOfFile } from '../../db/payment-costs';
 

@@ -25,7 +25,7 @@ import {
   startSimulatedBankSftp,
   type SimulatedBankSftp,
 } from '../../simulators/bank/sftp-server';
-import type { BankConnection } from '../../bank-adapters/bank-connections';
+import type { BankConnection } from '../../adapters/banks/bank-connections';
 import type { Worker } from '@temporalio/worker';
 
 let stack: TestStack;

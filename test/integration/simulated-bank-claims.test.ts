@@ -4,15 +4,15 @@ import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { claimAccount, claimIdOf, type CreateClaimDetails } from '../../bank-adapters/claims-api';
+import { claimAccount, claimIdOf, type CreateClaimDetails } from '../../adapters/banks/claims-api';
 import {
   BankAuthenticationError,
   BankInvalidRequestError,
   BankNetworkError,
   BankNotFoundError,
   ClaimRejectedError,
-} from '../../bank-adapters/claims-errors';
-import { IobwsClaimsClient, idempotencyKeyFor, waitForBatch } from '../../bank-adapters/iobws-claims-client';
+} from '../../adapters/banks/claims-errors';
+import { IobwsClaimsClient, idempotencyKeyFor, waitForBatch } from '../../adapters/banks/iobws-claims-client';
 import { loadIobwsValidator } from '../helpers/iobws-openapi';
 import { createTestPki, startValidatedBank, type ValidatedBank } from '../helpers/simulated-bank';
 import { REFUSED_PAYOR_KENNITALA } from '../../simulators/bank/claims-rules';

@@ -7,12 +7,12 @@
 import { createReadStream, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseCamt, type CamtEntry, type CamtEvent, type CamtStatement } from '../../bank-adapters/camt';
-import { claimAccount, claimIdOf, type CreateClaimDetails } from '../../bank-adapters/claims-api';
-import { createHttpCardAcquirer } from '../../bank-adapters/http-card-acquirer';
+import { parseCamt, type CamtEntry, type CamtEvent, type CamtStatement } from '../../adapters/banks/camt';
+import { claimAccount, claimIdOf, type CreateClaimDetails } from '../../adapters/banks/claims-api';
+import { createHttpCardAcquirer } from '../../adapters/acquirers/http-card-acquirer';
 import { startTestAcquirer, type TestAcquirer } from '../helpers/acquirer';
-import { createSftpTransport } from '../../bank-adapters/sftp-transport';
-import type { BankFileTransport } from '../../bank-adapters/bank-file-transport';
+import { createSftpTransport } from '../../adapters/banks/sftp-transport';
+import type { BankFileTransport } from '../../adapters/banks/bank-file-transport';
 import {
   simulatedBankConnection,
   startSimulatedBankWithFiles,

@@ -4,7 +4,7 @@ import { Worker } from '@temporalio/worker';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { randomBase62, newId, ID_PREFIX } from '../../domain/ids';
 import { claimDatesFor, DEFAULT_CLAIM_TERMS } from '../../domain/checkout-claims';
-import { claimIdOf } from '../../bank-adapters/claims-api';
+import { claimIdOf } from '../../adapters/banks/claims-api';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { simulatedToken } from '../helpers/subscriptions';
 import { until } from '../helpers/until';

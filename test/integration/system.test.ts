@@ -5,7 +5,7 @@ import { createMetrics } from '../../api/metrics';
 import { createKnex } from '../../db/knex';
 import { createLogger } from '../../stack/logger';
 import { startTestStack, TEST_SECRETS_KEY, type TestStack } from '../helpers/stack';
-import { httpAcquirerAt } from '../../bank-adapters/http-card-acquirer';
+import { httpAcquirerAt } from '../../adapters/acquirers/http-card-acquirer';
 
 let stack: TestStack;
 

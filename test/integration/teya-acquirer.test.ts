@@ -1,11 +1,11 @@
 import { startTeyaPeer, type TeyaPeer } from '../../simulators/teya/teya-peer';
-import { createTeyaCardAcquirer, declineCodeOf } from '../../bank-adapters/teya/teya-card-acquirer';
+import { createTeyaCardAcquirer, declineCodeOf } from '../../adapters/acquirers/teya/teya-card-acquirer';
 import {
   AcquirerCardError,
   AcquirerInvalidRequestError,
   AcquirerSignatureError,
   type CardAcquirer,
-} from '../../bank-adapters/card-acquirer';
+} from '../../adapters/acquirers/card-acquirer';
 
 /**
  * Teya's adapter against the simulated Teya (decisions 0163, 0164), operation by operation: what

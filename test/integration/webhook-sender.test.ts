@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { postWebhook } from '../../engine/webhook-sender';
+import { postWebhook } from '../../adapters/http/webhook-sender';
 
 test('test and live deliveries never share a connection pool', async () => {
   // A keep-alive endpoint that counts the connections opened to it.

@@ -1,5 +1,5 @@
-import { signNotification, verifyNotification } from '../../bank-adapters/acquirer-notifications';
-import { AcquirerSignatureError } from '../../bank-adapters/card-acquirer';
+import { signNotification, verifyNotification } from '../../adapters/acquirers/acquirer-notifications';
+import { AcquirerSignatureError } from '../../adapters/acquirers/card-acquirer';
 
 // Decision 0155: the acquirer's dispute notifications verify only with the shared secret, fresh,
 // and only when they are dispute notifications.

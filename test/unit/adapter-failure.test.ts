@@ -1,9 +1,9 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { toActivityFailure } from '../../activities/adapter-failure';
-import { toAcquirerError } from '../../bank-adapters/card-acquirer';
-import { toBankError } from '../../bank-adapters/claims-errors';
-import { toTransportError } from '../../bank-adapters/transport-errors';
-import { TransportError } from '../../bank-adapters/bank-file-transport';
+import { toAcquirerError } from '../../adapters/acquirers/card-acquirer';
+import { toBankError } from '../../adapters/banks/claims-errors';
+import { toTransportError } from '../../adapters/banks/transport-errors';
+import { TransportError } from '../../adapters/banks/bank-file-transport';
 import { FailureType } from '../../workflows/contract';
 
 // Every adapter's classified error goes through the one rule: retryable ones stay as they are

@@ -1,5 +1,5 @@
-import { formatMinorAmount, parseMinorAmount } from '../../bank-adapters/camt/amount';
-import { minorUnitExponent } from '../../bank-adapters/camt/currency-exponents';
+import { formatMinorAmount, parseMinorAmount } from '../../adapters/banks/camt/amount';
+import { minorUnitExponent } from '../../adapters/banks/camt/currency-exponents';
 
 test.each([
   // text, currency, minor units

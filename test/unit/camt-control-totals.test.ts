@@ -1,5 +1,5 @@
-import { checkStatementTotals, newTally, tallyEntry } from '../../bank-adapters/camt/control-totals';
-import type { CamtMessageType, CamtStatement, CdtDbtInd } from '../../bank-adapters/camt/camt-types';
+import { checkStatementTotals, newTally, tallyEntry } from '../../adapters/banks/camt/control-totals';
+import type { CamtMessageType, CamtStatement, CdtDbtInd } from '../../adapters/banks/camt/camt-types';
 
 type E = [CdtDbtInd, bigint, boolean?]; // direction, minor units, booked (default true)
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { CamtError, parseCamt, type CamtErrorCode, type CamtEvent } from '../../bank-adapters/camt';
+import { CamtError, parseCamt, type CamtErrorCode, type CamtEvent } from '../../adapters/banks/camt';
 
 const SAMPLES = join(__dirname, '..', 'fixtures', 'bank-files');
 const sample = (name: string) => readFileSync(join(SAMPLES, name));

@@ -4,7 +4,7 @@
  * are checked against the entries.
  */
 import { Readable } from 'node:stream';
-import { CamtControlTotalError, parseCamt, type CamtEvent } from '../../bank-adapters/camt';
+import { CamtControlTotalError, parseCamt, type CamtEvent } from '../../adapters/banks/camt';
 
 function camt053v08(net: string, indicator: 'CRDT' | 'DBIT'): string {
   const entry = (amount: string, cd: 'CRDT' | 'DBIT') =>

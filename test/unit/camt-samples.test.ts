@@ -13,7 +13,7 @@ import {
   type CamtMessage,
   type CamtStatement,
   type CamtStatementTotals,
-} from '../../bank-adapters/camt';
+} from '../../adapters/banks/camt';
 
 const SAMPLES = join(__dirname, '..', 'fixtures', 'bank-files');
 

@@ -6,9 +6,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CamtError, parseCamt, type CamtEntry } from '../../bank-adapters/camt';
-import { readEntry } from '../../bank-adapters/camt/read-entry';
-import { all, text } from '../../bank-adapters/camt/xml-values';
+import { CamtError, parseCamt, type CamtEntry } from '../../adapters/banks/camt';
+import { readEntry } from '../../adapters/banks/camt/read-entry';
+import { all, text } from '../../adapters/banks/camt/xml-values';
 import { parseFragment } from '../helpers/fxp-fragment';
 import { chunks } from '../helpers/byte-chunks';
 import { claimNotificationOf } from '../../bench/reconcile-files';

@@ -6,9 +6,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CamtError } from '../../bank-adapters/camt';
-import { scanElements, type ScanOptions } from '../../bank-adapters/camt/xml-element-scanner';
-import { parseElement } from '../../bank-adapters/camt/xml-fragment';
+import { CamtError } from '../../adapters/banks/camt';
+import { scanElements, type ScanOptions } from '../../adapters/banks/camt/xml-element-scanner';
+import { parseElement } from '../../adapters/banks/camt/xml-fragment';
 import { claimNotificationOf } from '../../bench/reconcile-files';
 import { parseFragment } from '../helpers/fxp-fragment';
 import { chunks } from '../helpers/byte-chunks';

@@ -1,4 +1,4 @@
-import { toAcquirerError, cardBrand } from '../../bank-adapters/card-acquirer';
+import { toAcquirerError, cardBrand } from '../../adapters/acquirers/card-acquirer';
 import { cardFee } from '../../domain/fees';
 import { chooseLocale, successRedirect } from '../../domain/checkout';
 import { formatIsk } from '../../web/checkout/strings';

@@ -10,9 +10,9 @@ import {
   ClaimRejectedError,
   toBankError,
   type RawBankFailure,
-} from '../../bank-adapters/claims-errors';
-import { idempotencyKeyFor } from '../../bank-adapters/iobws-claims-client';
-import { claimAccount, claimIdOf, parseClaimId } from '../../bank-adapters/claims-api';
+} from '../../adapters/banks/claims-errors';
+import { idempotencyKeyFor } from '../../adapters/banks/iobws-claims-client';
+import { claimAccount, claimIdOf, parseClaimId } from '../../adapters/banks/claims-api';
 
 // toBankError: every shape the standard (and OAuth2) answers with, to one typed, classified error.
 const table: [

@@ -36,7 +36,7 @@ const forbidden: [LintCase, string][] = [
     'simulators/ may not import web/',
   ],
   [
-    { file: 'bank-adapters/lint-fixture.ts', code: use("import { x } from '../simulators/acquirer';") },
+    { file: 'adapters/lint-fixture.ts', code: use("import { x } from '../simulators/acquirer';") },
     'may not import simulators/',
   ],
   [

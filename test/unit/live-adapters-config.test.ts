@@ -1,5 +1,5 @@
 import { loadConfig } from '../../stack/config';
-import { cardAcquirerFromConfig } from '../../bank-adapters/http-card-acquirer';
+import { cardAcquirerFromConfig } from '../../adapters/acquirers/http-card-acquirer';
 
 /** The live acquirer's settings (decisions 0163, 0165): one set, from configuration only. */
 

@@ -1,8 +1,8 @@
-import { writePain001, pain001FileName, PAIN001_NAMESPACE } from '../../bank-adapters/pain001';
-import { createPain001SftpChannel } from '../../bank-adapters/payout-channel';
-import { TransportError, type BankFileTransport } from '../../bank-adapters/bank-file-transport';
+import { writePain001, pain001FileName, PAIN001_NAMESPACE } from '../../adapters/banks/pain001';
+import { createPain001SftpChannel } from '../../adapters/banks/payout-channel';
+import { TransportError, type BankFileTransport } from '../../adapters/banks/bank-file-transport';
 import { readPain001 } from '../../simulators/bank/pain001-reader';
-import type { BankConnection } from '../../bank-adapters/bank-connections';
+import type { BankConnection } from '../../adapters/banks/bank-connections';
 
 const payment = {
   runId: 'stl_run1',

@@ -1,4 +1,4 @@
-import { EMPTY_SHA256, signV4 } from '../../bank-adapters/sigv4';
+import { EMPTY_SHA256, signV4 } from '../../adapters/object-store/sigv4';
 
 // AWS's published example of a SigV4 header signature for S3 ("Example: GET Object": the first
 // ten bytes of test.txt in examplebucket, with the documentation's example keys).

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
-import { parseCamt, type CamtEvent } from '../../bank-adapters/camt';
+import { parseCamt, type CamtEvent } from '../../adapters/banks/camt';
 import { writeCamt053, writeCamt054, type CamtEntryInput } from '../../simulators/bank/camt-writer';
 import { Pain001Error, readPain001 } from '../../simulators/bank/pain001-reader';
-import { writePain001 } from '../../bank-adapters/pain001';
+import { writePain001 } from '../../adapters/banks/pain001';
 import { chargesOf } from '../../activities/bank-sync-ingest';
 
 // The simulated bank's camt writer read back by the real camt parser, and its pain.001 reader on
@@ -211,7 +211,7 @@ describe('pain.001 reader', () => {
     expect(() => readPain001(xml)).toThrow(reason);
   });
 
-  it('reads what the settlement side writes (bank-adapters/pain001.ts)', () => {
+  it('reads what the settlement side writes (adapters/banks/pain001.ts)', () => {
     const xml = writePain001({
       runId: 'str_2026',
       payoutId: 'po_xyz',

@@ -1,6 +1,6 @@
-import { TransportError } from '../../bank-adapters/bank-file-transport';
-import { backoffDelay, withRetry } from '../../bank-adapters/connect-retry';
-import { toTransportError } from '../../bank-adapters/transport-errors';
+import { TransportError } from '../../adapters/banks/bank-file-transport';
+import { backoffDelay, withRetry } from '../../adapters/banks/connect-retry';
+import { toTransportError } from '../../adapters/banks/transport-errors';
 
 const err = (message: string, fields: Record<string, unknown> = {}) =>
   Object.assign(new Error(message), fields);

@@ -3,7 +3,7 @@ import { nextAttemptAt, scaledSchedule, WEBHOOK_RETRY_DELAYS_MS } from '../../do
 import { signWebhookBody, verifyWebhookSignature } from '../../domain/webhook-signature';
 import { chatLine, toEventPayload } from '../../domain/event-payload';
 import { isSubscribed } from '../../domain/event-types';
-import { isPublicAddress } from '../../engine/url-safety';
+import { isPublicAddress } from '../../adapters/http/url-safety';
 
 describe('webhook schedule', () => {
   test('five attempts: now, then 1 min, 5 min, 30 min and 2 h after each failure', () => {

@@ -1,0 +1,209 @@
+import { Router } from 'express';
+import { html } from '../../html/html';
+import { defineMessages } from '../messages';
+import type { WebContext } from './context';
+import {
+  afterCursor,
+  facts,
+  isk,
+  loadOrSendFailure,
+  merchantView,
+  sendMerchantPage,
+  table,
+  when,
+} from './frame';
+
+const t = defineMessages({
+  en: {
+    title: 'Customers',
+    search: 'Find by e-mail or kennitala',
+    find: 'Find',
+    name: 'Name',
+    email: 'E-mail',
+    kennitala: 'Kennitala',
+    created: 'Created',
+    none: 'No customers match.',
+    older: 'Older customers',
+    detail: 'Customer {id}',
+    phone: 'Phone',
+    methods: 'Payment methods',
+    card: 'Card',
+    expires: 'Expires',
+    noMethods: 'No payment methods.',
+    subscriptions: 'Subscriptions',
+    subscription: 'Subscription',
+    status: 'Status',
+    price: 'Price',
+    noSubscriptions: 'No subscriptions.',
+    claims: 'Kröfur',
+    krafa: 'Krafa',
+    amount: 'Amount',
+    due: 'Due',
+    noClaims: 'No kröfur.',
+    payments: 'Payments',
+    payment: 'Payment',
+    noPayments: 'No payments.',
+  },
+  is: {
+    title: 'Viðskiptavinir',
+    search: 'Finna eftir netfangi eða kennitölu',
+    find: 'Finna',
+    name: 'Nafn',
+    email: 'Netfang',
+    kennitala: 'Kennitala',
+    created: 'Stofnaður',
+    none: 'Engir viðskiptavinir passa.',
+    older: 'Eldri viðskiptavinir',
+    detail: 'Viðskiptavinur {id}',
+    phone: 'Sími',
+    methods: 'Greiðslumátar',
+    card: 'Kort',
+    expires: 'Gildir til',
+    noMethods: 'Engir greiðslumátar.',
+    subscriptions: 'Áskriftir',
+    subscription: 'Áskrift',
+    status: 'Staða',
+    price: 'Verð',
+    noSubscriptions: 'Engar áskriftir.',
+    claims: 'Kröfur',
+    krafa: 'Krafa',
+    amount: 'Upphæð',
+    due: 'Gjalddagi',
+    noClaims: 'Engar kröfur.',
+    payments: 'Greiðslur',
+    payment: 'Greiðsla',
+    noPayments: 'Engar greiðslur.',
+  },
+});
+
+/** `/dashboard/customers`: search by e-mail or kennitala, and one customer with everything of theirs. */
+export function customerPages(ctx: WebContext): Router {
+  const router = Router();
+  const { data } = ctx.services;
+
+  router.get('/dashboard/customers', async (req, res) => {
+    const view = merchantView(req, res);
+    const l = view.locale;
+    const q = typeof req.query.q === 'string' ? req.query.q.trim().slice(0, 320) : '';
+    const after = afterCursor(req);
+    const digits = q.replace(/[\s-]/g, '');
+    const filter = q === '' ? {} : /^\d{10}$/.test(digits) ? { kennitala: digits } : { email: q };
+    const page = await loadOrSendFailure(res, view, t(l, 'title'), () =>
+      data.customers.list(view.scope, {
+        limit: 25,
+        ...filter,
+        ...(after && { startingAfter: after }),
+      }),
+    );
+    if (!page) return;
+    const last = page.data[page.data.length - 1];
+    const body = html`<form
+        method="get"
+        action="/dashboard/customers"
+        role="search"
+        aria-label="${t(l, 'search')}"
+      >
+        <label for="q">${t(l, 'search')}</label>
+        <input id="q" name="q" type="search" value="${q}" maxlength="320" />
+        <button type="submit">${t(l, 'find')}</button>
+      </form>
+      ${table(
+        t(l, 'title'),
+        [t(l, 'name'), t(l, 'email'), t(l, 'kennitala'), t(l, 'created')],
+        page.data.map(
+          (c) =>
+            html`<tr>
+              <td><a href="/dashboard/customers/${c.id}">${c.name ?? c.id}</a></td>
+              <td>${c.email ?? '—'}</td>
+              <td>${c.kennitala ?? '—'}</td>
+              <td>${when(c.created_at)}</td>
+            </tr>`,
+        ),
+        t(l, 'none'),
+      )}
+      ${page.hasMore && last ? html`<p><a href="/dashboard/customers?after=${last.id}">${t(l, 'older')}</a></p>` : ''}`;
+    sendMerchantPage(res, view, body, { title: t(l, 'title') });
+  });
+
+  router.get('/dashboard/customers/:id', async (req, res) => {
+    const view = merchantView(req, res);
+    const l = view.locale;
+    const c = await loadOrSendFailure(res, view, t(l, 'title'), () =>
+      data.customers.retrieve(view.scope, String(req.params.id)),
+    );
+    if (!c) return;
+    const [methods, subs, claims, payments] = await Promise.all([
+      data.paymentMethods.list(view.scope, { limit: 100, customerId: c.id }),
+      ctx.services.subscriptions.list(view.scope, { limit: 100, customer: c.id }),
+      data.claims.list(view.scope, { customerId: c.id }, { limit: 100 }),
+      data.paymentIntents.list(view.scope, { limit: 100, customerId: c.id }),
+    ]);
+    const body = html`${facts([
+        [t(l, 'name'), c.name ?? '—'],
+        [t(l, 'email'), c.email ?? '—'],
+        [t(l, 'phone'), c.phone ?? '—'],
+        [t(l, 'kennitala'), c.kennitala ?? '—'],
+        [t(l, 'created'), when(c.created_at)],
+      ])}
+      <h2>${t(l, 'methods')}</h2>
+      ${table(
+        t(l, 'methods'),
+        [t(l, 'card'), t(l, 'expires')],
+        methods.data.map(
+          (m) =>
+            html`<tr>
+              <td>${m.card.brand} •••• ${m.card.last4}${m.id === c.default_payment_method ? ' ★' : ''}</td>
+              <td>${String(m.card.exp_month).padStart(2, '0')}/${m.card.exp_year}</td>
+            </tr>`,
+        ),
+        t(l, 'noMethods'),
+      )}
+      <h2>${t(l, 'subscriptions')}</h2>
+      ${table(
+        t(l, 'subscriptions'),
+        [t(l, 'subscription'), t(l, 'status'), t(l, 'price')],
+        subs.data.map(
+          (s) =>
+            html`<tr>
+              <td><a href="/dashboard/subscriptions/${s.id}">${s.id}</a></td>
+              <td>${s.status}</td>
+              <td><code>${s.price}</code></td>
+            </tr>`,
+        ),
+        t(l, 'noSubscriptions'),
+      )}
+      <h2>${t(l, 'claims')}</h2>
+      ${table(
+        t(l, 'claims'),
+        [t(l, 'krafa'), t(l, 'amount'), t(l, 'status'), t(l, 'due')],
+        claims.data.map(
+          (k) =>
+            html`<tr>
+              <td><a href="/dashboard/claims/${k.id}">${k.id}</a></td>
+              <td>${isk(view, k.amount)}</td>
+              <td>${k.status}</td>
+              <td>${k.due_date}</td>
+            </tr>`,
+        ),
+        t(l, 'noClaims'),
+      )}
+      <h2>${t(l, 'payments')}</h2>
+      ${table(
+        t(l, 'payments'),
+        [t(l, 'payment'), t(l, 'amount'), t(l, 'status'), t(l, 'created')],
+        payments.data.map(
+          (p) =>
+            html`<tr>
+              <td><a href="/dashboard/payments/${p.id}">${p.description ?? p.id}</a></td>
+              <td>${isk(view, p.amount)}</td>
+              <td>${p.status}</td>
+              <td>${when(p.created_at)}</td>
+            </tr>`,
+        ),
+        t(l, 'noPayments'),
+      )}`;
+    sendMerchantPage(res, view, body, { title: t(l, 'detail', { id: c.id }) });
+  });
+
+  return router;
+}

@@ -1,0 +1,305 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { can, type DashboardAction, type MemberRole } from '../../domain/member-roles';
+import type { Scope } from '../../domain/scope';
+import { html, type SafeHtml } from '../../html/html';
+import { notice } from '../../html/notice';
+import { ApiError } from '../../domain/errors';
+import { formatIsk } from './finance/strings';
+import { csrfField, sendPage } from '../layout';
+import { defineMessages, pickLocale, type PageLocale } from '../messages';
+import { readCookies, setCookie, webSession } from '../session';
+import { sessionOf, type WebContext } from './context';
+
+/**
+ * What every merchant page knows about its request: who is signed in with which team role, the
+ * environment shown (test or live, a cookie the header's links switch) and the language (is/en,
+ * likewise). Pages read data through `view.scope` only, so the switch covers every query.
+ */
+export interface MerchantView {
+  role: MemberRole;
+  scope: Scope;
+  locale: PageLocale;
+  csrf: SafeHtml;
+  email: string;
+  path: string;
+  can(action: DashboardAction): boolean;
+}
+
+const MODE_COOKIE = 'skil_mode';
+const LANG_COOKIE = 'skil_lang';
+const YEAR = 365 * 24 * 60 * 60;
+
+const t = defineMessages({
+  en: {
+    nav: 'Dashboard',
+    home: 'Home',
+    payments: 'Payments',
+    customers: 'Customers',
+    subscriptions: 'Subscriptions',
+    products: 'Products',
+    links: 'Payment links',
+    claims: 'Kröfur',
+    webhooks: 'Webhooks',
+    events: 'Events',
+    settlement: 'Settlement',
+    developers: 'API keys',
+    device: 'Device logins',
+    profile: 'Profile',
+    theme: 'Checkout theme',
+    team: 'Team',
+    tills: 'Tills',
+    viewing: 'Viewing {mode, select, live {live} other {test}} data',
+    switchMode: 'Switch to {mode, select, live {live} other {test}} data',
+    language: 'Íslenska',
+    signOut: 'Sign out',
+    refused: 'Your team role ({role}) may not do this. Ask the account owner.',
+    refusedTitle: 'Not allowed',
+  },
+  is: {
+    nav: 'Stjórnborð',
+    home: 'Yfirlit',
+    payments: 'Greiðslur',
+    customers: 'Viðskiptavinir',
+    subscriptions: 'Áskriftir',
+    products: 'Vörur',
+    links: 'Greiðslutenglar',
+    claims: 'Kröfur',
+    webhooks: 'Vefkrókar',
+    events: 'Atburðir',
+    settlement: 'Uppgjör',
+    developers: 'API-lyklar',
+    device: 'Innskráning tækja',
+    profile: 'Upplýsingar',
+    theme: 'Útlit greiðslusíðu',
+    team: 'Teymi',
+    tills: 'Kassar',
+    viewing: 'Sýnir {mode, select, live {raungögn} other {prufugögn}}',
+    switchMode: 'Skipta í {mode, select, live {raungögn} other {prufugögn}}',
+    language: 'English',
+    signOut: 'Skrá út',
+    refused: 'Hlutverk þitt ({role}) leyfir þetta ekki. Hafðu samband við eiganda aðgangsins.',
+    refusedTitle: 'Ekki leyft',
+  },
+});
+
+/** The navigation entries and the action each needs; the header shows only what the role may open. */
+const NAV: { href: string; key: Parameters<typeof t>[1]; action: DashboardAction }[] = [
+  { href: '/dashboard/home', key: 'home', action: 'read' },
+  { href: '/dashboard/payments', key: 'payments', action: 'read' },
+  { href: '/dashboard/customers', key: 'customers', action: 'read' },
+  { href: '/dashboard/subscriptions', key: 'subscriptions', action: 'read' },
+  { href: '/dashboard/products', key: 'products', action: 'read' },
+  { href: '/dashboard/payment-links', key: 'links', action: 'read' },
+  { href: '/dashboard/claims', key: 'claims', action: 'read' },
+  { href: '/dashboard/events', key: 'events', action: 'read' },
+  { href: '/dashboard/webhooks', key: 'webhooks', action: 'manage_webhooks' },
+  { href: '/dashboard/settlement', key: 'settlement', action: 'read_settlement' },
+  { href: '/dashboard/api-keys', key: 'developers', action: 'manage_keys' },
+  { href: '/dashboard/tills', key: 'tills', action: 'manage_keys' },
+  { href: '/dashboard/profile', key: 'profile', action: 'manage_settings' },
+  { href: '/dashboard/theme', key: 'theme', action: 'manage_settings' },
+  { href: '/dashboard/team', key: 'team', action: 'read' },
+];
+
+/**
+ * Remembers `?mode=` and `?lang=` in cookies, so a switch made on one page holds on every other.
+ * A view preference only: it changes what is shown, never what is stored.
+ */
+export function viewPreferences(ctx: WebContext): RequestHandler {
+  return (req, _res, next) => {
+    const res = _res;
+    if (req.query.mode === 'live' || req.query.mode === 'test')
+      setCookie(res, ctx.cookies, MODE_COOKIE, req.query.mode, YEAR);
+    if (req.query.lang === 'is' || req.query.lang === 'en')
+      setCookie(res, ctx.cookies, LANG_COOKIE, req.query.lang, YEAR);
+    next();
+  };
+}
+
+export function merchantView(req: Request, res: Response): MerchantView {
+  const session = sessionOf(res);
+  const role: MemberRole = session.user.role ?? 'read_only';
+  const cookies = readCookies(req);
+  const mode = req.query.mode === 'live' || req.query.mode === 'test' ? req.query.mode : cookies[MODE_COOKIE];
+  return {
+    role,
+    scope: { merchantId: session.user.merchant_id!, livemode: mode === 'live' },
+    locale: pickLocale(req.query.lang, cookies[LANG_COOKIE], req.get('accept-language')),
+    csrf: csrfField(session.session.csrf_token),
+    email: session.user.email,
+    path: req.path,
+    can: (action) => can(role, action),
+  };
+}
+
+/** The merchant header: the pages this role may open, the mode and language switches, sign-out. */
+export function merchantNav(view: MerchantView): SafeHtml {
+  const l = view.locale;
+  const other = view.scope.livemode ? 'test' : 'live';
+  const items = NAV.filter((n) => view.can(n.action)).map(
+    (n) =>
+      html`<li>
+        <a href="${n.href}" ${view.path === n.href ? html`aria-current="page"` : ''}>${t(l, n.key)}</a>
+      </li>`,
+  );
+  return html`<nav aria-label="${t(l, 'nav')}">
+      <ul>
+        ${items}
+      </ul>
+    </nav>
+    <p class="switches">
+      <span class="mode mode-${view.scope.livemode ? 'live' : 'test'}" data-testid="mode"
+        >${t(l, 'viewing', { mode: view.scope.livemode ? 'live' : 'test' })}</span
+      >
+      <a href="${view.path}?mode=${other}">${t(l, 'switchMode', { mode: other })}</a>
+      <a href="${view.path}?lang=${l === 'is' ? 'en' : 'is'}" lang="${l === 'is' ? 'en' : 'is'}"
+        >${t(l, 'language')}</a
+      >
+    </p>
+    <form method="post" action="/dashboard/sign-out">
+      ${view.csrf}
+      <span>${view.email}</span>
+      <button type="submit" class="secondary">${t(l, 'signOut')}</button>
+    </form>`;
+}
+
+export interface MerchantPageOptions {
+  title: string;
+  status?: number;
+  scripts?: readonly string[];
+  error?: string | undefined;
+  ok?: string | undefined;
+}
+
+export function sendMerchantPage(
+  res: Response,
+  view: MerchantView,
+  body: SafeHtml,
+  opts: MerchantPageOptions,
+): void {
+  sendPage(
+    res,
+    html`${opts.error ? notice('error', opts.error) : ''}${opts.ok ? notice('ok', opts.ok) : ''}${body}`,
+    {
+      title: opts.title,
+      session: webSession(res),
+      status: opts.status ?? 200,
+      lang: view.locale,
+      nav: merchantNav(view),
+      ...(opts.scripts && { scripts: opts.scripts }),
+    },
+  );
+}
+
+/**
+ * Refuses, with a 403 page, a request whose member role may not take `action`: a page hides the
+ * controls a role may not use, and this refuses the request when it is made by hand anyway.
+ */
+export function requireAction(action: DashboardAction): RequestHandler {
+  return (req, res, next) => {
+    const view = merchantView(req, res);
+    if (view.can(action)) return next();
+    sendMerchantPage(res, view, html`<p role="alert">${t(view.locale, 'refused', { role: view.role })}</p>`, {
+      title: t(view.locale, 'refusedTitle'),
+      status: 403,
+    });
+  };
+}
+
+/** ISK in the page's language. */
+export const isk = (view: MerchantView, amount: number) => formatIsk(amount, view.locale);
+
+/** A Unix time as a UTC minute. */
+export function when(unix: number | null | undefined): string {
+  if (unix === null || unix === undefined) return '—';
+  return new Date(unix * 1000).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+}
+
+/** The status of a failed action, for the page that shows its message: an API error's, else 500. */
+export function failure(err: unknown): { status: number; message: string } {
+  if (err instanceof ApiError)
+    return { status: err.status, message: err.param ? `${err.message} (${err.param})` : err.message };
+  throw err;
+}
+
+/**
+ * Loads what a page shows. An API refusal (a bad cursor, an id that names nothing) is sent as the
+ * page, with its status and message, and the caller gets null.
+ */
+export async function loadOrSendFailure<T>(
+  res: Response,
+  view: MerchantView,
+  title: string,
+  load: () => Promise<T>,
+): Promise<T | null> {
+  try {
+    return await load();
+  } catch (err) {
+    const f = failure(err);
+    sendMerchantPage(res, view, html``, { title, status: f.status, error: f.message });
+    return null;
+  }
+}
+
+/** A list page's `after` cursor from its query string, bounded like any text input. */
+export function afterCursor(req: Request): string | undefined {
+  return typeof req.query.after === 'string' ? req.query.after.slice(0, 100) : undefined;
+}
+
+/** A `<dl>` of label/value pairs, for detail pages. */
+export function facts(rows: [string, string | SafeHtml][]): SafeHtml {
+  return html`<dl class="facts">
+    ${rows.map(
+      ([k, v]) =>
+        html`<dt>${k}</dt>
+          <dd>${v}</dd>`,
+    )}
+  </dl>`;
+}
+
+/** An object's events, oldest first, each linking to its page; `empty` when there are none. */
+export function timeline(
+  events: { id: string; type: string; created_at: string }[],
+  empty: string,
+): SafeHtml {
+  if (events.length === 0) return html`<p>${empty}</p>`;
+  return html`<ol class="timeline">
+    ${events.map(
+      (e) =>
+        html`<li>
+          <time>${e.created_at.slice(0, 16).replace('T', ' ')} UTC</time>
+          <a href="/dashboard/events/${e.id}">${e.type}</a>
+        </li>`,
+    )}
+  </ol>`;
+}
+
+/** A table with a caption (screen readers name it) and scoped column headers. */
+export function table(caption: string, headers: string[], rows: SafeHtml[], empty: string): SafeHtml {
+  if (rows.length === 0) return html`<p>${empty}</p>`;
+  return html`<table>
+    <caption>
+      ${caption}
+    </caption>
+    <thead>
+      <tr>
+        ${headers.map((h) => html`<th scope="col">${h}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${rows}
+    </tbody>
+  </table>`;
+}
+
+/** A whole-krónur amount typed in a form, or null when it is not one (max twelve digits). */
+export function kronur(text: string): number | null {
+  const trimmed = text.trim().replace(/[.\s]/g, '');
+  return /^\d{1,12}$/.test(trimmed) ? Number(trimmed) : null;
+}
+
+/** A one-line text field of at most `max` characters, or null when empty or too long. */
+export function line(text: string, max = 255): string | null {
+  const trimmed = text.trim();
+  return trimmed.length > 0 && trimmed.length <= max && !/[\r\n]/.test(trimmed) ? trimmed : null;
+}

@@ -1,0 +1,297 @@
+import { Router, type Request, type Response } from 'express';
+import { html } from '../../html/html';
+import { randomBase62 } from '../../domain/ids';
+import { defineMessages } from '../messages';
+import { field, type WebContext } from './context';
+import {
+  afterCursor,
+  facts,
+  failure,
+  isk,
+  loadOrSendFailure,
+  merchantView,
+  requireAction,
+  sendMerchantPage,
+  table,
+  timeline,
+  when,
+} from './frame';
+import { disputeMessages, disputeSection, evidenceOfForm } from './payment-dispute';
+
+const STATUSES = [
+  'succeeded',
+  'requires_payment_method',
+  'requires_action',
+  'requires_capture',
+  'processing',
+  'canceled',
+] as const;
+const REASONS = ['requested_by_customer', 'duplicate', 'fraudulent'] as const;
+
+const t = defineMessages({
+  en: {
+    title: 'Payments',
+    filters: 'Filter payments',
+    status: 'Status',
+    any: 'Any',
+    search: 'Search by id or description',
+    apply: 'Apply',
+    payment: 'Payment',
+    amount: 'Amount',
+    refunded: 'Refunded',
+    customer: 'Customer',
+    created: 'Created',
+    none: 'No payments match.',
+    older: 'Older payments',
+    detail: 'Payment {id}',
+    method: 'Payment method',
+    fee: 'Fee',
+    net: 'Net',
+    description: 'Description',
+    timeline: 'Timeline',
+    event: 'Event',
+    time: 'Time',
+    noEvents: 'No events yet.',
+    refunds: 'Refunds',
+    refund: 'Refund',
+    refundTitle: 'Refund this payment',
+    refundAmount: 'Amount to refund (ISK, at most {max}; empty refunds all of it)',
+    reason: 'Reason',
+    reason_requested_by_customer: 'Requested by the customer',
+    reason_duplicate: 'Duplicate',
+    reason_fraudulent: 'Fraudulent',
+    refundButton: 'Refund payment',
+    refundedOk: 'Refunded {amount}.',
+    notRefundable: 'Nothing is left to refund.',
+    noRefunds: 'No refunds.',
+    badAmount: 'The amount must be a whole number of krónur (amount).',
+  },
+  is: {
+    title: 'Greiðslur',
+    filters: 'Sía greiðslur',
+    status: 'Staða',
+    any: 'Allar',
+    search: 'Leita eftir auðkenni eða lýsingu',
+    apply: 'Sía',
+    payment: 'Greiðsla',
+    amount: 'Upphæð',
+    refunded: 'Endurgreitt',
+    customer: 'Viðskiptavinur',
+    created: 'Stofnuð',
+    none: 'Engar greiðslur passa.',
+    older: 'Eldri greiðslur',
+    detail: 'Greiðsla {id}',
+    method: 'Greiðslumáti',
+    fee: 'Þóknun',
+    net: 'Nettó',
+    description: 'Lýsing',
+    timeline: 'Tímalína',
+    event: 'Atburður',
+    time: 'Tími',
+    noEvents: 'Engir atburðir enn.',
+    refunds: 'Endurgreiðslur',
+    refund: 'Endurgreiðsla',
+    refundTitle: 'Endurgreiða þessa greiðslu',
+    refundAmount: 'Upphæð endurgreiðslu (kr., mest {max}; tómt endurgreiðir allt)',
+    reason: 'Ástæða',
+    reason_requested_by_customer: 'Að ósk viðskiptavinar',
+    reason_duplicate: 'Tvígreitt',
+    reason_fraudulent: 'Svik',
+    refundButton: 'Endurgreiða',
+    refundedOk: 'Endurgreitt: {amount}.',
+    notRefundable: 'Ekkert er eftir til að endurgreiða.',
+    noRefunds: 'Engar endurgreiðslur.',
+    badAmount: 'Upphæðin verður að vera heil tala í krónum (amount).',
+  },
+});
+
+/** `/dashboard/payments`: the list with filters and search, a payment's detail and timeline, refunds. */
+export function paymentPages(ctx: WebContext): Router {
+  const router = Router();
+  const { data } = ctx.services;
+
+  router.get('/dashboard/payments', async (req, res) => {
+    const view = merchantView(req, res);
+    const l = view.locale;
+    const status = STATUSES.find((s) => s === req.query.status);
+    const search = typeof req.query.q === 'string' ? req.query.q.trim().slice(0, 200) : '';
+    const after = afterCursor(req);
+    const page = await loadOrSendFailure(res, view, t(l, 'title'), () =>
+      data.paymentIntents.list(view.scope, {
+        limit: 25,
+        ...(status && { status }),
+        ...(search && { search }),
+        ...(after && { startingAfter: after }),
+      }),
+    );
+    if (!page) return;
+    const last = page.data[page.data.length - 1];
+    const keep = new URLSearchParams({ ...(status && { status }), ...(search && { q: search }) });
+    const body = html`<form
+        method="get"
+        action="/dashboard/payments"
+        role="search"
+        aria-label="${t(l, 'filters')}"
+      >
+        <label for="status">${t(l, 'status')}</label>
+        <select id="status" name="status">
+          <option value="">${t(l, 'any')}</option>
+          ${STATUSES.map((s) => html`<option value="${s}" ${s === status ? 'selected' : ''}>${s}</option>`)}
+        </select>
+        <label for="q">${t(l, 'search')}</label>
+        <input id="q" name="q" type="search" value="${search}" maxlength="200" />
+        <button type="submit">${t(l, 'apply')}</button>
+      </form>
+      ${table(
+        t(l, 'title'),
+        [
+          t(l, 'payment'),
+          t(l, 'amount'),
+          t(l, 'refunded'),
+          t(l, 'status'),
+          t(l, 'customer'),
+          t(l, 'created'),
+        ],
+        page.data.map(
+          (p) =>
+            html`<tr data-payment="${p.id}">
+              <td><a href="/dashboard/payments/${p.id}">${p.description ?? p.id}</a></td>
+              <td>${isk(view, p.amount)}</td>
+              <td>${p.amount_refunded ? isk(view, p.amount_refunded) : '—'}</td>
+              <td>${p.status}</td>
+              <td>
+                ${p.customer ? html`<a href="/dashboard/customers/${p.customer}">${p.customer}</a>` : '—'}
+              </td>
+              <td>${when(p.created_at)}</td>
+            </tr>`,
+        ),
+        t(l, 'none'),
+      )}
+      ${
+        page.hasMore && last
+          ? html`<p>
+              <a href="/dashboard/payments?${keep.toString()}&after=${last.id}">${t(l, 'older')}</a>
+            </p>`
+          : ''
+      }`;
+    sendMerchantPage(res, view, body, { title: t(l, 'title') });
+  });
+
+  async function detail(req: Request, res: Response, opts: { ok?: string; error?: string; status?: number }) {
+    const view = merchantView(req, res);
+    const l = view.locale;
+    const id = String(req.params.id);
+    const p = await loadOrSendFailure(res, view, t(l, 'title'), () =>
+      data.paymentIntents.retrieve(view.scope, id),
+    );
+    if (!p) return;
+    const [refunds, events, disputes] = await Promise.all([
+      data.refunds.list(view.scope, { limit: 100, paymentIntentId: p.id }),
+      data.events.list(view.scope, { limit: 100, objectId: p.id }),
+      p.disputed ? data.disputes.ofPaymentIntent(view.scope, p.id) : Promise.resolve([]),
+    ]);
+    const refundable = p.amount_received - p.amount_refunded;
+    const card = p.payment_method_details?.card;
+    const refundForm =
+      view.can('refund') && p.status === 'succeeded' && refundable > 0
+        ? html`<section aria-labelledby="refund-title">
+            <h2 id="refund-title">${t(l, 'refundTitle')}</h2>
+            <form method="post" action="/dashboard/payments/${p.id}/refund">
+              ${view.csrf}
+              <input type="hidden" name="refund_key" value="${randomBase62(24)}" />
+              <label for="amount">${t(l, 'refundAmount', { max: isk(view, refundable) })}</label>
+              <input id="amount" name="amount" inputmode="numeric" pattern="[0-9]*" />
+              <label for="reason">${t(l, 'reason')}</label>
+              <select id="reason" name="reason">
+                ${REASONS.map((r) => html`<option value="${r}">${t(l, `reason_${r}`)}</option>`)}
+              </select>
+              <p><button type="submit" class="danger">${t(l, 'refundButton')}</button></p>
+            </form>
+          </section>`
+        : p.status === 'succeeded' && refundable <= 0
+          ? html`<p>${t(l, 'notRefundable')}</p>`
+          : '';
+    const body = html`${facts([
+        [t(l, 'amount'), isk(view, p.amount)],
+        [t(l, 'status'), html`<span data-testid="payment-status">${p.status}</span>`],
+        [t(l, 'refunded'), html`<span data-testid="amount-refunded">${isk(view, p.amount_refunded)}</span>`],
+        [t(l, 'fee'), p.fee_amount === null ? '—' : isk(view, p.fee_amount)],
+        [t(l, 'net'), p.net_amount === null ? '—' : isk(view, p.net_amount)],
+        [t(l, 'method'), card ? `${card.brand} •••• ${card.last4}` : '—'],
+        [
+          t(l, 'customer'),
+          p.customer ? html`<a href="/dashboard/customers/${p.customer}">${p.customer}</a>` : '—',
+        ],
+        [t(l, 'description'), p.description ?? '—'],
+        [t(l, 'created'), when(p.created_at)],
+      ])}
+      ${disputeSection(view, disputes)} ${refundForm}
+      <h2>${t(l, 'refunds')}</h2>
+      ${table(
+        t(l, 'refunds'),
+        [t(l, 'refund'), t(l, 'amount'), t(l, 'status'), t(l, 'created')],
+        refunds.data.map(
+          (r) =>
+            html`<tr>
+              <td><code>${r.id}</code></td>
+              <td>${isk(view, r.amount)}</td>
+              <td>${r.status}</td>
+              <td>${when(r.created_at)}</td>
+            </tr>`,
+        ),
+        t(l, 'noRefunds'),
+      )}
+      <h2>${t(l, 'timeline')}</h2>
+      ${timeline(events.data, t(l, 'noEvents'))}`;
+    sendMerchantPage(res, view, body, {
+      title: t(l, 'detail', { id: p.id }),
+      status: opts.status ?? 200,
+      ok: opts.ok,
+      error: opts.error,
+    });
+  }
+
+  router.get('/dashboard/payments/:id', (req, res) => detail(req, res, {}));
+
+  router.post('/dashboard/payments/:id/refund', requireAction('refund'), async (req, res) => {
+    const view = merchantView(req, res);
+    const raw = field(req, 'amount').trim();
+    const reason = REASONS.find((r) => r === field(req, 'reason'));
+    const key = field(req, 'refund_key');
+    if (raw !== '' && !/^\d{1,12}$/.test(raw)) {
+      await detail(req, res, { error: t(view.locale, 'badAmount'), status: 400 });
+      return;
+    }
+    try {
+      const refund = await data.refunds.refundPaymentIntent(view.scope, String(req.params.id), {
+        ...(raw !== '' && { amount: Number(raw) }),
+        ...(reason && { reason }),
+        // The form's one-time key: a double submit of the same form makes one refund.
+        ...(/^[0-9A-Za-z]{24}$/.test(key) && { idempotencyKey: `dashboard:${key}` }),
+      });
+      await detail(req, res, { ok: t(view.locale, 'refundedOk', { amount: isk(view, refund.amount) }) });
+    } catch (err) {
+      const f = failure(err);
+      await detail(req, res, { error: f.message, status: f.status });
+    }
+  });
+
+  // Evidence on the payment's dispute (decision 0156), by members who may refund.
+  router.post('/dashboard/payments/:id/dispute', requireAction('refund'), async (req, res) => {
+    const view = merchantView(req, res);
+    const form = evidenceOfForm(req);
+    if (!form) {
+      await detail(req, res, { error: disputeMessages(view.locale, 'noEvidence'), status: 400 });
+      return;
+    }
+    try {
+      await data.disputes.submitEvidence(view.scope, form.dispute, form.evidence);
+      await detail(req, res, { ok: disputeMessages(view.locale, 'submitted') });
+    } catch (err) {
+      const f = failure(err);
+      await detail(req, res, { error: f.message, status: f.status });
+    }
+  });
+
+  return router;
+}

@@ -1,0 +1,191 @@
+import { Router } from 'express';
+import { html } from '../../html/html';
+import { defineMessages } from '../messages';
+import type { WebContext } from './context';
+import { facts, failure, isk, merchantView, sendMerchantPage, table, when } from './frame';
+
+const LINES_SHOWN = 500;
+
+const t = defineMessages({
+  en: {
+    title: 'Settlement',
+    intro: 'What each settlement run paid out to your bank account, with the payments and fees it settled.',
+    run: 'Run',
+    date: 'Settlement date',
+    status: 'Status',
+    gross: 'Gross',
+    fee: 'Fees',
+    net: 'Net',
+    payout: 'Payout',
+    lines: 'Lines',
+    none: 'No settlement runs yet.',
+    older: 'Older runs',
+    detail: 'Settlement run {id}',
+    account: 'To account',
+    paidAt: 'Paid',
+    reference: 'Reference',
+    noPayout: 'No payout yet.',
+    csv: 'Download the lines as CSV',
+    kind: 'Kind',
+    source: 'Source',
+    time: 'Time',
+    noLines: 'No lines.',
+    more: 'The first {count} lines are shown; the CSV holds them all.',
+  },
+  is: {
+    title: 'Uppgjör',
+    intro: 'Hvað hver uppgjörskeyrsla greiddi inn á bankareikninginn þinn, með greiðslum og þóknunum.',
+    run: 'Keyrsla',
+    date: 'Uppgjörsdagur',
+    status: 'Staða',
+    gross: 'Brúttó',
+    fee: 'Þóknanir',
+    net: 'Nettó',
+    payout: 'Útgreiðsla',
+    lines: 'Línur',
+    none: 'Engar uppgjörskeyrslur enn.',
+    older: 'Eldri keyrslur',
+    detail: 'Uppgjörskeyrsla {id}',
+    account: 'Á reikning',
+    paidAt: 'Greitt',
+    reference: 'Tilvísun',
+    noPayout: 'Engin útgreiðsla enn.',
+    csv: 'Sækja línurnar sem CSV',
+    kind: 'Tegund',
+    source: 'Uppruni',
+    time: 'Tími',
+    noLines: 'Engar línur.',
+    more: 'Fyrstu {count} línurnar eru sýndar; CSV-skráin geymir þær allar.',
+  },
+});
+
+/**
+ * `/dashboard/settlement`: the merchant's own settlement runs and payouts, each run's lines and
+ * their CSV, for the roles with `read_settlement`. Read only: approving runs is the platform's
+ * finance operators' work (`/dashboard/finance`), not a merchant's.
+ */
+export function settlementPages(ctx: WebContext): Router {
+  const router = Router();
+  const { data } = ctx.services;
+
+  router.get('/dashboard/settlement', async (req, res) => {
+    const view = merchantView(req, res);
+    const l = view.locale;
+    const after = typeof req.query.after === 'string' ? req.query.after.slice(0, 100) : undefined;
+    let page;
+    try {
+      page = await data.settlement.listRuns(
+        view.scope,
+        {},
+        { limit: 25, ...(after && { startingAfter: after }) },
+      );
+    } catch (err) {
+      const f = failure(err);
+      sendMerchantPage(res, view, html``, { title: t(l, 'title'), status: f.status, error: f.message });
+      return;
+    }
+    const last = page.data[page.data.length - 1];
+    const body = html`<p>${t(l, 'intro')}</p>
+      ${table(
+        t(l, 'title'),
+        [t(l, 'run'), t(l, 'date'), t(l, 'status'), t(l, 'gross'), t(l, 'fee'), t(l, 'net'), t(l, 'payout')],
+        page.data.map(
+          (r) =>
+            html`<tr data-run="${r.id}">
+              <td><a href="/dashboard/settlement/${r.id}">${r.id}</a></td>
+              <td>${r.settlement_date}</td>
+              <td>${r.status}</td>
+              <td>${isk(view, r.gross)}</td>
+              <td>${isk(view, r.fee)}</td>
+              <td>${isk(view, r.net)}</td>
+              <td>${r.payout ? `${r.payout.status} · ${isk(view, r.payout.amount)}` : '—'}</td>
+            </tr>`,
+        ),
+        t(l, 'none'),
+      )}
+      ${page.hasMore && last ? html`<p><a href="/dashboard/settlement?after=${last.id}">${t(l, 'older')}</a></p>` : ''}`;
+    sendMerchantPage(res, view, body, { title: t(l, 'title') });
+  });
+
+  router.get('/dashboard/settlement/:id', async (req, res) => {
+    const view = merchantView(req, res);
+    const l = view.locale;
+    let run;
+    let lines;
+    try {
+      run = await data.settlement.retrieveRun(view.scope, String(req.params.id));
+      lines = await data.settlement.listLines(view.scope, run.id, { limit: LINES_SHOWN });
+    } catch (err) {
+      const f = failure(err);
+      sendMerchantPage(res, view, html``, { title: t(l, 'title'), status: f.status, error: f.message });
+      return;
+    }
+    const p = run.payout;
+    const body = html`${facts([
+        [t(l, 'date'), run.settlement_date],
+        [t(l, 'status'), run.status],
+        [t(l, 'gross'), isk(view, run.gross)],
+        [t(l, 'fee'), isk(view, run.fee)],
+        [t(l, 'net'), html`<span data-testid="run-net">${isk(view, run.net)}</span>`],
+        [t(l, 'lines'), String(run.line_count)],
+      ])}
+      <h2>${t(l, 'payout')}</h2>
+      ${
+        p
+          ? facts([
+              [t(l, 'status'), html`<span data-testid="payout-status">${p.status}</span>`],
+              [t(l, 'net'), isk(view, p.amount)],
+              [t(l, 'account'), p.destination_account],
+              [t(l, 'reference'), p.end_to_end_id],
+              [t(l, 'paidAt'), when(p.paid_at)],
+            ])
+          : html`<p>${t(l, 'noPayout')}</p>`
+      }
+      <h2>${t(l, 'lines')}</h2>
+      <p><a href="/dashboard/settlement/${run.id}/lines.csv" download>${t(l, 'csv')}</a></p>
+      ${lines.hasMore ? html`<p>${t(l, 'more', { count: LINES_SHOWN })}</p>` : ''}
+      ${table(
+        t(l, 'lines'),
+        [t(l, 'source'), t(l, 'kind'), t(l, 'gross'), t(l, 'fee'), t(l, 'net'), t(l, 'time')],
+        lines.data.map(
+          (line) =>
+            html`<tr>
+              <td>
+                ${
+                  line.payment_intent
+                    ? html`<a href="/dashboard/payments/${line.payment_intent}">${line.source}</a>`
+                    : line.source
+                }
+              </td>
+              <td>${line.fee_kind}</td>
+              <td>${isk(view, line.gross)}</td>
+              <td>${isk(view, line.fee)}</td>
+              <td>${isk(view, line.net)}</td>
+              <td>${when(line.occurred_at)}</td>
+            </tr>`,
+        ),
+        t(l, 'noLines'),
+      )}`;
+    sendMerchantPage(res, view, body, { title: t(l, 'detail', { id: run.id }) });
+  });
+
+  router.get('/dashboard/settlement/:id/lines.csv', async (req, res) => {
+    const view = merchantView(req, res);
+    try {
+      const { runId, csv } = await data.settlement.linesCsv(view.scope, String(req.params.id));
+      res.type('text/csv; charset=utf-8');
+      res.setHeader('Content-Disposition', `attachment; filename="${runId}-lines.csv"`);
+      res.setHeader('Cache-Control', 'no-store');
+      res.send(csv);
+    } catch (err) {
+      const f = failure(err);
+      sendMerchantPage(res, view, html``, {
+        title: t(view.locale, 'title'),
+        status: f.status,
+        error: f.message,
+      });
+    }
+  });
+
+  return router;
+}
