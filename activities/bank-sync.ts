@@ -18,8 +18,12 @@ import { createBankFileRepository, type BankFileStatus, type BankScope } from '.
 import { recordBankException } from '../db/bank-exceptions';
 import { createBankMatchingRepository } from '../db/bank-matching';
 import { payoutsConfirmedBy } from '../db/bank-statement-matching';
-import { DuplicateStatementError, ingestCamtFile } from './bank-sync-ingest';
-import { isCollectionAccount, matchBankFile, type ConfirmedPayout } from './bank-matching';
+import { DuplicateStatementError, ingestCamtFile } from '../services/bank-sync/ingest-camt-file';
+import {
+  isCollectionAccount,
+  matchBankFile,
+  type ConfirmedPayout,
+} from '../services/bank-sync/match-bank-file';
 import { FailureType, payoutConfirmedSignal, settlementRunWorkflowId } from '../workflows/contract';
 import { toActivityFailure } from './adapter-failure';
 
