@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { parseCamt } from '../adapters/banks/camt';
 import { SIMULATED_BANK_FOLDERS, startSimulatedBankSftp } from '../simulators/bank/sftp-server';
 import { createBankSyncActivities } from '../activities/bank-sync';
+import { createBankSyncService } from '../services/bank-sync/bank-sync-service';
 import { createLogger } from '../stack/logger';
 import { Client, Connection } from '@temporalio/client';
 import globalSetup from '../test/helpers/global-setup';
@@ -101,13 +102,15 @@ async function measure(job: Job): Promise<void> {
       collectionAccount: { account: '013326000133', kennitala: CLAIMANT },
     };
     const activities = createBankSyncActivities({
-      knex: k,
-      client,
-      log: createLogger('bench', 'silent'),
-      bankConnections: [connection],
-      // The production store (decision 0145): the bytes go into PostgreSQL and are read back from it.
-      rawFiles: createPostgresRawFileStore(k),
-      parseWorkers: PARSE_WORKERS,
+      bankSync: createBankSyncService({
+        knex: k,
+        client,
+        log: createLogger('bench', 'silent'),
+        bankConnections: [connection],
+        // The production store (decision 0145): the bytes go into PostgreSQL and are read back from it.
+        rawFiles: createPostgresRawFileStore(k),
+        parseWorkers: PARSE_WORKERS,
+      }),
     });
 
     const baselineRss = process.memoryUsage().rss;

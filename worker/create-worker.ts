@@ -20,6 +20,7 @@ import type { CardAcquirer } from '../adapters/acquirers/card-acquirer';
 import type { ClaimsApi } from '../adapters/banks/claims-api';
 import { createClaimActivities } from '../activities/claims';
 import { createBankSyncActivities } from '../activities/bank-sync';
+import { createBankSyncService } from '../services/bank-sync/bank-sync-service';
 import type { BankConnection } from '../adapters/banks/bank-connections';
 import { createSettlementActivities } from '../activities/settlement';
 import type { PayoutChannel } from '../adapters/banks/payout-channel';
@@ -127,14 +128,16 @@ export async function createWorker(
     ...createCheckoutActivities({ knex: deps.knex }),
     // Without a bank connection the bank sync activities fail as NoBankConnection.
     ...createBankSyncActivities({
-      knex: deps.knex,
-      client: deps.client,
-      log: deps.log.child({ area: 'bank-sync' }),
-      ...(deps.metrics && { metrics: deps.metrics }),
-      bankConnections: deps.bankConnections ?? [],
-      rawFiles: deps.rawFiles ?? createPostgresRawFileStore(deps.knex),
-      parseWorkers: deps.bankSyncParseWorkers ?? 0,
-      wakeChannels,
+      bankSync: createBankSyncService({
+        knex: deps.knex,
+        client: deps.client,
+        log: deps.log.child({ area: 'bank-sync' }),
+        ...(deps.metrics && { metrics: deps.metrics }),
+        bankConnections: deps.bankConnections ?? [],
+        rawFiles: deps.rawFiles ?? createPostgresRawFileStore(deps.knex),
+        parseWorkers: deps.bankSyncParseWorkers ?? 0,
+        wakeChannels,
+      }),
     }),
     ...createClaimActivities({
       knex: deps.knex,

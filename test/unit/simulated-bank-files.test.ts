@@ -3,7 +3,7 @@ import { parseCamt, type CamtEvent } from '../../adapters/banks/camt';
 import { writeCamt053, writeCamt054, type CamtEntryInput } from '../../simulators/bank/camt-writer';
 import { Pain001Error, readPain001 } from '../../simulators/bank/pain001-reader';
 import { writePain001 } from '../../adapters/banks/pain001';
-import { chargesOf } from '../../activities/bank-sync-ingest';
+import { chargesOf } from '../../services/bank-sync/camt-entry-rows';
 
 // The simulated bank's camt writer read back by the real camt parser, and its pain.001 reader on
 // good, hostile and inconsistent payment files.

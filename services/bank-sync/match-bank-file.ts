@@ -1,15 +1,15 @@
-import type { Knex } from '../db/knex';
-import { createBankMatchingRepository, type FileRef } from '../db/bank-matching';
+import type { Knex } from '../../db/knex';
+import { createBankMatchingRepository, type FileRef } from '../../db/bank-matching';
 import {
   matchDeposits,
   matchLumpSums,
   matchPayouts,
   matchRefundTransfers,
   type ConfirmedPayout,
-} from './bank-matching-statement';
-import { recordBankCostsOfFile } from '../db/payment-costs';
+} from './statement-matching';
+import { recordBankCostsOfFile } from '../../db/payment-costs';
 
-export type { ConfirmedPayout } from './bank-matching-statement';
+export type { ConfirmedPayout } from './statement-matching';
 
 export interface MatchResult {
   claimPayments: number;

@@ -1,13 +1,13 @@
-import type { Knex } from '../db/knex';
-import type { FileRef } from '../db/bank-matching';
+import type { Knex } from '../../db/knex';
+import type { FileRef } from '../../db/bank-matching';
 import {
   createStatementMatchingRepository,
   type ConfirmedPayout,
   type DepositDetail,
-} from '../db/bank-statement-matching';
-import { recordRefundUpdated } from '../services/payments/refund-events';
+} from '../../db/bank-statement-matching';
+import { recordRefundUpdated } from '../payments/refund-events';
 
-export type { ConfirmedPayout } from '../db/bank-statement-matching';
+export type { ConfirmedPayout } from '../../db/bank-statement-matching';
 
 /**
  * The statement (camt.053) side of matching: lump sums against their notifications, acquirer
