@@ -2,6 +2,7 @@ import { claimIdOf } from '../../adapters/banks/claims-api';
 import { randomBase62 } from '../../domain/ids';
 import { claimFee } from '../../domain/fees';
 import { nextBankingDay } from '../../domain/banking-days';
+import { claimBatchWorkflowId } from '../../workflows/contract';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 
 // Claims end to end: the API, the claim-batch and claim-payments-sync workflows on a real Temporal
@@ -47,8 +48,27 @@ const runSync = () =>
     taskQueue: stack.taskQueue,
     args: [{}],
   });
+type ClaimObject = { id: string; metadata: Record<string, string> };
 const create = (json: Record<string, unknown>) =>
   stack.api(m.testKey, '/v1/claims', { method: 'POST', json });
+/**
+ * The buyer pays a checkout session with a krafa: the hosted checkout's form (the default fields,
+ * name and email, and the payer's kennitala), posted as a browser does.
+ */
+async function payByClaim(sessionId: string) {
+  const res = await fetch(`${stack.url}/checkout/${sessionId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      action: 'claim',
+      f_name: 'Jón Jónsson',
+      f_email: 'jon@example.is',
+      claim_kennitala: PAYER,
+    }).toString(),
+    redirect: 'manual',
+  });
+  return { status: res.status, text: await res.text() };
+}
 const events = async (type: string) =>
   (await stack.api(m.testKey, `/v1/events?type=${type}&limit=100`)).body.data as { data: { id: string } }[];
 
@@ -216,33 +236,43 @@ test('batch issuance, a retried batch, payments synced twice, amend and cancel a
 });
 
 test('a claim cancelled at the bank and a reversed payment: each synced once', async () => {
-  const made = [];
-  for (const amount of [5_000, 6_000]) {
-    const res = await create({
-      payer_kennitala: PAYER,
-      amount,
-      due_date: day(41),
-      final_due_date: day(55),
-      description: `claim ${amount}`,
-    });
-    expect(res.status).toBe(200);
-    made.push(res.body);
-  }
-  expect(await runBatch(`b-${randomBase62(6)}`)).toMatchObject({ claims: 2, issued: 2 });
-  const [toCancel, toReverse] = await Promise.all(
-    made.map(async (c) => (await stack.api(m.testKey, `/v1/claims/${c.id}`)).body),
-  );
-  // The second claim pays a checkout session.
+  const made = await create({
+    payer_kennitala: PAYER,
+    amount: 5_000,
+    due_date: day(41),
+    final_due_date: day(55),
+    description: 'claim 5000',
+  });
+  expect(made.status).toBe(200);
+  // The second claim pays a checkout session: the buyer chooses "pay with a krafa" on the hosted
+  // checkout, which links the claim to the session and starts a claim batch (decision 0063). That
+  // batch takes every pending claim of the environment, so it issues both.
   const session = await stack.api(m.testKey, '/v1/checkout/sessions', {
     method: 'POST',
     json: { amount: 6_000 },
   });
   expect(session.status).toBe(200);
-  await stack.knex('claims').where({ id: toReverse.id }).update({ checkout_session_id: session.body.id });
+  const chosen = await payByClaim(session.body.id);
+  expect(chosen.status).toBe(200);
+  expect(chosen.text).toContain('data-payment-status="awaiting_claim"');
+  const checkoutBatch = stack.client.workflow.getHandle(
+    claimBatchWorkflowId(false, `checkout-${session.body.id}`),
+  );
+  expect(await checkoutBatch.result()).toMatchObject({ claims: 2, issued: 2 });
+  const linked = ((await stack.api(m.testKey, '/v1/claims?limit=100')).body.data as ClaimObject[]).find(
+    (c) => c.metadata.checkout_session === session.body.id,
+  )!;
+  const [toCancel, toReverse] = await Promise.all(
+    [made.body.id as string, linked.id].map(
+      async (id) => (await stack.api(m.testKey, `/v1/claims/${id}`)).body,
+    ),
+  );
+  expect(toReverse).toMatchObject({ amount: 6_000, payer_kennitala: PAYER, status: 'issued' });
   const sessionStatus = async () =>
     (await stack.knex('checkout_sessions').where({ id: session.body.id }).first()).payment_status as string;
   const claim = async (id: string) => (await stack.api(m.testKey, `/v1/claims/${id}`)).body;
   const claimPaid = async () => (await events('claim.paid')).filter((e) => e.data.id === toReverse.id);
+  expect(await sessionStatus()).toBe('awaiting_claim');
 
   // The bank cancels one claim; the other is paid.
   bank().bank.ledger.cancelByBank(bankId(toCancel));
