@@ -1,6 +1,7 @@
 import { claimIdOf } from '../../adapters/banks/claims-api';
 import { randomBase62 } from '../../domain/ids';
 import { claimFee } from '../../domain/fees';
+import { toCreateClaimDetails, type ClaimRow } from '../../db/claims';
 import { nextBankingDay } from '../../domain/banking-days';
 import { claimBatchWorkflowId } from '../../workflows/contract';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
@@ -168,21 +169,44 @@ test('batch issuance, a retried batch, payments synced twice, amend and cancel a
   const created = await events('claim.created');
   expect(created.map((e) => e.data.id).sort()).toEqual(made.map((c) => c.id).sort());
   const bankClaims = () => bank().bank.ledger.snapshot().claims.length;
-  const atBank = bankClaims();
 
-  // Retry: the same batch again issues nothing; a claim whose result was never recorded (a crash
-  // after the bank created it) is sent again, the bank answers CLAIM_EXISTS, and it is issued.
+  // Retry: the same batch again issues nothing.
   expect(await runBatch(batch)).toMatchObject({ claims: 0 });
-  await stack.knex('claims').where({ id: made[2].id }).update({ status: 'pending' });
-  await stack
-    .knex('events')
-    .where({ type: 'claim.created' })
-    .whereRaw("data->>'id' = ?", [made[2].id])
-    .delete();
+
+  // A claim whose result was never recorded: its send reached the bank, which created it, and the
+  // answer was lost in a crash. The lost send is made here with the bank's own client and the claim
+  // details a batch sends; Skil's claim stays pending. The batch sends it again, the bank answers
+  // CLAIM_EXISTS, and it is issued: once at the bank, with one claim.created.
+  const lost = (
+    await create({
+      payer_kennitala: PAYER,
+      amount: 3_000,
+      due_date: bankingDay(45),
+      final_due_date: day(59),
+      description: 'claim whose answer was lost',
+    })
+  ).body;
+  expect(lost).toMatchObject({ status: 'pending', claim_key: null });
+  const lostRow = (await stack.knex<ClaimRow>('claims').where({ id: lost.id }).first())!;
+  const lostSend = bank().client();
+  try {
+    await lostSend.createClaim(toCreateClaimDetails(lostRow), {
+      idempotencyIdentity: `lost-send/${lost.id}`,
+    });
+  } finally {
+    lostSend.close();
+  }
+  expect(bank().bank.ledger.find(lostRow.bank_claim_id)).toBeDefined();
+  const atBank = bankClaims();
   expect(await runBatch(batch)).toMatchObject({ claims: 1, issued: 1 });
   expect(bankClaims()).toBe(atBank);
-  expect((await stack.api(m.testKey, `/v1/claims/${made[2].id}`)).body.status).toBe('issued');
-  expect(await events('claim.created')).toHaveLength(3);
+  expect((await stack.api(m.testKey, `/v1/claims/${lost.id}`)).body.status).toBe('issued');
+  expect((await events('claim.created')).map((e) => e.data.id).sort()).toEqual(
+    [...made.map((c) => c.id), lost.id].sort(),
+  );
+  // Cancelled (at the bank too), so the filters below see the batch's three claims alone.
+  const lostCancelled = await stack.api(m.testKey, `/v1/claims/${lost.id}/cancel`, { method: 'POST' });
+  expect(lostCancelled.body.status).toBe('cancelled');
 
   // Filters.
   const list = async (q: string) =>
