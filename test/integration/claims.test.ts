@@ -1,7 +1,9 @@
 import { claimIdOf } from '../../adapters/banks/claims-api';
 import { randomBase62 } from '../../domain/ids';
 import { claimFee } from '../../domain/fees';
+import { toCreateClaimDetails, type ClaimRow } from '../../db/claims';
 import { nextBankingDay } from '../../domain/banking-days';
+import { claimBatchWorkflowId } from '../../workflows/contract';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 
 // Claims end to end: the API, the claim-batch and claim-payments-sync workflows on a real Temporal
@@ -47,8 +49,27 @@ const runSync = () =>
     taskQueue: stack.taskQueue,
     args: [{}],
   });
+type ClaimObject = { id: string; metadata: Record<string, string> };
 const create = (json: Record<string, unknown>) =>
   stack.api(m.testKey, '/v1/claims', { method: 'POST', json });
+/**
+ * The buyer pays a checkout session with a krafa: the hosted checkout's form (the default fields,
+ * name and email, and the payer's kennitala), posted as a browser does.
+ */
+async function payByClaim(sessionId: string) {
+  const res = await fetch(`${stack.url}/checkout/${sessionId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      action: 'claim',
+      f_name: 'Jón Jónsson',
+      f_email: 'jon@example.is',
+      claim_kennitala: PAYER,
+    }).toString(),
+    redirect: 'manual',
+  });
+  return { status: res.status, text: await res.text() };
+}
 const events = async (type: string) =>
   (await stack.api(m.testKey, `/v1/events?type=${type}&limit=100`)).body.data as { data: { id: string } }[];
 
@@ -148,21 +169,44 @@ test('batch issuance, a retried batch, payments synced twice, amend and cancel a
   const created = await events('claim.created');
   expect(created.map((e) => e.data.id).sort()).toEqual(made.map((c) => c.id).sort());
   const bankClaims = () => bank().bank.ledger.snapshot().claims.length;
-  const atBank = bankClaims();
 
-  // Retry: the same batch again issues nothing; a claim whose result was never recorded (a crash
-  // after the bank created it) is sent again, the bank answers CLAIM_EXISTS, and it is issued.
+  // Retry: the same batch again issues nothing.
   expect(await runBatch(batch)).toMatchObject({ claims: 0 });
-  await stack.knex('claims').where({ id: made[2].id }).update({ status: 'pending' });
-  await stack
-    .knex('events')
-    .where({ type: 'claim.created' })
-    .whereRaw("data->>'id' = ?", [made[2].id])
-    .delete();
+
+  // A claim whose result was never recorded: its send reached the bank, which created it, and the
+  // answer was lost in a crash. The lost send is made here with the bank's own client and the claim
+  // details a batch sends; Skil's claim stays pending. The batch sends it again, the bank answers
+  // CLAIM_EXISTS, and it is issued: once at the bank, with one claim.created.
+  const lost = (
+    await create({
+      payer_kennitala: PAYER,
+      amount: 3_000,
+      due_date: bankingDay(45),
+      final_due_date: day(59),
+      description: 'claim whose answer was lost',
+    })
+  ).body;
+  expect(lost).toMatchObject({ status: 'pending', claim_key: null });
+  const lostRow = (await stack.knex<ClaimRow>('claims').where({ id: lost.id }).first())!;
+  const lostSend = bank().client();
+  try {
+    await lostSend.createClaim(toCreateClaimDetails(lostRow), {
+      idempotencyIdentity: `lost-send/${lost.id}`,
+    });
+  } finally {
+    lostSend.close();
+  }
+  expect(bank().bank.ledger.find(lostRow.bank_claim_id)).toBeDefined();
+  const atBank = bankClaims();
   expect(await runBatch(batch)).toMatchObject({ claims: 1, issued: 1 });
   expect(bankClaims()).toBe(atBank);
-  expect((await stack.api(m.testKey, `/v1/claims/${made[2].id}`)).body.status).toBe('issued');
-  expect(await events('claim.created')).toHaveLength(3);
+  expect((await stack.api(m.testKey, `/v1/claims/${lost.id}`)).body.status).toBe('issued');
+  expect((await events('claim.created')).map((e) => e.data.id).sort()).toEqual(
+    [...made.map((c) => c.id), lost.id].sort(),
+  );
+  // Cancelled (at the bank too), so the filters below see the batch's three claims alone.
+  const lostCancelled = await stack.api(m.testKey, `/v1/claims/${lost.id}/cancel`, { method: 'POST' });
+  expect(lostCancelled.body.status).toBe('cancelled');
 
   // Filters.
   const list = async (q: string) =>
@@ -216,33 +260,43 @@ test('batch issuance, a retried batch, payments synced twice, amend and cancel a
 });
 
 test('a claim cancelled at the bank and a reversed payment: each synced once', async () => {
-  const made = [];
-  for (const amount of [5_000, 6_000]) {
-    const res = await create({
-      payer_kennitala: PAYER,
-      amount,
-      due_date: day(41),
-      final_due_date: day(55),
-      description: `claim ${amount}`,
-    });
-    expect(res.status).toBe(200);
-    made.push(res.body);
-  }
-  expect(await runBatch(`b-${randomBase62(6)}`)).toMatchObject({ claims: 2, issued: 2 });
-  const [toCancel, toReverse] = await Promise.all(
-    made.map(async (c) => (await stack.api(m.testKey, `/v1/claims/${c.id}`)).body),
-  );
-  // The second claim pays a checkout session.
+  const made = await create({
+    payer_kennitala: PAYER,
+    amount: 5_000,
+    due_date: day(41),
+    final_due_date: day(55),
+    description: 'claim 5000',
+  });
+  expect(made.status).toBe(200);
+  // The second claim pays a checkout session: the buyer chooses "pay with a krafa" on the hosted
+  // checkout, which links the claim to the session and starts a claim batch (decision 0063). That
+  // batch takes every pending claim of the environment, so it issues both.
   const session = await stack.api(m.testKey, '/v1/checkout/sessions', {
     method: 'POST',
     json: { amount: 6_000 },
   });
   expect(session.status).toBe(200);
-  await stack.knex('claims').where({ id: toReverse.id }).update({ checkout_session_id: session.body.id });
+  const chosen = await payByClaim(session.body.id);
+  expect(chosen.status).toBe(200);
+  expect(chosen.text).toContain('data-payment-status="awaiting_claim"');
+  const checkoutBatch = stack.client.workflow.getHandle(
+    claimBatchWorkflowId(false, `checkout-${session.body.id}`),
+  );
+  expect(await checkoutBatch.result()).toMatchObject({ claims: 2, issued: 2 });
+  const linked = ((await stack.api(m.testKey, '/v1/claims?limit=100')).body.data as ClaimObject[]).find(
+    (c) => c.metadata.checkout_session === session.body.id,
+  )!;
+  const [toCancel, toReverse] = await Promise.all(
+    [made.body.id as string, linked.id].map(
+      async (id) => (await stack.api(m.testKey, `/v1/claims/${id}`)).body,
+    ),
+  );
+  expect(toReverse).toMatchObject({ amount: 6_000, payer_kennitala: PAYER, status: 'issued' });
   const sessionStatus = async () =>
     (await stack.knex('checkout_sessions').where({ id: session.body.id }).first()).payment_status as string;
   const claim = async (id: string) => (await stack.api(m.testKey, `/v1/claims/${id}`)).body;
   const claimPaid = async () => (await events('claim.paid')).filter((e) => e.data.id === toReverse.id);
+  expect(await sessionStatus()).toBe('awaiting_claim');
 
   // The bank cancels one claim; the other is paid.
   bank().bank.ledger.cancelByBank(bankId(toCancel));

@@ -1,18 +1,16 @@
 /**
  * Settlement runs end to end on the real parts: PostgreSQL, the Temporal dev server with this
- * file's worker, the operator and merchant APIs, and the payout file uploaded over real SFTP to
- * the simulated bank's server. Payments, refunds and claim reversals are written as the checkout
- * and claims parts write them (captured intents with the fee stored at capture).
+ * file's worker, the operator and merchant APIs, the payout file uploaded over real SFTP to the
+ * simulated bank, whose day close books it in a camt.053 that bank sync reads back and matches.
+ * Payments, refunds and claim reversals are written as the checkout and claims parts write them
+ * (captured intents with the fee stored at capture).
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestStack, TEST_SECRETS_KEY, type TestMerchant, type TestStack } from '../helpers/stack';
+import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { createOperator } from '../helpers/accounts';
 import { until } from '../helpers/until';
-import { createWorker } from '../../worker/create-worker';
-import { createLogger } from '../../stack/logger';
-import { newId } from '../../domain/ids';
+import { newId, randomBase62 } from '../../domain/ids';
 import { cardFee, claimFee } from '../../domain/fees';
 import { ledgerDifference } from '../../domain/settlement-lines';
 import { checkLedger } from '../helpers/ledger-invariant';
@@ -20,18 +18,10 @@ import { settlementRunWorkflowId } from '../../workflows/contract';
 import { nextBankingDay } from '../../domain/banking-days';
 import { LINES_CSV_HEADER } from '../../services/settlement/settlement-line-object';
 import { AUTO_APPROVER, createSettlementRunRepository } from '../../db/settlement-runs';
-import {
-  SIMULATED_BANK_FOLDERS,
-  startSimulatedBankSftp,
-  type SimulatedBankSftp,
-} from '../../simulators/bank/sftp-server';
-import type { BankConnection } from '../../adapters/banks/bank-connections';
-import type { Worker } from '@temporalio/worker';
 
 let stack: TestStack;
-let sftp: SimulatedBankSftp;
+/** The simulated bank's SFTP root: `outbox/` holds Skil's payment files, `inbox/` its statements. */
 let root: string;
-let worker: { worker: Worker; running: Promise<void>; close: () => Promise<void> };
 let operator: { token: string; id: string };
 let a: TestMerchant;
 let b: TestMerchant;
@@ -156,39 +146,10 @@ const ids: Record<string, string> = {};
 let settlementDate: string;
 
 beforeAll(async () => {
-  stack = await startTestStack({ worker: false });
-  root = mkdtempSync(join(tmpdir(), 'settlement-sftp-'));
-  sftp = await startSimulatedBankSftp({
-    rootDir: root,
-    users: [{ username: 'skil', password: 'pw-settle' }],
-  });
-  const connection: BankConnection = {
-    id: 'simulated',
-    livemode: false,
-    sftp: {
-      host: '127.0.0.1',
-      port: sftp.port,
-      username: 'skil',
-      password: 'pw-settle',
-      hostKeySha256: sftp.hostKeyFingerprint,
-      folders: SIMULATED_BANK_FOLDERS,
-    },
-    collectionAccount: { account: '013326000133', kennitala: '5012131870' },
-  };
-  const created = await createWorker({
-    knex: stack.knex,
-    client: stack.client,
-    log: createLogger('test', 'silent'),
-    address: process.env.SKIL_TEST_TEMPORAL_ADDRESS!,
-    namespace: 'default',
-    taskQueue: stack.taskQueue,
-    secretsKey: TEST_SECRETS_KEY,
-    workflowBundlePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE!,
-    acquirer: stack.acquirer.client,
-    bankConnections: [connection],
-    settlementAutoApproveMaxNet: 0,
-  });
-  worker = { worker: created.worker, running: created.worker.run(), close: () => created.connection.close() };
+  // The simulated bank with its file exchange; the stack's worker holds its connection. No run is
+  // approved by policy here: every approval is an operator's.
+  stack = await startTestStack({ bankFiles: true, settlementAutoApproveMaxNet: 0 });
+  root = stack.bankFiles!.sim.rootDir;
   operator = await createOperator(stack.knex);
 
   a = await stack.merchant('Kaffi & Kökur ehf.');
@@ -224,15 +185,16 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  if (worker) {
-    worker.worker.shutdown();
-    await worker.running;
-    await worker.close();
-  }
   await stack?.stop();
-  await sftp?.stop();
-  rmSync(root, { recursive: true, force: true });
 });
+
+/** One bank sync of the simulated bank's connection: reads its inbox, stores, parses and matches. */
+const runBankSync = () =>
+  stack.client.workflow.execute('bankSync', {
+    workflowId: `bank-sync/simulated-${randomBase62(6)}`,
+    taskQueue: stack.taskQueue,
+    args: [{ connection: 'simulated' }],
+  });
 
 const EXPECTED_LINES = () => [
   ['payment', 'card_online', ids.pi1, ids.pi1, 10_000, 150, 9_850],
@@ -487,15 +449,19 @@ test('approval writes the payout and the pain.001 file; the confirmed debit make
     },
   });
 
-  // What bank sync does when the debit with this EndToEndId arrives: payout and run paid, then the signal.
-  const now = new Date();
-  await stack.knex.transaction(async (trx) => {
-    await trx('payouts').where({ id: payout.id }).update({ status: 'paid', paid_at: now });
-    await trx('settlement_runs').where({ id: runA }).update({ status: 'paid', paid_at: now });
-  });
+  // The bank closes the execution date: the pain.001 leaves the outbox, booked as a debit in that
+  // day's camt.053. Bank sync reads it, matches the EndToEndId to the payout, marks payout and run
+  // paid and tells the run's workflow, which ends.
+  const closed = await stack.bankFiles!.sim.closeDay(settlementDate);
+  expect(closed.payouts).toEqual([payout.id]);
+  await runBankSync();
   const handle = stack.client.workflow.getHandle(settlementRunWorkflowId(false, a.id, settlementDate));
-  await handle.signal('payoutConfirmed');
   expect(await handle.result()).toEqual({ runId: runA, status: 'paid' });
+  expect((await stack.api(a.testKey, `/v1/settlement-runs/${runA}`)).body).toMatchObject({
+    status: 'paid',
+    payout: { id: payout.id, status: 'paid' },
+  });
+  expect(await stack.knex('bank_exceptions').where({ status: 'open' })).toEqual([]);
 }, 60_000);
 
 test('a merchant without a bank account: approval is refused; a run that fails anyway is retried once mended', async () => {
@@ -513,13 +479,20 @@ test('a merchant without a bank account: approval is refused; a run that fails a
   expect(await stack.knex('audit_log').where({ object_id: runB })).toHaveLength(0);
 
   // Approved while the account was there, removed before the payout was written (a race the guard
-  // cannot close): the run fails with the reason. Set in the database so the order is certain.
-  await stack
-    .knex('settlement_runs')
-    .where({ id: runB })
-    .update({ status: 'approved', approved_by: 'ops@example.is', approved_at: new Date() });
+  // cannot close): the run fails with the reason. The worker is stopped meanwhile, so the order is
+  // certain: the merchant adds its account, the operator approves, the merchant removes the account,
+  // and only then does the run's workflow take the approval.
+  const profile = (bank_account: string | null) =>
+    stack.api(b.testKey, '/v1/merchant', { method: 'PATCH', json: { bank_account } });
+  await stack.stopWorker();
+  try {
+    expect((await profile('0133-26-000777')).status).toBe(200);
+    expect(await approve()).toMatchObject({ status: 200, body: { id: runB, status: 'approved' } });
+    expect((await profile(null)).status).toBe(200);
+  } finally {
+    await stack.startWorker();
+  }
   const handle = stack.client.workflow.getHandle(settlementRunWorkflowId(false, b.id, settlementDate));
-  await handle.signal('approve');
   expect(await handle.result()).toEqual({ runId: runB, status: 'failed' });
   const failed = await stack.knex('settlement_runs').where({ id: runB }).first();
   expect(failed.failure_reason).toBe('The merchant has no bank account and kennitala to pay out to');
@@ -551,7 +524,7 @@ test('a merchant without a bank account: approval is refused; a run that fails a
   });
   expect(
     (await stack.knex('audit_log').where({ object_id: runB }).orderBy('id')).map((r) => r.action),
-  ).toEqual(['settlement_run.failed', 'settlement_run.retried']);
+  ).toEqual(['settlement_run.approved', 'settlement_run.failed', 'settlement_run.retried']);
   // Only a failed run can be retried.
   const again = await retry();
   expect(again.status).toBe(409);
