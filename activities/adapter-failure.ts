@@ -3,6 +3,7 @@ import { AcquirerError } from '../adapters/acquirers/card-acquirer';
 import { BankAuthenticationError, BankError, BankPermissionError } from '../adapters/banks/claims-errors';
 import { TransportError } from '../adapters/banks/bank-file-transport';
 import { FailureType } from '../workflows/contract';
+import { StepFailure } from '../services/step-failure';
 
 /**
  * The one retry rule for activities that call the outside world. Each adapter classifies its raw
@@ -36,8 +37,12 @@ function detailsOf(err: AdapterError): Record<string, string | number | null> {
   return { error: err.name, code: err.code, status: err.status };
 }
 
-/** What an activity throws for `err`: a final adapter error as a non-retryable failure, else `err`. */
+/**
+ * What an activity throws for `err`: a final adapter error, or a service's step that cannot go on,
+ * as a non-retryable failure; anything else as it is, for Temporal to retry.
+ */
 export function toActivityFailure(err: unknown): unknown {
+  if (err instanceof StepFailure) return ApplicationFailure.nonRetryable(err.message, err.type);
   if (!isFinalAdapterError(err)) return err;
   return ApplicationFailure.create({
     message: err.message,
@@ -48,7 +53,7 @@ export function toActivityFailure(err: unknown): unknown {
   });
 }
 
-/** Runs an adapter call under the rule above. */
+/** Runs an adapter call, or a service step that makes them, under the rule above. */
 export async function callAdapter<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();

@@ -23,6 +23,13 @@ import { createBankSyncActivities } from '../activities/bank-sync';
 import { createBankSyncService } from '../services/bank-sync/bank-sync-service';
 import type { BankConnection } from '../adapters/banks/bank-connections';
 import { createSettlementActivities } from '../activities/settlement';
+import { createSettlementRunSteps } from '../services/settlement/settlement-run-steps';
+import { createPayouts } from '../services/settlement/payouts';
+import { createClaimBatchService } from '../services/claims/claim-batches';
+import { createClaimPaymentsSync } from '../services/claims/claim-payments-sync';
+import type { ClaimLifecycleRef } from '../services/claims/claim-outcome-notices';
+import { createDueDeliveries } from '../services/channels/due-deliveries';
+import { createWebhookDeliveryBatches } from '../services/channels/webhook-delivery-batch';
 import type { PayoutChannel } from '../adapters/banks/payout-channel';
 import { createSecretBox } from '../domain/secret-box';
 import type { AutoDisableRule } from '../domain/webhook-schedule';
@@ -94,6 +101,31 @@ export async function createWorker(
     taskQueue: deps.taskQueue,
   });
   const { acquirer } = deps;
+  // The services the claims, settlement and webhook activities call (services/claims, settlement, channels).
+  const claimDeps = {
+    knex: deps.knex,
+    log: deps.log.child({ area: 'claims' }),
+    ...(deps.metrics && { metrics: deps.metrics }),
+    claimsApi: deps.claimsApi,
+    liveClaimsApi: deps.liveClaimsApi,
+    wakeChannels,
+    notifyLifecycle: (refs: ClaimLifecycleRef[]) => engine.notify(refs),
+  };
+  const settlementDeps = {
+    knex: deps.knex,
+    log: deps.log.child({ area: 'settlement' }),
+    ...(deps.metrics && { metrics: deps.metrics }),
+    bankConnections: deps.bankConnections,
+    payoutChannel: deps.payoutChannel,
+    autoApproveMaxNet:
+      deps.settlementAutoApproveMaxNet ?? (Number(process.env.SETTLEMENT_AUTO_APPROVE_MAX_NET ?? 0) || 0),
+  };
+  const webhookSecrets = createSecretBox(deps.secretsKey);
+  const dueDeliveries = createDueDeliveries({
+    knex: deps.knex,
+    secrets: webhookSecrets,
+    wakeChannels: (ids) => dispatcher.wake(ids),
+  });
   const activities = {
     ...createBillingActivities({
       knex: deps.knex,
@@ -117,13 +149,8 @@ export async function createWorker(
     ...createTestClockActivities({ knex: deps.knex, client: deps.client }),
     ...createMaintenanceActivities({ knex: deps.knex }),
     ...createSettlementActivities({
-      knex: deps.knex,
-      log: deps.log.child({ area: 'settlement' }),
-      ...(deps.metrics && { metrics: deps.metrics }),
-      bankConnections: deps.bankConnections,
-      payoutChannel: deps.payoutChannel,
-      autoApproveMaxNet:
-        deps.settlementAutoApproveMaxNet ?? (Number(process.env.SETTLEMENT_AUTO_APPROVE_MAX_NET ?? 0) || 0),
+      settlementRuns: createSettlementRunSteps(settlementDeps),
+      payouts: createPayouts(settlementDeps),
     }),
     ...createCheckoutActivities({ knex: deps.knex }),
     // Without a bank connection the bank sync activities fail as NoBankConnection.
@@ -140,24 +167,23 @@ export async function createWorker(
       }),
     }),
     ...createClaimActivities({
-      knex: deps.knex,
-      log: deps.log.child({ area: 'claims' }),
-      ...(deps.metrics && { metrics: deps.metrics }),
-      claimsApi: deps.claimsApi,
-      liveClaimsApi: deps.liveClaimsApi,
-      wakeChannels,
-      notifyLifecycle: (refs) => engine.notify(refs),
+      claimBatches: createClaimBatchService(claimDeps),
+      claimPaymentsSync: createClaimPaymentsSync(claimDeps),
     }),
     ...createWebhookActivities({
-      knex: deps.knex,
-      log: deps.log.child({ area: 'webhooks' }),
-      ...(deps.metrics && { metrics: deps.metrics }),
-      secrets: createSecretBox(deps.secretsKey),
-      wakeChannels: (ids) => dispatcher.wake(ids),
-      ...(deps.webhookAttemptTimeoutMs !== undefined && { attemptTimeoutMs: deps.webhookAttemptTimeoutMs }),
-      allowPrivateRanges: deps.webhookAllowPrivateRanges ?? [],
-      ...(deps.webhookAutoDisable && { autoDisable: deps.webhookAutoDisable }),
-      ...(deps.webhookClock && { clock: deps.webhookClock }),
+      dueDeliveries,
+      deliveryBatches: createWebhookDeliveryBatches({
+        knex: deps.knex,
+        log: deps.log.child({ area: 'webhooks' }),
+        ...(deps.metrics && { metrics: deps.metrics }),
+        secrets: webhookSecrets,
+        wakeChannels: (ids) => dispatcher.wake(ids),
+        dueDeliveries,
+        ...(deps.webhookAttemptTimeoutMs !== undefined && { attemptTimeoutMs: deps.webhookAttemptTimeoutMs }),
+        allowPrivateRanges: deps.webhookAllowPrivateRanges ?? [],
+        ...(deps.webhookAutoDisable && { autoDisable: deps.webhookAutoDisable }),
+        ...(deps.webhookClock && { clock: deps.webhookClock }),
+      }),
     }),
   };
   const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = deps.workflowBundlePath

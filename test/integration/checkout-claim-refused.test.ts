@@ -1,5 +1,7 @@
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { createClaimActivities } from '../../activities/claims';
+import { createClaimBatchService } from '../../services/claims/claim-batches';
+import { createClaimPaymentsSync } from '../../services/claims/claim-payments-sync';
 import { createLogger } from '../../stack/logger';
 import { claimBatchWorkflowId } from '../../workflows/contract';
 import { REFUSED_PAYOR_KENNITALA } from '../../simulators/bank/claims-rules';
@@ -129,11 +131,15 @@ test('refused at issuance: session unpaid, payment_intent.failed and claim.faile
     .map((x) => (x.responseBody as { batchId: string }).batchId)
     .at(-1)!;
   const claimsApi = stack.bank!.client();
-  const activities = createClaimActivities({
+  const claimDeps = {
     knex: stack.knex,
     log: createLogger('test', 'silent'),
     claimsApi,
     wakeChannels: () => Promise.resolve(),
+  };
+  const activities = createClaimActivities({
+    claimBatches: createClaimBatchService(claimDeps),
+    claimPaymentsSync: createClaimPaymentsSync(claimDeps),
   });
   expect(await activities.recordClaimBatch({ batchId })).toMatchObject({ done: true, failed: 1 });
   claimsApi.close();

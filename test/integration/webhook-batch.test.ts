@@ -1,5 +1,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createWebhookActivities } from '../../activities/webhooks';
+import { createDueDeliveries } from '../../services/channels/due-deliveries';
+import { createWebhookDeliveryBatches } from '../../services/channels/webhook-delivery-batch';
 import { createChannelRepository } from '../../db/notification-channels';
 import { createEventRepository } from '../../db/events';
 import { createMerchantRepository } from '../../db/merchants';
@@ -24,6 +26,22 @@ beforeAll(async () => {
 afterAll(async () => {
   await db.drop();
 });
+
+/** The activities as the worker assembles them, on this file's database, waking nothing. */
+function webhookActivities() {
+  const wakeChannels = () => Promise.resolve();
+  const dueDeliveries = createDueDeliveries({ knex: db.knex, secrets, wakeChannels });
+  return createWebhookActivities({
+    dueDeliveries,
+    deliveryBatches: createWebhookDeliveryBatches({
+      knex: db.knex,
+      log: createLogger('test', 'silent'),
+      secrets,
+      wakeChannels,
+      dueDeliveries,
+    }),
+  });
+}
 
 async function channelWithEvents(url: string, count: number) {
   const merchant = await createMerchantRepository(db.knex).create({ name: 'Batch ehf.' });
@@ -62,12 +80,7 @@ test('a batch sends each due delivery once, signed, and a retried batch sends no
       outcome: 'in_progress',
       started_at: new Date(),
     });
-    const activities = createWebhookActivities({
-      knex: db.knex,
-      log: createLogger('test', 'silent'),
-      secrets,
-      wakeChannels: () => Promise.resolve(),
-    });
+    const activities = webhookActivities();
     const batch = [fresh, second, done, begun, theirs.deliveries[0]!].map((d) => ({
       id: d.id,
       attemptNumber: 1,
@@ -120,12 +133,7 @@ test('given its channel, the activity goes on with deliveries that fell due mean
   const receiver = await startReceiver();
   try {
     const { scope, channel, deliveries } = await channelWithEvents(receiver.url, 5);
-    const activities = createWebhookActivities({
-      knex: db.knex,
-      log: createLogger('test', 'silent'),
-      secrets,
-      wakeChannels: () => Promise.resolve(),
-    });
+    const activities = webhookActivities();
     const counts = await new MockActivityEnvironment().run(
       (i: Parameters<typeof activities.attemptDeliveries>[0]) => activities.attemptDeliveries(i),
       {
