@@ -184,8 +184,9 @@ export function composeServices(deps: ServiceDeps) {
     delivery,
   });
   /**
-   * Checkout on a caller's transaction, waking channels through `dispatcher`: no claim batch is
-   * started and no receipt sent from inside a transaction that may yet roll back.
+   * Checkout on a caller's transaction (an inbound order, a dry run), waking channels through
+   * `trxDispatcher`. These copies never had `issueClaims` or `afterPaid`: they start no claim batch
+   * and send no receipt.
    */
   const checkoutOn = (trx: Knex, trxDispatcher: WebhookDispatcher, withDelivery: boolean) =>
     createCheckoutService({
