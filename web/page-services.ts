@@ -83,12 +83,12 @@ export interface PageServices {
   passwordReset: PasswordResetService;
   team: TeamService;
   checkout: CheckoutService;
-  paymentLinks: { open(id: string): ReturnType<typeof openPaymentLink> };
+  paymentLinks: { open: (id: string) => ReturnType<typeof openPaymentLink> };
   productPages: ProductPageService;
   portal: PortalService;
   themes: ThemeService;
   /** The theme scan of a merchant's website, under the operator's private-range allowance. */
-  scanWebsite(address: string): ReturnType<typeof scanWebsite>;
+  scanWebsite: (address: string) => ReturnType<typeof scanWebsite>;
   signIn: SignInService;
   accounts: MerchantAccountService;
   keys: DashboardKeyService;
