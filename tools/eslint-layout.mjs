@@ -32,6 +32,7 @@ export const LAYOUT = {
 export const COMPOSITION_ROOTS = [
   'api/main.ts',
   'api/app.ts',
+  'api/compose.ts',
   'worker/**',
   'stack/start.ts',
   'stack/test-world.ts',

@@ -1,13 +1,16 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from '../stack/logger';
-import { createPageServices, type PageServiceDeps } from '../services/page-services';
+import type { PageServices } from './page-services';
 import { checkoutPages } from './checkout/pages';
 import { portalPages } from './portal/pages';
 import { dashboardPages } from './dashboard/index';
 import { posPages } from './pos';
 
-export interface PagesDeps extends PageServiceDeps {
+export interface PagesDeps {
+  /** The services the pages call, built by the API process's composition root. */
+  services: PageServices;
   log: Logger;
+  publicBaseUrl: string;
   /** Origin of the card acquirer's 3-D Secure pages (the checkout form's redirect may go there). */
   acquirerOrigin: string;
 }
@@ -18,12 +21,12 @@ export interface PagesDeps extends PageServiceDeps {
  * the app mounts this before the API's key check; each part lets through what is not its own.
  */
 export function pages(deps: PagesDeps): RequestHandler[] {
-  const services = createPageServices(deps);
+  const { services } = deps;
   const base = { services, log: deps.log, publicBaseUrl: deps.publicBaseUrl };
   return [
     checkoutPages({ ...base, acquirerOrigin: deps.acquirerOrigin }),
     portalPages(services),
     dashboardPages(base),
-    posPages({ pos: deps.pos, log: deps.log, publicBaseUrl: deps.publicBaseUrl }),
+    posPages({ pos: services.pos, log: deps.log, publicBaseUrl: deps.publicBaseUrl }),
   ];
 }

@@ -1,10 +1,9 @@
 import type { Knex } from '../../db/knex';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
-import type { CardAcquirer } from '../../adapters/acquirers/card-acquirer';
 import type { SubscriptionEngine } from '../../engine/subscription-engine';
 import type { CheckoutSessionRow } from '../../db/checkout-sessions';
 import { successRedirect } from '../../domain/checkout';
-import { createPaymentService } from '../payments/card-payments';
+import type { PaymentService } from '../payments/card-payments';
 import { createSubscriptionSignup } from './subscription-signup';
 import { createCheckoutPromotionCodes } from './promotion-codes';
 import { createCheckoutSessions } from './sessions';
@@ -21,7 +20,8 @@ export type { ItemInput, SubscriptionDataInput, SessionInput, PayInput, PayOutco
 /** Hosted checkout: sessions, promotion codes, card and krafa payment, subscription sign-up. */
 export function createCheckoutService(deps: {
   knex: Knex;
-  acquirer: CardAcquirer;
+  /** Card payments on the same handle as `knex`: a checkout bound to a transaction pays within it. */
+  payments: PaymentService;
   dispatcher: WebhookDispatcher;
   publicBaseUrl: string;
   /** Starts the lifecycle of a trial subscription created at completion; null without Temporal. */
@@ -33,10 +33,10 @@ export function createCheckoutService(deps: {
   issueClaims?: ((livemode: boolean, batch: string) => Promise<void>) | undefined;
   /** After a paid checkout commits: the buyer's receipt email (decision 0141); it never fails a payment. */
   afterPaid?: ((paymentIntentId: string) => Promise<void>) | undefined;
-  /** Pickup points and deliveries (issue 20); unset: sessions cannot ask for a pickup point. */
+  /** Pickup points and deliveries; unset: sessions cannot ask for a pickup point. */
   delivery?: { carriers: CarrierService; deliveries: DeliveryService; log: Logger } | undefined;
 }) {
-  const payments = createPaymentService({ knex: deps.knex, acquirer: deps.acquirer });
+  const { payments } = deps;
   const signup = createSubscriptionSignup({ knex: deps.knex });
   const promotionCodes = createCheckoutPromotionCodes({ knex: deps.knex });
   const sessions = createCheckoutSessions({

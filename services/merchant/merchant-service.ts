@@ -1,15 +1,13 @@
-import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import type { ProfilePatch } from '../../domain/merchant-profile';
-import { createMerchantAccountService } from './merchant-account';
+import type { MerchantAccountService } from './merchant-account';
 import { presentMerchant, type MerchantObject } from './merchant-object';
 
 /**
  * The merchant of an API key (`/v1/merchant`, spec §4.3): the key is the tenant, and the merchant
  * is shown as the key's mode sees it. The rules are the merchant account's, shared with the pages.
  */
-export function createMerchantService(knex: Knex) {
-  const accounts = createMerchantAccountService(knex);
+export function createMerchantService(accounts: MerchantAccountService) {
   return {
     async retrieve(scope: Scope): Promise<MerchantObject> {
       return presentMerchant(await accounts.load(scope.merchantId), scope.livemode);

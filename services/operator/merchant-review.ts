@@ -2,7 +2,7 @@ import type { Knex } from '../../db/knex';
 import type { MerchantRow } from '../../db/merchants';
 import type { ApplicationStatus } from '../../domain/capabilities';
 import { createMerchantRepository } from '../../db/merchants';
-import { createMerchantAccountService } from '../merchant/merchant-account';
+import type { MerchantAccountService } from '../merchant/merchant-account';
 import { presentMerchant, type MerchantObject } from '../merchant/merchant-object';
 
 /** Operators see merchants as live mode sees them: onboarding is about going live. */
@@ -12,8 +12,7 @@ const present = (row: MerchantRow): MerchantObject => presentMerchant(row, true)
  * The operators' side of onboarding (docs/decisions/0011-operators.md): the review queue, approval
  * or rejection of applications, the card acquirer's activation, the claims agreement, features.
  */
-export function createMerchantReviewService(knex: Knex) {
-  const accounts = createMerchantAccountService(knex);
+export function createMerchantReviewService(knex: Knex, accounts: MerchantAccountService) {
   const merchants = createMerchantRepository(knex);
 
   return {

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { CheckoutService } from '../../services/checkout';
-import type { PageServices } from '../../services/page-services';
+import type { PageServices } from '../page-services';
 import type { Logger } from '../../stack/logger';
 import type { ThemeValues } from '../../domain/theme';
 import { chooseLocale, type Locale } from '../../domain/checkout';

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../../stack/logger';
-import type { PageServices } from '../../services/page-services';
+import type { PageServices } from '../page-services';
 import type { UserKind } from '../../services/sign-in';
 import { ApiError } from '../../domain/errors';
 import { html } from '../../html/html';

@@ -1,6 +1,6 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { PortalSessionRow } from '../../services/portal/portal';
-import type { PageServices } from '../../services/page-services';
+import type { PageServices } from '../page-services';
 import { chooseLocale } from '../../domain/checkout';
 import { ApiError, InvalidRequestError } from '../../domain/errors';
 import { html, type SafeHtml } from '../../html/html';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Scope } from '../../domain/scope';
 import type { PosActor } from '../../services/pos/access';
-import type { PosServices } from '../../services/page-services';
+import type { PosServices } from '../page-services';
 import { ApiError } from '../../domain/errors';
 import { html, type SafeHtml } from '../../html/html';
 import { notice } from '../../html/notice';

@@ -1,6 +1,6 @@
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from '../../stack/logger';
-import type { PosServices } from '../../services/page-services';
+import type { PosServices } from '../page-services';
 import { ApiError } from '../../domain/errors';
 import { html } from '../../html/html';
 import { context } from '../../stack/request-context';
