@@ -1,7 +1,7 @@
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import type { VatRate } from '../../domain/vat';
-import type { Locale } from '../../domain/checkout';
+import type { Locale } from '../../domain/locale';
 import type { CheckoutService } from '../checkout';
 import type { PosAccess } from '../pos/access';
 import { ApiError } from '../../domain/errors';

@@ -1,3 +1,4 @@
+import type { Locale } from '../../domain/locale';
 import type { Knex } from '../../db/knex';
 import type { Mailer } from '../../adapters/mail/mailer';
 import type { InvoiceRow } from '../../db/invoices';
@@ -9,7 +10,7 @@ import { invoicePdf } from './pdf';
  * The invoice as the receipt service's input (issue 19's one receipt rendering): a discount line of
  * the invoice becomes the discount of the first line at its rate, as receipts carry discounts.
  */
-export function receiptOfInvoice(inv: InvoiceRow, locale: 'is' | 'en'): ReceiptInput {
+export function receiptOfInvoice(inv: InvoiceRow, locale: Locale): ReceiptInput {
   const lines: ReceiptLineInput[] = inv.lines
     .filter((l) => l.amount >= 0)
     .map((l) => ({

@@ -11,4 +11,4 @@ export type {
   ReceiptPayment,
   VatLine,
 } from './receipt';
-export { formatIsk, renderReceiptEmail, renderReceiptPage } from './render';
+export { renderReceiptEmail, renderReceiptPage } from './render';

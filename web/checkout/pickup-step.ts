@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '../../html/html';
-import type { Locale } from '../../domain/checkout';
+import type { Locale } from '../../domain/locale';
 import { distanceMeters, type PickupPoint } from '../../domain/delivery';
 import type { Strings } from './strings';
 
