@@ -67,7 +67,7 @@ export async function sendVerification(
 }
 
 /**
- * Self-serve sign-up (issue 21; decision 0115): one transaction makes the merchant, its owner and a
+ * Self-serve sign-up (decision 0115): one transaction makes the merchant, its owner and a
  * test key, and signs the owner in; test mode works at once. The verification email follows; until
  * its link is followed only the live application and team invitations wait.
  */

@@ -7,8 +7,9 @@ import { renderReceiptEmail, type ReceiptInput, type ReceiptLineInput } from '..
 import { invoicePdf } from './pdf';
 
 /**
- * The invoice as the receipt service's input (issue 19's one receipt rendering): a discount line of
- * the invoice becomes the discount of the first line at its rate, as receipts carry discounts.
+ * The invoice as the receipt service's input, so that sales and invoices print and mail through one
+ * rendering (decision 0130): a discount line of the invoice becomes the discount of the first line at
+ * its rate, as receipts carry discounts.
  */
 export function receiptOfInvoice(inv: InvoiceRow, locale: Locale): ReceiptInput {
   const lines: ReceiptLineInput[] = inv.lines

@@ -62,7 +62,7 @@ function localeOf(req: Request): Locale {
 }
 
 /**
- * The hosted product page at `/p/prod_…` (issue 19, decision 0161): mobile-sized, the merchant's
+ * The hosted product page at `/p/prod_…` (decision 0161): mobile-sized, the merchant's
  * theme as the checkout has it, the product's variants at their prices; "Pay" posts the choice,
  * which opens a checkout session (the product page service, through the checkout service) and
  * sends the buyer to the hosted checkout.
