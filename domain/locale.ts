@@ -34,7 +34,8 @@ export function chooseLocale(sessionLocale: Locale | null, acceptLanguage: strin
 
 /**
  * The locale of a dashboard or till request: `?lang=` first, then the language cookie, then
- * Icelandic if Accept-Language starts with it, else English.
+ * Icelandic if Accept-Language starts with it, else English. Only the first Accept-Language tag
+ * counts here, where `chooseLocale` weighs them all by quality.
  */
 export function pickLocale(
   query: unknown,
