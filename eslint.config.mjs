@@ -9,7 +9,7 @@ import { COMPOSITION_ROOTS, layoutPlugin } from './tools/eslint-layout.mjs';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
-// --- SQL only in db/ (issue 14, item 4) ---------------------------------------------------------
+// --- SQL only in db/ (decision 0097) -------------------------------------------------------------
 // knex, pg and SQL live in db/ (repositories), migrations/, the embedded-PostgreSQL launcher,
 // test/ and bench/. Elsewhere code holds a knex instance or a transaction only to hand it to a
 // repository (`Knex` types and `.transaction(...)` are fine) and never builds a query itself.
@@ -91,7 +91,7 @@ const sqlBlocks = [
   },
 ];
 // --- end of SQL only in db/ ----------------------------------------------------------------------
-// ── Temporal contract (issue 14, done-means 5) ───────────────────────────────────────────────────
+// ── Temporal contract (decision 0095) ────────────────────────────────────────────────────────────
 // Signals, queries and updates are defined, workflow type names spelled and workflow ids built only
 // in workflows/contract.ts; everything else imports them from there, so a renamed workflow or id
 // cannot drift between the code that starts a workflow and the code that runs it. A local plugin,

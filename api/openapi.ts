@@ -222,7 +222,7 @@ export function buildOpenApi(
       : undefined;
     const bodySchema = op.body ? jsonSchema(op.body, 'input') : undefined;
     const operationId = operationIdOf(op.method, path);
-    // Client generators refuse a document with two operations of one id (issue 16.6).
+    // Client generators refuse a document with two operations of one id (decision 0109).
     if (operationIds.has(operationId)) throw new Error(`Two operations share the operationId ${operationId}`);
     operationIds.add(operationId);
     const errors = errorStatuses(op);

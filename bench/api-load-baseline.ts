@@ -2,7 +2,7 @@ import http from 'node:http';
 import pg from 'pg';
 
 /**
- * The baseline of bench/api-load.ts (issue 23): bare node:http with one PostgreSQL statement per
+ * The baseline of bench/api-load.ts (decision 0188): bare node:http with one PostgreSQL statement per
  * request on the same database and pool size as the API. POST inserts one row; GET selects one page
  * of 25 events of a merchant. No framework, no auth, no logging: the floor the API is measured against.
  * Env: DATABASE_URL, PORT, MERCHANT_ID, POOL_MAX.

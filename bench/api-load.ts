@@ -16,7 +16,7 @@ import { createEventRepository } from '../db/events';
 import type { LoadJob, LoadResult } from './api-load-client';
 
 /**
- * Issue 23, item 4: API throughput and p99 under load, from a separate process. The API runs as
+ * API throughput and p99 under load, from a separate process (decision 0188). The API runs as
  * `npm start` runs it (`node --import tsx api/main.ts`, its own process, embedded PostgreSQL, rate
  * limits at their defaults, log lines to a file); the baseline is bare node:http with one INSERT (POST)
  * or one 25-row SELECT (GET) per request on the same PostgreSQL. autocannon runs in a third process.

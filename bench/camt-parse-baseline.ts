@@ -1,7 +1,8 @@
 /**
- * The bank-file parse as it was before issue 23: the same splitting scanner, then every cut-out
- * element parsed a second time by fast-xml-parser and converted to plain objects. Kept only as the
- * benchmark's side-by-side baseline; it reads entries and checks totals as parseCamt does.
+ * The bank-file parse as it was before the single-pass tree builder (decision 0180): the same
+ * splitting scanner, then every cut-out element parsed a second time by fast-xml-parser and converted
+ * to plain objects. Kept only as the benchmark's side-by-side baseline; it reads entries and checks
+ * totals as parseCamt does.
  */
 import { checkStatementTotals, newTally, tallyEntry } from '../adapters/banks/camt/control-totals';
 import { completeEntry, readEntryShell, readTransaction } from '../adapters/banks/camt/read-entry';

@@ -1,11 +1,12 @@
 /**
- * Bare camt.054 parse throughput and peak memory (issue 8 benchmark, parse baseline).
+ * Bare camt.054 parse throughput and peak memory: the parse on its own, without the transport, store
+ * and matching that bench/reconcile.ts measures with it (decisions 0080, 0180).
  *
  * Generates camt.054 credit notifications of claim payments with 100,000 and 1,000,000 entries to a
  * temp dir (streamed, never built in memory), then parses each in a fresh child process so that the
  * peak RSS of one run does not hide another's: the baseline (the scanner, then fast-xml-parser per
- * element, as before issue 23), parseCamt's single pass, and parseCamt with 2 worker threads. Prints
- * one JSON line per run; exits non-zero unless every run read every entry and verified the totals.
+ * element, as before decision 0180), parseCamt's single pass, and parseCamt with 2 worker threads.
+ * Prints one JSON line per run; exits non-zero unless every run read every entry and verified the totals.
  *
  *   npx tsx bench/camt-parse.ts [sizes…]      e.g. npx tsx bench/camt-parse.ts 100000 1000000
  */

@@ -18,7 +18,7 @@ import { callTool, connectMcp } from '../test/helpers/mcp';
 import { checkAcquirer, checkBooks, checkShards, type Check } from './chaos-checks';
 
 /**
- * The chaos run (issue 24, decision 0171): the cluster of `npm run start:cluster` (Temporal server on PostgreSQL,
+ * The chaos run (decision 0171): the cluster of `npm run start:cluster` (Temporal server on PostgreSQL,
  * 4 history shards, two APIs behind the load balancer, two workers), a renewal day of N subscriptions on a test
  * clock and then a settlement day, while these faults are injected with work in flight: kill -9 of a worker and of
  * an API process, a restart of the Temporal server, a restart of PostgreSQL, and kill -9 of the other worker during

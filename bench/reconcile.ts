@@ -1,5 +1,5 @@
 /**
- * Reconcile benchmark (issue 8): a generated camt.054 of claim payments in decision 0090's format
+ * Reconcile benchmark (decision 0092): a generated camt.054 of claim payments in decision 0090's format
  * (one notification per banking day, one lump-sum entry with a `TxDtls` per payment) is put in the
  * simulated bank's SFTP inbox, and one bank-sync file activity takes it through transport (real SFTP
  * client and server), store (raw bytes by sha256, bank_files), parse, insert and set-based matching

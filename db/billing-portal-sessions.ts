@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Locale } from '../domain/locale';
 import type { Db } from './knex';
 import type { Scope } from '../domain/scope';
 import { newId, ID_PREFIX, randomBase62 } from '../domain/ids';
@@ -9,7 +10,7 @@ export interface PortalSessionRow {
   livemode: boolean;
   customer_id: string;
   return_url: string;
-  locale: 'is' | 'en' | null;
+  locale: Locale | null;
   allowed_prices: string[];
   token_hash: string;
   expires_at: Date;
@@ -27,7 +28,7 @@ export function createPortalSessionRepository(db: Db) {
   return {
     async create(
       scope: Scope,
-      input: { customerId: string; returnUrl: string; locale: 'is' | 'en' | null; allowedPrices: string[] },
+      input: { customerId: string; returnUrl: string; locale: Locale | null; allowedPrices: string[] },
       trx: Db = db,
     ): Promise<{ row: PortalSessionRow; token: string }> {
       const token = randomBase62(40);

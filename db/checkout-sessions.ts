@@ -1,6 +1,7 @@
 import type { Db } from './knex';
 import type { Scope } from '../domain/scope';
-import type { FormField, Locale } from '../domain/checkout';
+import type { FormField } from '../domain/checkout';
+import type { Locale } from '../domain/locale';
 import type { VatRate } from '../domain/vat';
 import type { PickupPoint } from '../domain/delivery';
 import { newId, ID_PREFIX, randomBase62 } from '../domain/ids';

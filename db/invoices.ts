@@ -1,3 +1,4 @@
+import type { Locale } from '../domain/locale';
 import type { Db, Knex } from './knex';
 import type { Scope } from '../domain/scope';
 import type { InvoiceLine, VatPerRate } from '../domain/invoices';
@@ -300,9 +301,9 @@ export function createInvoiceRepository(db: Db) {
       paymentIntentId: string,
       trx: Db = db,
     ): Promise<
-      { invoice: InvoiceRow; email: string | null; locale: 'is' | 'en' | null; send: boolean } | undefined
+      { invoice: InvoiceRow; email: string | null; locale: Locale | null; send: boolean } | undefined
     > {
-      type Found = InvoiceRow & { receipt_emails: boolean; session_locale: 'is' | 'en' | null };
+      type Found = InvoiceRow & { receipt_emails: boolean; session_locale: Locale | null };
       const row: Found | undefined = await trx<Found>('invoices as i')
         .join('merchants as m', 'm.id', 'i.merchant_id')
         .leftJoin('checkout_sessions as cs', 'cs.id', 'i.checkout_session_id')

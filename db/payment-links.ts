@@ -1,6 +1,7 @@
 import type { Db } from './knex';
 import type { Scope } from '../domain/scope';
-import type { FormField, Locale } from '../domain/checkout';
+import type { FormField } from '../domain/checkout';
+import type { Locale } from '../domain/locale';
 import type { VatRate } from '../domain/vat';
 import { newId, ID_PREFIX } from '../domain/ids';
 import { pageByCreated } from './pagination';

@@ -28,7 +28,7 @@ export interface PlatformOrderRow {
   status: string;
 }
 
-/** Platform connections, the webhooks they sent, and the orders they became (issue 20). */
+/** Platform connections, the webhooks they sent, and the orders they became (decisions 0135, 0136). */
 export function createPlatformConnectionRepository(db: Db) {
   const live = (trx: Db) => trx<PlatformConnectionRow>('platform_connections').whereNull('deleted_at');
   return {

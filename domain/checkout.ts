@@ -1,12 +1,10 @@
 /**
- * Pure rules of checkout sessions (spec §2.1 and §3): lifetime, locale choice, form fields and
- * the success URL placeholder.
+ * Pure rules of checkout sessions (spec §2.1 and §3): lifetime, form fields and the success URL
+ * placeholder. The locale choice is in `domain/locale.ts`.
  */
 
 /** Spec §8: a session lives 24 hours from creation. */
 export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
-
-export type Locale = 'is' | 'en';
 
 export interface FormField {
   name: string;
@@ -30,25 +28,6 @@ export function effectiveFormFields(formFields: readonly FormField[] | null): re
 
 export function isKnownField(name: string): boolean {
   return (KNOWN_FIELDS as readonly string[]).includes(name);
-}
-
-/**
- * The checkout language: the session's locale, else the first of `is`/`en` the browser's
- * Accept-Language asks for by quality, else English.
- */
-export function chooseLocale(sessionLocale: Locale | null, acceptLanguage: string | undefined): Locale {
-  if (sessionLocale) return sessionLocale;
-  const wanted = (acceptLanguage ?? '')
-    .split(',')
-    .map((part, i) => {
-      const [tag, ...params] = part.trim().toLowerCase().split(';');
-      const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-      return { lang: (tag ?? '').split('-')[0] ?? '', q: q === undefined ? 1 : Number(q), i };
-    })
-    .filter((w) => w.q > 0)
-    .sort((a, b) => b.q - a.q || a.i - b.i);
-  for (const w of wanted) if (w.lang === 'is' || w.lang === 'en') return w.lang;
-  return 'en';
 }
 
 /** Replaces every `{CHECKOUT_SESSION_ID}` in the success URL with the session id. */

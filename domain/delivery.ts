@@ -1,5 +1,5 @@
 /**
- * Pickup-point delivery (issue 20; decisions 0132, 0133, 0136): the carriers, the statuses of a
+ * Pickup-point delivery (decisions 0132, 0133, 0136): the carriers, the statuses of a
  * delivery and the event each status change emits, and the search over a carrier's pickup points.
  */
 

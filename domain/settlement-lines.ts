@@ -123,9 +123,9 @@ export function autoApproves(net: number, maxNet: number): boolean {
 }
 
 /**
- * Done-means 2, for one merchant and environment: what was captured (captures − refunds −
- * reversals) equals what settled (Σ line gross) plus what still waits. Returns the difference,
- * which must be 0.
+ * The ledger invariant (decisions 0093, 0107), for one merchant and environment: what was captured
+ * (captures − refunds − reversals) equals what settled (Σ line gross) plus what still waits. Returns
+ * the difference, which must be 0.
  */
 export function ledgerDifference(l: {
   captured: number;

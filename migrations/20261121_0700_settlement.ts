@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Settlement (issue 8, decision 0090): bank files received over SFTP and their statements and
+ * Settlement (decision 0090): bank files received over SFTP and their statements and
  * entries, how each entry was matched, the exceptions finance operators work through, settlement
  * runs with their lines, payouts, and the audit log of operator actions.
  *

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Self-serve accounts (issue 21; decisions 0115-0117): a user's verified email, single-use tokens
+ * Self-serve accounts (decisions 0115-0117): a user's verified email, single-use tokens
  * sent by email (verification, password reset) kept as hashes, and team invitations. Every user
  * from before sign-up existed was made by an operator or the demo seed, so counts as verified.
  */

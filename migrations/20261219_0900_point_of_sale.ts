@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * The point of sale (issue 19): registers, their paired devices and terminals, staff with PINs,
+ * The point of sale (decisions 0126-0129): registers, their paired devices and terminals, staff with PINs,
  * drawer shifts, sales with their lines and payment parts, refunds, and Z-reports. A Z-report is
  * immutable once made: a trigger refuses every UPDATE and DELETE of pos_z_reports (decision 0128).
  */

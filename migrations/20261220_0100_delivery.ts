@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Pickup-point delivery and inbound platform orders (issue 20; decisions 0132–0137): the carriers a
+ * Pickup-point delivery and inbound platform orders (decisions 0132–0137): the carriers a
  * merchant has switched on per environment, the pickup point a checkout session asks for and the
  * buyer chose, deliveries booked with a carrier, platform connections and the webhooks they sent.
  */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Invoices and credit notes (issue 22, decisions 0138-0140): the merchant's VAT number and default
+ * Invoices and credit notes (decisions 0138-0140): the merchant's VAT number and default
  * VAT rate (an extension of spec §2.3), one number sequence per merchant and environment, and the
  * immutable documents numbered from it. A sequence row is updated in the transaction that issues
  * the documents, so a rollback returns its numbers and concurrent issuers queue on the row.

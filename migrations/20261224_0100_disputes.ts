@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Card disputes (issue 22, decisions 0155-0157): one row per dispute the acquirer opened, unique on
+ * Card disputes (decisions 0155-0157): one row per dispute the acquirer opened, unique on
  * the acquirer's dispute id so a notification delivered twice (or at once) makes one dispute; the
  * payment intent names its dispute; settlement lines of kinds `dispute` (the amount withdrawn) and
  * `dispute_reversal` (a won dispute paid back), each once per dispute by the lines' unique

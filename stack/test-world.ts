@@ -84,7 +84,7 @@ export async function startTestWorld(config: Config, log: Logger, publicBaseUrl:
       acquirerUrl = acquirer.url;
     }
 
-    // The pickup-point carriers test mode books with (issue 20): Dropp's and Pósturinn's APIs, simulated.
+    // The pickup-point carriers test mode books with (decision 0137): Dropp's and Pósturinn's APIs, simulated.
     let carriersUrl = config.SIMULATED_CARRIERS_URL;
     if (carriersUrl === undefined) {
       const carriers = await startSimulatedCarriers({ port: config.SIMULATED_CARRIERS_PORT });

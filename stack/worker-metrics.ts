@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
- * The worker's Prometheus metrics (issue 24 item 7): what it did, counted in the process that did
+ * The worker's Prometheus metrics (decision 0146): what it did, counted in the process that did
  * it (Prometheus sums the workers), and the webhook backlog read from the database at each scrape
  * (the same figure from every worker, so dashboards take its max, not its sum).
  */

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import type { Locale } from '../domain/locale';
 import { html, trusted, type SafeHtml } from '../html/html';
 import { newNonce, setPageSecurityHeaders } from '../html/security-headers';
 import type { WebSession } from './session';
@@ -51,7 +52,7 @@ export interface PageOptions {
   stylesheet?: string | null;
   status?: number;
   /** The page's language for `<html lang>`; the dashboard is English unless a page says otherwise. */
-  lang?: 'is' | 'en';
+  lang?: Locale;
   /** Scripts served from our own origin (the home chart); the CSP then admits `'self'` scripts. */
   scripts?: readonly string[];
   /** The merchant's navigation, by role, with the test/live and is/en switches (web/dashboard/frame.ts). */

@@ -1,6 +1,5 @@
 import { IntlMessageFormat } from 'intl-messageformat';
-
-export type PageLocale = 'is' | 'en';
+import type { Locale } from '../domain/locale';
 
 /** Values a message may interpolate: ICU `{name}`, `{count, plural, …}`, `{n, number}`. */
 export type MessageValues = Record<string, string | number>;
@@ -10,9 +9,9 @@ export type MessageValues = Record<string, string | number>;
  * message and locale on first use. The Icelandic and English tables must hold the same keys: the
  * type makes a missing translation a compile error.
  */
-export function defineMessages<K extends string>(tables: Record<PageLocale, Record<K, string>>) {
+export function defineMessages<K extends string>(tables: Record<Locale, Record<K, string>>) {
   const compiled = new Map<string, IntlMessageFormat>();
-  return function t(locale: PageLocale, key: K, values?: MessageValues): string {
+  return function t(locale: Locale, key: K, values?: MessageValues): string {
     const id = `${locale}\u0000${key}`;
     let format = compiled.get(id);
     if (!format) {
@@ -21,14 +20,4 @@ export function defineMessages<K extends string>(tables: Record<PageLocale, Reco
     }
     return String(format.format(values));
   };
-}
-
-/** The locale a request asks for: `?lang=` first, then the `skil_lang` cookie, then Accept-Language. */
-export function pickLocale(
-  query: unknown,
-  cookie: string | undefined,
-  acceptLanguage: string | undefined,
-): PageLocale {
-  for (const candidate of [query, cookie]) if (candidate === 'is' || candidate === 'en') return candidate;
-  return /^\s*is\b/i.test(acceptLanguage ?? '') ? 'is' : 'en';
 }

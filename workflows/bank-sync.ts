@@ -34,7 +34,7 @@ export interface BankSyncResult {
 }
 
 /**
- * Bank sync (issue 8, decision 0092): claim payments first, so the notifications' details find the
+ * Bank sync (decision 0092): claim payments first, so the notifications' details find the
  * claim transactions they pay, then each complete inbox file in turn. Started every few minutes per
  * connection by a schedule (overlaps skipped) or on demand; each file is idempotent by its sha256.
  */

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
+import { LOCALES } from '../../domain/locale';
 import type { OperationDoc } from '../openapi';
 import type { BillingPortalService } from '../../services/billing-portal/billing-portal-sessions';
 import { PortalSessionSchema } from '../../services/billing-portal/billing-portal-session-object';
@@ -10,7 +11,7 @@ const CreatePortalSession = z
   .object({
     customer: zId,
     return_url: z.url().max(2000),
-    locale: z.enum(['is', 'en']).optional(),
+    locale: z.enum(LOCALES).optional(),
     allowed_prices: z.array(zId).max(20).optional().describe('Prices the customer may switch to'),
   })
   .strict();

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { LOCALES } from '../../domain/locale';
 import { CARRIERS } from '../../domain/delivery';
 import { z } from 'zod';
 import type { OperationDoc } from '../openapi';
@@ -57,7 +58,7 @@ export const SessionTemplate = z.object({
   success_url: zUrl.nullable().optional().describe('`{CHECKOUT_SESSION_ID}` is replaced with the session id'),
   cancel_url: zUrl.nullable().optional(),
   save_payment_method: zBool().default(false),
-  locale: z.enum(['is', 'en']).nullable().optional(),
+  locale: z.enum(LOCALES).nullable().optional(),
   form_fields: z
     .array(FormFieldSchema)
     .max(20)

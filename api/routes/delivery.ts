@@ -54,7 +54,7 @@ const DeliveryListQuery = pageQuery
   })
   .strict();
 
-/** Pickup-point delivery (issue 20): carriers, pickup points, deliveries (decisions 0132–0137). */
+/** Pickup-point delivery: carriers, pickup points, deliveries (decisions 0132–0137). */
 export function deliveryRouter(
   deps: { carriers: CarrierService; deliveries: DeliveryService },
   docs: OperationDoc[],

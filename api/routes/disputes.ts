@@ -12,7 +12,7 @@ const DisputeListQuery = pageQuery.extend({ payment_intent: zId.optional() }).st
 const SubmitEvidence = z.object({ evidence: EvidenceInput }).strict();
 const CloseDispute = z.object({}).strict();
 
-/** `/v1/disputes` (issue 22, decision 0156): the card disputes of the merchant's payments. */
+/** `/v1/disputes` (decision 0156): the card disputes of the merchant's payments. */
 export function disputesRouter(deps: { disputes: DisputeService }, docs: OperationDoc[]): Router {
   const router = Router();
   const route = createRoutes(router, docs);

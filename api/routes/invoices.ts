@@ -12,7 +12,11 @@ const InvoiceListQuery = pageQuery
   .strict();
 const CreditNoteListQuery = pageQuery.extend({ invoice: zId.optional() }).strict();
 
-/** `/v1/invoices` and `/v1/credit-notes` (issue 22): read-only; documents are issued by sales and refunds. */
+/**
+ * `/v1/invoices` and `/v1/credit-notes`: read-only. A document is issued in the transaction of the
+ * sale or refund it records, takes the next number of a gapless series and is never changed after
+ * (decisions 0139, 0140).
+ */
 export function invoicesRouter(deps: { invoices: InvoiceService }, docs: OperationDoc[]): Router {
   const router = Router();
   const route = createRoutes(router, docs);

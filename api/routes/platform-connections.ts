@@ -37,7 +37,7 @@ const CreateConnection = z
   })
   .strict();
 
-/** Connections to WooCommerce and Shopify shops whose order webhooks Skil receives (issue 20). */
+/** Connections to WooCommerce and Shopify shops whose order webhooks Skil receives (decisions 0135, 0136). */
 export function platformConnectionsRouter(
   deps: { connections: PlatformConnectionService },
   docs: OperationDoc[],

@@ -1,15 +1,14 @@
 import type { MailMessage } from '../../adapters/mail/mailer';
+import type { Locale } from '../../domain/locale';
 import type { MemberRole } from '../../domain/member-roles';
 
-export type MailLocale = 'is' | 'en';
-
-const ROLE_NAMES: Record<MailLocale, Record<MemberRole, string>> = {
+const ROLE_NAMES: Record<Locale, Record<MemberRole, string>> = {
   is: { owner: 'eigandi', developer: 'forritari', finance: 'fjármál', read_only: 'lesaðgangur' },
   en: { owner: 'owner', developer: 'developer', finance: 'finance', read_only: 'read-only' },
 };
 
 /** A role's name in the locale, as the emails and the team page show it. */
-export function roleName(locale: MailLocale, role: MemberRole): string {
+export function roleName(locale: Locale, role: MemberRole): string {
   return ROLE_NAMES[locale][role];
 }
 
@@ -31,7 +30,7 @@ function message(to: string, subject: string, lines: string[], link: string, act
   };
 }
 
-export function verificationMail(locale: MailLocale, to: string, link: string, merchantName: string) {
+export function verificationMail(locale: Locale, to: string, link: string, merchantName: string) {
   return locale === 'is'
     ? message(
         to,
@@ -55,7 +54,7 @@ export function verificationMail(locale: MailLocale, to: string, link: string, m
       );
 }
 
-export function passwordResetMail(locale: MailLocale, to: string, link: string) {
+export function passwordResetMail(locale: Locale, to: string, link: string) {
   return locale === 'is'
     ? message(
         to,
@@ -80,7 +79,7 @@ export function passwordResetMail(locale: MailLocale, to: string, link: string) 
 }
 
 export function invitationMail(
-  locale: MailLocale,
+  locale: Locale,
   to: string,
   link: string,
   who: { inviter: string; merchantName: string; role: MemberRole },

@@ -1,8 +1,8 @@
+import type { Locale } from '../../domain/locale';
 import { createUserRepository, type UserRow } from '../../db/users';
 import { createAccountTokenRepository } from '../../db/account-tokens';
 import { createMerchantRepository } from '../../db/merchants';
 import { sendVerification, type AccountServiceDeps } from './sign-up';
-import type { MailLocale } from './account-mail';
 
 /** Email verification (decision 0115): the link's token, single-use, proves the address it went to. */
 export function createEmailVerificationService(deps: AccountServiceDeps) {
@@ -29,7 +29,7 @@ export function createEmailVerificationService(deps: AccountServiceDeps) {
     },
 
     /** A new link for a signed-in user whose address is not verified yet; false if it did not go out. */
-    async resend(user: UserRow, locale: MailLocale): Promise<boolean> {
+    async resend(user: UserRow, locale: Locale): Promise<boolean> {
       const fresh = await users.findById(user.id);
       if (!fresh || fresh.email_verified_at !== null || fresh.merchant_id === null) return true;
       const merchant = await createMerchantRepository(deps.knex).findById(fresh.merchant_id);

@@ -1,7 +1,8 @@
+import type { Locale } from '../../domain/locale';
 import { createUserRepository, normalizeEmail } from '../../db/users';
 import { createAccountTokenRepository } from '../../db/account-tokens';
 import { hashPassword } from '../../domain/password';
-import { passwordResetMail, type MailLocale } from './account-mail';
+import { passwordResetMail } from './account-mail';
 import { emailIssue, passwordIssue, type FieldIssue } from './account-input';
 import type { AccountServiceDeps } from './sign-up';
 
@@ -20,7 +21,7 @@ export function createPasswordResetService(deps: AccountServiceDeps) {
   const tokens = createAccountTokenRepository(deps.knex);
   const validToken = (token: string) => /^[0-9A-Za-z]{43}$/.test(token);
 
-  async function sendLink(email: string, locale: MailLocale): Promise<void> {
+  async function sendLink(email: string, locale: Locale): Promise<void> {
     const user = await users.findByEmail(email);
     if (!user || user.disabled_at !== null) return;
     const { token } = await deps.knex.transaction(async (trx) => {
@@ -44,7 +45,7 @@ export function createPasswordResetService(deps: AccountServiceDeps) {
      * Starts a reset for `email`, if it has an account; resolves at once either way (the work goes
      * on after, logged on failure). Returns an issue only for an address that is not one.
      */
-    request(email: string, locale: MailLocale): { ok: true } | { ok: false; issues: FieldIssue[] } {
+    request(email: string, locale: Locale): { ok: true } | { ok: false; issues: FieldIssue[] } {
       const issue = emailIssue(email);
       if (issue) return { ok: false, issues: [issue] };
       void sendLink(normalizeEmail(email), locale).catch((err: unknown) =>

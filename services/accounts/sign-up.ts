@@ -1,3 +1,4 @@
+import type { Locale } from '../../domain/locale';
 import type { Knex } from '../../db/knex';
 import type { Logger } from '../../stack/logger';
 import type { Mailer } from '../../adapters/mail/mailer';
@@ -7,7 +8,7 @@ import { createUserRepository, normalizeEmail, type UserRow } from '../../db/use
 import { createAccountTokenRepository } from '../../db/account-tokens';
 import { hashPassword } from '../../domain/password';
 import { SESSION_TTL_SECONDS } from '../sign-in';
-import { verificationMail, type MailLocale } from './account-mail';
+import { verificationMail } from './account-mail';
 import {
   businessNameIssue,
   emailIssue,
@@ -45,7 +46,7 @@ export async function sendVerification(
   deps: AccountServiceDeps,
   user: { id: string; email: string },
   merchantName: string,
-  locale: MailLocale,
+  locale: Locale,
 ): Promise<boolean> {
   const tokens = createAccountTokenRepository(deps.knex);
   const { token } = await deps.knex.transaction(async (trx) => {
@@ -66,7 +67,7 @@ export async function sendVerification(
 }
 
 /**
- * Self-serve sign-up (issue 21; decision 0115): one transaction makes the merchant, its owner and a
+ * Self-serve sign-up (decision 0115): one transaction makes the merchant, its owner and a
  * test key, and signs the owner in; test mode works at once. The verification email follows; until
  * its link is followed only the live application and team invitations wait.
  */
@@ -76,7 +77,7 @@ export function createSignUpService(deps: AccountServiceDeps) {
   return {
     async signUp(
       input: { businessName: string; email: string; password: string },
-      locale: MailLocale,
+      locale: Locale,
     ): Promise<SignUpResult> {
       const issues = [
         businessNameIssue(input.businessName),

@@ -1,3 +1,4 @@
+import type { Locale } from '../../domain/locale';
 import { createUserRepository, normalizeEmail, type UserRow } from '../../db/users';
 import { createTeamInvitationRepository, type TeamInvitationRow } from '../../db/team-invitations';
 import { createMerchantRepository } from '../../db/merchants';
@@ -5,7 +6,7 @@ import { hashPassword } from '../../domain/password';
 import { can, type MemberRole } from '../../domain/member-roles';
 import { ConflictError, NotFoundError, PermissionError } from '../../domain/errors';
 import { SESSION_TTL_SECONDS } from '../sign-in';
-import { invitationMail, type MailLocale } from './account-mail';
+import { invitationMail } from './account-mail';
 import {
   asRole,
   emailIssue,
@@ -91,7 +92,7 @@ export function createTeamService(deps: AccountServiceDeps) {
     async invite(
       actor: UserRow,
       input: { email: string; role: string },
-      locale: MailLocale,
+      locale: Locale,
     ): Promise<InviteResult> {
       const { merchantId } = manager(actor);
       const fresh = await users.findById(actor.id);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES } from '../../domain/locale';
 import type { PortalSessionRow } from '../../db/billing-portal-sessions';
 import { unix } from '../../domain/unix-time';
 
@@ -8,7 +9,7 @@ export const PortalSessionSchema = z.object({
   livemode: z.boolean(),
   customer: z.string(),
   return_url: z.string(),
-  locale: z.enum(['is', 'en']).nullable(),
+  locale: z.enum(LOCALES).nullable(),
   url: z.string().describe('Single use; expires after 30 minutes'),
   expires_at: z.number(),
   created_at: z.number(),

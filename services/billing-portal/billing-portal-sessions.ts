@@ -1,3 +1,4 @@
+import type { Locale } from '../../domain/locale';
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import { createPortalSessionRepository } from '../../db/billing-portal-sessions';
@@ -10,7 +11,7 @@ import { presentPortalSession } from './billing-portal-session-object';
 export interface PortalSessionInput {
   customer: string;
   return_url: string;
-  locale?: 'is' | 'en' | undefined;
+  locale?: Locale | undefined;
   /** Prices the customer may switch to: active recurring prices of the merchant. */
   allowed_prices?: string[] | undefined;
 }

@@ -1,7 +1,7 @@
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import type { VatRate } from '../../domain/vat';
-import type { Locale } from '../../domain/checkout';
+import type { Locale } from '../../domain/locale';
 import type { CheckoutService } from '../checkout';
 import type { PosAccess } from '../pos/access';
 import { ApiError } from '../../domain/errors';
@@ -36,7 +36,7 @@ export const productPageUrl = (publicBaseUrl: string, productId: string) =>
   `${publicBaseUrl}${productPagePath(productId)}`;
 
 /**
- * Hosted product pages (issue 19, decision 0161): a public page per product listing its active
+ * Hosted product pages (decision 0161): a public page per product listing its active
  * variants at their one-time prices; the buyer's choice opens a checkout session through the same
  * checkout service payment links use, so the payment is an ordinary checkout payment. A page exists
  * only while the product is active, has a price to sell at, and the merchant's POS is on (spec

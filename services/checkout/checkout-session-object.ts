@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES } from '../../domain/locale';
 import type { CheckoutSessionRow } from '../../db/checkout-sessions';
 import { unix } from '../../domain/unix-time';
 import { PickupPointSchema, presentPickupPoint } from '../delivery/delivery-object';
@@ -38,7 +39,7 @@ export const CheckoutSessionSchema = z.object({
   customer_name: z.string().nullable(),
   customer_phone: z.string().nullable(),
   payment_status: z.enum(['paid', 'awaiting_claim', 'unpaid', 'no_payment_required']),
-  locale: z.enum(['is', 'en']).nullable(),
+  locale: z.enum(LOCALES).nullable(),
   items: z.array(LineItemSchema),
   form_fields: z.array(z.object({ name: z.string(), type: z.string(), required: z.boolean() })).nullable(),
   custom_fields: z.record(z.string(), z.string()).nullable(),

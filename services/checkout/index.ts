@@ -33,7 +33,7 @@ export function createCheckoutService(deps: {
   issueClaims?: ((livemode: boolean, batch: string) => Promise<void>) | undefined;
   /** After a paid checkout commits: the buyer's receipt email (decision 0141); it never fails a payment. */
   afterPaid?: ((paymentIntentId: string) => Promise<void>) | undefined;
-  /** Pickup points and deliveries; unset: sessions cannot ask for a pickup point. */
+  /** Pickup points and deliveries (decision 0134); unset: sessions cannot ask for a pickup point. */
   delivery?: { carriers: CarrierService; deliveries: DeliveryService; log: Logger } | undefined;
 }) {
   const { payments } = deps;

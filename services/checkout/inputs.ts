@@ -1,5 +1,6 @@
 import type { VatRate } from '../../domain/vat';
-import type { FormField, Locale } from '../../domain/checkout';
+import type { FormField } from '../../domain/checkout';
+import type { Locale } from '../../domain/locale';
 import type { Wallet } from '../../adapters/acquirers/card-acquirer';
 import type { CheckoutSessionRow } from '../../db/checkout-sessions';
 import { InvalidRequestError } from '../../domain/errors';

@@ -12,7 +12,7 @@ import type { CarrierService } from './carriers';
 import { presentDelivery } from './delivery-object';
 
 /**
- * Deliveries to pickup points (issue 20): booked with the carrier once the session is paid, moved
+ * Deliveries to pickup points: booked with the carrier once the session is paid (decision 0134), moved
  * on as the carrier reports, canceled while the carrier does not have the parcel yet. Every status
  * change is written with its event in one transaction (decision 0133).
  */

@@ -1,3 +1,4 @@
+import type { Locale } from '../../domain/locale';
 import type { Knex } from '../../db/knex';
 import type { Mailer } from '../../adapters/mail/mailer';
 import type { InvoiceRow } from '../../db/invoices';
@@ -6,10 +7,11 @@ import { renderReceiptEmail, type ReceiptInput, type ReceiptLineInput } from '..
 import { invoicePdf } from './pdf';
 
 /**
- * The invoice as the receipt service's input (issue 19's one receipt rendering): a discount line of
- * the invoice becomes the discount of the first line at its rate, as receipts carry discounts.
+ * The invoice as the receipt service's input, so that sales and invoices print and mail through one
+ * rendering (decision 0130): a discount line of the invoice becomes the discount of the first line at
+ * its rate, as receipts carry discounts.
  */
-export function receiptOfInvoice(inv: InvoiceRow, locale: 'is' | 'en'): ReceiptInput {
+export function receiptOfInvoice(inv: InvoiceRow, locale: Locale): ReceiptInput {
   const lines: ReceiptLineInput[] = inv.lines
     .filter((l) => l.amount >= 0)
     .map((l) => ({

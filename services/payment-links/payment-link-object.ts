@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES } from '../../domain/locale';
 import type { PaymentLinkRow } from '../../db/payment-links';
 import { unix } from '../../domain/unix-time';
 
@@ -14,7 +15,7 @@ export const PaymentLinkSchema = z.object({
   product: z.string().nullable(),
   success_url: z.string().nullable(),
   cancel_url: z.string().nullable(),
-  locale: z.enum(['is', 'en']).nullable(),
+  locale: z.enum(LOCALES).nullable(),
   form_fields: z.array(z.unknown()).nullable(),
   allow_custom_amount: z.boolean(),
   minimum_amount: z.number().nullable(),

@@ -1,6 +1,6 @@
 /**
- * The one receipt service (issue 19): a sale's receipt, a refund's, or an invoice (issue 22), made
- * from a `ReceiptInput` and rendered as an 80 mm printable page or an email, with VAT per rate.
+ * The one receipt service (decision 0130): a sale's receipt, a refund's, or an invoice, made from a
+ * `ReceiptInput` and rendered as an 80 mm printable page or an email, with VAT per rate.
  */
 export { buildReceipt } from './receipt';
 export type {
@@ -11,4 +11,4 @@ export type {
   ReceiptPayment,
   VatLine,
 } from './receipt';
-export { formatIsk, renderReceiptEmail, renderReceiptPage } from './render';
+export { renderReceiptEmail, renderReceiptPage } from './render';

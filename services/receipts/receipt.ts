@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import type { Locale } from '../../domain/locale';
 import { vatOf, type VatRate } from '../../domain/vat';
 
 /**
@@ -12,7 +13,7 @@ export interface ReceiptInput {
   /** Its number as printed (a sale number per register, an invoice number). */
   number: string;
   issuedAt: Date;
-  locale: 'is' | 'en';
+  locale: Locale;
   seller: { name: string; kennitala?: string | null; vatNumber?: string | null; address?: string | null };
   buyer?: { name?: string | null; email?: string | null; kennitala?: string | null } | null;
   lines: ReceiptLineInput[];

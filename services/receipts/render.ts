@@ -1,3 +1,4 @@
+import { formatIsk } from '../../domain/isk';
 import { html, trusted, type SafeHtml } from '../../html/html';
 import { buildReceipt, type Receipt, type ReceiptInput } from './receipt';
 
@@ -58,15 +59,6 @@ const LABELS = {
   },
 } as const;
 
-/** Whole ISK as a receipt prints it: `1.234 kr.` in Icelandic, `ISK 1,234` in English. */
-export function formatIsk(amount: number, locale: 'is' | 'en'): string {
-  const grouped = Math.abs(amount)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, locale === 'is' ? '.' : ',');
-  const sign = amount < 0 ? '−' : '';
-  return locale === 'is' ? `${sign}${grouped} kr.` : `${sign}ISK ${grouped}`;
-}
-
 /** Date and time in Reykjavik (UTC all year), as printed on a receipt. */
 function when(d: Date): string {
   return d.toISOString().slice(0, 16).replace('T', ' ');
@@ -75,7 +67,7 @@ function when(d: Date): string {
 /** The text lines of a receipt: the same content for the printed page and the email. */
 function sections(r: Receipt) {
   const t = LABELS[r.locale];
-  const money = (n: number) => formatIsk(n, r.locale);
+  const money = (n: number) => formatIsk(n, r.locale, { negative: 'typographic' });
   const head = [
     r.seller.name,
     ...(r.seller.address ? [r.seller.address] : []),

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
+import { formatIsk } from '../../domain/isk';
 import { checkKennitala } from '../../domain/kennitala';
+import type { Locale } from '../../domain/locale';
 import { html, trusted, type SafeHtml } from '../../html/html';
 import { notice } from '../../html/notice';
 import { newNonce, setPageSecurityHeaders } from '../../html/security-headers';
@@ -19,8 +21,6 @@ const ktText = (kt: string) => (/^\d{10}$/.test(kt) ? `kt. ${kt.slice(0, 6)}-${k
  * server-rendered forms, Icelandic or English, no script (the CSP forbids any). There is no real
  * login: this is a test bank (decision 0076).
  */
-
-type Lang = 'is' | 'en';
 
 const STRINGS = {
   is: {
@@ -89,19 +89,12 @@ button { font: inherit; padding: .4rem .9rem; border-radius: 4px; border: 1px so
 form.inline { display: inline; }
 `;
 
-function langOf(req: Request): Lang {
+function langOf(req: Request): Locale {
   const q: unknown = req.query.lang ?? (req.body as Record<string, unknown> | undefined)?.lang;
   return q === 'en' ? 'en' : 'is';
 }
 
-/** Whole ISK as the payer's locale writes it: `10.250 kr.` / `ISK 10,250`. */
-export function formatIsk(amount: number, lang: Lang): string {
-  return lang === 'is'
-    ? `${new Intl.NumberFormat('is-IS').format(amount)} kr.`
-    : `ISK ${new Intl.NumberFormat('en-GB').format(amount)}`;
-}
-
-function sendPage(res: Response, lang: Lang, body: SafeHtml, switchHref: string, status = 200): void {
+function sendPage(res: Response, lang: Locale, body: SafeHtml, switchHref: string, status = 200): void {
   const nonce = newNonce();
   const t = STRINGS[lang];
   res.status(status);
@@ -132,7 +125,7 @@ function claimRow(
   ledger: ClaimsLedger,
   c: StoredClaim,
   kt: string,
-  lang: Lang,
+  lang: Locale,
   claimantName: ClaimantName,
 ): SafeHtml {
   const t = STRINGS[lang];

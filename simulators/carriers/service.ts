@@ -7,7 +7,7 @@ import type { PosturinnShipment } from '../../adapters/carriers/posturinn';
 import { DROPP_LOCATIONS, POSTURINN_PARCEL_POINTS, POSTURINN_POSTBOXES } from './fixtures';
 
 /**
- * The simulated carriers of the test environment (issue 20): Dropp's API under `/dropp/api/v1` and
+ * The simulated carriers of the test environment (decision 0137): Dropp's API under `/dropp/api/v1` and
  * Pósturinn's under `/wscm/v1`, with fixed pickup points and parcels kept in memory. A parcel moves
  * on only when told (`POST /simulator/parcels/{id}/advance`), as a courier scanning it would.
  */

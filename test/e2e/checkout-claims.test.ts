@@ -8,7 +8,7 @@ import { checkoutClaimDates } from '../../domain/checkout-claims';
 import type { ClaimRow } from '../../db/claims';
 
 /**
- * Claims in checkout (issue 7 item 7, done-means 1 and 2) in headless Chromium: the buyer chooses
+ * Claims in checkout (decision 0063) in headless Chromium: the buyer chooses
  * "pay with a krafa" with a kennitala, the session completes `awaiting_claim` and the claim is
  * issued at the simulated bank; the payer pays it in the online bank, one claim payments sync makes
  * the session `paid`, and `claim.created`, `claim.paid` and `payment_intent.captured` arrive signed.

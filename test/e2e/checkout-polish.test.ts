@@ -4,8 +4,8 @@ import { seriousAccessibilityFindings } from '../helpers/accessibility';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 
 /**
- * The hosted checkout's polish found as a user would (issue 21 item 4): a 255-character merchant
- * name without spaces wraps (Done-means 4), the Icelandic expiry placeholder, the card field that
+ * The hosted checkout's polish found as a user would: a 255-character merchant
+ * name without spaces wraps, the Icelandic expiry placeholder, the card field that
  * detects the brand, groups the digits and checks Luhn before submitting, and axe-core finding
  * nothing serious or critical.
  */

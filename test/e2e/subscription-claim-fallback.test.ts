@@ -9,7 +9,7 @@ import { newId, ID_PREFIX, randomBase62 } from '../../domain/ids';
 import { claimIdOf } from '../../adapters/banks/claims-api';
 
 /**
- * The card → krafa fallback end to end (issue 15 item 5, decision 0105) with the payer in headless
+ * The card → krafa fallback end to end (decision 0105) with the payer in headless
  * Chromium: on a test clock a subscription's card retries run out, a krafa for the renewal is issued
  * at the simulated bank, the payer pays it in the online bank, one claim payments sync recovers the
  * subscription, and the merchant's endpoint gets the signed webhooks of the whole path.

@@ -12,7 +12,7 @@ import { seriousAccessibilityFindings } from '../helpers/accessibility';
 import { freePort } from '../../stack/free-port';
 
 /**
- * The Theme screen's website scan (issue 21 item 3, decision 0125) in Chromium: the merchant gives
+ * The Theme screen's website scan (decision 0125) in Chromium: the merchant gives
  * its website's address; Skil fetches the page and its stylesheet (a site served here on loopback,
  * reachable only because the operator's WEBHOOK_ALLOW_PRIVATE_RANGES setting opens 127.0.0.0/8),
  * proposes colours, fonts and logo from what the site declares, previews the checkout in them, and

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 /**
- * Request generators from the OpenAPI document's JSON Schemas (issue 16.2): valid values drawn from
+ * Request generators from the OpenAPI document's JSON Schemas (decision 0108): valid values drawn from
  * each schema, and mutations that make one field (or the body, or a path id) certainly invalid.
  * "Certainly" matters: the document's patterns lose zod's flags and its integer ranges sit behind
  * string alternatives, so a mutation never relies on a pattern or a range. It uses a JSON type the

@@ -287,7 +287,7 @@ const GENERATORS: Record<string, OpSpec> = {
   getV1PaymentLinksId: p('paymentLinks'),
   postV1PaymentLinksId: p('paymentLinks'),
   deleteV1PaymentLinksId: { ...p('paymentLinks'), last: true },
-  // The point of sale (issue 19), switched on for this merchant.
+  // The point of sale, switched on for this merchant.
   postV1PosDevices: {},
   postV1PosTerminalAnnouncements: {},
   postV1PosRegisters: {},

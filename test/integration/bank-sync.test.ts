@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createPostgresRawFileStore } from '../../db/raw-bank-files';
 /**
- * Bank sync (issue 8, decision 0092) end to end below the simulated bank's publishing: camt files
+ * Bank sync (decision 0092) end to end below the simulated bank's publishing: camt files
  * dropped into the real SFTP server's inbox, the real SFTP client, the bankSync workflow on the
  * Temporal dev server, real PostgreSQL. Covers Done-means 3 (same files twice), 4 (hostile files
  * quarantined, the next one processed) and 5 (every public sample lands as entries).

@@ -7,7 +7,7 @@ import { claimBatchWorkflowId } from '../../workflows/contract';
 import { REFUSED_PAYOR_KENNITALA } from '../../simulators/bank/claims-rules';
 
 /**
- * A krafa the bank refuses at issuance (issue 15 item 4, decision 0103), driven as a buyer: the
+ * A krafa the bank refuses at issuance (decision 0103), driven as a buyer: the
  * session is created through the API, the buyer chooses "pay with a krafa" on the hosted checkout
  * with the simulated bank's refused test payer, and the claim batch started at checkout gets the
  * bank's refusal. The session becomes `unpaid` (status stays `complete`), `payment_intent.failed`

@@ -3,7 +3,7 @@ import { createOperator } from '../helpers/accounts';
 import { nextBankingDay } from '../../domain/banking-days';
 
 /**
- * What `POST /v1/claims` accepts, through the real API (issue 15 items 6 and 7): in live mode only a
+ * What `POST /v1/claims` accepts, through the real API (decision 0104): in live mode only a
  * merchant with `payments.bank_claim` enabled may create claims, and a refused request changes
  * nothing.
  */

@@ -4,7 +4,7 @@ import { until } from '../helpers/until';
 import { setPos } from '../helpers/pos';
 
 /**
- * Merchant team roles on the dashboard (issue 21, Done means 2 and 5): a read-only member sees no
+ * Merchant team roles on the dashboard (decisions 0117, 0119): a read-only member sees no
  * refund and a refund it posts by hand with a valid session and CSRF token is refused with nothing
  * moved; a merchant `finance` member reads its own settlement runs, payouts and their CSV and can
  * change nothing.

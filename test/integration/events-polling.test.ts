@@ -1,5 +1,5 @@
 /**
- * Polling `GET /v1/events?after=` (issue 15, item 9; decision 0106): a client that polls with the
+ * Polling `GET /v1/events?after=` (decision 0106): a client that polls with the
  * last event's `created_at` sees every event exactly once and in order, even when a transaction
  * stamps its event and commits only later, after events stamped after it are already committed.
  * Writers are transactions held open after stamping their events, as a slow request or a long

@@ -1,5 +1,5 @@
 /**
- * Invoices (issue 22, Done means 1): a test-clock year of a monthly subscription gives one invoice
+ * Invoices (decision 0139): a test-clock year of a monthly subscription gives one invoice
  * per charge, numbered without gaps in the merchant's test sequence while checkout sales take
  * numbers in between; each e-invoice passes the suite's EN 16931 / Peppol BIS 3 / TS-236 rules
  * (test/helpers/einvoice-rules.ts) and its VAT per rate equals an independent sum; a refund gives a

@@ -1,7 +1,7 @@
 import { startMailCatcher, type MailCatcher } from '../../simulators/mail/mail-catcher';
 import { createSmtpMailer, type Mailer } from '../../adapters/mail/mailer';
 
-// The mail room (issue 21 item 1): a message sent over real SMTP by the service's mailer is caught,
+// The mail room (decision 0114): a message sent over real SMTP by the service's mailer is caught,
 // parsed, listed on the catcher's page and shown there with its links clickable.
 let catcher: MailCatcher;
 let mailer: Mailer;

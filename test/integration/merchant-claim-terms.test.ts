@@ -2,7 +2,7 @@ import type { ClaimRow } from '../../db/claims';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 
 /**
- * The merchant's claim terms rule (issue 7 item 8, decision 0065): set through PATCH /v1/merchant,
+ * The merchant's claim terms rule (decision 0065): set through PATCH /v1/merchant,
  * validated at both edges, merged field by field, and used for the kröfur of claim-collected
  * subscription renewals.
  */

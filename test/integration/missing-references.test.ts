@@ -96,7 +96,7 @@ beforeAll(async () => {
   ).data[0].id;
   ids.paymentLink = (await ok('/v1/payment-links', { amount: 1000 })).id;
   ids.event = (await ok('/v1/events')).data[0].id;
-  // The point of sale (issue 19), switched on for this merchant: a register with a sale.
+  // The point of sale, switched on for this merchant: a register with a sale.
   await setPos(stack, merchant.id, true);
   ids.register = (await ok('/v1/pos/registers', { name: 'Kassi' })).id;
   ids.staff = (await ok('/v1/pos/staff', { name: 'Gunna', role: 'manager', pin: '27182818' })).id;

@@ -2,7 +2,7 @@ import { startTestStack, type TestMerchant, type TestStack } from '../helpers/st
 import { until } from '../helpers/until';
 
 /**
- * Refunds of payments Skil did not take through the API's own acquirer calls (issue 15, item 3):
+ * Refunds of payments Skil did not take through the API's own acquirer calls (decision 0034):
  * renewals are charged by the worker, and each must be refundable through `POST /v1/refunds` like
  * any card payment, whichever process charged it.
  */

@@ -4,7 +4,7 @@ import { periodAt } from '../../domain/billing-calendar';
 import { until as waitUntil } from '../helpers/until';
 
 /**
- * Subscription sign-up through checkout (issue 6, spec §2.1, decision 0050): a paid sign-up whose
+ * Subscription sign-up through checkout (spec §2.1, decision 0050): a paid sign-up whose
  * checkout payment is period 0, a trial sign-up that charges nothing and discounts the first
  * charge after the trial, validation, and a double submit that subscribes once.
  */

@@ -10,7 +10,7 @@ import { simulatedToken } from '../helpers/subscriptions';
 import { until } from '../helpers/until';
 
 /**
- * The card → krafa fallback (issue 15 item 5, decision 0105): when a subscription's card retries run
+ * The card → krafa fallback (decision 0105): when a subscription's card retries run
  * out, a krafa for the unpaid renewal is issued instead of ending the subscription, by the merchant's
  * setting or the subscription's own. The subscription stays past_due until the krafa is paid on the
  * payer's online-bank page (payment_recovered, active) or ends unpaid at the bank (expired,

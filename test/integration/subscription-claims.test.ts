@@ -5,7 +5,7 @@ import { startTestStack, type TestMerchant, type TestStack } from '../helpers/st
 import { until } from '../helpers/until';
 
 /**
- * Claims in subscriptions (issue 7 item 8, decision 0064): a subscription collected by claim on a
+ * Claims in subscriptions (decision 0064): a subscription collected by claim on a
  * test clock; each period becomes a krafa dated by the clock, paid through the bank and the claim
  * payments sync; advancing past a claim's cancellation date expires it.
  */

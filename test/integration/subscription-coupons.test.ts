@@ -1,5 +1,5 @@
 /**
- * Coupons and promotion codes on subscriptions (issue 15, item 2) follow the rules checkout
+ * Coupons and promotion codes on subscriptions follow the rules checkout
  * follows: `max_redemptions`, `redeem_by` and deletion (`valid: false`) are checked, and every
  * discount applied is counted, exactly, under concurrency — on create and on update.
  */

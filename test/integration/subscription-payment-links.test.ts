@@ -3,7 +3,7 @@ import { periodAt } from '../../domain/billing-calendar';
 import { createMerchantUser, WebClient } from '../helpers/accounts';
 
 /**
- * Payment links with `mode: 'subscription'` (issue 21, decision 0124): a no-code link whose checkout
+ * Payment links with `mode: 'subscription'` (decision 0124): a no-code link whose checkout
  * signs the buyer up to a recurring price, as Stripe's payment links do. Bought through the hosted
  * checkout the link opens, it leaves an active subscription billed monthly whose first period is paid.
  */

@@ -4,7 +4,7 @@ import { startReceiver } from '../helpers/receiver';
 import { until } from '../helpers/until';
 
 /**
- * The dashboard's webhook pages (issue 21, decision 0147) through their forms: what they refuse and
+ * The dashboard's webhook pages (decision 0147) through their forms: what they refuse and
  * how, who may use them, that the signing secret is only in the answer to the reveal action, and a
  * delivery resent from its channel's page by several clicks at once goes out once per finished
  * delivery.

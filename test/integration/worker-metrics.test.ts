@@ -1,5 +1,5 @@
 /**
- * The worker's Prometheus metrics (issue 24 item 7), scraped over HTTP from the real worker
+ * The worker's Prometheus metrics (decision 0146), scraped over HTTP from the real worker
  * process: a subscription's first charge and renewal count as renewals and card charges, webhook
  * attempts count by result with their latencies, and a receiver that keeps failing shows as backlog.
  */

@@ -1,5 +1,5 @@
 /**
- * The scanner builds each element's plain objects in the pass that finds it (issue 23). These tests
+ * The scanner builds each element's plain objects in the pass that finds it (decision 0180). These tests
  * hold it to the reader it replaced, fast-xml-parser per element (test/helpers/fxp-fragment.ts):
  * the same objects for every element of every public sample, of generated claim files and of
  * awkward markup, in any chunking, built by the scanner or from the element's text.

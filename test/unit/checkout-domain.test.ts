@@ -1,7 +1,8 @@
 import { toAcquirerError, cardBrand } from '../../adapters/acquirers/card-acquirer';
 import { cardFee } from '../../domain/fees';
-import { chooseLocale, successRedirect } from '../../domain/checkout';
-import { formatIsk } from '../../web/checkout/strings';
+import { successRedirect } from '../../domain/checkout';
+import { formatIsk } from '../../domain/isk';
+import { chooseLocale } from '../../domain/locale';
 
 describe('toAcquirerError: one mapping with retry classification', () => {
   test.each([

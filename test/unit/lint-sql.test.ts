@@ -1,7 +1,7 @@
 import { lintInChild } from '../helpers/lint-in-child';
 
 /**
- * The lint rule of "SQL only in db/" (issue 14): knex, pg and SQL text fail outside db/ and pass in
+ * The lint rule of "SQL only in db/" (decision 0097): knex, pg and SQL text fail outside db/ and pass in
  * it. ESLint runs in a child process (`new ESLint({ cwd })`, `lintText`): it loads eslint.config.mjs
  * by dynamic import, which jest's module sandbox refuses. Type-aware rules are off there: the
  * fixtures exist only as text, so the TypeScript project cannot see them, and the SQL rules need

@@ -1,4 +1,5 @@
-import { defineMessages, pickLocale } from '../../web/messages';
+import { pickLocale } from '../../domain/locale';
+import { defineMessages } from '../../web/messages';
 
 const t = defineMessages({
   is: { payments: '{count, plural, one {# greiðsla} other {# greiðslur}}', hello: 'Halló {name}' },

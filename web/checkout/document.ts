@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { Locale } from '../../domain/checkout';
+import type { Locale } from '../../domain/locale';
 import type { ThemeValues } from '../../domain/theme';
 import { html, trusted, type SafeHtml } from '../../html/html';
 import { newNonce, setPageSecurityHeaders } from '../../html/security-headers';

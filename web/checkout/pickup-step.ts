@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '../../html/html';
-import type { Locale } from '../../domain/checkout';
+import type { Locale } from '../../domain/locale';
 import { distanceMeters, type PickupPoint } from '../../domain/delivery';
 import type { Strings } from './strings';
 
@@ -63,7 +63,7 @@ const km = (m: number, locale: Locale) =>
   m < 1000 ? `${m} m` : `${(m / 1000).toFixed(1).replace('.', locale === 'is' ? ',' : '.')} km`;
 
 /**
- * The pickup-point step of the hosted checkout (issue 20): the carriers' points on a plain
+ * The pickup-point step of the hosted checkout (decision 0134): the carriers' points on a plain
  * coordinate view (no map tiles) and as a list, nearest first once the buyer's place is known;
  * choosing one posts `action=pickup:<id>`, so it works without script.
  */

@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { ApiError } from '../../domain/errors';
-import { chooseLocale, type Locale } from '../../domain/checkout';
+import { formatIsk } from '../../domain/isk';
+import { chooseLocale, isLocale, type Locale } from '../../domain/locale';
 import { html } from '../../html/html';
 import {
   PRODUCT_PAGE_MAX_QUANTITY,
@@ -8,7 +9,6 @@ import {
   type ProductPage,
 } from '../../services/catalog/product-pages';
 import { sendCheckoutPage } from './document';
-import { formatIsk } from './strings';
 import type { CheckoutPageDeps } from './view';
 import { NO_THEME } from '../theme-render';
 
@@ -58,11 +58,11 @@ input.qty { max-width: 7rem; }
 /** The buyer's language: `?lang=` when given, else the browser's as the checkout chooses it. */
 function localeOf(req: Request): Locale {
   const asked = req.query.lang;
-  return asked === 'is' || asked === 'en' ? asked : chooseLocale(null, req.get('accept-language'));
+  return isLocale(asked) ? asked : chooseLocale(null, req.get('accept-language'));
 }
 
 /**
- * The hosted product page at `/p/prod_…` (issue 19, decision 0161): mobile-sized, the merchant's
+ * The hosted product page at `/p/prod_…` (decision 0161): mobile-sized, the merchant's
  * theme as the checkout has it, the product's variants at their prices; "Pay" posts the choice,
  * which opens a checkout session (the product page service, through the checkout service) and
  * sends the buyer to the hosted checkout.
@@ -117,7 +117,7 @@ export function productPages(deps: CheckoutPageDeps): Router {
                   ${!o.sold_out && o.variant === chosen ? html`checked` : ''}
                 />
                 <span>${o.name}${o.sold_out ? ` (${t.soldOut})` : ''}</span>${' '}
-                <span class="price">${formatIsk(o.unit_amount, locale)}</span>
+                <span class="price">${formatIsk(o.unit_amount, locale, { negative: 'typographic' })}</span>
               </label>`,
           )}
         </fieldset>

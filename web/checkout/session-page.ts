@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { formatIsk } from '../../domain/isk';
 import { html } from '../../html/html';
 import { sendCheckoutPage } from './document';
 import { sessionFrame } from './frame';
@@ -9,7 +10,6 @@ import { customerFields } from './customer-fields';
 import { cardForm } from './card-form';
 import { krafaForm } from './krafa-form';
 import { payButton, walletButtons } from './payment-choice';
-import { formatIsk } from './strings';
 import { PICKUP_CSS, nearOf, pickupStep } from './pickup-step';
 import { checkoutView, sessionPath, type CheckoutPageDeps, type CheckoutSessionView } from './view';
 
@@ -40,7 +40,7 @@ export async function renderSession(
 ): Promise<void> {
   const view = await checkoutView(deps, req, s);
   const { locale, t } = view;
-  const money = (a: number) => formatIsk(a, locale);
+  const money = (a: number) => formatIsk(a, locale, { negative: 'typographic' });
   const common = { locale, theme: view.theme, embed, title: `${t.title} · ${view.merchantName}` };
   const result = resultState(s, t, embed);
   if (result)

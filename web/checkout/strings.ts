@@ -1,4 +1,4 @@
-import type { Locale } from '../../domain/checkout';
+import type { Locale } from '../../domain/locale';
 
 /** The hosted checkout's texts in Icelandic and English (spec §1). */
 export const STRINGS = {
@@ -126,10 +126,3 @@ export const STRINGS = {
 } as const;
 
 export type Strings = (typeof STRINGS)[Locale];
-
-/** ISK as each language writes it: `4.900 kr.` in Icelandic, `ISK 4,900` in English. */
-export function formatIsk(amount: number, locale: Locale): string {
-  const digits = String(Math.abs(amount)).replace(/\B(?=(\d{3})+(?!\d))/g, locale === 'is' ? '.' : ',');
-  const sign = amount < 0 ? '−' : '';
-  return locale === 'is' ? `${sign}${digits} kr.` : `${sign}ISK ${digits}`;
-}

@@ -1,9 +1,10 @@
-import type { Locale } from '../../domain/checkout';
+import { formatIsk } from '../../domain/isk';
+import type { Locale } from '../../domain/locale';
 import type { CheckoutSessionView } from './view';
 import { allocate } from '../../domain/discount';
 import { vatOf } from '../../domain/vat';
 import { html, type SafeHtml } from '../../html/html';
-import { formatIsk, type Strings } from './strings';
+import type { Strings } from './strings';
 
 /** VAT included per rate, on each line's amount after its share of the discount. */
 function vatByRate(s: CheckoutSessionView): Map<number, number> {
@@ -21,7 +22,7 @@ function vatByRate(s: CheckoutSessionView): Map<number, number> {
 
 /** The order summary: lines, discount, total and the VAT it includes. */
 export function summary(s: CheckoutSessionView, t: Strings, locale: Locale): SafeHtml {
-  const money = (a: number) => formatIsk(a, locale);
+  const money = (a: number) => formatIsk(a, locale, { negative: 'typographic' });
   const rows = s.items.map(
     (l) =>
       html`<tr data-testid="line-item">

@@ -3,7 +3,7 @@ import type { CheckoutService } from '../../services/checkout';
 import type { PageServices } from '../page-services';
 import type { Logger } from '../../stack/logger';
 import type { ThemeValues } from '../../domain/theme';
-import { chooseLocale, type Locale } from '../../domain/checkout';
+import { chooseLocale, type Locale } from '../../domain/locale';
 import { STRINGS, type Strings } from './strings';
 import { NO_THEME } from '../theme-render';
 

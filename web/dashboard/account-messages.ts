@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
+import { isLocale, pickLocale, type Locale } from '../../domain/locale';
 import { html, type SafeHtml } from '../../html/html';
-import { defineMessages, pickLocale, type PageLocale } from '../messages';
+import { defineMessages } from '../messages';
 import { readCookies, setCookie, type CookieNames } from '../session';
 import type { FieldIssue } from '../../services/accounts/account-input';
 
@@ -205,9 +206,9 @@ export type AccountMessage = Parameters<typeof t>[1];
  * The page's locale: `?lang=` (remembered in a cookie), a form's `lang` field, the cookie, then
  * Accept-Language.
  */
-export function localeOf(req: Request, res: Response, cookies: CookieNames): PageLocale {
+export function localeOf(req: Request, res: Response, cookies: CookieNames): Locale {
   const query = req.query.lang;
-  if (query === 'is' || query === 'en') {
+  if (isLocale(query)) {
     setCookie(res, cookies, 'skil_lang', query, 365 * 24 * 60 * 60);
     return query;
   }
@@ -216,8 +217,8 @@ export function localeOf(req: Request, res: Response, cookies: CookieNames): Pag
 }
 
 /** Links to the same page in the other language, keeping its query (a link's token). */
-export function languageSwitch(req: Request, locale: PageLocale): SafeHtml {
-  const other: PageLocale = locale === 'is' ? 'en' : 'is';
+export function languageSwitch(req: Request, locale: Locale): SafeHtml {
+  const other: Locale = locale === 'is' ? 'en' : 'is';
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(req.query)) if (k !== 'lang' && typeof v === 'string') params.set(k, v);
   params.set('lang', other);
@@ -229,18 +230,18 @@ export function languageSwitch(req: Request, locale: PageLocale): SafeHtml {
 }
 
 /** The hidden field that keeps a form's answer in the language it was shown in. */
-export function langField(locale: PageLocale): SafeHtml {
+export function langField(locale: Locale): SafeHtml {
   return html`<input type="hidden" name="lang" value="${locale}" />`;
 }
 
 /** An issue's message in the locale. */
-export function issueText(locale: PageLocale, issue: FieldIssue): string {
+export function issueText(locale: Locale, issue: FieldIssue): string {
   return t(locale, `issue_${issue.code}`);
 }
 
 /** A labelled input; its issue, if any, is tied to it with aria-describedby and aria-invalid. */
 export function textInput(
-  locale: PageLocale,
+  locale: Locale,
   opts: {
     name: string;
     label: string;
@@ -273,7 +274,7 @@ export function textInput(
 }
 
 /** The summary box of a form's issues, announced to screen readers. */
-export function issueSummary(locale: PageLocale, issues: FieldIssue[]): SafeHtml {
+export function issueSummary(locale: Locale, issues: FieldIssue[]): SafeHtml {
   if (issues.length === 0) return html``;
   return html`<div class="notice error" role="alert">
     <p>${t(locale, 'fix_these', { count: issues.length })}</p>

@@ -1,5 +1,7 @@
 import { Router, type Request, type Response } from 'express';
+import type { Locale } from '../../domain/locale';
 import { html } from '../../html/html';
+import { formatIsk } from '../../domain/isk';
 import { VAT_RATES, isVatRate } from '../../domain/vat';
 import { defineMessages } from '../messages';
 import { field, type WebContext } from './context';
@@ -8,7 +10,6 @@ import { qrSvg } from '../qr-code';
 import {
   facts,
   failure,
-  isk,
   kronur,
   line,
   loadOrSendFailure,
@@ -111,7 +112,7 @@ export function catalogPages(ctx: WebContext): Router {
   const router = Router();
   const { data } = ctx.services;
 
-  function billingFields(l: 'is' | 'en', idPrefix: string) {
+  function billingFields(l: Locale, idPrefix: string) {
     return html`<label for="${idPrefix}-amount">${t(l, 'price')}</label>
       <input id="${idPrefix}-amount" name="unit_amount" inputmode="numeric" required />
       <label for="${idPrefix}-interval">${t(l, 'billing')}</label>
@@ -232,7 +233,7 @@ export function catalogPages(ctx: WebContext): Router {
           (pr) =>
             html`<tr>
               <td><code>${pr.id}</code>${pr.id === p.default_price ? ' ★' : ''}</td>
-              <td>${isk(view, pr.unit_amount)}</td>
+              <td>${formatIsk(pr.unit_amount, view.locale)}</td>
               <td>${pr.recurring ? t(l, 'every', { interval: pr.recurring.interval }) : t(l, 'oneTime')}</td>
               <td>${pr.active ? t(l, 'yes') : t(l, 'no')}</td>
             </tr>`,

@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import { formatIsk } from '../../domain/isk';
 import { html } from '../../html/html';
 import { CLAIM_STATUSES } from '../../services/claims/claim-object';
 import { defineMessages } from '../messages';
@@ -7,7 +8,6 @@ import {
   afterCursor,
   facts,
   failure,
-  isk,
   loadOrSendFailure,
   merchantView,
   requireAction,
@@ -106,8 +106,8 @@ export function claimPages(ctx: WebContext): Router {
             html`<tr>
               <td><a href="/dashboard/claims/${k.id}">${k.description ?? k.id}</a></td>
               <td>${k.payer_kennitala}</td>
-              <td>${isk(view, k.amount)}</td>
-              <td>${isk(view, k.amount_paid)}</td>
+              <td>${formatIsk(k.amount, view.locale)}</td>
+              <td>${formatIsk(k.amount_paid, view.locale)}</td>
               <td>${k.status}</td>
               <td>${k.due_date}</td>
             </tr>`,
@@ -136,8 +136,8 @@ export function claimPages(ctx: WebContext): Router {
     const events = await data.events.list(view.scope, { limit: 100, objectId: k.id });
     const cancellable = ['pending', 'issued', 'partially_paid'].includes(k.status);
     const body = html`${facts([
-        [t(l, 'amount'), isk(view, k.amount)],
-        [t(l, 'paid'), isk(view, k.amount_paid)],
+        [t(l, 'amount'), formatIsk(k.amount, view.locale)],
+        [t(l, 'paid'), formatIsk(k.amount_paid, view.locale)],
         [t(l, 'status'), html`<span data-testid="claim-status">${k.status}</span>`],
         [t(l, 'payer'), k.payer_kennitala],
         [

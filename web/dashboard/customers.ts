@@ -1,17 +1,9 @@
 import { Router } from 'express';
+import { formatIsk } from '../../domain/isk';
 import { html } from '../../html/html';
 import { defineMessages } from '../messages';
 import type { WebContext } from './context';
-import {
-  afterCursor,
-  facts,
-  isk,
-  loadOrSendFailure,
-  merchantView,
-  sendMerchantPage,
-  table,
-  when,
-} from './frame';
+import { afterCursor, facts, loadOrSendFailure, merchantView, sendMerchantPage, table, when } from './frame';
 
 const t = defineMessages({
   en: {
@@ -180,7 +172,7 @@ export function customerPages(ctx: WebContext): Router {
           (k) =>
             html`<tr>
               <td><a href="/dashboard/claims/${k.id}">${k.id}</a></td>
-              <td>${isk(view, k.amount)}</td>
+              <td>${formatIsk(k.amount, view.locale)}</td>
               <td>${k.status}</td>
               <td>${k.due_date}</td>
             </tr>`,
@@ -195,7 +187,7 @@ export function customerPages(ctx: WebContext): Router {
           (p) =>
             html`<tr>
               <td><a href="/dashboard/payments/${p.id}">${p.description ?? p.id}</a></td>
-              <td>${isk(view, p.amount)}</td>
+              <td>${formatIsk(p.amount, view.locale)}</td>
               <td>${p.status}</td>
               <td>${when(p.created_at)}</td>
             </tr>`,

@@ -1,12 +1,12 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { isLocale, pickLocale, type Locale } from '../../domain/locale';
 import { can, type DashboardAction, type MemberRole } from '../../domain/member-roles';
 import type { Scope } from '../../domain/scope';
 import { html, type SafeHtml } from '../../html/html';
 import { notice } from '../../html/notice';
 import { ApiError } from '../../domain/errors';
-import { formatIsk } from './finance/strings';
 import { csrfField, sendPage } from '../layout';
-import { defineMessages, pickLocale, type PageLocale } from '../messages';
+import { defineMessages } from '../messages';
 import { readCookies, setCookie, webSession } from '../session';
 import { sessionOf, type WebContext } from './context';
 
@@ -18,7 +18,7 @@ import { sessionOf, type WebContext } from './context';
 export interface MerchantView {
   role: MemberRole;
   scope: Scope;
-  locale: PageLocale;
+  locale: Locale;
   csrf: SafeHtml;
   email: string;
   path: string;
@@ -110,8 +110,7 @@ export function viewPreferences(ctx: WebContext): RequestHandler {
     const res = _res;
     if (req.query.mode === 'live' || req.query.mode === 'test')
       setCookie(res, ctx.cookies, MODE_COOKIE, req.query.mode, YEAR);
-    if (req.query.lang === 'is' || req.query.lang === 'en')
-      setCookie(res, ctx.cookies, LANG_COOKIE, req.query.lang, YEAR);
+    if (isLocale(req.query.lang)) setCookie(res, ctx.cookies, LANG_COOKIE, req.query.lang, YEAR);
     next();
   };
 }
@@ -205,9 +204,6 @@ export function requireAction(action: DashboardAction): RequestHandler {
     });
   };
 }
-
-/** ISK in the page's language. */
-export const isk = (view: MerchantView, amount: number) => formatIsk(amount, view.locale);
 
 /** A Unix time as a UTC minute. */
 export function when(unix: number | null | undefined): string {

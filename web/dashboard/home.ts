@@ -1,10 +1,11 @@
+import { formatIsk } from '../../domain/isk';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Router } from 'express';
 import { html } from '../../html/html';
 import { defineMessages } from '../messages';
 import type { WebContext } from './context';
-import { isk, merchantView, sendMerchantPage, table, when } from './frame';
+import { merchantView, sendMerchantPage, table, when } from './frame';
 
 const t = defineMessages({
   en: {
@@ -125,8 +126,8 @@ export function homePages(ctx: WebContext): Router {
       krafa: figures.days.map((d) => d.krafa),
     });
     const body = html`<div class="figures">
-        <p>${t(l, 'today')}: <strong data-testid="volume-today">${isk(view, figures.today)}</strong></p>
-        <p>${t(l, 'month')}: <strong data-testid="volume-month">${isk(view, figures.month)}</strong></p>
+        <p>${t(l, 'today')}: <strong data-testid="volume-today">${formatIsk(figures.today, l)}</strong></p>
+        <p>${t(l, 'month')}: <strong data-testid="volume-month">${formatIsk(figures.month, l)}</strong></p>
       </div>
       <section aria-labelledby="attention">
         <h2 id="attention">${t(l, 'attention')}</h2>
@@ -154,8 +155,8 @@ export function homePages(ctx: WebContext): Router {
               (d) =>
                 html`<tr data-date="${d.date}">
                   <td>${d.date}</td>
-                  <td>${isk(view, d.card)}</td>
-                  <td>${isk(view, d.krafa)}</td>
+                  <td>${formatIsk(d.card, view.locale)}</td>
+                  <td>${formatIsk(d.krafa, view.locale)}</td>
                 </tr>`,
             ),
             '',
@@ -171,7 +172,7 @@ export function homePages(ctx: WebContext): Router {
             (p) =>
               html`<tr>
                 <td><a href="/dashboard/payments/${p.id}">${p.description ?? p.id}</a></td>
-                <td>${isk(view, p.amount)}</td>
+                <td>${formatIsk(p.amount, view.locale)}</td>
                 <td>${p.status}</td>
                 <td>${when(p.created_at)}</td>
               </tr>`,

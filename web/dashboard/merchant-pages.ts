@@ -30,7 +30,7 @@ const MERCHANT_AREAS = [
 ];
 
 /**
- * The merchant's own pages (issue 21): every one reads through the API's services with the
+ * The merchant's own pages (decision 0118): every one reads through the API's services with the
  * member's merchant and the mode shown; each role sees and may post only what domain/member-roles.ts
  * allows (decision 0119).
  */

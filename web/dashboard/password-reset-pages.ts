@@ -1,11 +1,11 @@
 import { Router, type Request, type Response } from 'express';
+import type { Locale } from '../../domain/locale';
 import { html, type SafeHtml } from '../../html/html';
 import type { FieldIssue } from '../../services/accounts/account-input';
 import { notice } from '../../html/notice';
 import { csrfField, sendPage } from '../layout';
 import { csrfValid, preSessionCsrf, webSession } from '../session';
 import { field, type WebContext } from './context';
-import type { PageLocale } from '../messages';
 import { issueSummary, langField, languageSwitch, localeOf, t, textInput } from './account-messages';
 import { ACCOUNT_CSS } from './sign-up-pages';
 
@@ -17,7 +17,7 @@ export function passwordResetPages(ctx: WebContext): Router {
   const router = Router();
   const { passwordReset } = ctx.services;
 
-  function page(req: Request, res: Response, locale: PageLocale, body: SafeHtml, status = 200) {
+  function page(req: Request, res: Response, locale: Locale, body: SafeHtml, status = 200) {
     sendPage(res, html`${languageSwitch(req, locale)}${body}`, {
       title: t(locale, 'reset_title'),
       lang: locale,
@@ -27,13 +27,7 @@ export function passwordResetPages(ctx: WebContext): Router {
     });
   }
 
-  const askForm = (
-    req: Request,
-    res: Response,
-    locale: PageLocale,
-    email: string,
-    issues: FieldIssue[] = [],
-  ) =>
+  const askForm = (req: Request, res: Response, locale: Locale, email: string, issues: FieldIssue[] = []) =>
     html`${issueSummary(locale, issues)}
       <p>${t(locale, 'reset_intro')}</p>
       <form method="post" action="/dashboard/reset-password" novalidate>
@@ -53,7 +47,7 @@ export function passwordResetPages(ctx: WebContext): Router {
   const newPasswordForm = (
     req: Request,
     res: Response,
-    locale: PageLocale,
+    locale: Locale,
     token: string,
     issues: FieldIssue[],
   ) =>
@@ -74,7 +68,7 @@ export function passwordResetPages(ctx: WebContext): Router {
         <p><button type="submit">${t(locale, 'reset_save')}</button></p>
       </form>`;
 
-  const invalidLink = (locale: PageLocale) =>
+  const invalidLink = (locale: Locale) =>
     html`${notice('error', t(locale, 'link_invalid'))}
       <p><a href="/dashboard/reset-password?lang=${locale}">${t(locale, 'reset_again')}</a></p>`;
 

@@ -1,9 +1,10 @@
 import type { Request } from 'express';
+import { formatIsk } from '../../domain/isk';
 import { html, type SafeHtml } from '../../html/html';
 import { defineMessages } from '../messages';
 import { field } from './context';
 import type { DisputeObject } from '../../services/disputes/dispute-object';
-import { facts, isk, when, type MerchantView } from './frame';
+import { facts, when, type MerchantView } from './frame';
 
 /**
  * A payment's dispute on its dashboard page (decision 0156): status, reason, amount and deadline,
@@ -79,7 +80,7 @@ export function disputeSection(view: MerchantView, disputes: DisputeObject[]): S
       ${facts([
         [t(l, 'status'), html`<span data-testid="dispute-status">${d.status}</span>`],
         [t(l, 'reason'), d.reason],
-        [t(l, 'amount'), isk(view, d.amount)],
+        [t(l, 'amount'), formatIsk(d.amount, view.locale)],
         [t(l, 'dueBy'), d.evidence_details.past_due ? t(l, 'pastDue', { date: due }) : due],
       ])}
       ${form}

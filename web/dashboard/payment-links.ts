@@ -1,8 +1,9 @@
 import { Router, type Request, type Response } from 'express';
+import { formatIsk } from '../../domain/isk';
 import { html } from '../../html/html';
 import { defineMessages } from '../messages';
 import { field, type WebContext } from './context';
-import { failure, isk, merchantView, requireAction, sendMerchantPage, table, when } from './frame';
+import { failure, merchantView, requireAction, sendMerchantPage, table, when } from './frame';
 
 const t = defineMessages({
   en: {
@@ -104,7 +105,7 @@ export function paymentLinkPages(ctx: WebContext): Router {
             })
             .join(', ')
         : amount !== null
-          ? isk(view, amount)
+          ? formatIsk(amount, view.locale)
           : '—';
     const form = !view.can('write_catalog')
       ? ''
@@ -137,7 +138,7 @@ export function paymentLinkPages(ctx: WebContext): Router {
                             html`<option value="${p.id}">
                               ${productName.get(p.product) ?? p.product}${p.nickname ? ` (${p.nickname})` : ''}
                               ·
-                              ${isk(view, p.unit_amount)}${
+                              ${formatIsk(p.unit_amount, view.locale)}${
                                 p.recurring ? ` ${t(l, 'every', { interval: p.recurring.interval })}` : ''
                               }
                             </option>`,

@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { html } from '../../html/html';
+import { formatIsk } from '../../domain/isk';
 import { randomBase62 } from '../../domain/ids';
 import { defineMessages } from '../messages';
 import { field, type WebContext } from './context';
@@ -7,7 +8,6 @@ import {
   afterCursor,
   facts,
   failure,
-  isk,
   loadOrSendFailure,
   merchantView,
   requireAction,
@@ -156,8 +156,8 @@ export function paymentPages(ctx: WebContext): Router {
           (p) =>
             html`<tr data-payment="${p.id}">
               <td><a href="/dashboard/payments/${p.id}">${p.description ?? p.id}</a></td>
-              <td>${isk(view, p.amount)}</td>
-              <td>${p.amount_refunded ? isk(view, p.amount_refunded) : '—'}</td>
+              <td>${formatIsk(p.amount, view.locale)}</td>
+              <td>${p.amount_refunded ? formatIsk(p.amount_refunded, view.locale) : '—'}</td>
               <td>${p.status}</td>
               <td>
                 ${p.customer ? html`<a href="/dashboard/customers/${p.customer}">${p.customer}</a>` : '—'}
@@ -199,7 +199,7 @@ export function paymentPages(ctx: WebContext): Router {
             <form method="post" action="/dashboard/payments/${p.id}/refund">
               ${view.csrf}
               <input type="hidden" name="refund_key" value="${randomBase62(24)}" />
-              <label for="amount">${t(l, 'refundAmount', { max: isk(view, refundable) })}</label>
+              <label for="amount">${t(l, 'refundAmount', { max: formatIsk(refundable, view.locale) })}</label>
               <input id="amount" name="amount" inputmode="numeric" pattern="[0-9]*" />
               <label for="reason">${t(l, 'reason')}</label>
               <select id="reason" name="reason">
@@ -212,11 +212,14 @@ export function paymentPages(ctx: WebContext): Router {
           ? html`<p>${t(l, 'notRefundable')}</p>`
           : '';
     const body = html`${facts([
-        [t(l, 'amount'), isk(view, p.amount)],
+        [t(l, 'amount'), formatIsk(p.amount, view.locale)],
         [t(l, 'status'), html`<span data-testid="payment-status">${p.status}</span>`],
-        [t(l, 'refunded'), html`<span data-testid="amount-refunded">${isk(view, p.amount_refunded)}</span>`],
-        [t(l, 'fee'), p.fee_amount === null ? '—' : isk(view, p.fee_amount)],
-        [t(l, 'net'), p.net_amount === null ? '—' : isk(view, p.net_amount)],
+        [
+          t(l, 'refunded'),
+          html`<span data-testid="amount-refunded">${formatIsk(p.amount_refunded, view.locale)}</span>`,
+        ],
+        [t(l, 'fee'), p.fee_amount === null ? '—' : formatIsk(p.fee_amount, view.locale)],
+        [t(l, 'net'), p.net_amount === null ? '—' : formatIsk(p.net_amount, view.locale)],
         [t(l, 'method'), card ? `${card.brand} •••• ${card.last4}` : '—'],
         [
           t(l, 'customer'),
@@ -234,7 +237,7 @@ export function paymentPages(ctx: WebContext): Router {
           (r) =>
             html`<tr>
               <td><code>${r.id}</code></td>
-              <td>${isk(view, r.amount)}</td>
+              <td>${formatIsk(r.amount, view.locale)}</td>
               <td>${r.status}</td>
               <td>${when(r.created_at)}</td>
             </tr>`,
@@ -269,7 +272,9 @@ export function paymentPages(ctx: WebContext): Router {
         // The form's one-time key: a double submit of the same form makes one refund.
         ...(/^[0-9A-Za-z]{24}$/.test(key) && { idempotencyKey: `dashboard:${key}` }),
       });
-      await detail(req, res, { ok: t(view.locale, 'refundedOk', { amount: isk(view, refund.amount) }) });
+      await detail(req, res, {
+        ok: t(view.locale, 'refundedOk', { amount: formatIsk(refund.amount, view.locale) }),
+      });
     } catch (err) {
       const f = failure(err);
       await detail(req, res, { error: f.message, status: f.status });

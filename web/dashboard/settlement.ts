@@ -1,8 +1,9 @@
 import { Router } from 'express';
+import { formatIsk } from '../../domain/isk';
 import { html } from '../../html/html';
 import { defineMessages } from '../messages';
 import type { WebContext } from './context';
-import { facts, failure, isk, merchantView, sendMerchantPage, table, when } from './frame';
+import { facts, failure, merchantView, sendMerchantPage, table, when } from './frame';
 
 const LINES_SHOWN = 500;
 
@@ -95,10 +96,10 @@ export function settlementPages(ctx: WebContext): Router {
               <td><a href="/dashboard/settlement/${r.id}">${r.id}</a></td>
               <td>${r.settlement_date}</td>
               <td>${r.status}</td>
-              <td>${isk(view, r.gross)}</td>
-              <td>${isk(view, r.fee)}</td>
-              <td>${isk(view, r.net)}</td>
-              <td>${r.payout ? `${r.payout.status} · ${isk(view, r.payout.amount)}` : '—'}</td>
+              <td>${formatIsk(r.gross, view.locale)}</td>
+              <td>${formatIsk(r.fee, view.locale)}</td>
+              <td>${formatIsk(r.net, view.locale)}</td>
+              <td>${r.payout ? `${r.payout.status} · ${formatIsk(r.payout.amount, view.locale)}` : '—'}</td>
             </tr>`,
         ),
         t(l, 'none'),
@@ -124,9 +125,9 @@ export function settlementPages(ctx: WebContext): Router {
     const body = html`${facts([
         [t(l, 'date'), run.settlement_date],
         [t(l, 'status'), run.status],
-        [t(l, 'gross'), isk(view, run.gross)],
-        [t(l, 'fee'), isk(view, run.fee)],
-        [t(l, 'net'), html`<span data-testid="run-net">${isk(view, run.net)}</span>`],
+        [t(l, 'gross'), formatIsk(run.gross, view.locale)],
+        [t(l, 'fee'), formatIsk(run.fee, view.locale)],
+        [t(l, 'net'), html`<span data-testid="run-net">${formatIsk(run.net, view.locale)}</span>`],
         [t(l, 'lines'), String(run.line_count)],
       ])}
       <h2>${t(l, 'payout')}</h2>
@@ -134,7 +135,7 @@ export function settlementPages(ctx: WebContext): Router {
         p
           ? facts([
               [t(l, 'status'), html`<span data-testid="payout-status">${p.status}</span>`],
-              [t(l, 'net'), isk(view, p.amount)],
+              [t(l, 'net'), formatIsk(p.amount, view.locale)],
               [t(l, 'account'), p.destination_account],
               [t(l, 'reference'), p.end_to_end_id],
               [t(l, 'paidAt'), when(p.paid_at)],
@@ -158,9 +159,9 @@ export function settlementPages(ctx: WebContext): Router {
                 }
               </td>
               <td>${line.fee_kind}</td>
-              <td>${isk(view, line.gross)}</td>
-              <td>${isk(view, line.fee)}</td>
-              <td>${isk(view, line.net)}</td>
+              <td>${formatIsk(line.gross, view.locale)}</td>
+              <td>${formatIsk(line.fee, view.locale)}</td>
+              <td>${formatIsk(line.net, view.locale)}</td>
               <td>${when(line.occurred_at)}</td>
             </tr>`,
         ),

@@ -1,11 +1,11 @@
 import { Router, type RequestHandler } from 'express';
+import type { Locale } from '../../domain/locale';
 import { SESSION_TTL_SECONDS } from '../../services/sign-in';
 import { html } from '../../html/html';
 import { notice } from '../../html/notice';
 import { csrfField, sendPage } from '../layout';
 import { csrfValid, preSessionCsrf, setCookie, webSession } from '../session';
 import { field, requireCsrf, safeNext, type WebContext } from './context';
-import type { PageLocale } from '../messages';
 import { langField, languageSwitch, localeOf, t } from './account-messages';
 
 /** `/dashboard/sign-in` and `/dashboard/sign-out` for merchant users and operators, is/en. */
@@ -15,7 +15,7 @@ export function signInPages(ctx: WebContext): Router {
 
   const home = (kind: string) => (kind === 'operator' ? '/dashboard/operator' : '/dashboard/home');
 
-  function form(locale: PageLocale, token: string, next: string | null, email: string, error?: string) {
+  function form(locale: Locale, token: string, next: string | null, email: string, error?: string) {
     return html`${error ? notice('error', error) : ''}
       <form method="post" action="/dashboard/sign-in">
         ${csrfField(token)} ${langField(locale)}

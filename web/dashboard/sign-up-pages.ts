@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import type { Locale } from '../../domain/locale';
 import { SESSION_TTL_SECONDS } from '../../services/sign-in';
 import type { FieldIssue } from '../../services/accounts/account-input';
 import { html, type SafeHtml } from '../../html/html';
@@ -6,7 +7,6 @@ import { notice } from '../../html/notice';
 import { csrfField, sendPage } from '../layout';
 import { csrfValid, preSessionCsrf, setCookie, webSession } from '../session';
 import { field, type WebContext } from './context';
-import type { PageLocale } from '../messages';
 import { issueSummary, langField, languageSwitch, localeOf, t, textInput } from './account-messages';
 
 /** Styles of the account forms' hints and per-field errors. */
@@ -21,14 +21,7 @@ export function signUpPages(ctx: WebContext): Router {
   const router = Router();
   const { signUp, emailVerification } = ctx.services;
 
-  function page(
-    req: Request,
-    res: Response,
-    locale: PageLocale,
-    title: string,
-    body: SafeHtml,
-    status = 200,
-  ) {
+  function page(req: Request, res: Response, locale: Locale, title: string, body: SafeHtml, status = 200) {
     sendPage(res, html`${languageSwitch(req, locale)}${body}`, {
       title,
       lang: locale,
@@ -41,7 +34,7 @@ export function signUpPages(ctx: WebContext): Router {
   function signUpForm(
     req: Request,
     res: Response,
-    locale: PageLocale,
+    locale: Locale,
     values: { business_name: string; email: string },
     issues: FieldIssue[],
     status = 200,

@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import type { Locale } from '../../domain/locale';
 import { MEMBER_ROLES, can, type MemberRole } from '../../domain/member-roles';
 import { ApiError } from '../../domain/errors';
 import type { FieldIssue } from '../../services/accounts/account-input';
@@ -9,14 +10,13 @@ import { notice } from '../../html/notice';
 import { csrfField, sendPage } from '../layout';
 import { csrfValid, preSessionCsrf, readCookies, setCookie, webSession } from '../session';
 import { field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
-import type { PageLocale } from '../messages';
 import { issueSummary, langField, languageSwitch, localeOf, t, textInput } from './account-messages';
 import { ACCOUNT_CSS } from './sign-up-pages';
 
-const roleLabel = (locale: PageLocale, role: MemberRole) => t(locale, `role_${role}`);
+const roleLabel = (locale: Locale, role: MemberRole) => t(locale, `role_${role}`);
 
 /** An action's refusal in the reader's language, by its code; anything not an ApiError is rethrown. */
-function refusal(locale: PageLocale, err: unknown): { text: string; status: number } {
+function refusal(locale: Locale, err: unknown): { text: string; status: number } {
   if (!(err instanceof ApiError)) throw err;
   const known: Record<string, Parameters<typeof t>[1]> = {
     last_owner: 'err_last_owner',
@@ -266,7 +266,7 @@ export function teamPages(ctx: WebContext): Router {
   function invitationPage(
     req: Request,
     res: Response,
-    locale: PageLocale,
+    locale: Locale,
     body: SafeHtml,
     title: string,
     status = 200,
@@ -283,7 +283,7 @@ export function teamPages(ctx: WebContext): Router {
   async function acceptForm(
     req: Request,
     res: Response,
-    locale: PageLocale,
+    locale: Locale,
     token: string,
     issues: FieldIssue[],
     status = 200,

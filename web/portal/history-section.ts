@@ -1,7 +1,7 @@
-import type { Locale } from '../../domain/checkout';
+import { formatIsk } from '../../domain/isk';
+import type { Locale } from '../../domain/locale';
 import type { PortalPaymentRow } from '../../services/portal/portal';
 import { html, type SafeHtml } from '../../html/html';
-import { formatIsk } from '../checkout/strings';
 import { dateOf, type PortalStrings } from './strings';
 
 /** The customer's recent subscription payments, paid or failed. */
@@ -17,7 +17,7 @@ export function historySection(t: PortalStrings, locale: Locale, history: Portal
                 html`<tr>
                   <td>${dateOf(h.created_at, locale)}</td>
                   <td>${h.status === 'succeeded' ? t.paid : t.failed}</td>
-                  <td class="num">${formatIsk(Number(h.amount), locale)}</td>
+                  <td class="num">${formatIsk(Number(h.amount), locale, { negative: 'typographic' })}</td>
                 </tr>`,
             )}
           </table>`

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { PortalService, PortalSessionRow } from '../../services/portal/portal';
 import type { ThemeService } from '../../services/theme';
-import { chooseLocale } from '../../domain/checkout';
+import { chooseLocale } from '../../domain/locale';
 import { html, type SafeHtml } from '../../html/html';
 import { sendPortalPage } from './document';
 import { STRINGS } from './strings';

@@ -1,7 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { PortalSessionRow } from '../../services/portal/portal';
 import type { PageServices } from '../page-services';
-import { chooseLocale } from '../../domain/checkout';
+import { chooseLocale } from '../../domain/locale';
 import { ApiError, InvalidRequestError } from '../../domain/errors';
 import { html, type SafeHtml } from '../../html/html';
 import { NO_THEME } from '../theme-render';

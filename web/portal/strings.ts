@@ -1,4 +1,4 @@
-import type { Locale } from '../../domain/checkout';
+import type { Locale } from '../../domain/locale';
 
 /** The customer portal's texts in Icelandic and English. */
 export const STRINGS = {

@@ -1,7 +1,7 @@
-import type { Locale } from '../../domain/checkout';
+import { formatIsk } from '../../domain/isk';
+import type { Locale } from '../../domain/locale';
 import type { PortalPriceRow, PortalSubscriptionRow } from '../../services/portal/portal';
 import { html, type SafeHtml } from '../../html/html';
-import { formatIsk } from '../checkout/strings';
 import { dateOf, type PortalStrings } from './strings';
 
 interface SectionContext {
@@ -27,6 +27,7 @@ function switchForm(s: PortalSubscriptionRow, allowed: PortalPriceRow[], ctx: Se
   const { t, locale, action } = ctx;
   const others = allowed.filter((p) => p.id !== s.price_id);
   if (others.length === 0) return '';
+  const money = (a: number) => formatIsk(a, locale, { negative: 'typographic' });
   return html`<form method="post" action="${action('switch')}">
     <input type="hidden" name="subscription" value="${s.id}" />
     <label for="price-${s.id}">${t.switchPrice}</label>
@@ -34,7 +35,7 @@ function switchForm(s: PortalSubscriptionRow, allowed: PortalPriceRow[], ctx: Se
       ${others.map(
         (p) =>
           html`<option value="${p.id}">
-            ${p.nickname ?? p.name} — ${formatIsk(Number(p.unit_amount), locale)} / ${p.recurring_interval}
+            ${p.nickname ?? p.name} — ${money(Number(p.unit_amount))} / ${p.recurring_interval}
           </option>`,
       )}
     </select>
@@ -52,7 +53,7 @@ export function subscriptionSection(
   const next = s.cancel_at_period_end
     ? t.endsAt(dateOf(s.current_period_end, locale))
     : t.nextCharge(
-        formatIsk(Number(s.unit_amount) * s.quantity, locale),
+        formatIsk(Number(s.unit_amount) * s.quantity, locale, { negative: 'typographic' }),
         dateOf(s.current_period_end, locale),
       );
   return html`<section data-subscription="${s.id}">

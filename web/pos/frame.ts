@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
+import { formatIsk } from '../../domain/isk';
+import { isLocale, pickLocale, type Locale } from '../../domain/locale';
 import type { Scope } from '../../domain/scope';
 import type { PosActor } from '../../services/pos/access';
 import type { PosServices } from '../page-services';
 import { ApiError } from '../../domain/errors';
 import { html, type SafeHtml } from '../../html/html';
 import { notice } from '../../html/notice';
-import { formatIsk } from '../../services/receipts';
 import { sendPage } from '../layout';
-import { pickLocale, type PageLocale } from '../messages';
 import { readCookies, setCookie, tokensEqual, type CookieNames } from '../session';
 import { t } from './messages';
 
@@ -44,7 +44,7 @@ export interface TillView {
   actor: PosActor & { kind: 'device' };
   registerId: string;
   staff: Awaited<ReturnType<PosServices['access']['signedInStaff']>>;
-  locale: PageLocale;
+  locale: Locale;
   csrf: string;
   path: string;
 }
@@ -63,7 +63,7 @@ export const tillView = (res: Response): TillView => {
   return view;
 };
 
-export const localeOf = (req: Request): PageLocale =>
+export const localeOf = (req: Request): Locale =>
   pickLocale(req.query.lang, readCookies(req)[LANG_COOKIE], req.get('accept-language'));
 
 /** The CSRF token of a paired device's forms: derived from its credential, which only its cookie holds. */
@@ -78,7 +78,7 @@ const csrfOf = (credential: string) =>
 export function loadDevice(ctx: PosContext): RequestHandler {
   return async (req, res, next) => {
     try {
-      if (req.query.lang === 'is' || req.query.lang === 'en')
+      if (isLocale(req.query.lang))
         setCookie(res, ctx.cookies, LANG_COOKIE, req.query.lang, DEVICE_COOKIE_SECONDS);
       const credential = readCookies(req)[deviceCookieName(ctx.cookies)];
       const device = credential ? await ctx.pos.access.device(credential) : undefined;
@@ -134,7 +134,7 @@ td.n, th.n { text-align: right; white-space: nowrap; }
 `;
 
 /** The till's header: its screens, the language switch and the signed-in person's sign-out. */
-function tillNav(view: TillView | undefined, locale: PageLocale, path: string): SafeHtml {
+function tillNav(view: TillView | undefined, locale: Locale, path: string): SafeHtml {
   const other = locale === 'is' ? 'en' : 'is';
   const lang = html`<a href="${path}?lang=${other}" lang="${other}">${t(locale, 'language')}</a>`;
   if (!view?.staff) return html`<nav class="till-nav" aria-label="${t(locale, 'nav')}">${lang}</nav>`;
@@ -183,7 +183,8 @@ export function sendTillPage(
 }
 
 /** ISK as the till shows it. */
-export const isk = (view: { locale: PageLocale }, n: number) => formatIsk(n, view.locale);
+export const isk = (view: { locale: Locale }, n: number) =>
+  formatIsk(n, view.locale, { negative: 'typographic' });
 
 /** A whole-krónur amount typed on the till, or null (empty or not a whole number). */
 export function kronur(text: unknown): number | null {

@@ -1,3 +1,4 @@
+import { formatIsk } from '../../../domain/isk';
 import { Router, type Request, type Response } from 'express';
 import { ApiError } from '../../../domain/errors';
 import { html } from '../../../html/html';
@@ -10,7 +11,7 @@ import {
   sendFinancePage,
   type FinanceView,
 } from './frame';
-import { formatIsk, formatTime } from './strings';
+import { formatTime } from './strings';
 import { exceptionsTable } from './exception-table';
 
 /**

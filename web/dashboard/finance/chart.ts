@@ -1,6 +1,8 @@
+import { formatIsk } from '../../../domain/isk';
+import type { Locale } from '../../../domain/locale';
 import { html, type SafeHtml } from '../../../html/html';
 import type { DailyTotal } from '../../../services/finance/runs';
-import { formatIsk, type FinanceLang, type FinanceStrings } from './strings';
+import type { FinanceStrings } from './strings';
 
 /**
  * Daily gross, fees and net as an inline SVG bar chart, drawn on the server: the CSP admits no
@@ -39,12 +41,7 @@ export function fillDays(dates: string[], totals: DailyTotal[]): DailyTotal[] {
 }
 
 /** `subject` (a merchant's name, when the page is filtered) follows the chart's title. */
-export function dailyChart(
-  days: DailyTotal[],
-  lang: FinanceLang,
-  t: FinanceStrings,
-  subject?: string,
-): SafeHtml {
+export function dailyChart(days: DailyTotal[], lang: Locale, t: FinanceStrings, subject?: string): SafeHtml {
   const title = subject ? `${t.chartTitle}: ${subject}` : t.chartTitle;
   const sum = (k: 'gross' | 'fee' | 'net') => days.reduce((acc, d) => acc + BigInt(d[k]), 0n);
   const first = days[0]?.date ?? '';

@@ -1,8 +1,9 @@
+import { formatIsk } from '../../../domain/isk';
 import { html, type SafeHtml } from '../../../html/html';
 import type { ExceptionRow } from '../../../services/finance/bank';
 import type { FinanceView } from './frame';
 import { financeHref } from './frame';
-import { formatIsk, formatTime } from './strings';
+import { formatTime } from './strings';
 
 /**
  * Bank exceptions as a table: on a run's page (read only) and in the queue, where each open

@@ -1,11 +1,12 @@
 import type { Request, Response } from 'express';
+import type { Locale } from '../../../domain/locale';
 import { html, type SafeHtml } from '../../../html/html';
 import { notice } from '../../../html/notice';
 import { csrfField, sendPage } from '../../layout';
 import { sessionOf, type WebContext } from '../context';
 import type { WebSession } from '../../session';
 import type { AuditActor } from '../../../services/finance/runs';
-import { chooseLang, FINANCE_STRINGS, type FinanceLang, type FinanceStrings } from './strings';
+import { chooseLang, FINANCE_STRINGS, type FinanceStrings } from './strings';
 
 /**
  * What every finance page shares: the language, the environment it shows (test or live), the
@@ -13,7 +14,7 @@ import { chooseLang, FINANCE_STRINGS, type FinanceLang, type FinanceStrings } fr
  */
 
 export interface FinanceView {
-  lang: FinanceLang;
+  lang: Locale;
   t: FinanceStrings;
   env: 'test' | 'live';
   livemode: boolean;

@@ -1,3 +1,4 @@
+import { formatIsk } from '../../../domain/isk';
 import { Router } from 'express';
 import { ApiError } from '../../../domain/errors';
 import { html, type SafeHtml } from '../../../html/html';
@@ -10,7 +11,6 @@ import {
   sendFinancePage,
   type FinanceView,
 } from './frame';
-import { formatIsk } from './strings';
 import { chartDates, dailyChart, fillDays } from './chart';
 import type { RunSummary } from '../../../services/finance/runs';
 import { runPage } from './run-page';

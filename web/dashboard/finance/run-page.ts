@@ -1,8 +1,9 @@
+import { formatIsk } from '../../../domain/isk';
 import type { Response } from 'express';
 import { html, type SafeHtml } from '../../../html/html';
 import type { WebContext } from '../context';
 import { financeHref, sendFinanceNotFound, sendFinancePage, type FinanceView } from './frame';
-import { formatIsk, formatTime } from './strings';
+import { formatTime } from './strings';
 import { exceptionsTable } from './exception-table';
 import { feeDetails } from '../../../domain/settlement-lines';
 

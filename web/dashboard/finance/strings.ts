@@ -1,42 +1,22 @@
 import type { Request, Response } from 'express';
+import { isLocale, type Locale } from '../../../domain/locale';
 import { readCookies, setCookie, type CookieNames } from '../../session';
-
-/** The finance dashboard's languages; English is the default (decision 0094). */
-export type FinanceLang = 'is' | 'en';
 
 const LANG_COOKIE = 'skil_finance_lang';
 
 /**
  * `?lang=is|en` chooses and remembers (a year, in a cookie); otherwise the cookie; otherwise en.
- * The cookie carries nothing secret, but it is httpOnly like every cookie the dashboard sets.
+ * English is the default (decision 0094). The cookie carries nothing secret, but it is httpOnly like
+ * every cookie the dashboard sets.
  */
-export function chooseLang(req: Request, res: Response, cookies: CookieNames): FinanceLang {
+export function chooseLang(req: Request, res: Response, cookies: CookieNames): Locale {
   const asked = req.query.lang;
-  if (asked === 'is' || asked === 'en') {
+  if (isLocale(asked)) {
     if (readCookies(req)[LANG_COOKIE] !== asked) setCookie(res, cookies, LANG_COOKIE, asked, 365 * 24 * 3600);
     return asked;
   }
   const remembered = readCookies(req)[LANG_COOKIE];
   return remembered === 'is' ? 'is' : 'en';
-}
-
-/** Groups the digits of an integer with `sep`, exactly, whatever its size. */
-function groupDigits(value: number | bigint, sep: string): string {
-  const text = BigInt(value).toString();
-  const negative = text.startsWith('-');
-  const digits = negative ? text.slice(1) : text;
-  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, sep);
-  return negative ? `-${grouped}` : grouped;
-}
-
-/** Whole krónur: "1.234.567 kr." in Icelandic, "ISK 1,234,567" in English. */
-export function formatIsk(value: number | bigint, lang: FinanceLang): string {
-  return lang === 'is' ? `${groupDigits(value, '.')} kr.` : `ISK ${groupDigits(value, ',')}`;
-}
-
-/** A count with the language's thousands separator. */
-export function formatCount(value: number, lang: FinanceLang): string {
-  return groupDigits(value, lang === 'is' ? '.' : ',');
 }
 
 /** A UTC timestamp as "yyyy-mm-dd hh:mm" (Iceland keeps UTC all year, so this is local time too). */
@@ -264,4 +244,4 @@ const is: FinanceStrings = {
   },
 };
 
-export const FINANCE_STRINGS: Record<FinanceLang, FinanceStrings> = { is, en };
+export const FINANCE_STRINGS: Record<Locale, FinanceStrings> = { is, en };
