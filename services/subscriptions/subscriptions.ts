@@ -115,6 +115,7 @@ export function createSubscriptionService(deps: {
     return (testClockId ? await clocks.frozenTime(testClockId, trx) : undefined) ?? new Date();
   }
 
+  /** A new subscription and its event; changes of an existing one go through `transition` below. */
   async function write(
     scope: Scope,
     type: string,

@@ -132,6 +132,14 @@ export function createTransitions(deps: {
 export type Transitions = ReturnType<typeof createTransitions>;
 
 /**
+ * The subscriptions bound to a deleted test clock are canceled at the clock's time, in one
+ * statement and without events (decision 0044).
+ */
+export async function cancelAllOnClock(trx: Knex.Transaction, testClockId: string, at: Date): Promise<void> {
+  await createSubscriptionRepository(trx).cancelAllOnClock(testClockId, at, trx);
+}
+
+/**
  * Moves each subscription of a charged page to the period it was just charged for, in one
  * statement: active when paid, past_due (or still incomplete for a first charge) when not; a
  * pending price takes effect.
