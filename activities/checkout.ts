@@ -1,13 +1,11 @@
-import type { Knex } from '../db/knex';
-import { createCheckoutSessionRepository } from '../db/checkout-sessions';
+import type { SessionExpiry } from '../services/checkout/session-expiry';
 
 /** Checkout housekeeping: the periodic half of session expiry (the lazy half runs on every read). */
-export function createCheckoutActivities(deps: { knex: Knex }) {
-  const sessions = createCheckoutSessionRepository(deps.knex);
+export function createCheckoutActivities(deps: { sessionExpiry: SessionExpiry }) {
   return {
-    /** Moves every open session past its expires_at to `expired`; returns how many. */
+    /** Moves every open session past its expires_at (at `asOf`, ISO 8601, or now) to `expired`; returns how many. */
     async expireCheckoutSessions(asOf?: string): Promise<number> {
-      return sessions.expireDue(asOf ? new Date(asOf) : new Date());
+      return deps.sessionExpiry.expireDue(asOf ? new Date(asOf) : new Date());
     },
   };
 }

@@ -1,13 +1,11 @@
-import type { Knex } from '../db/knex';
-import { createIdempotencyRepository } from '../db/idempotency';
+import type { Housekeeping } from '../services/maintenance/housekeeping';
 
-/** Housekeeping that keeps tables from growing without bound. */
-export function createMaintenanceActivities(deps: { knex: Knex }) {
-  const idempotency = createIdempotencyRepository(deps.knex);
+/** Housekeeping that keeps tables from growing without bound (services/maintenance/). */
+export function createMaintenanceActivities(deps: { housekeeping: Housekeeping }) {
   return {
     /** Deletes idempotency keys past their 24 hours; returns how many. */
     async purgeExpiredIdempotencyKeys(): Promise<number> {
-      return idempotency.purgeExpired();
+      return deps.housekeeping.purgeExpiredIdempotencyKeys();
     },
   };
 }

@@ -14,6 +14,13 @@ import { createWebhookDispatcher } from '../engine/webhook-dispatch';
 import { createBillingActivities } from '../activities/billing';
 import { createSubscriptionActivities } from '../activities/subscriptions';
 import { createTestClockActivities } from '../activities/test-clocks';
+import { createRenewalService } from '../services/billing/renewal-service';
+import { createTransitions } from '../services/subscriptions/transitions';
+import { createLifecycleSteps } from '../services/subscriptions/lifecycle-steps';
+import { createLifecycleState } from '../services/subscriptions/lifecycle-state';
+import { createClockAdvance } from '../services/test-clocks/clock-advance';
+import { createSessionExpiry } from '../services/checkout/session-expiry';
+import { createHousekeeping } from '../services/maintenance/housekeeping';
 import { createSubscriptionEngine } from '../engine/subscription-engine';
 import { createClaimBatchStarter } from '../engine/claim-batch-starter';
 import type { CardAcquirer } from '../adapters/acquirers/card-acquirer';
@@ -126,33 +133,42 @@ export async function createWorker(
     secrets: webhookSecrets,
     wakeChannels: (ids) => dispatcher.wake(ids),
   });
+  // The services the billing, subscription, clock and housekeeping activities call.
+  const transitions = createTransitions({ knex: deps.knex, wakeChannels });
+  const clock = createClockAdvance({ knex: deps.knex, client: deps.client });
+  const renewals = createRenewalService({
+    knex: deps.knex,
+    log: deps.log.child({ area: 'billing' }),
+    ...(deps.metrics && { metrics: deps.metrics }),
+    acquirer,
+    wakeChannels,
+    notifyLifecycle: (refs) => engine.notify(refs),
+    ...(deps.chargeConcurrency !== undefined && { chargeConcurrency: deps.chargeConcurrency }),
+  });
+  const steps = createLifecycleSteps({
+    knex: deps.knex,
+    transitions,
+    // A krafa issued when card retries run out goes to the bank at once (decision 0105).
+    issueClaims: createClaimBatchStarter({
+      client: deps.client,
+      taskQueue: deps.taskQueue,
+      log: deps.log.child({ area: 'subscriptions' }),
+    }),
+  });
   const activities = {
-    ...createBillingActivities({
-      knex: deps.knex,
-      log: deps.log.child({ area: 'billing' }),
-      ...(deps.metrics && { metrics: deps.metrics }),
-      acquirer,
-      wakeChannels,
-      notifyLifecycle: (refs) => engine.notify(refs),
-      ...(deps.chargeConcurrency !== undefined && { chargeConcurrency: deps.chargeConcurrency }),
-    }),
+    ...createBillingActivities({ renewals }),
     ...createSubscriptionActivities({
-      knex: deps.knex,
-      wakeChannels,
-      // A krafa issued when card retries run out goes to the bank at once (decision 0105).
-      issueClaims: createClaimBatchStarter({
-        client: deps.client,
-        taskQueue: deps.taskQueue,
-        log: deps.log.child({ area: 'subscriptions' }),
-      }),
+      loadLifecycle: createLifecycleState({ knex: deps.knex }),
+      steps,
+      clock,
     }),
-    ...createTestClockActivities({ knex: deps.knex, client: deps.client }),
-    ...createMaintenanceActivities({ knex: deps.knex }),
+    ...createTestClockActivities({ clock }),
+    ...createMaintenanceActivities({ housekeeping: createHousekeeping({ knex: deps.knex }) }),
     ...createSettlementActivities({
       settlementRuns: createSettlementRunSteps(settlementDeps),
       payouts: createPayouts(settlementDeps),
     }),
-    ...createCheckoutActivities({ knex: deps.knex }),
+    ...createCheckoutActivities({ sessionExpiry: createSessionExpiry({ knex: deps.knex }) }),
     // Without a bank connection the bank sync activities fail as NoBankConnection.
     ...createBankSyncActivities({
       bankSync: createBankSyncService({

@@ -17,6 +17,7 @@ import { newSubscription } from './new-subscription';
 import { createSubscriptionDiscounts } from './discounts';
 import { newId, ID_PREFIX } from '../../domain/ids';
 import { presentSubscription } from './subscription-object';
+import { canceled, createTransitions, updated, type SubscriptionPatch, type Transition } from './transitions';
 
 export interface CreateSubscriptionInput {
   customer: string;
@@ -72,6 +73,7 @@ export function createSubscriptionService(deps: {
   const clocks = createTestClockRepository(deps.knex);
   const check = createReferenceChecks(deps.knex);
   const discounts = createSubscriptionDiscounts(deps.knex);
+  const transitions = createTransitions(deps);
 
   const find = (scope: Scope, id: string) =>
     findOr404(
@@ -113,6 +115,7 @@ export function createSubscriptionService(deps: {
     return (testClockId ? await clocks.frozenTime(testClockId, trx) : undefined) ?? new Date();
   }
 
+  /** A new subscription and its event; changes of an existing one go through `transition` below. */
   async function write(
     scope: Scope,
     type: string,
@@ -125,6 +128,18 @@ export function createSubscriptionService(deps: {
     });
     if (channels.length > 0) await deps.wakeChannels(channels);
     return row;
+  }
+
+  /** A change of one existing subscription, through the one path every transition takes. */
+  async function transition(
+    scope: Scope,
+    id: string,
+    decide: (row: SubscriptionRow, trx: Knex.Transaction) => Promise<Transition>,
+  ): Promise<SubscriptionRow> {
+    const done = await transitions.apply(scope, id, decide);
+    // `find` answered for it a moment ago; should the lock find none after all, it is a 404 too.
+    if (done.outcome !== 'applied') throw new NotFoundError(`No such subscription: '${id}'`, 'id');
+    return done.row;
   }
 
   return {
@@ -204,11 +219,9 @@ export function createSubscriptionService(deps: {
     async update(scope: Scope, id: string, input: UpdateSubscriptionInput) {
       await find(scope, id);
       let lifecycle = false;
-      const result = await write(scope, 'subscription.updated', async (trx) => {
-        const row = await subscriptions.lock(scope, id, trx);
-        if (!row) throw new NotFoundError(`No such subscription: '${id}'`, 'id');
+      const result = await transition(scope, id, async (row, trx) => {
         if (isEnded(row.status)) throw bad(`The subscription is ${row.status}`, 'id');
-        const patch: Partial<SubscriptionRow> = {};
+        const patch: SubscriptionPatch = {};
         if (input.price !== undefined && input.price !== row.price_id) {
           await check.recurringPrice(scope, input.price, trx, 'price');
           if (input.prorationBehavior === 'create_prorations' && row.status === 'active') {
@@ -278,7 +291,7 @@ export function createSubscriptionService(deps: {
           patch.claim_fallback = input.claimFallback;
         }
         if (input.metadata !== undefined) patch.metadata = input.metadata;
-        return subscriptions.update(scope, row.id, patch, trx);
+        return updated(patch);
       });
       if (lifecycle) await notify(result);
       return presentSubscription(result);
@@ -287,27 +300,13 @@ export function createSubscriptionService(deps: {
     /** Cancels now: no further renewals, whatever the period. */
     async cancel(scope: Scope, id: string, reason: string | null) {
       await find(scope, id);
-      const canceled = await write(scope, 'subscription.canceled', async (trx) => {
-        const row = await subscriptions.lock(scope, id, trx);
-        if (!row) throw new NotFoundError(`No such subscription: '${id}'`, 'id');
+      const ended = await transition(scope, id, async (row, trx) => {
         if (isEnded(row.status)) throw bad(`The subscription is already ${row.status}`, 'id');
-        const now = await nowFor(row.test_clock_id, trx);
-        return subscriptions.update(
-          scope,
-          row.id,
-          {
-            status: 'canceled',
-            canceled_at: now,
-            ended_at: now,
-            cancellation_reason: reason,
-            payment_failed_at: null,
-          },
-          trx,
-        );
+        return canceled(await nowFor(row.test_clock_id, trx), { reason, clearFailure: true });
       });
       // A lifecycle waiting on a retry or a period end learns now that nothing is left to do.
-      await notify(canceled);
-      return presentSubscription(canceled);
+      await notify(ended);
+      return presentSubscription(ended);
     },
   };
 }

@@ -3,7 +3,7 @@ import type { Scope } from '../../domain/scope';
 import type { PageOptions } from '../../db/tenant';
 import type { SubscriptionEngine } from '../../engine/subscription-engine';
 import { createTestClockRepository } from '../../db/test-clocks';
-import { createSubscriptionRepository } from '../../db/subscriptions';
+import { cancelAllOnClock } from '../subscriptions/transitions';
 import {
   ConflictError,
   InvalidRequestError,
@@ -17,7 +17,6 @@ const MAX_ADVANCE_MS = 2 * 366 * 86_400_000;
 /** Test clocks (test mode only), modelled on Stripe's (decision 0044). */
 export function createTestClockService(deps: { knex: Knex; engine: SubscriptionEngine | null }) {
   const clocks = createTestClockRepository(deps.knex);
-  const subscriptions = createSubscriptionRepository(deps.knex);
 
   const testOnly = (scope: Scope) => {
     if (scope.livemode)
@@ -55,7 +54,7 @@ export function createTestClockService(deps: { knex: Knex; engine: SubscriptionE
         throw new ConflictError('The test clock is advancing', 'test_clock_advancing');
       await deps.knex.transaction(async (trx) => {
         await clocks.delete(row.id, trx);
-        await subscriptions.cancelAllOnClock(row.id, row.frozen_time, trx);
+        await cancelAllOnClock(trx, row.id, row.frozen_time);
       });
       return presentDeletedTestClock(row.id);
     },

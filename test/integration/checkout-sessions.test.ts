@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { CheckoutSessionSchema } from '../../services/checkout/checkout-session-object';
 import { createCheckoutActivities } from '../../activities/checkout';
+import { createSessionExpiry } from '../../services/checkout/session-expiry';
 
 /**
  * Checkout sessions through the API (spec §2.1, §3, §4.5): every response checked against the §2.1
@@ -187,7 +188,9 @@ describe('create and retrieve', () => {
     expect(session((await stack.api(m.testKey, `/v1/checkout/sessions/${a.id}`)).body).status).toBe(
       'expired',
     );
-    const swept = await createCheckoutActivities({ knex: stack.knex }).expireCheckoutSessions();
+    const swept = await createCheckoutActivities({
+      sessionExpiry: createSessionExpiry({ knex: stack.knex }),
+    }).expireCheckoutSessions();
     expect(swept).toBeGreaterThanOrEqual(1);
     expect((await stack.knex('checkout_sessions').where({ id: b.id }).first()).status).toBe('expired');
     const paid = await submit(b.url, {
