@@ -18,7 +18,7 @@ export const LAYOUT = {
   adapters: ['domain', 'stack'],
   simulators: ['domain', 'adapters', 'stack', 'html'],
   services: ['domain', 'db', 'engine', 'adapters', 'stack', 'workflows/contract', 'html'],
-  activities: ['domain', 'db', 'services', 'engine', 'adapters', 'stack', 'workflows/contract'],
+  activities: ['domain', 'services', 'engine', 'adapters', 'stack', 'workflows/contract'],
   api: ['domain', 'services', 'stack'],
   web: ['domain', 'services', 'stack', 'html'],
   sdk: [],

@@ -40,6 +40,14 @@ const forbidden: [LintCase, string][] = [
     'may not import simulators/',
   ],
   [
+    { file: 'activities/lint-fixture.ts', code: use("import { x } from '../db/knex';") },
+    'activities/ may not import db/',
+  ],
+  [
+    { file: 'activities/lint-fixture.ts', code: use("import type { x } from '../db/subscriptions';") },
+    'activities/ may not import db/',
+  ],
+  [
     { file: 'workflows/lint-fixture.ts', code: use("import { x } from '../activities/billing';") },
     'by type only',
   ],
