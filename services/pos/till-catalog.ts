@@ -2,7 +2,8 @@ import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import type { VatRate } from '../../domain/vat';
 import type { PosAccess } from './access';
-import { createProductRepository } from '../../db/products';
+import { priceLine, type PricedLine } from '../../domain/line-pricing';
+import { createProductRepository, type ProductRow } from '../../db/products';
 import { createVariantRepository } from '../../db/product-variants';
 import { createPriceRepository } from '../../db/prices';
 
@@ -50,17 +51,25 @@ export function createTillCatalog(deps: { knex: Knex; access: PosAccess }) {
         return price && price.type === 'one_time' ? price.unit_amount : null;
       };
       const out: TillItem[] = [];
+      // One unit of each, priced as a sale prices it, so a button shows what the sale will charge.
+      const item = (product: ProductRow, line: PricedLine): TillItem => ({
+        product: product.id,
+        product_name: product.name,
+        vat_rate: line.vat_rate,
+        variant: line.variant_id,
+        name: line.description,
+        unit_amount: line.unit_amount,
+      });
       for (const { product, variants: vs } of perProduct) {
-        const base = { product: product.id, product_name: product.name, vat_rate: product.vat_rate };
         if (vs.length === 0) {
           const amount = oneTime(product.default_price_id);
-          if (amount !== null) out.push({ ...base, variant: null, name: product.name, unit_amount: amount });
+          if (amount !== null) out.push(item(product, priceLine({ product, unitAmount: amount }, 1)));
           continue;
         }
         for (const v of [...vs].sort((a, b) => a.created_at.getTime() - b.created_at.getTime())) {
           const amount = oneTime(v.price_id);
           if (amount !== null)
-            out.push({ ...base, variant: v.id, name: `${product.name} — ${v.name}`, unit_amount: amount });
+            out.push(item(product, priceLine({ product, variant: v, unitAmount: amount }, 1)));
         }
       }
       return out;

@@ -9,7 +9,8 @@ import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
 import type { PageOptions } from '../../db/tenant';
 import type { VatRate } from '../../domain/vat';
 import { createProductRepository } from '../../db/products';
-import { createVariantRepository } from '../../db/product-variants';
+import { createVariantRepository, type VariantRow } from '../../db/product-variants';
+import { priceLine, type LineSource } from '../../domain/line-pricing';
 import { createPriceRepository } from '../../db/prices';
 import { ApiError, ConflictError, InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
 import { ID_PREFIX, newId } from '../../domain/ids';
@@ -127,25 +128,18 @@ export function createTillService(deps: TillDeps) {
     return Promise.all(
       lines.map(async (line, i) => {
         const discount = line.discount_amount ?? 0;
-        let out: {
-          product_id: string | null;
-          variant_id: string | null;
-          description: string;
-          unit_amount: number;
-          vat_rate: VatRate;
-        };
+        let source: LineSource;
         if ('product' in line) {
           const product = await products.findById(scope, line.product);
           if (!product || product.deleted_at || !product.active)
             throw missingReference('product', line.product, `lines.${i}.product`);
           let priceId = product.default_price_id;
-          let name = product.name;
+          let variant: VariantRow | undefined;
           if (line.variant !== undefined) {
-            const variant = await variants.findById(scope, product.id, line.variant);
+            variant = await variants.findById(scope, product.id, line.variant);
             if (!variant || variant.deleted_at || !variant.active)
               throw missingReference('variant', line.variant, `lines.${i}.variant`);
             priceId = variant.price_id;
-            name = `${product.name} — ${variant.name}`;
           }
           const price = priceId ? await prices.findById(scope, priceId) : undefined;
           if (!price || price.type !== 'one_time')
@@ -153,34 +147,26 @@ export function createTillService(deps: TillDeps) {
               code: 'parameter_invalid',
               param: `lines.${i}.product`,
             });
-          out = {
-            product_id: product.id,
-            variant_id: line.variant ?? null,
-            description: name,
-            unit_amount: price.unit_amount,
-            vat_rate: product.vat_rate,
-          };
+          source = { product, variant, unitAmount: price.unit_amount };
         } else {
-          out = {
-            product_id: null,
-            variant_id: null,
-            description: line.description,
-            unit_amount: line.unit_amount,
-            vat_rate: line.vat_rate,
-          };
+          source = { description: line.description, unitAmount: line.unit_amount, vatRate: line.vat_rate };
         }
-        const gross = out.unit_amount * line.quantity;
-        if (!Number.isSafeInteger(gross) || discount > gross)
+        const priced = priceLine(source, line.quantity, discount);
+        if (!Number.isSafeInteger(priced.gross) || discount > priced.gross)
           throw new InvalidRequestError('A line discount cannot exceed the line', {
             code: 'parameter_invalid',
             param: `lines.${i}.discount_amount`,
           });
         return {
-          ...out,
+          product_id: priced.product_id,
+          variant_id: priced.variant_id,
+          description: priced.description,
+          unit_amount: priced.unit_amount,
+          vat_rate: priced.vat_rate,
           position: i,
-          quantity: line.quantity,
-          discount_amount: discount,
-          amount: gross - discount,
+          quantity: priced.quantity,
+          discount_amount: priced.discount_amount,
+          amount: priced.amount,
         };
       }),
     );
