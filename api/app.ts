@@ -84,7 +84,10 @@ import { createAgentSafety } from '../services/mcp/agent-safety';
 import { rolledBack } from '../services/dry-run';
 import { createMcpTools, mcpRouter } from './mcp/server';
 import type { WriteServices } from './mcp/services';
-import { createPosRepository } from '../db/pos';
+import { createPosRepositories } from '../db/pos-repositories';
+import { createProductRepository } from '../db/products';
+import { createVariantRepository } from '../db/product-variants';
+import { createPriceRepository } from '../db/prices';
 import { createPosAccess } from '../services/pos/access';
 import { createPosSetupService } from '../services/pos/pos-setup';
 import { createTillService } from '../services/pos/till';
@@ -264,7 +267,12 @@ export function createApp(deps: AppDeps): Express {
     onTouchError: (err) => deps.log.warn({ err }, 'could not record API key use'),
     ...(deps.apiKeyCache && { keyCache: deps.apiKeyCache }),
   });
-  const posRepo = createPosRepository(deps.knex);
+  const posRepo = createPosRepositories(deps.knex);
+  const posCatalog = {
+    products: createProductRepository(deps.knex),
+    variants: createVariantRepository(deps.knex),
+    prices: createPriceRepository(deps.knex),
+  };
   const posAccess = createPosAccess({ knex: deps.knex, pos: posRepo });
   const posTerminal = deps.posTerminal ?? createHttpPosTerminal();
   const posSetup = createPosSetupService({
@@ -388,6 +396,7 @@ export function createApp(deps: AppDeps): Express {
   const till = createTillService({
     knex: deps.knex,
     pos: posRepo,
+    catalog: posCatalog,
     access: posAccess,
     terminal: posTerminal,
     payments,
@@ -464,7 +473,7 @@ export function createApp(deps: AppDeps): Express {
         setup: posSetup,
         till,
         receipts: saleReceipts,
-        catalog: createTillCatalog({ knex: deps.knex, access: posAccess }),
+        catalog: createTillCatalog({ catalog: posCatalog, access: posAccess }),
       },
     }),
   );

@@ -1,6 +1,6 @@
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
-import type { PosRepository } from '../../db/pos';
+import type { PosRepositories } from '../../db/pos-repositories';
 import type { PosTerminal } from '../../adapters/terminal/pos-terminal';
 import { TerminalPairingError, TerminalUnavailableError } from '../../adapters/terminal/pos-terminal';
 import { isUniqueViolation, type PageOptions } from '../../db/tenant';
@@ -22,14 +22,16 @@ import {
 } from '../../domain/pos';
 import { assertPosEnabled, featuresOf } from '../../domain/capabilities';
 import { createMerchantRepository } from '../../db/merchants';
-import { unix } from '../../domain/unix-time';
 import { findOr404, missingReference } from '../lookup';
 import { newDeviceCredential, newTerminalSecret, secretHash, type PosAccess, type PosActor } from './access';
-import { presentDevice, presentRegister, presentStaff, presentTerminal } from './pos-objects';
+import { presentDevice, presentPairingCode } from './device-object';
+import { presentRegister } from './register-object';
+import { presentStaff } from './staff-object';
+import { presentTerminal, presentTerminalAnnouncement } from './terminal-object';
 
 export interface PosSetupDeps {
   knex: Knex;
-  pos: PosRepository;
+  pos: PosRepositories;
   access: PosAccess;
   terminal: PosTerminal;
   /** The server key PIN hashes are made under (decision 0127). */
@@ -45,16 +47,16 @@ export function createPosSetupService(deps: PosSetupDeps) {
       'pos.register',
       scope,
       id,
-      () => pos.register(scope, id),
-      () => pos.otherMode('pos_registers', scope, id),
+      () => pos.registers.find(scope, id),
+      () => pos.registers.otherMode(scope, id),
     );
   const staffOr404 = (scope: Scope, id: string) =>
     findOr404(
       'pos.staff',
       scope,
       id,
-      () => pos.staff(scope, id),
-      () => pos.otherMode('pos_staff', scope, id),
+      () => pos.staff.find(scope, id),
+      () => pos.staff.otherMode(scope, id),
     );
 
   async function uniquePin<T>(work: () => Promise<T>): Promise<T> {
@@ -79,7 +81,7 @@ export function createPosSetupService(deps: PosSetupDeps) {
       await access.assertEnabled(scope);
       access.assertApiKey(actor);
       return presentRegister(
-        await pos.createRegister(scope, {
+        await pos.registers.create(scope, {
           id: newId(ID_PREFIX.posRegister),
           name: body.name,
           location: body.location ?? null,
@@ -88,7 +90,7 @@ export function createPosSetupService(deps: PosSetupDeps) {
     },
     async listRegisters(scope: Scope, opts: PageOptions) {
       await access.assertEnabled(scope);
-      const page = await pos.registers(scope, opts);
+      const page = await pos.registers.list(scope, opts);
       return { data: page.data.map(presentRegister), hasMore: page.hasMore };
     },
     async retrieveRegister(scope: Scope, actor: PosActor, id: string) {
@@ -105,12 +107,12 @@ export function createPosSetupService(deps: PosSetupDeps) {
       const row = await register(scope, registerId);
       const code = pairingCode();
       const expires = new Date(Date.now() + PAIRING_CODE_MINUTES * 60_000);
-      await pos.insertPairingCode(scope, {
+      await pos.devices.insertPairingCode(scope, {
         code_hash: secretHash(code),
         register_id: row.id,
         expires_at: expires,
       });
-      return { object: 'pos.pairing_code' as const, register: row.id, code, expires_at: unix(expires) };
+      return presentPairingCode(row.id, code, expires);
     },
 
     /**
@@ -119,7 +121,7 @@ export function createPosSetupService(deps: PosSetupDeps) {
      */
     async pairDevice(body: { pairing_code: string }) {
       return deps.knex.transaction(async (trx) => {
-        const code = await pos.usePairingCode(secretHash(normalizeCode(body.pairing_code)), trx);
+        const code = await pos.devices.usePairingCode(secretHash(normalizeCode(body.pairing_code)), trx);
         if (!code)
           throw new InvalidRequestError('This pairing code is unknown, used or expired', {
             code: 'pos_pairing_code_invalid',
@@ -129,7 +131,7 @@ export function createPosSetupService(deps: PosSetupDeps) {
         const merchant = await merchants.findById(scope.merchantId, trx);
         assertPosEnabled(featuresOf(merchant?.features));
         const credential = newDeviceCredential(scope.livemode);
-        const device = await pos.insertDevice(
+        const device = await pos.devices.insert(
           {
             id: newId(ID_PREFIX.posDevice),
             merchant_id: scope.merchantId,
@@ -152,7 +154,7 @@ export function createPosSetupService(deps: PosSetupDeps) {
       access.assertApiKey(actor);
       return uniquePin(async () =>
         presentStaff(
-          await pos.createStaff(scope, {
+          await pos.staff.create(scope, {
             id: newId(ID_PREFIX.posStaff),
             name: body.name,
             role: body.role,
@@ -163,7 +165,7 @@ export function createPosSetupService(deps: PosSetupDeps) {
     },
     async listStaff(scope: Scope, opts: PageOptions) {
       await access.assertEnabled(scope);
-      const page = await pos.staffList(scope, opts);
+      const page = await pos.staff.list(scope, opts);
       return { data: page.data.map(presentStaff), hasMore: page.hasMore };
     },
     async retrieveStaff(scope: Scope, id: string) {
@@ -188,7 +190,7 @@ export function createPosSetupService(deps: PosSetupDeps) {
       await staffOr404(scope, id);
       return uniquePin(async () =>
         presentStaff(
-          await pos.updateStaff(scope, id, {
+          await pos.staff.update(scope, id, {
             ...(body.name !== undefined && { name: body.name }),
             ...(body.role !== undefined && { role: body.role }),
             ...(body.active !== undefined && { active: body.active }),
@@ -211,19 +213,19 @@ export function createPosSetupService(deps: PosSetupDeps) {
       if (actor.kind !== 'device')
         throw new PermissionError('Staff PINs work only on a paired till', 'pos_device_required');
       const outcome = await deps.knex.transaction(async (trx) => {
-        const staff = await pos.lockStaff(scope, body.staff, trx);
+        const staff = await pos.staff.lock(scope, body.staff, trx);
         if (!staff) throw missingReference('pos.staff', body.staff, 'staff');
         if (!staff.active) throw new PermissionError('This staff member is not active', 'pos_staff_inactive');
         if (staff.locked_until && staff.locked_until > new Date())
           return { ok: false as const, locked: true, staff };
         if (samePinHash(pinHash(deps.pinKey, scope, body.pin), staff.pin_hash)) {
-          await pos.updateStaff(scope, staff.id, { failed_pin_attempts: 0, locked_until: null }, trx);
-          await pos.setSignedIn(scope, actor.deviceId, staff.id, trx);
+          await pos.staff.update(scope, staff.id, { failed_pin_attempts: 0, locked_until: null }, trx);
+          await pos.devices.setSignedIn(scope, actor.deviceId, staff.id, trx);
           return { ok: true as const, staff };
         }
         const failed = staff.failed_pin_attempts + 1;
         const lock = failed >= PIN_LOCKOUT.attempts;
-        await pos.updateStaff(
+        await pos.staff.update(
           scope,
           staff.id,
           lock
@@ -240,20 +242,20 @@ export function createPosSetupService(deps: PosSetupDeps) {
               'pos_staff_locked',
             )
           : new InvalidRequestError('Wrong PIN', { code: 'pos_pin_incorrect', param: 'pin' });
-      const device = (await pos.device(scope, actor.deviceId))!;
+      const device = (await pos.devices.find(scope, actor.deviceId))!;
       return presentDevice(device);
     },
     async signOut(scope: Scope, actor: PosActor) {
       await access.assertEnabled(scope);
       if (actor.kind !== 'device') throw new PermissionError('Only a till signs out', 'pos_device_required');
-      await pos.setSignedIn(scope, actor.deviceId, null);
-      return presentDevice((await pos.device(scope, actor.deviceId))!);
+      await pos.devices.setSignedIn(scope, actor.deviceId, null);
+      return presentDevice((await pos.devices.find(scope, actor.deviceId))!);
     },
     async currentDevice(scope: Scope, actor: PosActor) {
       await access.assertEnabled(scope);
       if (actor.kind !== 'device')
         throw new PermissionError('Only a till has a device', 'pos_device_required');
-      return presentDevice((await pos.device(scope, actor.deviceId))!);
+      return presentDevice((await pos.devices.find(scope, actor.deviceId))!);
     },
 
     /** A terminal shows its registration code and tells Skil where it listens (no key; decision 0131). */
@@ -264,17 +266,13 @@ export function createPosSetupService(deps: PosSetupDeps) {
     }) {
       const expires = new Date(Date.now() + TERMINAL_ANNOUNCEMENT_HOURS * 3_600_000);
       const code = normalizeCode(body.registration_code);
-      await pos.announceTerminal({
+      await pos.terminals.announce({
         registration_code: code,
         url: body.url,
         device_type: body.device_type,
         expires_at: expires,
       });
-      return {
-        object: 'pos.terminal_announcement' as const,
-        registration_code: code,
-        expires_at: unix(expires),
-      };
+      return presentTerminalAnnouncement(code, expires);
     },
 
     /** Pairs the terminal showing `registration_code` to a register, the Stripe Terminal way. */
@@ -285,11 +283,11 @@ export function createPosSetupService(deps: PosSetupDeps) {
     ) {
       await access.assertEnabled(scope);
       access.assertApiKey(actor);
-      const reg = await pos.register(scope, body.register);
+      const reg = await pos.registers.find(scope, body.register);
       if (!reg) throw missingReference('pos.register', body.register, 'register');
       const code = normalizeCode(body.registration_code);
       return deps.knex.transaction(async (trx) => {
-        const found = await pos.takeAnnouncement(code, trx);
+        const found = await pos.terminals.takeAnnouncement(code, trx);
         if (!found)
           throw new InvalidRequestError('No terminal shows this registration code', {
             code: 'pos_registration_code_invalid',
@@ -319,7 +317,7 @@ export function createPosSetupService(deps: PosSetupDeps) {
           throw err;
         }
         return presentTerminal(
-          await pos.insertTerminal(
+          await pos.terminals.insert(
             scope,
             {
               id,
@@ -336,9 +334,9 @@ export function createPosSetupService(deps: PosSetupDeps) {
     },
     async listTerminals(scope: Scope, opts: PageOptions & { registerId?: string | undefined }) {
       await access.assertEnabled(scope);
-      if (opts.registerId !== undefined && !(await pos.register(scope, opts.registerId)))
+      if (opts.registerId !== undefined && !(await pos.registers.find(scope, opts.registerId)))
         throw missingReference('pos.register', opts.registerId, 'register');
-      const page = await pos.terminals(scope, {
+      const page = await pos.terminals.list(scope, {
         ...opts,
         ...(opts.registerId !== undefined && { registerId: opts.registerId }),
       });
@@ -351,8 +349,8 @@ export function createPosSetupService(deps: PosSetupDeps) {
           'pos.terminal',
           scope,
           id,
-          () => pos.terminal(scope, id),
-          () => pos.otherMode('pos_terminals', scope, id),
+          () => pos.terminals.find(scope, id),
+          () => pos.terminals.otherMode(scope, id),
         ),
       );
     },

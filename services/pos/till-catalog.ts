@@ -1,11 +1,8 @@
-import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import type { VatRate } from '../../domain/vat';
-import type { PosAccess } from './access';
+import type { TillDeps } from './till-deps';
 import { priceLine, type PricedLine } from '../../domain/line-pricing';
-import { createProductRepository, type ProductRow } from '../../db/products';
-import { createVariantRepository } from '../../db/product-variants';
-import { createPriceRepository } from '../../db/prices';
+import type { ProductRow } from '../../db/products';
 
 /** One button of the till's product grid: a product, or one of its variants, with its price. */
 export interface TillItem {
@@ -23,13 +20,11 @@ const GRID_PRODUCTS = 100;
 
 /**
  * What a till can sell: the active products with a one-time price, each active variant its own
- * button. The sale itself prices the lines again from the catalogue (services/pos/till.ts), so the
+ * button. The sale itself prices the lines again from the catalogue (services/pos/sale-lines.ts), so the
  * grid only shows; it never decides a price.
  */
-export function createTillCatalog(deps: { knex: Knex; access: PosAccess }) {
-  const products = createProductRepository(deps.knex);
-  const variants = createVariantRepository(deps.knex);
-  const prices = createPriceRepository(deps.knex);
+export function createTillCatalog(deps: Pick<TillDeps, 'catalog' | 'access'>) {
+  const { products, variants, prices } = deps.catalog;
   return {
     async items(scope: Scope): Promise<TillItem[]> {
       await deps.access.assertEnabled(scope);

@@ -3,7 +3,7 @@ import { Router, type Request, type Response } from 'express';
 import { html } from '../../html/html';
 import { newNonce, setPageSecurityHeaders } from '../../html/security-headers';
 import { renderReceiptPage } from '../../services/receipts';
-import type { SalePaymentInput } from '../../services/pos/till';
+import type { SalePaymentInput } from '../../services/pos/sale-payments';
 import { cartText, parseCart, pricedCart, withItem, withoutLine, type CartEntry } from './cart';
 import { csrfInput, failure, isk, kronur, sendTillPage, tillView, type PosContext } from './frame';
 import { requireStaff } from './device-pages';
