@@ -38,7 +38,10 @@ export interface PosSetupDeps {
   pinKey: string;
 }
 
-/** Registers, the devices and terminals paired to them, and staff with their PINs (issue 19). */
+/**
+ * Registers, the tills and card terminals paired to them (decisions 0126 and 0131), and staff with
+ * their own PINs (decision 0127).
+ */
 export function createPosSetupService(deps: PosSetupDeps) {
   const { pos, access } = deps;
   const merchants = createMerchantRepository(deps.knex);
