@@ -1,6 +1,9 @@
 import { Client, type Connection } from '@temporalio/client';
 import type { Knex } from '../db/knex';
-import { createPosRepository } from '../db/pos';
+import { createPosRepositories } from '../db/pos-repositories';
+import { createProductRepository } from '../db/products';
+import { createVariantRepository } from '../db/product-variants';
+import { createPriceRepository } from '../db/prices';
 import { createSecretBox } from '../domain/secret-box';
 import { DEFAULT_AUTO_DISABLE, type AutoDisableRule } from '../domain/webhook-schedule';
 import type { Logger } from '../stack/logger';
@@ -238,7 +241,12 @@ export function composeServices(deps: ServiceDeps) {
     }),
   });
 
-  const posRepo = createPosRepository(knex);
+  const posRepo = createPosRepositories(knex);
+  const posCatalog = {
+    products: createProductRepository(knex),
+    variants: createVariantRepository(knex),
+    prices: createPriceRepository(knex),
+  };
   const posAccess = createPosAccess({ knex, pos: posRepo });
   const posTerminal = deps.posTerminal ?? createHttpPosTerminal();
   const posSetup = createPosSetupService({
@@ -251,6 +259,7 @@ export function composeServices(deps: ServiceDeps) {
   const till = createTillService({
     knex,
     pos: posRepo,
+    catalog: posCatalog,
     access: posAccess,
     terminal: posTerminal,
     payments,
@@ -262,7 +271,7 @@ export function composeServices(deps: ServiceDeps) {
     setup: posSetup,
     till,
     receipts: createSaleReceipts({ knex, till, mailer }),
-    catalog: createTillCatalog({ knex, access: posAccess }),
+    catalog: createTillCatalog({ catalog: posCatalog, access: posAccess }),
   };
 
   const accountDeps = { knex, mailer: mailer ?? unconfiguredMailer(), publicBaseUrl, log };

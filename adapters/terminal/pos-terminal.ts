@@ -1,7 +1,7 @@
 import type { CardToken } from '../acquirers/card-acquirer';
 
 /**
- * A card terminal paired to a register (issue 19, decision 0131). The register pushes a payment to
+ * A card terminal paired to a register (decision 0131). The register pushes a payment to
  * the terminal over HTTP+JSON; the terminal reads the card, has the acquirer tokenize it (the card
  * number never reaches Skil) and answers with the token, which Skil authorizes and captures as a
  * payment intent of channel `pos`. A staff phone doing tap to pay speaks the same protocol.

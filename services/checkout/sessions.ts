@@ -13,6 +13,7 @@ import { createVariantRepository } from '../../db/product-variants';
 import { createCustomerRepository } from '../../db/customers';
 import { newId, ID_PREFIX } from '../../domain/ids';
 import { InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
+import { priceLine, type PricedLine } from '../../domain/line-pricing';
 import { findOr404, missingReference } from '../lookup';
 import type { PageOptions } from '../../db/tenant';
 import { presentSession } from './checkout-session-object';
@@ -21,6 +22,17 @@ import type { CheckoutPromotionCodes } from './promotion-codes';
 import { isTrial, type SubscriptionSignup } from './subscription-signup';
 import type { CarrierService } from '../delivery/carriers';
 import type { PickupPoint } from '../../domain/delivery';
+
+/** A checkout line item as stored: the priced line without its amounts, which the session keeps. */
+const lineItem = (line: PricedLine, variantId: string | null): LineItem => ({
+  id: newId(ID_PREFIX.lineItem),
+  product_id: line.product_id,
+  variant_id: variantId,
+  description: line.description,
+  quantity: line.quantity,
+  unit_amount: line.unit_amount,
+  vat_rate: line.vat_rate,
+});
 
 /** Creating checkout sessions: what they sell, at what price, for whom (spec §2.1). */
 export function createCheckoutSessions(deps: {
@@ -46,23 +58,21 @@ export function createCheckoutSessions(deps: {
     recurring = false,
     /** The one item came as the `product` shorthand: errors name `product`, not `items.0`. */
     shorthand = false,
-  ): Promise<{ lines: LineItem[]; priceIds: (string | null)[] }> {
+  ): Promise<{ lines: LineItem[]; priceIds: (string | null)[]; subtotal: number }> {
     const out: LineItem[] = [];
     const priceIds: (string | null)[] = [];
+    let subtotal = 0;
     for (const [i, item] of items.entries()) {
       const param = shorthand ? 'product' : `items.${i}`;
       const productParam = shorthand ? 'product' : `${param}.product`;
       if ('description' in item) {
         if (recurring) throw bad('A subscription checkout needs a recurring price', param);
-        out.push({
-          id: newId(ID_PREFIX.lineItem),
-          product_id: null,
-          variant_id: null,
-          description: item.description,
-          quantity: item.quantity,
-          unit_amount: item.unit_amount,
-          vat_rate: item.vat_rate,
-        });
+        const line = priceLine(
+          { description: item.description, unitAmount: item.unit_amount, vatRate: item.vat_rate },
+          item.quantity,
+        );
+        out.push(lineItem(line, null));
+        subtotal += line.amount;
         priceIds.push(null);
         continue;
       }
@@ -96,17 +106,12 @@ export function createCheckoutSessions(deps: {
         throw bad('Recurring prices are sold through subscriptions, not one-off checkout', `${param}`);
       priceIds.push(price.id);
       const variant = variantId ? await variants.findById(scope, product.id, variantId) : undefined;
-      out.push({
-        id: newId(ID_PREFIX.lineItem),
-        product_id: product.id,
-        variant_id: variantId,
-        description: variant ? `${product.name} — ${variant.name}` : product.name,
-        quantity: item.quantity,
-        unit_amount: price.unit_amount,
-        vat_rate: product.vat_rate,
-      });
+      const line = priceLine({ product, variant, unitAmount: price.unit_amount }, item.quantity);
+      // The price's variant stays on the line even if that variant is gone since (decision 0022).
+      out.push(lineItem(line, variantId));
+      subtotal += line.amount;
     }
-    return { lines: out, priceIds };
+    return { lines: out, priceIds, subtotal };
   }
 
   async function create(scope: Scope, input: SessionInput): Promise<CheckoutSessionRow> {
@@ -171,14 +176,14 @@ export function createCheckoutSessions(deps: {
       ? await resolveItems(scope, input.items, recurring)
       : input.product
         ? await resolveItems(scope, [{ product: input.product, quantity: 1 }], recurring, true)
-        : { lines: [], priceIds: [] };
+        : { lines: [], priceIds: [], subtotal: 0 };
     const items = resolved.lines;
     const subscriptionData = recurring
       ? await subscriptionDataOf(scope, input.subscription_data, items[0]!, resolved.priceIds[0]!, customer)
       : null;
     const subtotal =
       items.length > 0
-        ? items.reduce((a, l) => a + l.unit_amount * l.quantity, 0)
+        ? resolved.subtotal
         : input.mode === 'setup'
           ? 0
           : (input.amount ?? input.minimum_amount ?? 0);

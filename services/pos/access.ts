@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
-import type { PosRepository, PosStaffRow } from '../../db/pos';
+import type { PosRepositories } from '../../db/pos-repositories';
+import type { PosStaffRow } from '../../db/pos-staff';
 import { createMerchantRepository } from '../../db/merchants';
 import { assertPosEnabled, featuresOf } from '../../domain/capabilities';
 import { InvalidRequestError, PermissionError } from '../../domain/errors';
@@ -25,7 +26,7 @@ export const isDeviceCredential = (secret: string) => CREDENTIAL_SHAPE.test(secr
 export const newTerminalSecret = () => randomBytes(32).toString('base64url');
 
 /** The POS guard (spec §7) and the rules of who may act, shared by every POS operation. */
-export function createPosAccess(deps: { knex: Knex; pos: PosRepository }) {
+export function createPosAccess(deps: { knex: Knex; pos: Pick<PosRepositories, 'devices' | 'staff'> }) {
   const merchants = createMerchantRepository(deps.knex);
 
   return {
@@ -38,15 +39,15 @@ export function createPosAccess(deps: { knex: Knex; pos: PosRepository }) {
     /** The device a credential opens (not revoked), for the authentication middleware. */
     async device(secret: string) {
       if (!isDeviceCredential(secret)) return undefined;
-      return deps.pos.deviceBySecretHash(secretHash(secret));
+      return deps.pos.devices.bySecretHash(secretHash(secret));
     },
 
     /** The active staff member signed in on a device, or null: the till app's PIN session (0150). */
     async signedInStaff(scope: Scope, deviceId: string): Promise<PosStaffRow | null> {
-      const device = await deps.pos.device(scope, deviceId);
+      const device = await deps.pos.devices.find(scope, deviceId);
       const staffId = device && !device.revoked_at ? signedInStaffId(device) : null;
       if (!staffId) return null;
-      const staff = await deps.pos.staff(scope, staffId);
+      const staff = await deps.pos.staff.find(scope, staffId);
       return staff?.active ? staff : null;
     },
 
@@ -78,14 +79,14 @@ export function createPosAccess(deps: { knex: Knex; pos: PosRepository }) {
     ): Promise<PosStaffRow> {
       let staff: PosStaffRow | undefined;
       if (actor.kind === 'device') {
-        const device = await deps.pos.device(scope, actor.deviceId, trx);
+        const device = await deps.pos.devices.find(scope, actor.deviceId, trx);
         const staffId = device ? signedInStaffId(device) : null;
         if (!staffId)
           throw new PermissionError(
             'No staff member is signed in on this till (a PIN sign-in lasts 12 hours)',
             'pos_staff_not_signed_in',
           );
-        staff = await deps.pos.staff(scope, staffId, trx);
+        staff = await deps.pos.staff.find(scope, staffId, trx);
       } else {
         if (named === undefined)
           throw new InvalidRequestError(
@@ -95,7 +96,7 @@ export function createPosAccess(deps: { knex: Knex; pos: PosRepository }) {
               param: 'staff',
             },
           );
-        staff = await deps.pos.staff(scope, named, trx);
+        staff = await deps.pos.staff.find(scope, named, trx);
         if (!staff) throw missingReference('pos.staff', named, 'staff');
       }
       if (!staff?.active) throw new PermissionError('This staff member is not active', 'pos_staff_inactive');

@@ -6,6 +6,7 @@ import { createMerchantRepository } from '../../db/merchants';
 import type { Mailer } from '../../adapters/mail/mailer';
 import { InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
 import { buildReceipt, renderReceiptEmail, type ReceiptInput } from '../receipts';
+import { presentReceipt } from './receipt-object';
 
 /** An address a receipt may go to: one plain address, no display name or list. */
 const EMAIL = /^[^\s@<>,;"]{1,64}@[^\s@<>,;"]{1,189}\.[^\s@<>,;"]{2,}$/;
@@ -59,16 +60,7 @@ export function createSaleReceipts(deps: { knex: Knex; till: TillService; mailer
       const input = await this.input(scope, actor, saleId, locale);
       const r = buildReceipt(input);
       const mail = renderReceiptEmail(r);
-      return {
-        object: 'pos.receipt' as const,
-        sale: saleId,
-        number: r.number,
-        total: r.total,
-        vat: r.vat,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-      };
+      return presentReceipt(saleId, r, mail);
     },
   };
 }

@@ -1,10 +1,8 @@
-import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import type { VatRate } from '../../domain/vat';
-import type { PosAccess } from './access';
-import { createProductRepository } from '../../db/products';
-import { createVariantRepository } from '../../db/product-variants';
-import { createPriceRepository } from '../../db/prices';
+import type { TillDeps } from './till-deps';
+import { priceLine, type PricedLine } from '../../domain/line-pricing';
+import type { ProductRow } from '../../db/products';
 
 /** One button of the till's product grid: a product, or one of its variants, with its price. */
 export interface TillItem {
@@ -22,13 +20,11 @@ const GRID_PRODUCTS = 100;
 
 /**
  * What a till can sell: the active products with a one-time price, each active variant its own
- * button. The sale itself prices the lines again from the catalogue (services/pos/till.ts), so the
+ * button. The sale itself prices the lines again from the catalogue (services/pos/sale-lines.ts), so the
  * grid only shows; it never decides a price.
  */
-export function createTillCatalog(deps: { knex: Knex; access: PosAccess }) {
-  const products = createProductRepository(deps.knex);
-  const variants = createVariantRepository(deps.knex);
-  const prices = createPriceRepository(deps.knex);
+export function createTillCatalog(deps: Pick<TillDeps, 'catalog' | 'access'>) {
+  const { products, variants, prices } = deps.catalog;
   return {
     async items(scope: Scope): Promise<TillItem[]> {
       await deps.access.assertEnabled(scope);
@@ -50,17 +46,25 @@ export function createTillCatalog(deps: { knex: Knex; access: PosAccess }) {
         return price && price.type === 'one_time' ? price.unit_amount : null;
       };
       const out: TillItem[] = [];
+      // One unit of each, priced as a sale prices it, so a button shows what the sale will charge.
+      const item = (product: ProductRow, line: PricedLine): TillItem => ({
+        product: product.id,
+        product_name: product.name,
+        vat_rate: line.vat_rate,
+        variant: line.variant_id,
+        name: line.description,
+        unit_amount: line.unit_amount,
+      });
       for (const { product, variants: vs } of perProduct) {
-        const base = { product: product.id, product_name: product.name, vat_rate: product.vat_rate };
         if (vs.length === 0) {
           const amount = oneTime(product.default_price_id);
-          if (amount !== null) out.push({ ...base, variant: null, name: product.name, unit_amount: amount });
+          if (amount !== null) out.push(item(product, priceLine({ product, unitAmount: amount }, 1)));
           continue;
         }
         for (const v of [...vs].sort((a, b) => a.created_at.getTime() - b.created_at.getTime())) {
           const amount = oneTime(v.price_id);
           if (amount !== null)
-            out.push({ ...base, variant: v.id, name: `${product.name} — ${v.name}`, unit_amount: amount });
+            out.push(item(product, priceLine({ product, variant: v, unitAmount: amount }, 1)));
         }
       }
       return out;

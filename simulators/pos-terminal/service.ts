@@ -32,7 +32,7 @@ export interface SimulatedTerminal {
 }
 
 /**
- * The simulated card terminal (issue 19, decision 0131): another system with its own state. It shows
+ * The simulated card terminal (decision 0131): another system with its own state. It shows
  * a registration code, pairs when Skil sends that code with a secret, and answers payments the
  * register pushes to it over HTTP by reading the next presented card and having the acquirer
  * tokenize it. Its own test control (`POST /present`) stands for a buyer tapping a card.

@@ -58,14 +58,17 @@ function routerRoutes(): string[] {
     posRouter({ setup: stub, till: stub, receipts: stub }, docs),
     posPublicRouter({ setup: stub }, docs),
   ];
+  type Layer = { route?: { path: string; methods: Record<string, boolean> }; handle?: { stack?: Layer[] } };
   const out: string[] = [];
-  for (const r of routers)
-    for (const layer of (
-      r as unknown as { stack: { route?: { path: string; methods: Record<string, boolean> } }[] }
-    ).stack)
+  // One router per resource, mounted by an index router: walk into each mounted router.
+  const walk = (stack: Layer[]): void => {
+    for (const layer of stack)
       if (layer.route)
         for (const method of Object.keys(layer.route.methods))
           out.push(`${method.toUpperCase()} ${layer.route.path.replace(/:(\w+)/g, '{$1}')}`);
+      else if (layer.handle?.stack) walk(layer.handle.stack);
+  };
+  for (const r of routers) walk((r as unknown as { stack: Layer[] }).stack);
   return out.sort();
 }
 

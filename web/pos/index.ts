@@ -15,7 +15,7 @@ import { t } from './messages';
 const POS_PATH = /^\/pos(\/|$)/;
 
 /**
- * The till app at `/pos` (issue 19, decision 0150): tablet-sized, server-rendered pages over the
+ * The till app at `/pos` (decision 0150): tablet-sized, server-rendered pages over the
  * same POS services as `/v1/pos`, acting as the paired device with the staff member signed in on
  * it. Only requests under `/pos` enter.
  */

@@ -17,7 +17,7 @@ async function gridProducts(ctx: PosContext, scope: Parameters<PosContext['pos']
 }
 
 /**
- * Product pages at the till (issue 19, decision 0161): the grid's products, each with its hosted
+ * Product pages at the till (decision 0161): the grid's products, each with its hosted
  * product page's QR code, shown to a buyer who scans it and pays on their own phone. The till only
  * shows the link; the page and the checkout behind it are the hosted checkout's.
  */

@@ -3,7 +3,7 @@ import { Router, type Request, type Response } from 'express';
 import { html } from '../../html/html';
 import { newNonce, setPageSecurityHeaders } from '../../html/security-headers';
 import { renderReceiptPage } from '../../services/receipts';
-import type { SalePaymentInput } from '../../services/pos/till';
+import type { SalePaymentInput } from '../../services/pos/sale-payments';
 import { cartText, parseCart, pricedCart, withItem, withoutLine, type CartEntry } from './cart';
 import { csrfInput, failure, isk, kronur, sendTillPage, tillView, type PosContext } from './frame';
 import { requireStaff } from './device-pages';
@@ -13,7 +13,7 @@ const ID = /^[a-z]+_[0-9A-Za-z]{1,64}$/;
 const when = (unix: number) => new Date(unix * 1000).toISOString().slice(11, 16);
 
 /**
- * Selling (issue 19): the product grid with variants, the cart, payment by cash (change due), by
+ * Selling (decision 0129): the product grid with variants, the cart, payment by cash (change due), by
  * card on the register's paired terminal, or split; the sale's page with its refund form, and its
  * 80 mm receipt from the one receipt service. Every step is the till service's own operation.
  */
