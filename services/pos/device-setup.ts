@@ -12,7 +12,8 @@ import {
 } from '../../domain/pos';
 import { assertPosEnabled, featuresOf } from '../../domain/capabilities';
 import { createMerchantRepository } from '../../db/merchants';
-import { findOr404, missingReference } from '../lookup';
+import { missingReference } from '../lookup';
+import { findRegister } from './register-lookup';
 import { newDeviceCredential, secretHash, type PosActor } from './access';
 import { presentDevice, presentPairingCode } from './device-object';
 
@@ -22,14 +23,7 @@ import { presentDevice, presentPairingCode } from './device-object';
  */
 export function createDeviceSetup(deps: Pick<PosSetupDeps, 'knex' | 'pos' | 'access' | 'pinKey'>) {
   const { pos, access } = deps;
-  const register = (scope: Scope, id: string) =>
-    findOr404(
-      'pos.register',
-      scope,
-      id,
-      () => pos.registers.find(scope, id),
-      () => pos.registers.otherMode(scope, id),
-    );
+  const register = (scope: Scope, id: string) => findRegister(pos, scope, id);
   const merchants = createMerchantRepository(deps.knex);
 
   return {

@@ -2,7 +2,7 @@ import type { Scope } from '../../domain/scope';
 import type { PosSetupDeps } from './pos-setup';
 import { type PageOptions } from '../../db/tenant';
 import { ID_PREFIX, newId } from '../../domain/ids';
-import { findOr404 } from '../lookup';
+import { findRegister } from './register-lookup';
 import type { PosActor } from './access';
 import { presentRegister } from './register-object';
 
@@ -11,14 +11,7 @@ import { presentRegister } from './register-object';
  */
 export function createRegisterSetup(deps: Pick<PosSetupDeps, 'pos' | 'access'>) {
   const { pos, access } = deps;
-  const register = (scope: Scope, id: string) =>
-    findOr404(
-      'pos.register',
-      scope,
-      id,
-      () => pos.registers.find(scope, id),
-      () => pos.registers.otherMode(scope, id),
-    );
+  const register = (scope: Scope, id: string) => findRegister(pos, scope, id);
 
   return {
     async createRegister(

@@ -10,6 +10,7 @@ import type { RefundService } from '../payments/refunds';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
 import { ConflictError } from '../../domain/errors';
 import { findOr404 } from '../lookup';
+import { findRegister } from './register-lookup';
 import type { PosAccess, PosActor } from './access';
 
 /** What the till's operations are made of; every repository comes in here, none is built inside. */
@@ -34,13 +35,7 @@ export function createTillLookups(deps: Pick<TillDeps, 'pos' | 'access'>) {
   const { pos, access } = deps;
   return {
     registerOr404: async (scope: Scope, actor: PosActor, id: string) => {
-      const row = await findOr404(
-        'pos.register',
-        scope,
-        id,
-        () => pos.registers.find(scope, id),
-        () => pos.registers.otherMode(scope, id),
-      );
+      const row = await findRegister(pos, scope, id);
       access.assertRegister(actor, row.id);
       return row;
     },
