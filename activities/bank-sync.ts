@@ -1,10 +1,5 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
-import {
-  NoBankConnectionError,
-  type BankFileOutcome,
-  type BankSyncService,
-} from '../services/bank-sync/bank-sync-service';
-import { FailureType } from '../workflows/contract';
+import { Context } from '@temporalio/activity';
+import type { BankFileOutcome, BankSyncService } from '../services/bank-sync/bank-sync-service';
 import { toActivityFailure } from './adapter-failure';
 
 export type { BankFileOutcome } from '../services/bank-sync/bank-sync-service';
@@ -12,16 +7,6 @@ export type { BankFileOutcome } from '../services/bank-sync/bank-sync-service';
 export interface BankSyncActivityDeps {
   /** Built by the worker (worker/create-worker.ts) from its knex, bank connections and raw file store. */
   bankSync: BankSyncService;
-}
-
-/**
- * A connection this worker does not know is final (the workflow lists NoBankConnection as
- * non-retryable); the bank's final answers (a wrong login, a file refused) stop the retries too.
- */
-function failureOf(err: unknown): unknown {
-  if (err instanceof NoBankConnectionError)
-    return ApplicationFailure.nonRetryable(err.message, FailureType.NoBankConnection);
-  return toActivityFailure(err);
 }
 
 function heartbeat(details: unknown): void {
@@ -39,7 +24,8 @@ export function createBankSyncActivities(deps: BankSyncActivityDeps) {
       try {
         return await deps.bankSync.listInbox(input.connection);
       } catch (err) {
-        throw failureOf(err);
+        // A connection this worker does not know (a StepFailure) and the bank's final answers stop the retries.
+        throw toActivityFailure(err);
       }
     },
 
@@ -51,7 +37,7 @@ export function createBankSyncActivities(deps: BankSyncActivityDeps) {
       try {
         return await deps.bankSync.syncFile(input, heartbeat);
       } catch (err) {
-        throw failureOf(err);
+        throw toActivityFailure(err);
       }
     },
   };

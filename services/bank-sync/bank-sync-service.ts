@@ -9,6 +9,8 @@ import { createSftpTransport } from '../../adapters/banks/sftp-transport';
 import type { BankFileOutcome } from './bank-file-outcome';
 import { processingOrder } from './processing-order';
 import { syncBankFile } from './sync-bank-file';
+import { StepFailure } from '../step-failure';
+import { FailureType } from '../../workflows/contract';
 
 export type { BankFileOutcome } from './bank-file-outcome';
 
@@ -39,18 +41,11 @@ export interface BankSyncServiceDeps {
 /** Told while a file is processed, so that a long file can show it is still being worked on. */
 export type Heartbeat = (details: { file: string; entries?: number }) => void;
 
-/** The connection named is not configured on this worker: asking again cannot help. */
-export class NoBankConnectionError extends Error {
-  override readonly name = 'NoBankConnectionError';
-  constructor(readonly connection: string) {
-    super(`no bank connection ${connection} is configured`);
-  }
-}
-
 export function createBankSyncService(deps: BankSyncServiceDeps) {
   const connectionOf = (id: string): BankConnection => {
     const c = deps.bankConnections.find((x) => x.id === id);
-    if (!c) throw new NoBankConnectionError(id);
+    // Not configured on this worker: asking again cannot help.
+    if (!c) throw new StepFailure(`no bank connection ${id} is configured`, FailureType.NoBankConnection);
     return c;
   };
   const withTransport = async <T>(
