@@ -203,5 +203,5 @@ export class Skil {
 }
 
 // The resources are assigned in the constructor; the interface gives them their types.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Skil extends Resources {}

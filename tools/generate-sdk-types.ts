@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import openapiTS, { astToString } from 'openapi-typescript';
 import { createApp } from '../api/app';
 import { cardAcquirerFromConfig } from '../adapters/acquirers/http-card-acquirer';
 import { createMetrics } from '../api/metrics';
@@ -51,6 +50,9 @@ async function openApiDocument(): Promise<Record<string, unknown>> {
 }
 
 async function main(): Promise<void> {
+  // The ES module build, by its file: the package's CommonJS declarations (dist/index.d.cts) state
+  // `export =` beside the named exports, which TypeScript 7 reads as the function alone.
+  const { default: openapiTS, astToString } = await import('openapi-typescript/dist/index.mjs');
   const doc = await openApiDocument();
   const ast = await openapiTS(doc as unknown as Parameters<typeof openapiTS>[0], { alphabetize: true });
   const generated = HEADER + astToString(ast);

@@ -1,5 +1,6 @@
-// Compiled by `npm test` (tsc --noEmit) and never run: each @ts-expect-error line is a misuse of the
-// SDK that must not compile. Should the SDK's types loosen, the directive is unused and tsc fails.
+// Type-checked by `npm test` (tsgo --noEmit, tools/checks.mjs) and never run: each @ts-expect-error
+// line is a misuse of the SDK that must not compile. Should the SDK's types loosen, the directive is
+// unused and the type check fails.
 import { Skil } from '@skil/sdk';
 
 export async function misuse(skil: Skil): Promise<void> {

@@ -3,9 +3,8 @@ import { lintInChild } from '../helpers/lint-in-child';
 /**
  * The lint rule of "SQL only in db/" (decision 0097): knex, pg and SQL text fail outside db/ and pass in
  * it. ESLint runs in a child process (`new ESLint({ cwd })`, `lintText`): it loads eslint.config.mjs
- * by dynamic import, which jest's module sandbox refuses. Type-aware rules are off there: the
- * fixtures exist only as text, so the TypeScript project cannot see them, and the SQL rules need
- * no types.
+ * by dynamic import, which jest's module sandbox refuses. The fixtures exist only as text, and the
+ * SQL rules, like everything in that config, need no types (decision 0199).
  */
 /** The SQL rule's messages (and any parse failure, as `fatal`) for each fixture, linted as if at its path. */
 function lint(cases: { code: string; filePath: string }[]): string[][] {
