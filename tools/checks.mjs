@@ -1,12 +1,13 @@
 // The static checks of `npm test` — types, lint, format — side by side (decision 0199). On the 2-core
 // CI machine they run at the lowest priority beside jest (tools/test.mjs), so what they cost is CPU:
-// alone they took about 10 (tsgo), 15 (oxlint with type information), 20 (ESLint, syntax only) and
-// 30 (prettier) CPU-seconds, where tsc, type-aware ESLint and prettier took about 40, 90 and 30.
+// alone they take about 12 (tsgo), 15–18 (oxlint with type information), 20–27 (ESLint on syntax
+// alone) and 30 (prettier) CPU-seconds, where tsc and type-aware ESLint took 40–50 and 90–100.
 // Each one's output is printed whole when it ends, so reports do not interleave; the exit code is
 // non-zero when any failed.
 //
 //   node tools/checks.mjs                     every check on the repository
-//   node tools/checks.mjs --only types,lint   some of them (npm run typecheck, npm run lint)
+//   node tools/checks.mjs --only NAME,…       some of them: types (npm run typecheck); oxlint,
+//                                             eslint,format (npm run lint)
 //   node tools/checks.mjs --cwd DIR           on another tree with configs of its own (the fixture of
 //                                             test/unit/static-checks-fixture.test.ts)
 import { spawn } from 'node:child_process';
@@ -20,12 +21,12 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
  * environment of its own. Every rule and where it runs: decision 0199.
  */
 export const CHECKS = [
-  // The native TypeScript compiler (TypeScript 7) with tsconfig.json. One checker thread: on two
-  // busy cores its parallel checkers cost twice the CPU-seconds for a few seconds less wall time.
+  // The native TypeScript compiler (TypeScript 7) with tsconfig.json. One checker thread: its
+  // parallel checkers cost twice the CPU-seconds and were no faster on two busy cores.
   { name: 'types', bin: 'tsgo', args: ['--noEmit', '--singleThreaded'] },
   // The recommended and type-aware rules (.oxlintrc.json); the types come from oxlint-tsgolint, a
-  // Go process held to one thread for the same reason. Nested configs (the fixture's) are not
-  // merged in: each tree is checked with its own root config.
+  // Go process, which costs a fifth less CPU held to one thread. Nested configs (the fixture's) are
+  // not merged in: each tree is checked with its own root config.
   {
     name: 'oxlint',
     bin: 'oxlint',
