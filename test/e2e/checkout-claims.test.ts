@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { verify } from '@octokit/webhooks-methods';
 import { launchChromium, openPage } from '../helpers/browser';
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { startReceiver } from '../helpers/receiver';
 import { randomBase62 } from '../../domain/ids';
 import { checkoutClaimDates } from '../../domain/checkout-claims';
@@ -26,7 +26,7 @@ let secret: string;
 
 beforeAll(async () => {
   [stack, browser, receiver] = await Promise.all([
-    startTestStack({ realBaseUrl: true, bank: true }),
+    sharedTestStack(),
     launchChromium(),
     startReceiver(),
   ]);

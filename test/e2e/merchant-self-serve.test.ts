@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { verify } from '@octokit/webhooks-methods';
 import { launchChromium, openPage, type TestPage } from '../helpers/browser';
-import { startTestStack, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestStack } from '../helpers/stack';
 import { startReceiver } from '../helpers/receiver';
 import { seriousAccessibilityFindings } from '../helpers/accessibility';
 import { linkIn } from '../helpers/mail';
@@ -24,7 +24,7 @@ let tab: TestPage;
 
 beforeAll(async () => {
   [stack, browser, receiver] = await Promise.all([
-    startTestStack({ realBaseUrl: true }),
+    sharedTestStack(),
     launchChromium(),
     startReceiver(),
   ]);

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { verify } from '@octokit/webhooks-methods';
 import { launchChromium } from '../helpers/browser';
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { startReceiver } from '../helpers/receiver';
 
 /**
@@ -18,7 +18,7 @@ let secret: string;
 
 beforeAll(async () => {
   [stack, browser, receiver] = await Promise.all([
-    startTestStack({ realBaseUrl: true }),
+    sharedTestStack(),
     launchChromium(),
     startReceiver(),
   ]);

@@ -3,7 +3,7 @@ import { launchChromium, openPage } from '../helpers/browser';
 import { createMerchantUser } from '../helpers/accounts';
 import { seriousAccessibilityFindings } from '../helpers/accessibility';
 import { setPos, startTerminal } from '../helpers/pos';
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import type { SimulatedTerminal } from '../../simulators/pos-terminal/service';
 
 /**
@@ -81,7 +81,7 @@ const DAY: SaleSpec[] = [
 const REFUND = { sale: 5, amount: 500, method: 'cash' as const };
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack({ realBaseUrl: true }), launchChromium()]);
+  [stack, browser] = await Promise.all([sharedTestStack(), launchChromium()]);
   m = await stack.merchant('Kaffihús Skil ehf.');
   await setPos(stack, m.id, true);
   terminal = await startTerminal(stack);

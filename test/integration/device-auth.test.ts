@@ -1,4 +1,4 @@
-import { startTestStack, type TestStack, type TestMerchant } from '../helpers/stack';
+import { sharedTestStack, type TestStack, type TestMerchant } from '../helpers/stack';
 import { WebClient, createMerchantUser, createOperator, type TestUser } from '../helpers/accounts';
 
 let stack: TestStack;
@@ -7,7 +7,7 @@ let user: TestUser;
 let web: WebClient;
 
 beforeAll(async () => {
-  stack = await startTestStack({ worker: false });
+  stack = await sharedTestStack();
   merchant = await stack.merchant('Device merchant');
   user = await createMerchantUser(stack.knex, merchant.id);
   web = new WebClient(stack.url);

@@ -5,7 +5,7 @@
  * (test/helpers/einvoice-rules.ts) and its VAT per rate equals an independent sum; a refund gives a
  * valid credit note; concurrent finalisation never leaves a gap or a duplicate.
  */
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { until } from '../helpers/until';
 import { checkEInvoice } from '../helpers/einvoice-rules';
 
@@ -13,7 +13,7 @@ let stack: TestStack;
 
 beforeAll(async () => {
   // A real base URL: the API reaches its simulated acquirer over HTTP to tokenize the test card.
-  stack = await startTestStack({ realBaseUrl: true });
+  stack = await sharedTestStack();
 });
 afterAll(async () => {
   await stack?.stop();
