@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse as parseYaml } from 'yaml';
-import { sharedTestStack, type TestStack } from '../helpers/stack';
+import { startTestStack, type TestStack } from '../helpers/stack';
 import { NETWORK_ATTEMPT, writeNoNetworkPreload } from '../helpers/no-network';
 
 // Issue 16.6, decision 0109: an OpenAPI document that client generators accept, linted by a
@@ -14,7 +14,7 @@ let stack: TestStack;
 let doc: any;
 
 beforeAll(async () => {
-  stack = await sharedTestStack();
+  stack = await startTestStack({ worker: false });
   doc = (await stack.api(null, '/v1/openapi.json')).body;
 });
 afterAll(async () => {
