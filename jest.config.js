@@ -4,7 +4,7 @@
  * migrated template (test/helpers/database.ts).
  */
 module.exports = {
-  // Node's environment plus the jest worker's shared stack (decision 0199).
+  // Node's environment plus the jest worker's shared stack (decision 0200).
   testEnvironment: '<rootDir>/test/helpers/shared-stack-environment.ts',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],

@@ -25,11 +25,7 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let secret: string;
 
 beforeAll(async () => {
-  [stack, browser, receiver] = await Promise.all([
-    sharedTestStack(),
-    launchChromium(),
-    startReceiver(),
-  ]);
+  [stack, browser, receiver] = await Promise.all([sharedTestStack(), launchChromium(), startReceiver()]);
   m = await stack.merchant('Kröfubúðin ehf.');
   await stack.knex('merchants').where({ id: m.id }).update({ kennitala: CLAIMANT });
   const channel = await api('/v1/notification-channels', {

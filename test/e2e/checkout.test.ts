@@ -63,11 +63,7 @@ document.getElementById('buy').addEventListener('click', function () {
 }
 
 beforeAll(async () => {
-  [stack, browser, receiver] = await Promise.all([
-    sharedTestStack(),
-    launchChromium(),
-    startReceiver(),
-  ]);
+  [stack, browser, receiver] = await Promise.all([sharedTestStack(), launchChromium(), startReceiver()]);
   shop = await startShop(stack.url);
   m = await stack.merchant('Vefverslun ehf.');
   const channel = await api('/v1/notification-channels', {

@@ -23,11 +23,7 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let tab: TestPage;
 
 beforeAll(async () => {
-  [stack, browser, receiver] = await Promise.all([
-    sharedTestStack(),
-    launchChromium(),
-    startReceiver(),
-  ]);
+  [stack, browser, receiver] = await Promise.all([sharedTestStack(), launchChromium(), startReceiver()]);
   tab = await openPage(browser, stack.url);
   // The mail catcher's page and the simulated acquirer are other local origins this walk reaches.
   await tab.page.route('http://127.0.0.1:*/**', (route) => route.continue());

@@ -17,11 +17,7 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let secret: string;
 
 beforeAll(async () => {
-  [stack, browser, receiver] = await Promise.all([
-    sharedTestStack(),
-    launchChromium(),
-    startReceiver(),
-  ]);
+  [stack, browser, receiver] = await Promise.all([sharedTestStack(), launchChromium(), startReceiver()]);
   m = await stack.merchant('Sendibúð ehf.');
   const channel = await stack.api(m.testKey, '/v1/notification-channels', {
     method: 'POST',

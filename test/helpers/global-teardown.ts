@@ -4,7 +4,7 @@ import { checkLedger } from './ledger-invariant';
 
 /**
  * Checks the ledger invariant (decision 0107) on every test database still there — the jest
- * workers' shared stacks' (decision 0199), whose processes have exited, so nothing moves money
+ * workers' shared stacks' (decision 0200), whose processes have exited, so nothing moves money
  * while they are read, and any a failed file left — drops them, then stops what global-setup
  * started, newest first. A broken invariant fails the run.
  */

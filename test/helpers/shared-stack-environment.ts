@@ -5,7 +5,7 @@ import type { TestStack } from './stack';
 const CHILD_MESSAGE_END = 2;
 
 /*
- * The test environment of every file: node's, plus this jest worker's shared stack (decision 0199).
+ * The test environment of every file: node's, plus this jest worker's shared stack (decision 0200).
  *
  * Jest gives each test file a module registry of its own, so a stack started from a file dies with
  * it: 84 files each paid for an API, a worker, a database and four simulators. This module is

@@ -46,11 +46,13 @@ export async function startValidatedBank(opts: Partial<SimulatedBankOptions> = {
     bank,
     exchanges,
     problems({ requests = true, from = 0 } = {}) {
-      return exchanges.slice(from).flatMap((x) =>
-        [...(requests ? v.request(x) : []), ...v.response(x)].map(
-          (p) => `${x.method} ${x.path} ${x.status}: ${p}`,
-        ),
-      );
+      return exchanges
+        .slice(from)
+        .flatMap((x) =>
+          [...(requests ? v.request(x) : []), ...v.response(x)].map(
+            (p) => `${x.method} ${x.path} ${x.status}: ${p}`,
+          ),
+        );
     },
     client(extra = {}) {
       return new IobwsClaimsClient({

@@ -35,7 +35,6 @@ import { startTestMail } from './mail';
 import { startSimulatedCarriers } from '../../simulators/carriers/service';
 import { simulatedCarrierConnections } from '../../adapters/carriers/carriers';
 
-
 /**
  * The API and, unless told otherwise, a worker, on this file's own database and task queue, against
  * the run's real PostgreSQL and Temporal dev server.

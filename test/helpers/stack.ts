@@ -103,7 +103,7 @@ declare global {
 }
 
 /**
- * This jest worker's shared stack (decision 0199), started with SHARED_STACK_OPTIONS by the first
+ * This jest worker's shared stack (decision 0200), started with SHARED_STACK_OPTIONS by the first
  * file that asks and kept for the worker's later files. A file on it makes its own merchants and
  * sees only them; it must not stop or restart the worker, change the stack's settings or read
  * anything the whole database holds (billing runs, settlement days, bank files, operators): such a
@@ -186,4 +186,3 @@ export async function callApi(
   }
   return { status: res.status, body: parsed, headers: res.headers, text };
 }
-
