@@ -12,6 +12,7 @@ export default async function globalTeardown(): Promise<void> {
   const running = globalThis.__skilTestStack;
   const server = process.env.SKIL_TEST_PG_URL;
   const violations: string[] = [];
+  let checked = 0;
   if (server) {
     const admin = createKnex(server, { poolMax: 1 });
     try {
@@ -23,6 +24,7 @@ export default async function globalTeardown(): Promise<void> {
         const report = await checkLedger(knex).catch((err: unknown) => ({ violations: [String(err)] }));
         await knex.destroy();
         violations.push(...report.violations.map((v) => `${datname}: ${v}`));
+        checked += 1;
         await admin.raw(`drop database if exists ${datname} with (force)`);
       }
     } finally {
@@ -30,6 +32,7 @@ export default async function globalTeardown(): Promise<void> {
     }
   }
   for (const stop of (running?.stops ?? []).reverse()) await stop();
+  if (server) process.stdout.write(`\nLedger invariant checked on ${checked} test databases left at the end.\n`);
   if (violations.length > 0)
     throw new Error(`ledger invariant broken (decision 0107):\n${violations.join('\n')}`);
 }

@@ -238,7 +238,7 @@ test('a test-clock year of a monthly subscription: one valid invoice per charge,
   expect(noteXml).toContain('<CreditNote');
   expect(noteXml).toContain(refunded.number);
   expect(checkEInvoice(noteXml)).toEqual([]);
-}, 600_000);
+}, 120_000);
 
 test('concurrent finalisation leaves neither a gap nor a duplicate number', async () => {
   const m = await stack.merchant();
@@ -264,4 +264,4 @@ test('concurrent finalisation leaves neither a gap nor a duplicate number', asyn
   expect(theirs.map((i) => i.sequence).sort((a, b) => a - b)).toEqual(
     Array.from({ length: 12 }, (_, i) => i + 1),
   );
-}, 180_000);
+}, 120_000);
