@@ -4,7 +4,8 @@
  * migrated template (test/helpers/database.ts).
  */
 module.exports = {
-  testEnvironment: 'node',
+  // Node's environment plus the jest worker's shared stack (decision 0200).
+  testEnvironment: '<rootDir>/test/helpers/shared-stack-environment.ts',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { verify } from '@octokit/webhooks-methods';
 import { launchChromium, openPage } from '../helpers/browser';
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { startReceiver } from '../helpers/receiver';
 import { randomBase62 } from '../../domain/ids';
 import { checkoutClaimDates } from '../../domain/checkout-claims';
@@ -25,11 +25,7 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let secret: string;
 
 beforeAll(async () => {
-  [stack, browser, receiver] = await Promise.all([
-    startTestStack({ realBaseUrl: true, bank: true }),
-    launchChromium(),
-    startReceiver(),
-  ]);
+  [stack, browser, receiver] = await Promise.all([sharedTestStack(), launchChromium(), startReceiver()]);
   m = await stack.merchant('Kröfubúðin ehf.');
   await stack.knex('merchants').where({ id: m.id }).update({ kennitala: CLAIMANT });
   const channel = await api('/v1/notification-channels', {

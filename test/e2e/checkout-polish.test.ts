@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, openPage } from '../helpers/browser';
 import { seriousAccessibilityFindings } from '../helpers/accessibility';
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 
 /**
  * The hosted checkout's polish found as a user would: a 255-character merchant
@@ -19,7 +19,7 @@ let m: TestMerchant;
 const LONG_NAME = 'Langtnafn'.repeat(28) + 'ehf';
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack({ realBaseUrl: true }), launchChromium()]);
+  [stack, browser] = await Promise.all([sharedTestStack(), launchChromium()]);
   m = await stack.merchant(LONG_NAME);
 });
 afterAll(async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { verify } from '@octokit/webhooks-methods';
 import { launchChromium } from '../helpers/browser';
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { startReceiver } from '../helpers/receiver';
 import { freePort } from '../../stack/free-port';
 import { CheckoutSessionSchema } from '../../services/checkout/checkout-session-object';
@@ -63,11 +63,7 @@ document.getElementById('buy').addEventListener('click', function () {
 }
 
 beforeAll(async () => {
-  [stack, browser, receiver] = await Promise.all([
-    startTestStack({ realBaseUrl: true }),
-    launchChromium(),
-    startReceiver(),
-  ]);
+  [stack, browser, receiver] = await Promise.all([sharedTestStack(), launchChromium(), startReceiver()]);
   shop = await startShop(stack.url);
   m = await stack.merchant('Vefverslun ehf.');
   const channel = await api('/v1/notification-channels', {

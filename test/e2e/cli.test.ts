@@ -260,7 +260,7 @@ test('500 events made while listen is SIGKILLed and restarted twice all reach th
   console.log(`listen: ${got.length} forwards of 500 events across 2 SIGKILLs, ${repeats} repeated`);
   expect(repeats).toBeLessThanOrEqual(2);
   await local.close();
-}, 240_000);
+}, 120_000);
 
 test('each trigger makes its event, seen through listen', async () => {
   const webhook = await startReceiver();
@@ -316,4 +316,4 @@ test('each trigger makes its event, seen through listen', async () => {
   expect(unknown.stderr).toContain('No trigger for');
   await killed(listen.child, 'SIGTERM');
   await Promise.all([local.close(), webhook.close()]);
-}, 240_000);
+}, 120_000);

@@ -1,13 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { createMerchantUser, type TestUser } from '../helpers/accounts';
-import {
-  launchChromium,
-  openPage,
-  signInWithKeyboard,
-  startWebStack,
-  tabTo,
-  type WebStack,
-} from '../helpers/browser';
+import { launchChromium, openPage, signInWithKeyboard, tabTo } from '../helpers/browser';
+import { startWebStack, type WebStack } from '../helpers/web-stack';
 
 /**
  * Done-means 3: the device flow in a real headless Chromium. A client (this test, acting as the

@@ -5,7 +5,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../helpers/browser';
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { pdfText } from '../helpers/pdf-text';
 
 let stack: TestStack;
@@ -13,7 +13,7 @@ let browser: Browser;
 let m: TestMerchant;
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack({ realBaseUrl: true }), launchChromium()]);
+  [stack, browser] = await Promise.all([sharedTestStack(), launchChromium()]);
   m = await stack.merchant('Kaffibrennslan ehf.');
   const profile = await stack.api(m.testKey, '/v1/merchant', {
     method: 'PATCH',

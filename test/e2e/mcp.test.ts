@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { launchChromium } from '../helpers/browser';
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { callTool, connectMcp, fails, ok } from '../helpers/mcp';
 import { until } from '../helpers/until';
 
@@ -19,7 +19,7 @@ let m: TestMerchant;
 let agent: Client;
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack({ realBaseUrl: true }), launchChromium()]);
+  [stack, browser] = await Promise.all([sharedTestStack(), launchChromium()]);
   m = await stack.merchant('Agent verslun ehf.');
   agent = await connectMcp(stack.url, m.testKey);
 });

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { verify } from '@octokit/webhooks-methods';
 import { launchChromium, openPage, type TestPage } from '../helpers/browser';
-import { startTestStack, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestStack } from '../helpers/stack';
 import { startReceiver } from '../helpers/receiver';
 import { seriousAccessibilityFindings } from '../helpers/accessibility';
 import { linkIn } from '../helpers/mail';
@@ -23,11 +23,7 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let tab: TestPage;
 
 beforeAll(async () => {
-  [stack, browser, receiver] = await Promise.all([
-    startTestStack({ realBaseUrl: true }),
-    launchChromium(),
-    startReceiver(),
-  ]);
+  [stack, browser, receiver] = await Promise.all([sharedTestStack(), launchChromium(), startReceiver()]);
   tab = await openPage(browser, stack.url);
   // The mail catcher's page and the simulated acquirer are other local origins this walk reaches.
   await tab.page.route('http://127.0.0.1:*/**', (route) => route.continue());

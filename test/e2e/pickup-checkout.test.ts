@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { verify } from '@octokit/webhooks-methods';
 import { launchChromium } from '../helpers/browser';
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { startReceiver } from '../helpers/receiver';
 
 /**
@@ -17,11 +17,7 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let secret: string;
 
 beforeAll(async () => {
-  [stack, browser, receiver] = await Promise.all([
-    startTestStack({ realBaseUrl: true }),
-    launchChromium(),
-    startReceiver(),
-  ]);
+  [stack, browser, receiver] = await Promise.all([sharedTestStack(), launchChromium(), startReceiver()]);
   m = await stack.merchant('Sendibúð ehf.');
   const channel = await stack.api(m.testKey, '/v1/notification-channels', {
     method: 'POST',

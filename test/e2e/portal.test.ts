@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { launchChromium, openPage } from '../helpers/browser';
 import { seriousAccessibilityFindings } from '../helpers/accessibility';
-import { startTestStack, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestStack } from '../helpers/stack';
 import { simulatedToken } from '../helpers/subscriptions';
 import { newId, ID_PREFIX } from '../../domain/ids';
 import { until as waitUntil } from '../helpers/until';
@@ -12,7 +12,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   // A real base URL: the pages follow the URLs the API hands out (portal links, the simulated acquirer).
-  stack = await startTestStack({ realBaseUrl: true });
+  stack = await sharedTestStack();
   browser = await launchChromium();
 });
 afterAll(async () => {

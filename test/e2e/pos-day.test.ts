@@ -3,7 +3,7 @@ import { launchChromium, openPage } from '../helpers/browser';
 import { createMerchantUser } from '../helpers/accounts';
 import { seriousAccessibilityFindings } from '../helpers/accessibility';
 import { setPos, startTerminal } from '../helpers/pos';
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import type { SimulatedTerminal } from '../../simulators/pos-terminal/service';
 
 /**
@@ -81,7 +81,7 @@ const DAY: SaleSpec[] = [
 const REFUND = { sale: 5, amount: 500, method: 'cash' as const };
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack({ realBaseUrl: true }), launchChromium()]);
+  [stack, browser] = await Promise.all([sharedTestStack(), launchChromium()]);
   m = await stack.merchant('Kaffihús Skil ehf.');
   await setPos(stack, m.id, true);
   terminal = await startTerminal(stack);
@@ -343,4 +343,7 @@ test('a day at the till: pair, PIN, shift, 20 sales, a declined card, a refund, 
   expect(till.errors.filter((e) => !/status of (400|402|403) /.test(e))).toEqual([]);
   expect(till.blocked).toEqual([]);
   await till.context.close();
-}, 150_000);
+  // Over two minutes allowed: a whole day at the till in Chromium (pairing, a shift, 20 sales, a
+  // refund, two Z-reports), each page load checked; about 60 s alone, 99 s with the machine loaded
+  // and over 150 s under a load of 15 on two cores.
+}, 240_000);

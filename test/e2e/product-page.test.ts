@@ -4,7 +4,7 @@ import { PNG } from 'pngjs';
 import { launchChromium, openPage } from '../helpers/browser';
 import { seriousAccessibilityFindings } from '../helpers/accessibility';
 import { setPos, setUpTill } from '../helpers/pos';
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 
 /**
  * Issue 19, product pages (decision 0161): the till shows a product's QR code; a buyer's phone
@@ -25,7 +25,7 @@ const SIZES = { S: 3_490, L: 3_990 };
 const QUANTITY = 2;
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack({ realBaseUrl: true }), launchChromium()]);
+  [stack, browser] = await Promise.all([sharedTestStack(), launchChromium()]);
   m = await stack.merchant('Bolabúðin ehf.');
   await setPos(stack, m.id, true);
   till = await setUpTill(stack, m.testKey);

@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, startWebStack, type WebStack } from '../helpers/browser';
+import { launchChromium } from '../helpers/browser';
+import { startWebStack, type WebStack } from '../helpers/web-stack';
 import { seriousAccessibilityFindings } from '../helpers/accessibility';
 import { WebClient } from '../helpers/accounts';
 import { linkIn } from '../helpers/mail';

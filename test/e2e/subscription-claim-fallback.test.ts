@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { verify } from '@octokit/webhooks-methods';
 import { launchChromium, openPage } from '../helpers/browser';
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { startReceiver } from '../helpers/receiver';
 import { simulatedToken } from '../helpers/subscriptions';
 import { until } from '../helpers/until';
@@ -35,11 +35,7 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let secret: string;
 
 beforeAll(async () => {
-  [stack, browser, receiver] = await Promise.all([
-    startTestStack({ realBaseUrl: true, bank: true }),
-    launchChromium(),
-    startReceiver(),
-  ]);
+  [stack, browser, receiver] = await Promise.all([sharedTestStack(), launchChromium(), startReceiver()]);
   m = await stack.merchant('Kröfuvernd ehf.');
   const merchant = await api(
     '/v1/merchant',

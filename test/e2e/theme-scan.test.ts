@@ -1,13 +1,8 @@
 import http from 'node:http';
 import type { Browser } from 'playwright-core';
 import { createMerchantUser, type TestUser } from '../helpers/accounts';
-import {
-  launchChromium,
-  openPage,
-  signInWithKeyboard,
-  startWebStack,
-  type WebStack,
-} from '../helpers/browser';
+import { launchChromium, openPage, signInWithKeyboard } from '../helpers/browser';
+import { startWebStack, type WebStack } from '../helpers/web-stack';
 import { seriousAccessibilityFindings } from '../helpers/accessibility';
 import { freePort } from '../../stack/free-port';
 

@@ -23,8 +23,11 @@ let validator: OpenApiValidator | null = null;
 export interface ValidatedBank {
   bank: SimulatedBank;
   exchanges: ObservedExchange[];
-  /** Every problem the OpenAPI document finds in the traffic so far (requests and responses). */
-  problems(opts?: { requests?: boolean }): string[];
+  /**
+   * Every problem the OpenAPI document finds in the traffic so far (requests and responses), or in
+   * the exchanges from index `from` on.
+   */
+  problems(opts?: { requests?: boolean; from?: number }): string[];
   /** The real client pointed at this bank with the default test credentials. */
   client(extra?: Partial<IobwsClaimsClientConfig>): IobwsClaimsClient;
 }
@@ -42,12 +45,14 @@ export async function startValidatedBank(opts: Partial<SimulatedBankOptions> = {
   return {
     bank,
     exchanges,
-    problems({ requests = true } = {}) {
-      return exchanges.flatMap((x) =>
-        [...(requests ? v.request(x) : []), ...v.response(x)].map(
-          (p) => `${x.method} ${x.path} ${x.status}: ${p}`,
-        ),
-      );
+    problems({ requests = true, from = 0 } = {}) {
+      return exchanges
+        .slice(from)
+        .flatMap((x) =>
+          [...(requests ? v.request(x) : []), ...v.response(x)].map(
+            (p) => `${x.method} ${x.path} ${x.status}: ${p}`,
+          ),
+        );
     },
     client(extra = {}) {
       return new IobwsClaimsClient({

@@ -1,42 +1,16 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
-import { createApp } from '../../api/app';
-import { createTestBankPayer } from '../../adapters/banks/test-bank-payer';
-import { createMetrics } from '../../api/metrics';
-import { createWebhookDispatcher } from '../../engine/webhook-dispatch';
-import { createWorker } from '../../worker/create-worker';
-import { createMerchantRepository } from '../../db/merchants';
-import { createApiKeyRepository } from '../../db/api-keys';
-import { createLogger } from '../../stack/logger';
-import { randomBase62 } from '../../domain/ids';
-import { freePort } from '../../stack/free-port';
+import type { Client } from '@temporalio/client';
 import type { Knex } from '../../db/knex';
-import { createTestDatabase, type TestDatabase } from './database';
-import {
-  simulatedBankConnection,
-  startValidatedBank,
-  withFilesView,
-  type SimulatedBankWithFiles,
-  type ValidatedBank,
-} from './simulated-bank';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { httpAcquirerAt } from '../../adapters/acquirers/http-card-acquirer';
-import { createEnvironmentAcquirer, type LiveAcquirer } from '../../adapters/acquirers/environment-acquirer';
-import { createTestCompanyRegistry, type CompanyRegistry } from '../../domain/company-registry';
-import { startTestAcquirer, type TestAcquirer } from './acquirer';
+import type { TestDatabase } from './database';
+import type { SimulatedBankWithFiles, ValidatedBank } from './simulated-bank';
+import type { LiveAcquirer } from '../../adapters/acquirers/environment-acquirer';
+import type { CompanyRegistry } from '../../domain/company-registry';
+import type { TestAcquirer } from './acquirer';
 import type { BankConnection } from '../../adapters/banks/bank-connections';
 import type { ClaimsApi } from '../../adapters/banks/claims-api';
-import { checkLedger } from './ledger-invariant';
-import { TEST_SECRETS_KEY } from './secrets-key';
-import { startTestMail, type MailCatcher } from './mail';
+import type { MailCatcher } from './mail';
 import type { RateLimits } from '../../api/middleware/rate-limit';
-import { startSimulatedCarriers, type SimulatedCarriers } from '../../simulators/carriers/service';
-import { simulatedCarrierConnections } from '../../adapters/carriers/carriers';
+import type { SimulatedCarriers } from '../../simulators/carriers/service';
+import { TEST_SECRETS_KEY } from './secrets-key';
 
 export { TEST_SECRETS_KEY };
 
@@ -114,200 +88,101 @@ export interface TestStackOptions {
 
 /**
  * The API and, unless told otherwise, a worker, on this file's own database and task queue, against
- * the run's real PostgreSQL and Temporal dev server.
+ * the run's real PostgreSQL and Temporal dev server (test/helpers/stack-start.ts).
  */
 export async function startTestStack(opts: TestStackOptions = {}): Promise<TestStack> {
-  const log = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
-  const address = process.env.SKIL_TEST_TEMPORAL_ADDRESS!;
-  const db = await createTestDatabase();
-  const knex = db.knex;
-  const connection = await Connection.connect({ address });
-  const client = new Client({ connection, namespace: 'default' });
-  const taskQueue = `test-${randomBase62(8)}`;
-  const metrics = createMetrics(knex);
-  const dispatcher = createWebhookDispatcher({
-    client,
-    knex,
-    taskQueue,
-    workflowStarts: metrics.workflowStarts,
-    ...(opts.schedule && { schedule: opts.schedule }),
-  });
-  const sftpRoot = opts.bankFiles ? mkdtempSync(path.join(tmpdir(), 'skil-bank-sftp-')) : undefined;
-  const sftpPassword = randomBytes(18).toString('base64url');
-  const bank =
-    opts.bank || opts.bankFiles
-      ? await startValidatedBank(
-          sftpRoot
-            ? {
-                files: {
-                  rootDir: sftpRoot,
-                  sftp: { port: 0, users: [{ username: 'skil', password: sftpPassword }] },
-                },
-              }
-            : {},
-        )
-      : null;
-  const claimsApi = bank?.client();
-  let bankFiles: TestStack['bankFiles'] = null;
-  if (bank && sftpRoot) {
-    const sim = withFilesView(bank.bank, { rootDir: sftpRoot, username: 'skil', password: sftpPassword });
-    bankFiles = {
-      sim,
-      connection: simulatedBankConnection(sim),
-      filesDir: mkdtempSync(path.join(tmpdir(), 'skil-bank-files-')),
-    };
-  }
-  // The acquirer posts dispute notifications to the API (decision 0155), whose address is known
-  // once it listens, signed with a secret of this stack.
-  const listening: { url?: string } = {};
-  const notificationSecret = randomBytes(24).toString('base64url');
-  const acquirer = await startTestAcquirer({
-    bankUrl: bankFiles?.sim.baseUrl,
-    notifyUrl: () => listening.url && `${listening.url}/acquirer/notifications`,
-    notificationSecret,
-    ...(opts.acquirerLatencyMs !== undefined && { latencyMs: opts.acquirerLatencyMs }),
-  });
-  const simulatedClient = httpAcquirerAt(acquirer.url, notificationSecret);
-  const acquirerClient = opts.liveAcquirer
-    ? { ...simulatedClient, client: createEnvironmentAcquirer(simulatedClient.client, opts.liveAcquirer) }
-    : simulatedClient;
-  const carriers = await startSimulatedCarriers();
-  const port = opts.realBaseUrl ? await freePort() : 0;
-  const mail = await startTestMail();
-  const app = createApp({
-    knex,
-    mailer: mail.mailer,
-    log,
-    metrics,
-    temporal: connection,
-    dispatcher,
-    publicBaseUrl: opts.realBaseUrl ? `http://127.0.0.1:${port}` : 'http://localhost',
-    bodyLimitBytes: opts.bodyLimitBytes ?? 256 * 1024,
-    acquirer: acquirerClient,
-    ...(opts.liveRegistry && { registries: { test: createTestCompanyRegistry(), live: opts.liveRegistry } }),
-    secretsKey: TEST_SECRETS_KEY,
-    carriers: simulatedCarrierConnections(carriers),
-    ...(opts.rateLimits && { rateLimits: opts.rateLimits }),
-    ...(claimsApi && { claimsApi }),
-    ...(opts.liveClaimsApi && { liveClaimsApi: opts.liveClaimsApi }),
-    ...(bank && { testBank: createTestBankPayer(bank.bank.url) }),
-    // Workflows the API starts (subscriptions, clock advances, claim batches) run on this file's worker.
-    taskQueue,
-    // Every response is held to its declared schema, so the OpenAPI document stays true.
-    checkResponses: true,
-  });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(port, '127.0.0.1', () => resolve(s));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  listening.url = url;
+  return (await import('./stack-start')).startStack(opts);
+}
 
-  let worker: { worker: Worker; running: Promise<void>; close: () => Promise<void> } | null = null;
-  const startWorker = async (overrides: { liveClaimsApi?: ClaimsApi } = {}) => {
-    const liveClaimsApi = overrides.liveClaimsApi ?? opts.liveClaimsApi;
-    const created = await createWorker({
-      knex,
-      client,
-      log,
-      address,
-      namespace: 'default',
-      taskQueue,
-      secretsKey: TEST_SECRETS_KEY,
-      workflowBundlePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE!,
-      ...(claimsApi && { claimsApi }),
-      ...(liveClaimsApi && { liveClaimsApi }),
-      acquirer: acquirerClient.client,
-      ...(bankFiles && { bankConnections: [bankFiles.connection] }),
-      ...(opts.webhookAttemptTimeoutMs !== undefined && {
-        webhookAttemptTimeoutMs: opts.webhookAttemptTimeoutMs,
-      }),
-      ...(opts.webhookClock && { webhookClock: opts.webhookClock }),
-      ...(opts.settlementAutoApproveMaxNet !== undefined && {
-        settlementAutoApproveMaxNet: opts.settlementAutoApproveMaxNet,
-      }),
-    });
-    worker = {
-      worker: created.worker,
-      running: created.worker.run(),
-      close: () => created.connection.close(),
-    };
-  };
-  const stopWorker = async () => {
-    if (!worker) return;
-    const w = worker;
-    worker = null;
-    w.worker.shutdown();
-    await w.running;
-    await w.close();
-  };
-  if (opts.worker !== false) await startWorker();
+/** The options of each jest worker's shared stack: a worker, real URLs and the simulated claims bank. */
+export const SHARED_STACK_OPTIONS: TestStackOptions = { realBaseUrl: true, bank: true };
 
+declare global {
+  // Set by test/helpers/shared-stack-environment.ts in every file's global.
+  var __skilSharedStack: (() => Promise<TestStack>) | undefined;
+}
+
+/**
+ * This jest worker's shared stack (decision 0200), started with SHARED_STACK_OPTIONS by the first
+ * file that asks and kept for the worker's later files. A file on it makes its own merchants and
+ * sees only them; it must not stop or restart the worker, change the stack's settings or read
+ * anything the whole database holds (billing runs, settlement days, bank files, operators): such a
+ * file starts a stack of its own with startTestStack.
+ *
+ * What crosses from the worker's realm is wrapped: the file gets its own knex and Temporal client on
+ * the shared database and server, so rows and results are this file's objects. `stop()` closes those
+ * and leaves the stack running.
+ */
+export async function sharedTestStack(): Promise<TestStack> {
+  const outer = globalThis.__skilSharedStack ? await globalThis.__skilSharedStack() : null;
+  if (!outer) return startTestStack(SHARED_STACK_OPTIONS);
+  // The file's knex and Temporal client are made when first used: a file that only calls the API
+  // loads neither.
+  let knex: Knex | undefined;
+  let temporal: { client: Client; close: () => Promise<void> } | undefined;
+  const ownKnex = () => {
+    if (knex) return knex;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above)
+    const { createKnex } = require('../../db/knex') as typeof import('../../db/knex');
+    return (knex = createKnex(outer.db.url, { poolMax: 10 }));
+  };
+  const ownClient = () => {
+    if (temporal) return temporal.client;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above)
+    const { Client, Connection } = require('@temporalio/client') as typeof import('@temporalio/client');
+    const connection = Connection.lazy({ address: process.env.SKIL_TEST_TEMPORAL_ADDRESS! });
+    temporal = { client: new Client({ connection, namespace: 'default' }), close: () => connection.close() };
+    return temporal.client;
+  };
+  const notHere = (what: string) => () => {
+    throw new Error(`${what} on the shared stack: start a stack of its own (startTestStack)`);
+  };
   return {
-    url,
-    knex,
-    db,
-    client,
-    taskQueue,
-    bank,
-    bankFiles,
-    acquirer,
-    carriers,
-    mail: mail.catcher,
-    async merchant(name = 'Test merchant') {
-      const m = await createMerchantRepository(knex).create({ name });
-      const keys = createApiKeyRepository(knex);
-      const test = await keys.create({ merchantId: m.id, livemode: false });
-      const live = await keys.create({ merchantId: m.id, livemode: true });
-      return { id: m.id, testKey: test.secret, liveKey: live.secret };
+    ...outer,
+    get knex() {
+      return ownKnex();
     },
-    async api(key, path, init = {}) {
-      const headers = new Headers(init.headers);
-      if (key !== null) headers.set('authorization', `Bearer ${key}`);
-      let body = init.body;
-      if (init.json !== undefined) {
-        headers.set('content-type', 'application/json');
-        body = JSON.stringify(init.json);
-      }
-      const res = await fetch(url + path, { ...init, headers, ...(body !== undefined && { body }) });
-      const text = await res.text();
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = undefined;
-      }
-      return { status: res.status, body: parsed, headers: res.headers, text };
+    db: {
+      url: outer.db.url,
+      get knex() {
+        return ownKnex();
+      },
+      drop: notHere('dropping the database'),
     },
-    startWorker,
-    stopWorker,
+    get client() {
+      return ownClient();
+    },
+    api: (key, path, init) => callApi(outer.url, key, path, init),
+    startWorker: notHere('starting a worker'),
+    stopWorker: notHere('stopping the worker'),
     async stop() {
-      await stopWorker();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await connection.close();
-      claimsApi?.close();
-      await acquirer.stop();
-      await carriers.stop();
-      await mail.stop();
-      await bank?.bank.stop();
-      // Issue 15: after every file the ledger invariant holds on its database (decision 0107); the
-      // API and the worker are stopped, so nothing moves money while it is read.
-      const ledger = await checkLedger(knex).catch((err: unknown) => ({ violations: [String(err)] }));
-      await db.drop();
-      // Issue 7, done-means 4: every exchange with the simulated bank in any test that starts it
-      // validates against IOBWS-Claims3.1.yaml; a file whose traffic does not fails in afterAll.
-      const problems = bank?.problems() ?? [];
-      if (problems.length > 0)
-        throw new Error(`simulated bank traffic breaks IOBWS-Claims3.1.yaml:\n${problems.join('\n')}`);
-      if (ledger.violations.length > 0)
-        throw new Error(`ledger invariant broken (decision 0107):\n${ledger.violations.join('\n')}`);
+      await knex?.destroy();
+      await temporal?.close();
     },
   };
 }
 
-// The SDK's default runtime logs every worker state change at INFO; tests want warnings only.
-try {
-  Runtime.install({ logger: new DefaultLogger('WARN') });
-} catch {
-  // Already installed by an earlier file in this jest worker process.
+/** fetch against the API at `url` with a key (TestStack.api). */
+export async function callApi(
+  url: string,
+  key: string | null,
+  path: string,
+  init: RequestInit & { json?: unknown } = {},
+): Promise<{ status: number; body: any; headers: Headers; text: string }> {
+  const headers = new Headers(init.headers);
+  if (key !== null) headers.set('authorization', `Bearer ${key}`);
+  let body = init.body;
+  if (init.json !== undefined) {
+    headers.set('content-type', 'application/json');
+    body = JSON.stringify(init.json);
+  }
+  const res = await fetch(url + path, { ...init, headers, ...(body !== undefined && { body }) });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, body: parsed, headers: res.headers, text };
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { setPos } from '../helpers/pos';
 import { until } from '../helpers/until';
 import {
@@ -379,7 +379,7 @@ async function create(path: string, body: unknown, pool: PoolName, method = 'POS
 
 beforeAll(async () => {
   // No worker: the workflows the API starts wait in their queue, and no webhook is attempted.
-  stack = await startTestStack({ realBaseUrl: true, worker: false });
+  stack = await sharedTestStack();
   merchant = await stack.merchant();
   doc = (await stack.api(null, '/v1/openapi.json')).body;
   await stack.api(merchant.testKey, '/v1/merchant', { method: 'PATCH', json: { kennitala: '5510730339' } });

@@ -1,11 +1,11 @@
-import { startTestStack, type TestStack, type TestMerchant } from '../helpers/stack';
+import { sharedTestStack, type TestStack, type TestMerchant } from '../helpers/stack';
 import { createTestClockRepository } from '../../db/test-clocks';
 
 let stack: TestStack;
 let merchant: TestMerchant;
 
 beforeAll(async () => {
-  stack = await startTestStack({ worker: false });
+  stack = await sharedTestStack();
   merchant = await stack.merchant('Customers');
 });
 afterAll(async () => {

@@ -1,4 +1,4 @@
-import { startTestStack, type TestStack, type TestMerchant } from '../helpers/stack';
+import { sharedTestStack, type TestStack, type TestMerchant } from '../helpers/stack';
 import { createVariantRepository } from '../../db/product-variants';
 import { createProductRepository } from '../../db/products';
 
@@ -6,7 +6,7 @@ let stack: TestStack;
 let merchant: TestMerchant;
 
 beforeAll(async () => {
-  stack = await startTestStack({ worker: false });
+  stack = await sharedTestStack();
   merchant = await stack.merchant('Catalog');
 });
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { CheckoutSessionSchema } from '../../services/checkout/checkout-session-object';
 import { createCheckoutActivities } from '../../activities/checkout';
 import { createSessionExpiry } from '../../services/checkout/session-expiry';
@@ -34,7 +34,7 @@ function session(body: unknown) {
 }
 
 beforeAll(async () => {
-  stack = await startTestStack({ worker: false, realBaseUrl: true });
+  stack = await sharedTestStack();
   m = await stack.merchant('Kassi ehf.');
 });
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { claimFee } from '../../domain/fees';
 import { toCreateClaimDetails, type ClaimRow } from '../../db/claims';
 import { nextBankingDay } from '../../domain/banking-days';
 import { claimBatchWorkflowId } from '../../workflows/contract';
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 
 // Claims end to end: the API, the claim-batch and claim-payments-sync workflows on a real Temporal
 // worker, and the real IOBWS client against the simulated bank over HTTP (traffic validated
@@ -21,7 +21,7 @@ let stack: TestStack;
 let m: TestMerchant;
 
 beforeAll(async () => {
-  stack = await startTestStack({ bank: true });
+  stack = await sharedTestStack();
   m = await stack.merchant('Claims merchant');
   await stack.knex('merchants').where({ id: m.id }).update({ kennitala: CLAIMANT });
 });

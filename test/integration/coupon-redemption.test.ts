@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { startTestStack, type TestStack, type TestMerchant } from '../helpers/stack';
+import { sharedTestStack, type TestStack, type TestMerchant } from '../helpers/stack';
 import { createKnex, type Knex } from '../../db/knex';
 import { createCouponRepository, type CouponInput } from '../../db/coupons';
 import { createPromotionCodeRepository, type PromotionCodeInput } from '../../db/promotion-codes';
@@ -15,7 +15,7 @@ let scope: Scope;
 let wide: Knex;
 
 beforeAll(async () => {
-  stack = await startTestStack({ worker: false });
+  stack = await sharedTestStack();
   merchant = await stack.merchant('Redemptions');
   scope = { merchantId: merchant.id, livemode: false };
   wide = createKnex(stack.db.url, { poolMax: 50 });

@@ -209,6 +209,8 @@ test('every page route of the router is visited with the accessibility check: no
     expect(s.blocked).toEqual([]);
     await s.context.close();
   }
+  // Over two minutes allowed: every page route of the dashboard loaded in Chromium and scanned by
+  // axe-core, one after another; 89 s on a loaded CI machine.
 }, 180_000);
 
 test('with the keyboard alone: sign in, create a payment link, refund a payment', async () => {

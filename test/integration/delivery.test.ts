@@ -1,4 +1,4 @@
-import { startTestStack, type TestStack, type TestMerchant } from '../helpers/stack';
+import { sharedTestStack, type TestStack, type TestMerchant } from '../helpers/stack';
 
 /**
  * Issue 20, done-means 3 and 4: the delivery capability follows the carriers switched on per
@@ -10,7 +10,7 @@ let stack: TestStack;
 let m: TestMerchant;
 
 beforeAll(async () => {
-  stack = await startTestStack({ worker: false });
+  stack = await sharedTestStack();
   m = await stack.merchant('Sendill ehf.');
 });
 afterAll(async () => {

@@ -1,4 +1,4 @@
-import { startTestStack, type TestStack, type TestMerchant } from '../helpers/stack';
+import { sharedTestStack, type TestStack, type TestMerchant } from '../helpers/stack';
 import { WebClient, createMerchantUser, createOperator, type TestUser } from '../helpers/accounts';
 
 let stack: TestStack;
@@ -7,7 +7,7 @@ let user: TestUser;
 let web: WebClient;
 
 beforeAll(async () => {
-  stack = await startTestStack({ worker: false });
+  stack = await sharedTestStack();
   merchant = await stack.merchant('Device merchant');
   user = await createMerchantUser(stack.knex, merchant.id);
   web = new WebClient(stack.url);
@@ -59,7 +59,7 @@ describe('POST /v1/device/authorize', () => {
       'verification_url',
     ]);
     expect(res.body.user_code).toMatch(/^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/);
-    expect(res.body.verification_url).toBe(`http://localhost/device?user_code=${res.body.user_code}`);
+    expect(res.body.verification_url).toBe(`${stack.url}/device?user_code=${res.body.user_code}`);
     expect(res.body).toMatchObject({ expires_in: 900, poll_interval: 5 });
     expect(res.body.device_code.length).toBeGreaterThanOrEqual(40);
     expect(res.headers.get('cache-control')).toBe('no-store');

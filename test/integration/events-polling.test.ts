@@ -5,7 +5,7 @@
  * Writers are transactions held open after stamping their events, as a slow request or a long
  * billing page is; the poller is a client of the real API.
  */
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { createEventRepository } from '../../db/events';
 import { createKnex, type Knex } from '../../db/knex';
 
@@ -14,7 +14,7 @@ let stack: TestStack;
 let writers: Knex;
 
 beforeAll(async () => {
-  stack = await startTestStack({ worker: false });
+  stack = await sharedTestStack();
   writers = createKnex(stack.db.url, { poolMax: 50 });
 });
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 
 // Issue 16.1: input that used to answer 500 answers 4xx in the envelope, naming what is wrong.
 
@@ -8,7 +8,7 @@ let merchant: TestMerchant;
 
 beforeAll(async () => {
   // A real base URL: the API reaches the simulated acquirer over HTTP to save a test card.
-  stack = await startTestStack({ realBaseUrl: true });
+  stack = await sharedTestStack();
   merchant = await stack.merchant();
 });
 afterAll(async () => {

@@ -5,7 +5,7 @@
  * (test/helpers/einvoice-rules.ts) and its VAT per rate equals an independent sum; a refund gives a
  * valid credit note; concurrent finalisation never leaves a gap or a duplicate.
  */
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { until } from '../helpers/until';
 import { checkEInvoice } from '../helpers/einvoice-rules';
 
@@ -13,7 +13,7 @@ let stack: TestStack;
 
 beforeAll(async () => {
   // A real base URL: the API reaches its simulated acquirer over HTTP to tokenize the test card.
-  stack = await startTestStack({ realBaseUrl: true });
+  stack = await sharedTestStack();
 });
 afterAll(async () => {
   await stack?.stop();
@@ -238,7 +238,7 @@ test('a test-clock year of a monthly subscription: one valid invoice per charge,
   expect(noteXml).toContain('<CreditNote');
   expect(noteXml).toContain(refunded.number);
   expect(checkEInvoice(noteXml)).toEqual([]);
-}, 600_000);
+}, 120_000);
 
 test('concurrent finalisation leaves neither a gap nor a duplicate number', async () => {
   const m = await stack.merchant();
@@ -264,4 +264,4 @@ test('concurrent finalisation leaves neither a gap nor a duplicate number', asyn
   expect(theirs.map((i) => i.sequence).sort((a, b) => a - b)).toEqual(
     Array.from({ length: 12 }, (_, i) => i + 1),
   );
-}, 180_000);
+}, 120_000);

@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestStack, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestStack } from '../helpers/stack';
 import { connectMcp, fails, ok } from '../helpers/mcp';
 
 /**
@@ -10,7 +10,7 @@ import { connectMcp, fails, ok } from '../helpers/mcp';
 let stack: TestStack;
 
 beforeAll(async () => {
-  stack = await startTestStack({ realBaseUrl: true });
+  stack = await sharedTestStack();
 });
 afterAll(async () => {
   await stack?.stop();

@@ -1,5 +1,5 @@
 import type { ClaimRow } from '../../db/claims';
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 
 /**
  * The merchant's claim terms rule (decision 0065): set through PATCH /v1/merchant,
@@ -15,7 +15,7 @@ let stack: TestStack;
 let m: TestMerchant;
 
 beforeAll(async () => {
-  stack = await startTestStack({ bank: true });
+  stack = await sharedTestStack();
   m = await stack.merchant('Skilmálar ehf.');
   await stack.knex('merchants').where({ id: m.id }).update({ kennitala: CLAIMANT });
 });

@@ -1,4 +1,4 @@
-import { startTestStack, type TestStack, type TestMerchant } from '../helpers/stack';
+import { sharedTestStack, type TestStack, type TestMerchant } from '../helpers/stack';
 import { WebClient, createMerchantUser } from '../helpers/accounts';
 
 /**
@@ -24,7 +24,7 @@ const A_PROFILE = {
 };
 
 beforeAll(async () => {
-  stack = await startTestStack({ worker: false });
+  stack = await sharedTestStack();
   a = await stack.merchant('Alpha hf.');
   b = await stack.merchant('Beta ehf.');
   expect((await stack.api(a.testKey, '/v1/merchant', { method: 'PATCH', json: A_PROFILE })).status).toBe(200);

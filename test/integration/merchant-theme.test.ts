@@ -1,9 +1,9 @@
-import { startTestStack, type TestStack, type TestMerchant } from '../helpers/stack';
+import { sharedTestStack, type TestStack, type TestMerchant } from '../helpers/stack';
 
 let stack: TestStack;
 
 beforeAll(async () => {
-  stack = await startTestStack({ worker: false });
+  stack = await sharedTestStack();
 });
 afterAll(async () => {
   await stack.stop();

@@ -1,5 +1,5 @@
 import { setPos } from '../helpers/pos';
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { until } from '../helpers/until';
 
 // Issue 16.1, decision 0108: one rule for ids that name nothing, on every endpoint (Stripe's rule).
@@ -35,7 +35,7 @@ const card = { number: '4242 4242 4242 4242', exp_month: 12, exp_year: 2040, cvc
 const future = () => Math.floor(Date.now() / 1000) + 30 * 86_400;
 
 beforeAll(async () => {
-  stack = await startTestStack({ realBaseUrl: true });
+  stack = await sharedTestStack();
   merchant = await stack.merchant();
   doc = (await stack.api(null, '/v1/openapi.json')).body as OpenApi;
   // Claims are issued under the merchant's kennitala.

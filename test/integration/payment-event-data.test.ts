@@ -1,4 +1,4 @@
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { until } from '../helpers/until';
 
 /**
@@ -10,7 +10,7 @@ import { until } from '../helpers/until';
 let stack: TestStack;
 let m: TestMerchant;
 beforeAll(async () => {
-  stack = await startTestStack({ realBaseUrl: true });
+  stack = await sharedTestStack();
   m = await stack.merchant('Jafnt ehf.');
 });
 afterAll(async () => {

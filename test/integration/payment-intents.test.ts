@@ -1,5 +1,5 @@
 import { verify } from '@octokit/webhooks-methods';
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { startReceiver } from '../helpers/receiver';
 import { PaymentIntentSchema } from '../../services/payments/payment-intent-object';
 
@@ -15,7 +15,7 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let secret: string;
 
 beforeAll(async () => {
-  [stack, receiver] = await Promise.all([startTestStack({ realBaseUrl: true }), startReceiver()]);
+  [stack, receiver] = await Promise.all([sharedTestStack(), startReceiver()]);
   m = await stack.merchant('Greiðslur ehf.');
   const channel = await post('/v1/notification-channels', {
     type: 'webhook',

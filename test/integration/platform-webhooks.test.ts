@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { startTestStack, type TestStack, type TestMerchant } from '../helpers/stack';
+import { sharedTestStack, type TestStack, type TestMerchant } from '../helpers/stack';
 
 /**
  * Issue 20, done-means 2 and 4 (last part): signed WooCommerce and Shopify order webhooks, built from
@@ -24,7 +24,7 @@ const fixture = (name: string) =>
 const sign = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('base64');
 
 beforeAll(async () => {
-  stack = await startTestStack({ worker: false });
+  stack = await sharedTestStack();
   m = await stack.merchant('Verslun ehf.');
   const ok = async (p: string, json: unknown, method = 'POST') => {
     const res = await stack.api(m.testKey, p, { method, json });

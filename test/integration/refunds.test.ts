@@ -1,4 +1,4 @@
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { until } from '../helpers/until';
 
 /**
@@ -11,7 +11,7 @@ let stack: TestStack;
 let m: TestMerchant;
 
 beforeAll(async () => {
-  stack = await startTestStack({ realBaseUrl: true });
+  stack = await sharedTestStack();
   m = await stack.merchant('Endurgreiðslur ehf.');
 });
 afterAll(async () => {

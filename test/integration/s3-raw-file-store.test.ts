@@ -28,6 +28,8 @@ beforeAll(async () => {
     secretAccessKey: 'skil-test-secret',
     prefix: 'raw-bank-files/',
   };
+  // Over two minutes only once per machine: the first run builds the S3 server from the Go module
+  // proxy (test/helpers/s3-server.ts), minutes from a cold Go cache; later runs start it at once.
 }, 600_000);
 afterAll(async () => {
   await server?.stop();

@@ -1,4 +1,4 @@
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { CheckoutSessionSchema } from '../../services/checkout/checkout-session-object';
 import { periodAt } from '../../domain/billing-calendar';
 import { until as waitUntil } from '../helpers/until';
@@ -14,7 +14,7 @@ let m: TestMerchant;
 
 beforeAll(async () => {
   // A real base URL: the pages follow the URLs the API hands out (portal links, the simulated acquirer).
-  stack = await startTestStack({ realBaseUrl: true });
+  stack = await sharedTestStack();
   m = await stack.merchant('Áskriftir ehf.');
 });
 afterAll(async () => {

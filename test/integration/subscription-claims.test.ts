@@ -1,7 +1,7 @@
 import { randomBase62 } from '../../domain/ids';
 import { checkoutClaimDates } from '../../domain/checkout-claims';
 import type { ClaimRow } from '../../db/claims';
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { until } from '../helpers/until';
 
 /**
@@ -20,7 +20,7 @@ let stack: TestStack;
 let m: TestMerchant;
 
 beforeAll(async () => {
-  stack = await startTestStack({ bank: true });
+  stack = await sharedTestStack();
   m = await stack.merchant('Áskriftir ehf.');
   await stack.knex('merchants').where({ id: m.id }).update({ kennitala: CLAIMANT });
 });

@@ -3,7 +3,7 @@
  * follows: `max_redemptions`, `redeem_by` and deletion (`valid: false`) are checked, and every
  * discount applied is counted, exactly, under concurrency — on create and on update.
  */
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { until } from '../helpers/until';
 
 let stack: TestStack;
@@ -11,7 +11,7 @@ let m: TestMerchant;
 let price: string;
 
 beforeAll(async () => {
-  stack = await startTestStack({ realBaseUrl: true });
+  stack = await sharedTestStack();
   m = await stack.merchant('Afsláttur ehf.');
   const product = await post('/v1/products', { name: 'Áskrift', vat_rate: 24 });
   const created = await post('/v1/prices', {

@@ -1,4 +1,4 @@
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { periodAt } from '../../domain/billing-calendar';
 import { createMerchantUser, WebClient } from '../helpers/accounts';
 
@@ -12,7 +12,7 @@ let stack: TestStack;
 let m: TestMerchant;
 
 beforeAll(async () => {
-  stack = await startTestStack({ realBaseUrl: true });
+  stack = await sharedTestStack();
   m = await stack.merchant('Áskriftartenglar ehf.');
 });
 afterAll(async () => {

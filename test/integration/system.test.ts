@@ -4,13 +4,13 @@ import { createApp } from '../../api/app';
 import { createMetrics } from '../../api/metrics';
 import { createKnex } from '../../db/knex';
 import { createLogger } from '../../stack/logger';
-import { startTestStack, TEST_SECRETS_KEY, type TestStack } from '../helpers/stack';
+import { sharedTestStack, TEST_SECRETS_KEY, type TestStack } from '../helpers/stack';
 import { httpAcquirerAt } from '../../adapters/acquirers/http-card-acquirer';
 
 let stack: TestStack;
 
 beforeAll(async () => {
-  stack = await startTestStack({ worker: false });
+  stack = await sharedTestStack();
 });
 afterAll(async () => {
   await stack.stop();
@@ -66,7 +66,7 @@ test('GET /v1 names the API, its version and its documentation', async () => {
   expect(res.body).toEqual({
     name: 'skil',
     version: '1.0.0',
-    documentation: 'http://localhost/v1/openapi.json',
+    documentation: `${stack.url}/v1/openapi.json`,
   });
 });
 

@@ -91,4 +91,6 @@ test('killing the worker between attempts loses no delivery and sends no extra o
   } finally {
     await hooked.close();
   }
+  // Over two minutes allowed: the killed worker's batch is retried only after its one-minute
+  // heartbeat timeout (above), with two worker starts around it; 101 s on a loaded CI machine.
 }, 150_000);

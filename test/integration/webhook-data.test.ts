@@ -1,4 +1,4 @@
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { startReceiver, type Received } from '../helpers/receiver';
 import { until } from '../helpers/until';
 import { claimBatchWorkflowId, WorkflowType } from '../../workflows/contract';
@@ -14,7 +14,7 @@ let m: TestMerchant;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
-  stack = await startTestStack({ bank: true, realBaseUrl: true });
+  stack = await sharedTestStack();
   m = await stack.merchant('Samhljóða ehf.');
   // A claimant needs its kennitala on the merchant profile.
   const profile = await stack.api(m.testKey, '/v1/merchant', {

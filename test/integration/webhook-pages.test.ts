@@ -1,4 +1,4 @@
-import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { createMerchantUser, WebClient, type TestUser } from '../helpers/accounts';
 import { startReceiver } from '../helpers/receiver';
 import { until } from '../helpers/until';
@@ -18,7 +18,7 @@ let finance: TestUser;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
-  [stack, receiver] = await Promise.all([startTestStack(), startReceiver()]);
+  [stack, receiver] = await Promise.all([sharedTestStack(), startReceiver()]);
   [m, other] = await Promise.all([stack.merchant('Krókar ehf.'), stack.merchant('Annar ehf.')]);
   [developer, finance] = await Promise.all([
     createMerchantUser(stack.knex, m.id, 'developer'),

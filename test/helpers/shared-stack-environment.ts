@@ -1,0 +1,64 @@
+import { TestEnvironment } from 'jest-environment-node';
+import type { TestStack } from './stack';
+
+/** jest-worker's message to a worker process that the run is over (its CHILD_MESSAGE_END). */
+const CHILD_MESSAGE_END = 2;
+
+/*
+ * The test environment of every file: node's, plus this jest worker's shared stack (decision 0200).
+ *
+ * Jest gives each test file a module registry of its own, so a stack started from a file dies with
+ * it: 84 files each paid for an API, a worker, a database and four simulators. This module is
+ * loaded once per jest worker process, outside any file's registry, so the stack it starts there
+ * (the first time a file asks, through `sharedTestStack()` in stack.ts) serves every later file of
+ * that process. It is never stopped by a file; its database is checked and dropped by the global
+ * teardown (test/helpers/global-teardown.ts) once the workers have exited.
+ */
+
+let shared: Promise<TestStack> | undefined;
+
+function startShared(): Promise<TestStack> {
+  // tsx loads the stack's TypeScript in the worker process's own realm (jest's transform hook is
+  // active only while this module itself loads). Registered for the process rather than namespaced:
+  // a namespaced require marks module paths, and Temporal's worker threads load theirs by path.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  (require('tsx/cjs/api') as { register: () => void }).register();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startStack } = require('./stack-start.ts') as typeof import('./stack-start');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { SHARED_STACK_OPTIONS } = require('./stack.ts') as typeof import('./stack');
+  // When jest ends this worker process, it waits half a second for the process to exit by itself and
+  // then kills it with a warning; the stack's servers and pools would keep it alive. Nothing of the
+  // stack needs a goodbye: the global teardown checks and drops its database.
+  process.on('message', (message) => {
+    if (Array.isArray(message) && message[0] === CHILD_MESSAGE_END) setTimeout(() => process.exit(0), 50);
+  });
+  return startStack(SHARED_STACK_OPTIONS);
+}
+
+export default class SharedStackEnvironment extends TestEnvironment {
+  /** This file's stack, and how many bank exchanges it had seen when the file first asked. */
+  private used: { stack: TestStack; bankExchangesBefore: number } | null = null;
+
+  override async setup(): Promise<void> {
+    await super.setup();
+    this.global.__skilSharedStack = async () => {
+      shared ??= startShared().catch((err: unknown) => {
+        shared = undefined;
+        throw err;
+      });
+      const stack = await shared;
+      this.used ??= { stack, bankExchangesBefore: stack.bank?.exchanges.length ?? 0 };
+      return stack;
+    };
+  }
+
+  override async teardown(): Promise<void> {
+    // Issue 7, done-means 4: every exchange with the simulated bank validates against
+    // IOBWS-Claims3.1.yaml; a file whose traffic does not fails, as it does on a stack of its own.
+    const problems = this.used?.stack.bank?.problems({ from: this.used.bankExchangesBefore }) ?? [];
+    await super.teardown();
+    if (problems.length > 0)
+      throw new Error(`simulated bank traffic breaks IOBWS-Claims3.1.yaml:\n${problems.join('\n')}`);
+  }
+}
