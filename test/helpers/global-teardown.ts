@@ -32,7 +32,8 @@ export default async function globalTeardown(): Promise<void> {
     }
   }
   for (const stop of (running?.stops ?? []).reverse()) await stop();
-  if (server) process.stdout.write(`\nLedger invariant checked on ${checked} test databases left at the end.\n`);
+  if (server)
+    process.stdout.write(`\nLedger invariant checked on ${checked} test databases left at the end.\n`);
   if (violations.length > 0)
     throw new Error(`ledger invariant broken (decision 0107):\n${violations.join('\n')}`);
 }

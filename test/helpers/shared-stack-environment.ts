@@ -1,5 +1,7 @@
 import { TestEnvironment } from 'jest-environment-node';
+import type * as StackModule from './stack';
 import type { TestStack } from './stack';
+import type * as StackStartModule from './stack-start';
 
 /** jest-worker's message to a worker process that the run is over (its CHILD_MESSAGE_END). */
 const CHILD_MESSAGE_END = 2;
@@ -24,9 +26,9 @@ function startShared(): Promise<TestStack> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   (require('tsx/cjs/api') as { register: () => void }).register();
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { startStack } = require('./stack-start.ts') as typeof import('./stack-start');
+  const { startStack } = require('./stack-start.ts') as typeof StackStartModule;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { SHARED_STACK_OPTIONS } = require('./stack.ts') as typeof import('./stack');
+  const { SHARED_STACK_OPTIONS } = require('./stack.ts') as typeof StackModule;
   // When jest ends this worker process, it waits half a second for the process to exit by itself and
   // then kills it with a warning; the stack's servers and pools would keep it alive. Nothing of the
   // stack needs a goodbye: the global teardown checks and drops its database.

@@ -1,4 +1,6 @@
+import type * as TemporalClient from '@temporalio/client';
 import type { Client } from '@temporalio/client';
+import type * as KnexModule from '../../db/knex';
 import type { Knex } from '../../db/knex';
 import type { TestDatabase } from './database';
 import type { SimulatedBankWithFiles, ValidatedBank } from './simulated-bank';
@@ -123,13 +125,13 @@ export async function sharedTestStack(): Promise<TestStack> {
   const ownKnex = () => {
     if (knex) return knex;
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above)
-    const { createKnex } = require('../../db/knex') as typeof import('../../db/knex');
+    const { createKnex } = require('../../db/knex') as typeof KnexModule;
     return (knex = createKnex(outer.db.url, { poolMax: 10 }));
   };
   const ownClient = () => {
     if (temporal) return temporal.client;
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above)
-    const { Client, Connection } = require('@temporalio/client') as typeof import('@temporalio/client');
+    const { Client, Connection } = require('@temporalio/client') as typeof TemporalClient;
     const connection = Connection.lazy({ address: process.env.SKIL_TEST_TEMPORAL_ADDRESS! });
     temporal = { client: new Client({ connection, namespace: 'default' }), close: () => connection.close() };
     return temporal.client;
