@@ -64,7 +64,7 @@ test('each rule family reports its one violation in the fixture, through the che
   const run = spawnSync(process.execPath, ['tools/checks.mjs', '--cwd', fixture], {
     cwd: root,
     encoding: 'utf8',
-    timeout: 170_000,
+    timeout: 110_000,
   });
   expect(run.error).toBeUndefined();
   const byCheck = outputs(run.stdout);
@@ -72,4 +72,4 @@ test('each rule family reports its one violation in the fixture, through the che
   const reported = [...byCheck].flatMap(([name, text]) => findings(name, text)).sort();
   expect(reported).toEqual(EXPECTED);
   expect(run.status).toBe(1);
-}, 180_000);
+}, 120_000);
