@@ -49,7 +49,7 @@ export default async function globalSetup(): Promise<void> {
     })(),
     (async () => {
       // A fresh checkout builds the Temporal CLI once (minutes from a cold Go cache): said apart,
-      // since it is not the suite's own time (issue 37).
+      // since it is not the suite's own time.
       const dataDir = path.join(root, '.data');
       const builtBefore = existsSync(path.join(dataDir, 'bin', 'temporal'));
       const resolving = Date.now();

@@ -56,7 +56,7 @@ export default class SharedStackEnvironment extends TestEnvironment {
   }
 
   override async teardown(): Promise<void> {
-    // Issue 7, done-means 4: every exchange with the simulated bank validates against
+    // Every exchange with the simulated bank validates against
     // IOBWS-Claims3.1.yaml; a file whose traffic does not fails, as it does on a stack of its own.
     const problems = this.used?.stack.bank?.problems({ from: this.used.bankExchangesBefore }) ?? [];
     await super.teardown();

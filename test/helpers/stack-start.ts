@@ -196,11 +196,11 @@ export async function startStack(opts: TestStackOptions = {}): Promise<TestStack
       await carriers.stop();
       await mail.stop();
       await bank?.bank.stop();
-      // Issue 15: after every file the ledger invariant holds on its database (decision 0107); the
+      // After every file the ledger invariant holds on its database (decision 0107); the
       // API and the worker are stopped, so nothing moves money while it is read.
       const ledger = await checkLedger(knex).catch((err: unknown) => ({ violations: [String(err)] }));
       await db.drop();
-      // Issue 7, done-means 4: every exchange with the simulated bank in any test that starts it
+      // Every exchange with the simulated bank in any test that starts it
       // validates against IOBWS-Claims3.1.yaml; a file whose traffic does not fails in afterAll.
       const problems = bank?.problems() ?? [];
       if (problems.length > 0)

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /*
- * Issue 37: a test that needs more than two minutes says why in a comment. Every timeout given to
+ * A test that needs more than two minutes says why in a comment (decision 0200). Every timeout given to
  * a test, a hook or a file (`}, 150_000);`, `jest.setTimeout(…)`) over 120 s needs a comment on
  * one of the four lines before it.
  */
