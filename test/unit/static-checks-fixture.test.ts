@@ -26,10 +26,14 @@ const EXPECTED = [
   'format services/unformatted.ts prettier',
 ].sort();
 
-/** Each check's own output, from the `name | line` lines tools/checks.mjs prints for it. */
+/**
+ * Each check's own output, from the `name | line` lines tools/checks.mjs prints for it. Colour codes
+ * are dropped: where `CI` is set, prettier and oxlint colour their reports even into a pipe.
+ */
 function outputs(stdout: string): Map<string, string> {
   const byCheck = new Map<string, string[]>();
-  for (const line of stdout.split('\n')) {
+  // eslint-disable-next-line no-control-regex -- the escape character is what is being removed
+  for (const line of stdout.replace(/\u001b\[[0-9;]*m/g, '').split('\n')) {
     const match = /^ {2}([\w-]+) \| ?(.*)$/.exec(line);
     if (match) byCheck.set(match[1]!, [...(byCheck.get(match[1]!) ?? []), match[2]!]);
   }
@@ -44,8 +48,10 @@ function findings(check: string, text: string): string[] {
     // tsgo: `services/type-error.ts(2,14): error TS2322: ...`
     for (const m of text.matchAll(/^(\S+)\(\d+,\d+\): error (TS\d+):/gm)) add(m[1]!, m[2]!);
   } else if (check === 'oxlint') {
-    // `  x typescript(no-floating-promises): ...` and, on the next line, `   ,-[services/floating.ts:5:3]`
-    for (const m of text.matchAll(/^ {2}[x!] ([\w-]+\([\w/-]+\)):.*\n\s*,-\[([^:\]]+):/gm)) add(m[2]!, m[1]!);
+    // `  x typescript(no-floating-promises): ...` and, on the next line, `   ,-[services/floating.ts:5:3]`;
+    // where `CI` is set, oxlint draws the same report with `×` and `╭─[`.
+    const report = /^ {2}[x!×⚠] ([\w-]+\([\w/-]+\)):.*\n\s*(?:,-|╭─)\[([^:\]]+):/gm;
+    for (const m of text.matchAll(report)) add(m[2]!, m[1]!);
   } else if (check === 'eslint') {
     // stylish: the file's absolute path, then `  2:1  error  message  rule-id` per problem.
     let file = '';
@@ -61,8 +67,11 @@ function findings(check: string, text: string): string[] {
 }
 
 test('each rule family reports its one violation in the fixture, through the checks npm test runs', () => {
+  // No FORCE_COLOR: tsgo would print its pretty report, not the one read here.
+  const { FORCE_COLOR: _forced, ...env } = process.env;
   const run = spawnSync(process.execPath, ['tools/checks.mjs', '--cwd', fixture], {
     cwd: root,
+    env: { ...env, NO_COLOR: '1' },
     encoding: 'utf8',
     timeout: 110_000,
   });
