@@ -112,38 +112,47 @@ export interface NewClaim {
   renewalId?: string | null;
 }
 
-/** Stores a pending claim under the merchant's next claim number; the claim batch issues it. */
+/**
+ * Stores a pending claim under the merchant's next claim number; the claim batch issues it. The
+ * bank knows a claim by claimant, account and due date, and one company (one kennitala) may hold
+ * more than one merchant account: where another account already holds the number at the bank for
+ * that due date, the next number is taken (decision 0201).
+ */
 export async function insertClaim(trx: Knex.Transaction, c: NewClaim): Promise<ClaimRow> {
   const bank = c.bankAccount?.slice(0, 4) ?? '0001';
-  const number = await nextClaimNumber(trx, c.merchantId);
-  const [row] = await trx<ClaimRow>('claims')
-    .insert({
-      id: newId(ID_PREFIX.claim),
-      merchant_id: c.merchantId,
-      livemode: c.livemode,
-      customer_id: c.customerId,
-      payer_kennitala: c.payerKennitala.replace('-', ''),
-      claimant_kennitala: c.claimantKennitala,
-      bank,
-      claim_number: number,
-      bank_claim_id: claimIdOf({
-        claimantId: c.claimantKennitala,
-        account: claimAccount(bank, number),
-        dueDate: c.dueDate,
-      }),
-      amount: c.amount,
-      due_date: c.dueDate,
-      final_due_date: c.finalDueDate,
-      cancellation_date: c.cancellationDate,
-      notice_fee: c.noticeFee ?? null,
-      terms: (c.terms ?? {}) as never,
-      description: c.description ?? null,
-      metadata: c.metadata ?? {},
-      checkout_session_id: c.checkoutSessionId ?? null,
-      renewal_id: c.renewalId ?? null,
-    })
-    .returning('*');
-  return row!;
+  for (;;) {
+    const number = await nextClaimNumber(trx, c.merchantId);
+    const [row] = await trx<ClaimRow>('claims')
+      .insert({
+        id: newId(ID_PREFIX.claim),
+        merchant_id: c.merchantId,
+        livemode: c.livemode,
+        customer_id: c.customerId,
+        payer_kennitala: c.payerKennitala.replace('-', ''),
+        claimant_kennitala: c.claimantKennitala,
+        bank,
+        claim_number: number,
+        bank_claim_id: claimIdOf({
+          claimantId: c.claimantKennitala,
+          account: claimAccount(bank, number),
+          dueDate: c.dueDate,
+        }),
+        amount: c.amount,
+        due_date: c.dueDate,
+        final_due_date: c.finalDueDate,
+        cancellation_date: c.cancellationDate,
+        notice_fee: c.noticeFee ?? null,
+        terms: (c.terms ?? {}) as never,
+        description: c.description ?? null,
+        metadata: c.metadata ?? {},
+        checkout_session_id: c.checkoutSessionId ?? null,
+        renewal_id: c.renewalId ?? null,
+      })
+      .onConflict('bank_claim_id')
+      .ignore()
+      .returning('*');
+    if (row) return row;
+  }
 }
 
 /** A checkout session whose claim was cancelled, expired or whose payment failed: `unpaid` (spec §3). */

@@ -348,3 +348,49 @@ test("a claim's webhook data is its API object: claim.created equals a GET, key 
   expect(Object.keys(got.body)[0]).toBe('id');
   expect(JSON.stringify(event?.data)).toBe(JSON.stringify(got.body));
 });
+
+test('two merchant accounts of one company, same bank branch and due date, at once: every krafa stored, each bank key once', async () => {
+  // One kennitala, one branch: the bank tells their claims apart only by claim number and due date.
+  const company = '4710080280';
+  const accounts = await Promise.all(
+    ['Verslun', 'Vefverslun'].map(async (name) => {
+      const account = await stack.merchant(`${name} ehf.`);
+      const profile = await stack.api(account.testKey, '/v1/merchant', {
+        method: 'PATCH',
+        json: { kennitala: company, bank_account: '0133-26-012345' },
+      });
+      expect(profile.status).toBe(200);
+      return account;
+    }),
+  );
+  const due = day(40);
+  const created = await Promise.all(
+    Array.from({ length: 24 }, (_, i) =>
+      stack.api(accounts[i % 2]!.testKey, '/v1/claims', {
+        method: 'POST',
+        json: { payer_kennitala: PAYER, amount: 1_000 + i, due_date: due },
+      }),
+    ),
+  );
+  expect(created.map((r) => r.status)).toEqual(created.map(() => 200));
+  // The key the claim batch will send the bank (claimant, account, due date), as stored.
+  const keys = await stack
+    .knex('claims')
+    .whereIn(
+      'id',
+      created.map((r) => r.body.id as string),
+    )
+    .pluck('bank_claim_id');
+  expect(new Set(keys).size).toBe(24);
+  // Each account sees its own twelve, under numbers of its own.
+  for (const [n, account] of accounts.entries()) {
+    const listed = await stack.api(
+      account.testKey,
+      `/v1/claims?due_date[gte]=${due}&due_date[lte]=${due}&limit=100`,
+    );
+    const amounts = (listed.body.data as { amount: number }[]).map((c) => c.amount).sort((a, b) => a - b);
+    expect(amounts).toEqual(Array.from({ length: 12 }, (_, i) => 1_000 + 2 * i + n));
+    const numbers = (listed.body.data as { claim_number: number }[]).map((c) => c.claim_number);
+    expect(new Set(numbers).size).toBe(12);
+  }
+});
