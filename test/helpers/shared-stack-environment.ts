@@ -1,7 +1,9 @@
 import { TestEnvironment } from 'jest-environment-node';
 import type * as StackModule from './stack';
-import type { TestStack } from './stack';
+import type { TestStack, TestStackOptions } from './stack';
 import type * as StackStartModule from './stack-start';
+import type { WebStack, WebStackOptions } from './web-stack';
+import type * as WebStackStartModule from './web-stack-start';
 
 /** jest-worker's message to a worker process that the run is over (its CHILD_MESSAGE_END). */
 const CHILD_MESSAGE_END = 2;
@@ -18,29 +20,48 @@ const CHILD_MESSAGE_END = 2;
  */
 
 let shared: Promise<TestStack> | undefined;
+interface OuterModules {
+  stackStart: typeof StackStartModule;
+  stack: typeof StackModule;
+  webStackStart: typeof WebStackStartModule;
+}
+let outerModules: OuterModules | undefined;
 
-function startShared(): Promise<TestStack> {
+/** The stack's modules in this process's own realm, loaded the first time a file needs a stack. */
+function outerRealm(): OuterModules {
+  if (outerModules) return outerModules;
   // tsx loads the stack's TypeScript in the worker process's own realm (jest's transform hook is
   // active only while this module itself loads). Registered for the process rather than namespaced:
   // a namespaced require marks module paths, and Temporal's worker threads load theirs by path.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   (require('tsx/cjs/api') as { register: () => void }).register();
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { startStack } = require('./stack-start.ts') as typeof StackStartModule;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { SHARED_STACK_OPTIONS } = require('./stack.ts') as typeof StackModule;
   // When jest ends this worker process, it waits half a second for the process to exit by itself and
-  // then kills it with a warning; the stack's servers and pools would keep it alive. Nothing of the
-  // stack needs a goodbye: the global teardown checks and drops its database.
+  // then kills it with a warning; the stacks' servers and pools would keep it alive. Nothing of a
+  // stack needs a goodbye: the global teardown checks and drops the databases left.
   process.on('message', (message) => {
     if (Array.isArray(message) && message[0] === CHILD_MESSAGE_END) setTimeout(() => process.exit(0), 50);
   });
-  return startStack(SHARED_STACK_OPTIONS);
+  outerModules = {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    stackStart: require('./stack-start.ts') as typeof StackStartModule,
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    stack: require('./stack.ts') as typeof StackModule,
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    webStackStart: require('./web-stack-start.ts') as typeof WebStackStartModule,
+  };
+  return outerModules;
+}
+
+function startShared(): Promise<TestStack> {
+  const { stackStart, stack } = outerRealm();
+  return stackStart.startStack(stack.SHARED_STACK_OPTIONS);
 }
 
 export default class SharedStackEnvironment extends TestEnvironment {
   /** This file's stack, and how many bank exchanges it had seen when the file first asked. */
   private used: { stack: TestStack; bankExchangesBefore: number } | null = null;
+  /** The stacks of its own this file started and has not stopped. */
+  private readonly own = new Set<{ stop(): Promise<void> }>();
 
   override async setup(): Promise<void> {
     await super.setup();
@@ -53,12 +74,35 @@ export default class SharedStackEnvironment extends TestEnvironment {
       this.used ??= { stack, bankExchangesBefore: stack.bank?.exchanges.length ?? 0 };
       return stack;
     };
+    // A file's own stack, started here for the same reason as the shared one: the API's and the
+    // worker's modules load once per worker process, not once per file.
+    this.global.__skilStartStack = async (opts: TestStackOptions) =>
+      this.tracked(await outerRealm().stackStart.startStack(opts));
+    this.global.__skilStartWebStack = async (opts: WebStackOptions) =>
+      this.tracked(await outerRealm().webStackStart.startWebStack(opts));
+  }
+
+  /** The stack, with a `stop()` that also tells the teardown it need not stop it. */
+  private tracked<S extends TestStack | WebStack>(stack: S): S {
+    this.own.add(stack);
+    return {
+      ...stack,
+      stop: async () => {
+        this.own.delete(stack);
+        await stack.stop();
+      },
+    };
   }
 
   override async teardown(): Promise<void> {
     // Every exchange with the simulated bank validates against
     // IOBWS-Claims3.1.yaml; a file whose traffic does not fails, as it does on a stack of its own.
     const problems = this.used?.stack.bank?.problems({ from: this.used.bankExchangesBefore }) ?? [];
+    // A file that failed before its afterAll stopped its stack would leave it serving in this
+    // process for the files after it.
+    const left = [...this.own];
+    this.own.clear();
+    await Promise.all(left.map((stack) => stack.stop().catch(() => undefined)));
     await super.teardown();
     if (problems.length > 0)
       throw new Error(`simulated bank traffic breaks IOBWS-Claims3.1.yaml:\n${problems.join('\n')}`);

@@ -90,10 +90,19 @@ export interface TestStackOptions {
 
 /**
  * The API and, unless told otherwise, a worker, on this file's own database and task queue, against
- * the run's real PostgreSQL and Temporal dev server (test/helpers/stack-start.ts).
+ * the run's real PostgreSQL and Temporal dev server (test/helpers/stack-start.ts). Under jest the
+ * stack is started in the jest worker's own realm (test/helpers/shared-stack-environment.ts), where
+ * the API's and the worker's modules are loaded once per worker process rather than once per file;
+ * the file gets it wrapped as the shared stack is (below), and `stop()` stops it.
  */
 export async function startTestStack(opts: TestStackOptions = {}): Promise<TestStack> {
-  return (await import('./stack-start')).startStack(opts);
+  const start = globalThis.__skilStartStack;
+  // An adapter the file made is of the file's realm: the stack's `instanceof` checks on what it
+  // throws (bank_unavailable, a refused card) would fail in the other realm, so such a stack starts
+  // here.
+  const fileAdapters = opts.liveClaimsApi ?? opts.liveAcquirer ?? opts.liveRegistry;
+  if (!start || fileAdapters) return (await import('./stack-start')).startStack(opts);
+  return inThisRealm(await start(opts), 'own');
 }
 
 /** The options of each jest worker's shared stack: a worker, real URLs and the simulated claims bank. */
@@ -102,6 +111,7 @@ export const SHARED_STACK_OPTIONS: TestStackOptions = { realBaseUrl: true, bank:
 declare global {
   // Set by test/helpers/shared-stack-environment.ts in every file's global.
   var __skilSharedStack: (() => Promise<TestStack>) | undefined;
+  var __skilStartStack: ((opts: TestStackOptions) => Promise<TestStack>) | undefined;
 }
 
 /**
@@ -111,13 +121,23 @@ declare global {
  * anything the whole database holds (billing runs, settlement days, bank files, operators): such a
  * file starts a stack of its own with startTestStack.
  *
- * What crosses from the worker's realm is wrapped: the file gets its own knex and Temporal client on
+ * What crosses from the worker's realm is wrapped (inThisRealm): the file gets its own knex and Temporal client on
  * the shared database and server, so rows and results are this file's objects. `stop()` closes those
  * and leaves the stack running.
  */
 export async function sharedTestStack(): Promise<TestStack> {
   const outer = globalThis.__skilSharedStack ? await globalThis.__skilSharedStack() : null;
   if (!outer) return startTestStack(SHARED_STACK_OPTIONS);
+  return inThisRealm(outer, 'shared');
+}
+
+/**
+ * A stack from the jest worker's realm, as this file uses it: the file's own knex and Temporal
+ * client on the stack's database and server, so rows and results are this file's objects. A
+ * shared stack may not be stopped, restarted or dropped, and `stop()` closes only the file's own
+ * connections; a file's own stack does all three.
+ */
+function inThisRealm(outer: TestStack, kind: 'shared' | 'own'): TestStack {
   // The file's knex and Temporal client are made when first used: a file that only calls the API
   // loads neither.
   let knex: Knex | undefined;
@@ -136,9 +156,16 @@ export async function sharedTestStack(): Promise<TestStack> {
     temporal = { client: new Client({ connection, namespace: 'default' }), close: () => connection.close() };
     return temporal.client;
   };
+  const closeOwn = async () => {
+    await knex?.destroy();
+    knex = undefined;
+    await temporal?.close();
+    temporal = undefined;
+  };
   const notHere = (what: string) => () => {
     throw new Error(`${what} on the shared stack: start a stack of its own (startTestStack)`);
   };
+  const own = kind === 'own';
   return {
     ...outer,
     get knex() {
@@ -149,17 +176,28 @@ export async function sharedTestStack(): Promise<TestStack> {
       get knex() {
         return ownKnex();
       },
-      drop: notHere('dropping the database'),
+      drop: own
+        ? async () => {
+            await closeOwn();
+            await outer.db.drop();
+          }
+        : notHere('dropping the database'),
     },
     get client() {
       return ownClient();
     },
     api: (key, path, init) => callApi(outer.url, key, path, init),
-    startWorker: notHere('starting a worker'),
-    stopWorker: notHere('stopping the worker'),
+    startWorker: own
+      ? (overrides) => {
+          if (overrides?.liveClaimsApi)
+            throw new Error('a claims API made in the file: start the stack with it (startTestStack)');
+          return outer.startWorker();
+        }
+      : notHere('starting a worker'),
+    stopWorker: own ? () => outer.stopWorker() : notHere('stopping the worker'),
     async stop() {
-      await knex?.destroy();
-      await temporal?.close();
+      await closeOwn();
+      if (own) await outer.stop();
     },
   };
 }

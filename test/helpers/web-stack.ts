@@ -1,19 +1,10 @@
-// The web stack lives apart from test/helpers/browser.ts, which every browser test loads, so that a
-// file on the shared stack (decision 0200) does not load the API for a stack it never starts.
-import type { Server } from 'node:http';
-import { createApp } from '../../api/app';
-import { createMetrics } from '../../api/metrics';
-import { createLogger } from '../../stack/logger';
-import { freePort } from '../../stack/free-port';
-import { createMerchantRepository } from '../../db/merchants';
-import { createApiKeyRepository } from '../../db/api-keys';
+// The web stack: the API alone, no Temporal, for the browser flows of sign-up, sign-in and team.
+// Types and a wrapper only; the API is started by web-stack-start.ts in the jest worker's own
+// realm, as the other stacks are (decision 0200).
+import type * as KnexModule from '../../db/knex';
 import type { Knex } from '../../db/knex';
-import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
-import { createTestDatabase, type TestDatabase } from './database';
-import { httpAcquirerAt } from '../../adapters/acquirers/http-card-acquirer';
-import { startTestAcquirer } from './acquirer';
-import { TEST_SECRETS_KEY } from './secrets-key';
-import { startTestMail, type MailCatcher } from './mail';
+import type { TestDatabase } from './database';
+import type { MailCatcher } from './mail';
 
 export interface WebStack {
   /** The origin the API believes it is served at, so the URLs it hands out (verification_url) work. */
@@ -26,51 +17,53 @@ export interface WebStack {
   stop(): Promise<void>;
 }
 
+export interface WebStackOptions {
+  allowPrivateRanges?: string[];
+}
+
+declare global {
+  // Set by test/helpers/shared-stack-environment.ts in every file's global.
+  var __skilStartWebStack: ((opts: WebStackOptions) => Promise<WebStack>) | undefined;
+}
+
 /**
- * The API on its own database, listening on a port chosen first so that PUBLIC_BASE_URL can be
- * the real address: the browser follows verification_url exactly as the API returns it. No
- * Temporal connection: the flows under test start no workflows.
+ * The API on its own database, listening on a port chosen first so that PUBLIC_BASE_URL is the
+ * real address: the browser follows verification_url exactly as the API returns it. The file gets
+ * its own knex on the stack's database, so rows are objects of its realm.
  */
-export async function startWebStack(opts: { allowPrivateRanges?: string[] } = {}): Promise<WebStack> {
-  const db = await createTestDatabase();
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const noWebhooks: WebhookDispatcher = { wake: () => Promise.resolve() };
-  const acquirer = await startTestAcquirer();
-  const mail = await startTestMail();
-  const app = createApp({
-    mailer: mail.mailer,
-    knex: db.knex,
-    log: createLogger('test-web', process.env.TEST_LOG_LEVEL ?? 'silent'),
-    metrics: createMetrics(db.knex),
-    temporal: null,
-    dispatcher: noWebhooks,
-    publicBaseUrl: url,
-    bodyLimitBytes: 256 * 1024,
-    acquirer: httpAcquirerAt(acquirer.url),
-    secretsKey: TEST_SECRETS_KEY,
-    checkResponses: true,
-    ...(opts.allowPrivateRanges && { webhookAllowPrivateRanges: opts.allowPrivateRanges }),
-  });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(port, '127.0.0.1', () => resolve(s));
-  });
+export async function startWebStack(opts: WebStackOptions = {}): Promise<WebStack> {
+  const start = globalThis.__skilStartWebStack;
+  if (!start) return (await import('./web-stack-start')).startWebStack(opts);
+  const outer = await start(opts);
+  let knex: Knex | undefined;
+  const ownKnex = () => {
+    if (knex) return knex;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use
+    const { createKnex } = require('../../db/knex') as typeof KnexModule;
+    return (knex = createKnex(outer.db.url, { poolMax: 10 }));
+  };
+  const closeOwn = async () => {
+    await knex?.destroy();
+    knex = undefined;
+  };
   return {
-    url,
-    knex: db.knex,
-    db,
-    mail: mail.catcher,
-    async merchant(name = 'Browser merchant') {
-      const m = await createMerchantRepository(db.knex).create({ name });
-      const { secret } = await createApiKeyRepository(db.knex).create({ merchantId: m.id, livemode: false });
-      return { id: m.id, testKey: secret };
+    ...outer,
+    get knex() {
+      return ownKnex();
+    },
+    db: {
+      url: outer.db.url,
+      get knex() {
+        return ownKnex();
+      },
+      async drop() {
+        await closeOwn();
+        await outer.db.drop();
+      },
     },
     async stop() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await acquirer.stop();
-      await mail.stop();
-      await db.drop();
+      await closeOwn();
+      await outer.stop();
     },
   };
 }
