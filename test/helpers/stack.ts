@@ -140,14 +140,8 @@ export async function sharedTestStack(): Promise<TestStack> {
 function inThisRealm(outer: TestStack, kind: 'shared' | 'own'): TestStack {
   // The file's knex and Temporal client are made when first used: a file that only calls the API
   // loads neither.
-  let knex: Knex | undefined;
+  const files = fileKnex(outer.db.url);
   let temporal: { client: Client; close: () => Promise<void> } | undefined;
-  const ownKnex = () => {
-    if (knex) return knex;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above)
-    const { createKnex } = require('../../db/knex') as typeof KnexModule;
-    return (knex = createKnex(outer.db.url, { poolMax: 10 }));
-  };
   const ownClient = () => {
     if (temporal) return temporal.client;
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above)
@@ -157,8 +151,7 @@ function inThisRealm(outer: TestStack, kind: 'shared' | 'own'): TestStack {
     return temporal.client;
   };
   const closeOwn = async () => {
-    await knex?.destroy();
-    knex = undefined;
+    await files.close();
     await temporal?.close();
     temporal = undefined;
   };
@@ -169,20 +162,16 @@ function inThisRealm(outer: TestStack, kind: 'shared' | 'own'): TestStack {
   return {
     ...outer,
     get knex() {
-      return ownKnex();
+      return files.knex();
     },
-    db: {
-      url: outer.db.url,
-      get knex() {
-        return ownKnex();
-      },
-      drop: own
+    db: files.database(
+      own
         ? async () => {
             await closeOwn();
             await outer.db.drop();
           }
         : notHere('dropping the database'),
-    },
+    ),
     get client() {
       return ownClient();
     },
@@ -198,6 +187,38 @@ function inThisRealm(outer: TestStack, kind: 'shared' | 'own'): TestStack {
     async stop() {
       await closeOwn();
       if (own) await outer.stop();
+    },
+  };
+}
+
+/**
+ * The file's own knex on a stack's database, made on first use, and the database as the file sees
+ * it through that knex; `drop` is the stack's.
+ */
+export function fileKnex(url: string): {
+  knex(): Knex;
+  database(drop: () => Promise<void>): TestDatabase;
+  close(): Promise<void>;
+} {
+  let knex: Knex | undefined;
+  const own = () => {
+    if (knex) return knex;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above)
+    const { createKnex } = require('../../db/knex') as typeof KnexModule;
+    return (knex = createKnex(url, { poolMax: 10 }));
+  };
+  return {
+    knex: own,
+    database: (drop) => ({
+      url,
+      get knex() {
+        return own();
+      },
+      drop,
+    }),
+    async close() {
+      await knex?.destroy();
+      knex = undefined;
     },
   };
 }

@@ -1,10 +1,10 @@
 // The web stack: the API alone, no Temporal, for the browser flows of sign-up, sign-in and team.
 // Types and a wrapper only; the API is started by web-stack-start.ts in the jest worker's own
 // realm, as the other stacks are (decision 0200).
-import type * as KnexModule from '../../db/knex';
 import type { Knex } from '../../db/knex';
 import type { TestDatabase } from './database';
 import type { MailCatcher } from './mail';
+import { fileKnex } from './stack';
 
 export interface WebStack {
   /** The origin the API believes it is served at, so the URLs it hands out (verification_url) work. */
@@ -29,40 +29,24 @@ declare global {
 /**
  * The API on its own database, listening on a port chosen first so that PUBLIC_BASE_URL is the
  * real address: the browser follows verification_url exactly as the API returns it. The file gets
- * its own knex on the stack's database, so rows are objects of its realm.
+ * its own knex on the stack's database (fileKnex), so rows are objects of its realm.
  */
 export async function startWebStack(opts: WebStackOptions = {}): Promise<WebStack> {
   const start = globalThis.__skilStartWebStack;
   if (!start) return (await import('./web-stack-start')).startWebStack(opts);
   const outer = await start(opts);
-  let knex: Knex | undefined;
-  const ownKnex = () => {
-    if (knex) return knex;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use
-    const { createKnex } = require('../../db/knex') as typeof KnexModule;
-    return (knex = createKnex(outer.db.url, { poolMax: 10 }));
-  };
-  const closeOwn = async () => {
-    await knex?.destroy();
-    knex = undefined;
-  };
+  const files = fileKnex(outer.db.url);
   return {
     ...outer,
     get knex() {
-      return ownKnex();
+      return files.knex();
     },
-    db: {
-      url: outer.db.url,
-      get knex() {
-        return ownKnex();
-      },
-      async drop() {
-        await closeOwn();
-        await outer.db.drop();
-      },
-    },
+    db: files.database(async () => {
+      await files.close();
+      await outer.db.drop();
+    }),
     async stop() {
-      await closeOwn();
+      await files.close();
       await outer.stop();
     },
   };
