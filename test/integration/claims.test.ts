@@ -393,4 +393,12 @@ test('two merchant accounts of one company, same bank branch and due date, at on
     const numbers = (listed.body.data as { claim_number: number }[]).map((c) => c.claim_number);
     expect(new Set(numbers).size).toBe(12);
   }
+  // Cancelled before any batch: the shared stack's next claim batch is another file's, and must
+  // find only that file's pending kröfur.
+  const cancelled = await Promise.all(
+    created.map((r, i) =>
+      stack.api(accounts[i % 2]!.testKey, `/v1/claims/${r.body.id}/cancel`, { method: 'POST' }),
+    ),
+  );
+  expect(cancelled.map((r) => r.body.status)).toEqual(created.map(() => 'cancelled'));
 });
