@@ -16,9 +16,14 @@ afterAll(async () => {
 
 test('five SIGKILLs during a 10,000-subscription billing run: each renewed exactly once', async () => {
   const m = await stack.merchant();
-  const anchor = new Date(Date.UTC(2026, 9, 1));
+  // Period 1 began on the first of this month and period 2 begins on the first of the next, after
+  // today: the spawned workers also keep the 15-minute billing schedule (asOf now), which may fire
+  // during the run and must find only what this run renews. With fixed dates, once the calendar
+  // passed period 2's start a scheduled run renewed it too (10,327 paid renewals on 2 December).
+  const today = new Date();
+  const anchor = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1));
   await seedSubscriptions(stack.knex, { merchantId: m.id, n: 10_000, anchor });
-  const asOf = Date.UTC(2026, 10, 1, 0, 0, 1);
+  const asOf = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1, 0, 0, 1);
   let worker: ChildProcess = await spawnWorker(stack);
   const handle = await stack.client.workflow.start('billingRun', {
     workflowId: `billing-run/test/crash-${m.id}`,
