@@ -121,9 +121,8 @@ declare global {
  * anything the whole database holds (billing runs, settlement days, bank files, operators): such a
  * file starts a stack of its own with startTestStack.
  *
- * What crosses from the worker's realm is wrapped (inThisRealm): the file gets its own knex and Temporal client on
- * the shared database and server, so rows and results are this file's objects. `stop()` closes those
- * and leaves the stack running.
+ * What crosses from the worker's realm is wrapped (inThisRealm, below); `stop()` closes the file's
+ * own connections and leaves the stack running.
  */
 export async function sharedTestStack(): Promise<TestStack> {
   const outer = globalThis.__skilSharedStack ? await globalThis.__skilSharedStack() : null;
