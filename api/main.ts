@@ -1,5 +1,6 @@
 import { loadConfig, requireSecretsKey } from '../stack/config';
-import { createLogger } from '../stack/logger';
+import { createProcessLogger } from '../stack/logger';
+import { READY_MESSAGES } from '../stack/log-format';
 import { createKnex } from '../db/knex';
 import { connectTemporal } from '../engine/temporal-client';
 import { temporalConnectionOptions } from '../stack/temporal-connection';
@@ -19,7 +20,7 @@ import { listenForApiKeyChanges } from '../db/api-key-changes';
 /** Runs the HTTP API; needs DATABASE_URL, TEMPORAL_ADDRESS and SIMULATED_ACQUIRER_URL (npm start sets them). */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const log = createLogger('skil-api', config.LOG_LEVEL, { asyncWrites: true });
+  const log = createProcessLogger('skil-api', config, { asyncWrites: true });
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
     throw new Error('the API needs DATABASE_URL and TEMPORAL_ADDRESS; `npm start` runs it with both');
   }
@@ -101,7 +102,9 @@ async function main(): Promise<void> {
       windowHours: config.WEBHOOK_DISABLE_WINDOW_HOURS,
     },
   });
-  const server = app.listen(config.PORT, config.HOST, () => log.info({ port: config.PORT }, 'API listening'));
+  const server = app.listen(config.PORT, config.HOST, () =>
+    log.info({ port: config.PORT }, READY_MESSAGES.api),
+  );
   const stop = () => {
     log.info('API stopping');
     server.close(() => {

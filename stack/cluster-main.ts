@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from './config';
-import { createLogger } from './logger';
+import { createProcessLogger } from './logger';
 import { startCluster, type Cluster } from './cluster';
 import { TEMPORAL_SERVER_VERSION } from './temporal-server-binaries';
 
@@ -12,7 +12,7 @@ import { TEMPORAL_SERVER_VERSION } from './temporal-server-binaries';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const log = createLogger('skil-cluster', config.LOG_LEVEL);
+  const log = createProcessLogger('skil-cluster', config);
   await mkdir(config.dataDir, { recursive: true });
   const shards = Number(process.env.CLUSTER_HISTORY_SHARDS ?? 4);
   if (!Number.isInteger(shards) || shards < 1)

@@ -63,6 +63,11 @@ const ConfigSchema = z
     /** Fail any response that differs from its route's declared schema (for test stacks). */
     CHECK_RESPONSES: z.enum(['true', 'false']).default('false'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /**
+     * `auto`: pretty lines when stdout is a terminal and NODE_ENV is not `production`, JSON
+     * otherwise (decision 0206); `json` or `pretty` force one.
+     */
+    LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
     /** Port of the simulated bank (test environment's claims API and payer online bank); 0 picks a free one. */
     SIMULATED_BANK_PORT: z.coerce.number().int().min(0).max(65535).default(3010),
     /** Base URL of the bank's IOBWS claims API (npm start sets the simulated bank's); unset: no claims bank. */

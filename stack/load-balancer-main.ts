@@ -1,5 +1,5 @@
 import { loadConfig } from './config';
-import { createLogger } from './logger';
+import { createProcessLogger } from './logger';
 import { startLoadBalancer, type Backend } from './load-balancer';
 
 /**
@@ -8,7 +8,7 @@ import { startLoadBalancer, type Backend } from './load-balancer';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const log = createLogger('skil-lb', config.LOG_LEVEL);
+  const log = createProcessLogger('skil-lb', config);
   const backends: Backend[] = (process.env.LB_BACKENDS ?? '')
     .split(',')
     .map((s) => s.trim())

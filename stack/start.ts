@@ -2,7 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from './config';
+import { createInterface } from 'node:readline';
 import { createLogger } from './logger';
+import { READY_MESSAGES, resolveLogFormat } from './log-format';
+import { createLinePrettifier } from './pretty-lines';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './embedded-postgres';
 import { startTemporalDevServer, type TemporalDevServer } from './temporal-server';
 import { ensureDemoMerchant } from './seed-demo';
@@ -21,7 +24,11 @@ import { WORKER_NODE_FLAGS } from './worker-node-flags';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const log = createLogger('skil', config.LOG_LEVEL);
+  // The children write JSON into a pipe; this process writes every line, pretty for a person at a
+  // terminal (decision 0206), so the banner can wait until both parts have said they serve.
+  const format = resolveLogFormat(config.LOG_FORMAT, process.stdout.isTTY, process.env.NODE_ENV);
+  const log = createLogger('skil', config.LOG_LEVEL, { format });
+  const writeLine = format === 'pretty' ? createLinePrettifier() : (line: string) => line + '\n';
   await mkdir(config.dataDir, { recursive: true });
 
   const stops: (() => Promise<void>)[] = [];
@@ -74,7 +81,8 @@ async function main(): Promise<void> {
     const secretsKey = config.SECRETS_ENCRYPTION_KEY ?? (await loadOrCreateSecretsKey(config.dataDir));
     const knex = createKnex(databaseUrl, { poolMax: 2 });
     const ran = await migrateLatest(knex, { secretsKey });
-    log.info({ migrations: ran }, ran.length ? 'migrations applied' : 'schema up to date');
+    if (ran.length) log.info({ count: ran.length, last: ran.at(-1) }, 'migrations applied');
+    else log.info('schema up to date');
     const demo = await ensureDemoMerchant(knex, config.dataDir);
     await knex.destroy();
 
@@ -88,6 +96,7 @@ async function main(): Promise<void> {
       TEMPORAL_ADDRESS: temporalAddress,
       SECRETS_ENCRYPTION_KEY: secretsKey,
     };
+    const ready: Promise<void>[] = [];
     for (const [name, entry, flags] of [
       ['worker', 'worker/main.ts', WORKER_NODE_FLAGS],
       ['api', 'api/main.ts', []],
@@ -96,10 +105,15 @@ async function main(): Promise<void> {
       const child = spawn(
         process.execPath,
         [...flags, '--import', 'tsx', path.join(__dirname, '..', entry)],
-        {
-          env,
-          stdio: 'inherit',
-        },
+        { env: { ...env, LOG_FORMAT: 'json' }, stdio: ['inherit', 'pipe', 'inherit'] },
+      );
+      ready.push(
+        new Promise((resolve) => {
+          createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => {
+            process.stdout.write(writeLine(line));
+            if (line.includes(`"msg":"${READY_MESSAGES[name]}"`)) resolve();
+          });
+        }),
       );
       child.on('exit', (code, signal) => {
         if (stopping) return;
@@ -108,11 +122,12 @@ async function main(): Promise<void> {
       });
       children.push(child);
     }
+    await Promise.all(ready);
 
     const lines = [
       '',
-      'Skil is starting.',
-      `  API            ${config.publicBaseUrl}  (ready when ${config.publicBaseUrl}/ready answers 200)`,
+      'Skil is running.',
+      `  API            ${config.publicBaseUrl}  (${config.publicBaseUrl}/ready answers 200 when every part is up)`,
       `  Temporal UI    ${temporalUi ?? '(external Temporal at ' + temporalAddress + ')'}`,
       `  Demo merchant  ${demo.merchantId}${demo.created ? ' (created now)' : ''}`,
       `  Test API key   ${demo.testKey}   (also in ${path.join(config.dataDir, 'demo.env')})`,

@@ -1,5 +1,6 @@
 import { loadConfig, requireSecretsKey } from '../stack/config';
-import { createLogger } from '../stack/logger';
+import { createProcessLogger } from '../stack/logger';
+import { READY_MESSAGES } from '../stack/log-format';
 import { createKnex } from '../db/knex';
 import { connectTemporal } from '../engine/temporal-client';
 import { createDeliveryRepository } from '../db/webhook-deliveries';
@@ -20,7 +21,7 @@ import { cardAcquirerFromConfig } from '../adapters/acquirers/http-card-acquirer
  */
 export async function runWorker(overrides: Partial<Pick<WorkerDeps, 'acquirer'>> = {}): Promise<void> {
   const config = loadConfig();
-  const log = createLogger('skil-worker', config.LOG_LEVEL);
+  const log = createProcessLogger('skil-worker', config);
   installRuntimeLogger(log);
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
     throw new Error('the worker needs DATABASE_URL and TEMPORAL_ADDRESS; `npm start` runs it with both');
@@ -79,7 +80,7 @@ export async function runWorker(overrides: Partial<Pick<WorkerDeps, 'acquirer'>>
   });
   // Bank sync runs every few minutes per configured bank connection (decision 0092).
   await ensureSchedules(client, config.TEMPORAL_TASK_QUEUE, bankSyncSchedules(bankConnections));
-  log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
+  log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, READY_MESSAGES.worker);
   // Worker.run shuts down gracefully on SIGINT/SIGTERM (the SDK installs those handlers).
   await worker.run();
   await Promise.all([connection.close(), clientConnection.close(), knex.destroy(), metricsServer?.close()]);

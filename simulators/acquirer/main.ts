@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { loadConfig } from '../../stack/config';
-import { createLogger } from '../../stack/logger';
+import { createProcessLogger } from '../../stack/logger';
 import { startSimulatedAcquirer } from './service';
 
 /**
@@ -13,7 +13,7 @@ import { startSimulatedAcquirer } from './service';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const log = createLogger('simulated-acquirer', config.LOG_LEVEL);
+  const log = createProcessLogger('simulated-acquirer', config);
   const acquirer = await startSimulatedAcquirer({
     dataDir: path.join(config.dataDir, 'simulated-acquirer'),
     port: config.SIMULATED_ACQUIRER_PORT,

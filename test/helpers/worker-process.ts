@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { TEST_SECRETS_KEY, type TestStack } from './stack';
 import { WORKER_NODE_FLAGS } from '../../stack/worker-node-flags';
+import { READY_MESSAGES } from '../../stack/log-format';
 
 /**
  * The real worker entry point (`worker/main.ts`, or `entry`) as a child process on the stack's
@@ -47,7 +48,7 @@ export async function spawnWorker(
     }, 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('"msg":"worker running"')) {
+      if (output.includes(`"msg":"${READY_MESSAGES.worker}"`)) {
         stop();
         resolve();
       }
