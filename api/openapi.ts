@@ -231,7 +231,9 @@ export function buildOpenApi(
       summary: op.summary,
       tags: [op.tag],
       operationId,
-      ...(op.auth ? {} : { security: [] }),
+      // One scheme, HTTP bearer (spec §5.1), declared on each operation that takes the key; the
+      // rest (system endpoints, device flow, signed platform webhooks, the SDK script) declare none.
+      security: op.auth ? [{ bearerAuth: [] }] : [],
       parameters: [
         ...params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
         ...Object.entries(query?.properties ?? {}).map(([name, schema]) => ({
@@ -303,11 +305,17 @@ export function buildOpenApi(
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: serverUrl }],
-    security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
+    security: [{ bearerAuth: [] }],
     components: {
+      // The spec declares HTTP bearer alone (§5.1); the `x-api-key` header the typed SDK sends
+      // (§5.3) is accepted as the same key and named here rather than as a second scheme (decision 0204).
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'sk_test_… or sk_live_…' },
-        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An API key, sk_test_… or sk_live_…, as `Authorization: Bearer <API_KEY>`. The same key is also accepted in an `x-api-key: <API_KEY>` header, as the typed server SDK sends it.',
+        },
       },
       schemas: { Error: jsonSchema(ErrorEnvelope, 'output') },
       responses,

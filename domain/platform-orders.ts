@@ -53,13 +53,25 @@ const money = z
   .string()
   .regex(/^\d{1,12}(\.0{1,2})?$/, 'must be whole ISK')
   .transform((v) => Number(v.split('.')[0]));
+/**
+ * A whole number, also as an integer-formatted string: a form-encoded or multipart delivery carries
+ * every value as text, with the same object shape as JSON (spec §4, decision 0204).
+ */
+const whole = z.union([
+  z.number().int(),
+  z
+    .string()
+    .regex(/^\d{1,15}$/, 'must be a whole number')
+    .transform(Number),
+]);
+const positiveId = whole.pipe(z.number().int().positive());
 const meta = z.array(z.object({ key: z.string(), value: z.unknown() }).passthrough()).default([]);
 const str = (max: number) => z.string().max(max);
 
 /** WooCommerce REST order (v3), the fields Skil reads. */
 const WooOrder = z
   .object({
-    id: z.number().int().positive(),
+    id: positiveId,
     status: z.string().max(40),
     currency: z.literal('ISK'),
     total: money,
@@ -74,7 +86,7 @@ const WooOrder = z
       })
       .passthrough()
       .default({ first_name: '', last_name: '', email: '', phone: '' }),
-    line_items: z.array(z.object({ name: str(500), quantity: z.number().int() }).passthrough()).default([]),
+    line_items: z.array(z.object({ name: str(500), quantity: whole }).passthrough()).default([]),
     shipping_lines: z.array(z.object({ meta_data: meta }).passthrough()).default([]),
     meta_data: meta,
   })
@@ -83,7 +95,7 @@ const WooOrder = z
 /** Shopify Admin API order, the fields Skil reads. */
 const ShopifyOrder = z
   .object({
-    id: z.number().int().positive(),
+    id: positiveId,
     name: str(100).default(''),
     currency: z.literal('ISK'),
     total_price: money,
@@ -98,7 +110,7 @@ const ShopifyOrder = z
       .passthrough()
       .nullable()
       .default(null),
-    line_items: z.array(z.object({ title: str(500), quantity: z.number().int() }).passthrough()).default([]),
+    line_items: z.array(z.object({ title: str(500), quantity: whole }).passthrough()).default([]),
     note_attributes: z.array(z.object({ name: z.string(), value: z.unknown() }).passthrough()).default([]),
   })
   .passthrough();

@@ -2399,6 +2399,7 @@ export interface operations {
                             minimum_amount: number | null;
                             /** @constant */
                             object: "checkout.session";
+                            /** @description Id of the payment intent created once payment completes: null while the session is open (a declined card attempt included), set when the payment is captured or the krafa paid (decision 0204) */
                             payment_intent: string | null;
                             payment_method: string | null;
                             /** @enum {string} */
@@ -2755,6 +2756,7 @@ export interface operations {
                         minimum_amount: number | null;
                         /** @constant */
                         object: "checkout.session";
+                        /** @description Id of the payment intent created once payment completes: null while the session is open (a declined card attempt included), set when the payment is captured or the krafa paid (decision 0204) */
                         payment_intent: string | null;
                         payment_method: string | null;
                         /** @enum {string} */
@@ -2866,6 +2868,7 @@ export interface operations {
                         minimum_amount: number | null;
                         /** @constant */
                         object: "checkout.session";
+                        /** @description Id of the payment intent created once payment completes: null while the session is open (a declined card attempt included), set when the payment is captured or the krafa paid (decision 0204) */
                         payment_intent: string | null;
                         payment_method: string | null;
                         /** @enum {string} */
@@ -14967,6 +14970,7 @@ export interface operations {
                         minimum_amount: number | null;
                         /** @constant */
                         object: "checkout.session";
+                        /** @description Id of the payment intent created once payment completes: null while the session is open (a declined card attempt included), set when the payment is captured or the krafa paid (decision 0204) */
                         payment_intent: string | null;
                         payment_method: string | null;
                         /** @enum {string} */

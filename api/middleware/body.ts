@@ -1,4 +1,5 @@
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import { Readable } from 'node:stream';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import multer from 'multer';
 import { InvalidRequestError } from '../../domain/errors';
 
@@ -50,7 +51,10 @@ export function bodyParsers(limitBytes: number): RequestHandler[] {
           req.body = JSON.parse(req.body) as unknown;
         } catch {
           return next(
-            new InvalidRequestError('The text/plain body must hold a JSON object', { code: 'invalid_json' }),
+            new InvalidRequestError('The text/plain body must hold a JSON object', {
+              code: 'invalid_json',
+              param: 'body',
+            }),
           );
         }
       }
@@ -59,6 +63,41 @@ export function bodyParsers(limitBytes: number): RequestHandler[] {
   };
 
   return [guard, json, text, textAsJson, form, multipart];
+}
+
+/**
+ * The same four parsers for a body already read as raw bytes: a route that must check a signature
+ * over the exact bytes received (the platform webhooks) reads them first, then replays them here,
+ * so it takes every encoding the API declares with the same object shape (decision 0204). Resolves
+ * with the parsed body; rejects with the parsers' own errors, which `bodyErrors` maps.
+ */
+export function rawBodyParser(limitBytes: number): (req: Request, bytes: Buffer) => Promise<unknown> {
+  const parsers = bodyParsers(limitBytes);
+  return async (req, bytes) => {
+    // A plain readable, not a writable one: the parsers take an ended writable for a body already read.
+    const replay = Readable.from([bytes], { objectMode: false });
+    // The bytes are already decoded (Content-Encoding) and counted: the replay has neither to undo.
+    const {
+      'content-encoding': _encoding,
+      'transfer-encoding': _transfer,
+      'content-length': _length,
+      ...headers
+    } = req.headers;
+    const replayed = Object.assign(replay, {
+      headers: { ...headers, 'content-length': String(bytes.length) },
+      method: req.method,
+      url: req.url,
+      body: undefined as unknown,
+      is: (types: string | string[]) => req.is.call(replayed, types),
+    });
+    for (const parse of parsers)
+      await new Promise<void>((resolve, reject) => {
+        parse(replayed as unknown as Request, {} as never, (err?: unknown) =>
+          err ? reject(err as Error) : resolve(),
+        );
+      });
+    return replayed.body;
+  };
 }
 
 function tooLarge(limitBytes: number): InvalidRequestError {
@@ -89,7 +128,12 @@ export function bodyErrors(limitBytes: number): ErrorRequestHandler {
       return next(tooLarge(limitBytes));
     }
     if (e.type === 'entity.parse.failed') {
-      return next(new InvalidRequestError('The request body is not valid JSON', { code: 'invalid_json' }));
+      return next(
+        new InvalidRequestError('The request body is not valid JSON', {
+          code: 'invalid_json',
+          param: 'body',
+        }),
+      );
     }
     if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') {
       return next(

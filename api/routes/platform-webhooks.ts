@@ -1,7 +1,6 @@
 import { Router, raw as rawBody, type RequestHandler } from 'express';
-import { InvalidRequestError } from '../../domain/errors';
 import { checkInput } from '../middleware/input-check';
-import { requireObjectBody } from '../middleware/body';
+import { rawBodyParser, requireObjectBody } from '../middleware/body';
 import { z } from 'zod';
 import type { OperationDoc } from '../openapi';
 import type { InboundWebhooks } from '../../services/platforms/inbound-webhooks';
@@ -41,30 +40,25 @@ export function platformWebhooksRouter(
   });
   const declared = { method: 'post', path: '/api/v1/:platform/webhook/', response: InboundResultSchema };
   const raw = rawBody({ type: () => true, limit: deps.bodyLimitBytes });
-  // The raw bytes are kept for the signature; the parsed body gets the API's input checks (depth,
-  // NUL, lone surrogates). WooCommerce's creation ping is form-encoded and checked by the service.
+  const parseBytes = rawBodyParser(deps.bodyLimitBytes);
+  // The raw bytes are kept for the signature, which covers them whatever the encoding; they are
+  // then parsed by the API's own body parsers, so JSON, plain text, form and multipart bodies give
+  // the same object (spec §4; decision 0204), and get the API's input checks (depth, NUL, lone
+  // surrogates) after.
   const parsed: RequestHandler = (req, res, next) => {
     const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     res.locals.rawBody = bytes;
     context(res).route = declared.path;
     context(res).declared = declared;
-    if (/application\/x-www-form-urlencoded/i.test(req.get('content-type') ?? '')) {
-      req.body = {};
-      return next();
-    }
-    try {
-      req.body = JSON.parse(bytes.toString('utf8')) as unknown;
-    } catch {
-      return next(
-        new InvalidRequestError('The body is not JSON', { code: 'parameter_invalid', param: 'body' }),
-      );
-    }
-    next();
+    parseBytes(req, bytes).then((body) => {
+      req.body = body;
+      next();
+    }, next);
   };
   for (const path of ['/api/v1/:platform/webhook/', '/api/v1/:platform/webhook'])
     router.post(path, raw, parsed, requireObjectBody, checkInput, async (req, res) => {
-      const body = res.locals.rawBody as Buffer;
-      res.json(await deps.inbound.handle(String(req.params.platform), req.headers, body));
+      const raw = res.locals.rawBody as Buffer;
+      res.json(await deps.inbound.handle(String(req.params.platform), req.headers, raw, req.body));
     });
   return router;
 }

@@ -78,7 +78,7 @@ export function createCardPayment(deps: {
         const read = readFields(s, input);
         if (s.pickup_point_carriers && !s.pickup_point) read.errors.pickup_point = 'required';
         if (Object.keys(read.errors).length > 0) return { kind: 'invalid', errors: read.errors };
-        let session = await sessions.update(s.id, answersPatch(s, read), trx);
+        const session = await sessions.update(s.id, answersPatch(s, read), trx);
         const needsCard = session.amount > 0 || session.save_payment_method;
         let pmId: string | null = null;
         if (needsCard) {
@@ -125,7 +125,8 @@ export function createCardPayment(deps: {
           },
           trx,
         );
-        session = await sessions.update(session.id, { payment_intent_id: intent.id }, trx);
+        // The intent is the session's by its checkout_session_id; the session names it only once
+        // paid (spec §2.1, decision 0204), so a declined attempt leaves `payment_intent` null.
         const pm = (await payments.methods.findById(scope, pmId!, trx))!;
         const outcome = await payments.attempt(scope, intent, pm, input.returnUrl, trx, wake);
         return finish(scope, session, outcome, trx, wake, started);
@@ -143,9 +144,10 @@ export function createCardPayment(deps: {
       const started: SubscriptionRow[] = [];
       const result = await deps.knex.transaction(async (trx): Promise<PayOutcome> => {
         const s = await sessions.lockPublic(sessionId, trx);
-        if (!s || s.status !== 'open' || !s.payment_intent_id) return { kind: 'closed', session: s! };
+        if (!s || s.status !== 'open') return { kind: 'closed', session: s! };
         const scope = { merchantId: s.merchant_id, livemode: s.livemode };
-        const intent = (await payments.intents.lock(scope, s.payment_intent_id, trx))!;
+        const intent = await payments.intents.findBySession(scope, s.id, trx);
+        if (!intent) return { kind: 'closed', session: s };
         const outcome = await payments.resume(scope, intent, trx, wake);
         if (!outcome) return { kind: 'declined', message: DECLINE_MESSAGES.generic_decline!, session: s };
         return finish(scope, s, outcome, trx, wake, started);

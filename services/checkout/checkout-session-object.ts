@@ -33,7 +33,12 @@ export const CheckoutSessionSchema = z.object({
   customer: z.string().nullable(),
   product: z.string().nullable(),
   subscription: z.string().nullable(),
-  payment_intent: z.string().nullable(),
+  payment_intent: z
+    .string()
+    .nullable()
+    .describe(
+      'Id of the payment intent created once payment completes: null while the session is open (a declined card attempt included), set when the payment is captured or the krafa paid (decision 0204)',
+    ),
   payment_method: z.string().nullable(),
   customer_email: z.string().nullable(),
   customer_name: z.string().nullable(),

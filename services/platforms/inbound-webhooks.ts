@@ -51,6 +51,16 @@ const header = (headers: Record<string, string | string[] | undefined>, name: st
   return Array.isArray(v) ? v[0] : v;
 };
 
+/** WooCommerce's creation ping: a body of `webhook_id` alone, a number. */
+function isWooPing(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const keys = Object.keys(body);
+  const id = (body as Record<string, unknown>).webhook_id;
+  return (
+    keys.length === 1 && (typeof id === 'string' || typeof id === 'number') && /^\d{1,20}$/.test(String(id))
+  );
+}
+
 /**
  * `POST /api/v1/<platform>/webhook/` (spec §4.7; decisions 0135, 0136): finds the merchant's
  * connection from the platform's own headers, verifies the platform's signature over the raw body
@@ -185,29 +195,24 @@ export function createInboundWebhooks(deps: {
   }
 
   return {
+    /**
+     * One delivery: `raw` is the body exactly as received, which the signature covers; `body` is
+     * the same bytes parsed by the API's body parsers, in whichever encoding they came (spec §4).
+     */
     async handle(
       platformRaw: string,
       headers: Record<string, string | string[] | undefined>,
       raw: Buffer,
+      body: unknown,
     ): Promise<InboundResult> {
       if (!isPlatform(platformRaw))
         throw new NotFoundError(`No such platform: '${platformRaw.slice(0, 40)}'`, 'platform');
       const platform = platformRaw;
       const none: InboundResult = { received: true, duplicate: false, checkout_session: null, claim: null };
-      // WooCommerce pings a new webhook's URL once, unsigned and form-encoded: it only wants a 2xx.
-      if (
-        platform === 'woocommerce' &&
-        !header(headers, 'x-wc-webhook-topic') &&
-        /^webhook_id=\d{1,20}$/.test(raw.toString('latin1'))
-      )
+      // WooCommerce pings a new webhook's URL once, unsigned, with `webhook_id=N` (form-encoded
+      // by WooCommerce; any encoding here): it only wants a 2xx.
+      if (platform === 'woocommerce' && !header(headers, 'x-wc-webhook-topic') && isWooPing(body))
         return none;
-      // A body that is no JSON at all is refused before anything is looked up (400, param body).
-      let body: unknown;
-      try {
-        body = JSON.parse(raw.toString('utf8'));
-      } catch {
-        throw new InvalidRequestError('The body is not JSON', { code: 'parameter_invalid', param: 'body' });
-      }
       const conn = await connectionOf(
         platform,
         header(headers, platform === 'woocommerce' ? 'x-wc-webhook-source' : 'x-shopify-shop-domain'),

@@ -272,13 +272,47 @@ describe('paying through the hosted form', () => {
     });
     expect(missing.status).toBe(402);
     expect(missing.text).toContain('Not a valid email address');
+    // §2.1: `payment_intent` is the intent "created once payment completes" (decision 0204), so an
+    // open session shows none after a declined card; the attempt is the intent's, found by session.
     const after = session((await stack.api(m.testKey, `/v1/checkout/sessions/${s.id}`)).body);
-    expect(after).toMatchObject({ status: 'open', payment_status: 'unpaid' });
-    const pi = await stack.api(m.testKey, `/v1/payment-intents/${after.payment_intent}`);
-    expect(pi.body).toMatchObject({
+    expect(after).toMatchObject({ status: 'open', payment_status: 'unpaid', payment_intent: null });
+    const ofSession = async () =>
+      (await stack.api(m.testKey, '/v1/payment-intents?limit=100')).body.data.filter(
+        (pi: { checkout_session: string | null }) => pi.checkout_session === s.id,
+      );
+    const attempted = await ofSession();
+    expect(attempted).toHaveLength(1);
+    expect(attempted[0]).toMatchObject({
       status: 'requires_payment_method',
       last_payment_error: { decline_code: 'insufficient_funds' },
     });
+    const since = new Date(Date.now() - 1000).toISOString();
+    const paid = await submit(s.url, {
+      action: 'pay',
+      f_name: 'B',
+      f_email: 'b@example.is',
+      ...card('4242424242424242'),
+    });
+    expect(paid.status).toBe(200);
+    const done = session((await stack.api(m.testKey, `/v1/checkout/sessions/${s.id}`)).body);
+    expect(done).toMatchObject({
+      status: 'complete',
+      payment_status: 'paid',
+      payment_intent: attempted[0].id,
+    });
+    const captured = await stack.api(m.testKey, `/v1/payment-intents/${done.payment_intent}`);
+    expect(captured.body).toMatchObject({
+      status: 'succeeded',
+      amount_received: 1500,
+      checkout_session: s.id,
+    });
+    expect(await ofSession()).toHaveLength(1);
+    const completed = await stack.api(m.testKey, `/v1/events?limit=100&after=${since}`);
+    const event = completed.body.data.find(
+      (e: { type: string; data: { id: string } }) =>
+        e.type === 'checkout.session.completed' && e.data.id === s.id,
+    );
+    expect(event.data.payment_intent).toBe(done.payment_intent);
   });
 
   test('pay what you want with a minimum; custom fields; a wallet payment', async () => {

@@ -38,6 +38,34 @@ test('every operation has an operationId, and no two share one', () => {
   expect([...seen].filter(([, n]) => n > 1).map(([id]) => id)).toEqual([]);
 });
 
+test('one security scheme, HTTP bearer, on every keyed operation; the system endpoints declare none', async () => {
+  // Spec §5.1 and decision 0204: bearer is the declared scheme; x-api-key (§5.3) is named in its
+  // description, not declared as a second scheme.
+  expect(Object.keys(doc.components.securitySchemes)).toEqual(['bearerAuth']);
+  expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  expect(doc.components.securitySchemes.bearerAuth.description).toContain('x-api-key');
+  expect(doc.security).toEqual([{ bearerAuth: [] }]);
+  for (const p of ['/health', '/ready', '/metrics', '/v1'])
+    expect({ p, security: doc.paths[p].get.security }).toEqual({ p, security: [] });
+  // The spec's own example of a keyed operation, and every other operation: bearer or nothing.
+  expect(doc.paths['/v1/merchant/theme/'].get.security).toEqual([{ bearerAuth: [] }]);
+  expect(doc.paths['/v1/merchant/theme/'].patch.security).toEqual([{ bearerAuth: [] }]);
+  const keyed = operations().filter(({ op }) => op.security.length > 0);
+  expect(keyed.length).toBeGreaterThan(50);
+  for (const { method, path: p, op } of operations())
+    expect({ op: `${method} ${p}`, security: op.security }).toEqual({
+      op: `${method} ${p}`,
+      security: op.security.length === 0 ? [] : [{ bearerAuth: [] }],
+    });
+  // Declared operations that take no key answer without one; keyed ones refuse a request without,
+  // and accept the key in either header.
+  expect((await stack.api(null, '/ready')).status).not.toBe(401);
+  const m = await stack.merchant();
+  expect((await stack.api(null, '/v1/merchant')).status).toBe(401);
+  expect((await stack.api(m.testKey, '/v1/merchant')).status).toBe(200);
+  expect((await stack.api(null, '/v1/merchant', { headers: { 'x-api-key': m.testKey } })).status).toBe(200);
+});
+
 test('checkout sessions are documented once, under the paths the spec writes', () => {
   expect(doc.paths['/v1/checkout/sessions/']?.post).toBeDefined();
   expect(doc.paths['/v1/checkout/sessions/{id}']?.get).toBeDefined();

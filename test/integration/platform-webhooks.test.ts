@@ -249,3 +249,140 @@ test('WooCommerce: a cancelled order expires its session; a refunded one refunds
     (await stack.api(m.testKey, `/v1/payment-intents/${session.payment_intent}`)).body.amount_refunded,
   ).toBe(5980);
 });
+
+/**
+ * Spec §4: a body is declared in JSON, plain text (JSON in it), form-encoded and multipart form, with
+ * one object shape (decision 0204). Forms carry nested fields in bracket names and every value as
+ * text; nulls are left out, as a form cannot carry them.
+ */
+function formPairs(value: unknown, name = ''): [string, string][] {
+  if (value === null || value === undefined) return [];
+  if (typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => formPairs(v, name ? `${name}[${k}]` : k));
+  return [[name, String(value)]];
+}
+const ENCODINGS = [
+  'application/json',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+];
+/** The order encoded as a platform (or a proxy in front of it) would send it: the bytes and their type. */
+async function encode(encoding: string, order: unknown): Promise<{ bytes: Buffer; type: string }> {
+  if (encoding === 'application/json' || encoding === 'text/plain')
+    return { bytes: Buffer.from(JSON.stringify(order)), type: `${encoding}; charset=utf-8` };
+  if (encoding === 'application/x-www-form-urlencoded')
+    return { bytes: Buffer.from(new URLSearchParams(formPairs(order)).toString()), type: encoding };
+  const form = new FormData();
+  for (const [k, v] of formPairs(order)) form.append(k, v);
+  const request = new Request('http://localhost/', { method: 'POST', body: form });
+  return { bytes: Buffer.from(await request.arrayBuffer()), type: request.headers.get('content-type')! };
+}
+/** One delivery over HTTP, signed over exactly the bytes sent (or with another secret's signature). */
+async function deliver(
+  platform: 'woocommerce' | 'shopify',
+  encoding: string,
+  order: unknown,
+  secret?: string,
+  signed?: Buffer,
+) {
+  const { bytes, type } = await encode(encoding, order);
+  const headers: Record<string, string> =
+    platform === 'woocommerce'
+      ? {
+          'x-wc-webhook-source': `${WOO_SHOP}/`,
+          'x-wc-webhook-topic': 'order.created',
+          'x-wc-webhook-signature': createHmac('sha256', secret ?? WOO_SECRET)
+            .update(signed ?? bytes)
+            .digest('base64'),
+        }
+      : {
+          'x-shopify-topic': 'orders/create',
+          'x-shopify-shop-domain': SHOPIFY_SHOP,
+          'x-shopify-webhook-id': randomUUID(),
+          'x-shopify-hmac-sha256': createHmac('sha256', secret ?? SHOPIFY_SECRET)
+            .update(signed ?? bytes)
+            .digest('base64'),
+        };
+  return stack.api(null, `/api/v1/${platform}/webhook/`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': type },
+    body: bytes,
+  });
+}
+
+describe.each(ENCODINGS.map((encoding, i) => ({ encoding, i })))('a body in $encoding', ({ encoding, i }) => {
+  test('a signed WooCommerce order is one checkout session, a signed Shopify krafa order one krafa', async () => {
+    const wooOrder = { ...fixture('woocommerce-order.json'), id: 1000 + i };
+    const res = await deliver('woocommerce', encoding, wooOrder);
+    expect({ status: res.status, body: res.body }).toMatchObject({ status: 200, body: { duplicate: false } });
+    const sessions = ofOrder((await created()).sessions, String(1000 + i));
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]).toMatchObject({
+      amount: 5980,
+      customer_email: 'jona@example.is',
+      customer_name: 'Jóna Jónsdóttir',
+      pickup_point: { id: 'dropp:d-kringlan' },
+    });
+    expect(res.body.checkout_session).toEqual({ id: sessions[0].id, url: sessions[0].url });
+    // The same order as JSON is the same delivery: one object shape, whichever encoding brought it.
+    expect((await woo(wooOrder)).body.duplicate).toBe(true);
+    expect(ofOrder((await created()).sessions, String(1000 + i))).toHaveLength(1);
+
+    const shopifyId = 5412345679000 + i;
+    const shop = await deliver('shopify', encoding, { ...fixture('shopify-order.json'), id: shopifyId });
+    expect(shop.status).toBe(200);
+    expect(ofOrder((await created()).claims, String(shopifyId))).toMatchObject([
+      { amount: 12500, status: 'pending', payer_kennitala: '1201603389' },
+    ]);
+  });
+
+  test('a signature that does not match the bytes answers 401 and creates nothing', async () => {
+    const before = await created();
+    const wooOrder = { ...fixture('woocommerce-order.json'), id: 1100 + i };
+    const shopifyOrder = { ...fixture('shopify-order.json'), id: 5412345679100 + i };
+    for (const res of [
+      await deliver('woocommerce', encoding, wooOrder, 'not-the-secret'),
+      await deliver('shopify', encoding, shopifyOrder, 'not-the-secret'),
+      // The right secret over other bytes of the same order (another encoding, or JSON spaced
+      // differently): the signature covers the bytes received, not the object they parse to.
+      await deliver(
+        'woocommerce',
+        encoding,
+        wooOrder,
+        undefined,
+        Buffer.from(JSON.stringify(wooOrder, null, 1)),
+      ),
+      await deliver(
+        'shopify',
+        encoding,
+        shopifyOrder,
+        undefined,
+        Buffer.from(JSON.stringify(shopifyOrder, null, 1)),
+      ),
+    ]) {
+      expect({ status: res.status, error: res.body.error }).toMatchObject({
+        status: 401,
+        error: { type: 'authentication_error', code: 'invalid_signature' },
+      });
+    }
+    const after = await created();
+    expect(after.sessions).toHaveLength(before.sessions.length);
+    expect(after.claims).toHaveLength(before.claims.length);
+  });
+
+  test('WooCommerce’s unsigned creation ping answers 200 and creates nothing', async () => {
+    const before = await created();
+    const { bytes, type } = await encode(encoding, { webhook_id: 12 });
+    const ping = await stack.api(null, '/api/v1/woocommerce/webhook/', {
+      method: 'POST',
+      headers: { 'content-type': type },
+      body: bytes,
+    });
+    expect({ status: ping.status, body: ping.body }).toEqual({
+      status: 200,
+      body: { received: true, duplicate: false, checkout_session: null, claim: null },
+    });
+    expect((await created()).sessions).toHaveLength(before.sessions.length);
+  });
+});

@@ -152,7 +152,8 @@ test('Done means 3: every POS route of the router is in the document and answers
 
   const answers: string[] = [];
   for (const route of fromRouter) {
-    // A terminal announcing its code names no merchant: there is no feature to check (decision 0131).
+    // A terminal announcing its code names no merchant: there is no feature to check (decisions
+    // 0131, 0205); the test below shows the pairing that binds it to a merchant is gated instead.
     if (route === 'POST /v1/pos/terminal_announcements') continue;
     const [method, template] = route.split(' ') as [string, string];
     const id = template.startsWith('/v1/pos/registers/')
@@ -230,6 +231,48 @@ test('a terminal pairs by the registration code it shows, once, and only to a re
   expect(again.status).toBe(400);
   const list = await stack.api(m.testKey, `/v1/pos/terminals?register=${reg.id}`);
   expect(list.body.data.map((x: { id: string }) => x.id)).toEqual([paired.body.id]);
+});
+
+test('a terminal announces itself whatever any merchant’s features; pairing it needs features.pos (decision 0205)', async () => {
+  const m = await stack.merchant();
+  await setPos(stack, m.id, true);
+  const reg = (await stack.api(m.testKey, '/v1/pos/registers', { method: 'POST', json: { name: 'Kassi' } }))
+    .body;
+  await setPos(stack, m.id, false);
+  expect((await stack.api(m.testKey, '/v1/merchant')).body.features.pos).toBe(false);
+  // The terminal announces on start (it throws on anything but 200); and once more, as it would on
+  // a restart, over HTTP with no key: exempt from pos_not_enabled, as it names no merchant.
+  const t = await terminal();
+  const announced = await stack.api(null, '/v1/pos/terminal_announcements', {
+    method: 'POST',
+    json: { registration_code: t.registrationCode, url: t.url, device_type: 'simulated_reader' },
+  });
+  expect({ status: announced.status, body: announced.body }).toEqual({
+    status: 200,
+    body: {
+      object: 'pos.terminal_announcement',
+      registration_code: t.registrationCode,
+      expires_at: expect.any(Number),
+    },
+  });
+  // The merchant's step, pairing it to a register, is a POS route: refused while the POS is off.
+  const off = await stack.api(m.testKey, '/v1/pos/terminals', {
+    method: 'POST',
+    json: { register: reg.id, registration_code: t.registrationCode },
+  });
+  expect({ status: off.status, code: off.body.error?.code }).toEqual({
+    status: 403,
+    code: 'pos_not_enabled',
+  });
+  expect(t.screen()).toMatchObject({ registration_code: t.registrationCode, paired: false });
+  // Switched on, the same announcement pairs: the refusal took nothing.
+  await setPos(stack, m.id, true);
+  const on = await stack.api(m.testKey, '/v1/pos/terminals', {
+    method: 'POST',
+    json: { register: reg.id, registration_code: t.registrationCode },
+  });
+  expect(on.status).toBe(200);
+  expect(t.screen()).toMatchObject({ paired: true });
 });
 
 test('a PIN locks after 5 wrong tries, even for the right PIN, until a manager unlocks it; PINs work only on a paired till', async () => {

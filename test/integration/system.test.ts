@@ -1,3 +1,4 @@
+import { Connection } from '@temporalio/client';
 import type express from 'express';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../api/app';
@@ -23,6 +24,8 @@ test('/health is liveness with version', async () => {
   expect(res.headers.get('request-id')).toMatch(/^req_/);
 });
 
+// /ready keeps the spec's body (§4.1) with one more field, `temporal`, and is 503 degraded when
+// either probe fails (decision 0205).
 test('/ready is 200 when PostgreSQL and Temporal answer', async () => {
   const res = await stack.api(null, '/ready');
   expect(res.status).toBe(200);
@@ -56,6 +59,42 @@ test('/ready is 503 degraded, db: false, when PostgreSQL is away', async () => {
     });
   } finally {
     server.close();
+    await knex.destroy();
+  }
+});
+
+test('/ready is 503 degraded, db: true, temporal: false, when Temporal is unreachable (decision 0205)', async () => {
+  const knex = createKnex(stack.db.url, { poolMax: 1 });
+  // Nothing listens on port 1: every call of this connection fails. Without the client's retry
+  // interceptor it fails at once (with it, the probe's two-second limit gives the same answer, and
+  // closing the connection under a pending retry throws from the retry's timer).
+  const temporal = Connection.lazy({ address: '127.0.0.1:1', interceptors: [] });
+  const app = createApp({
+    knex,
+    log: createLogger('t', 'silent'),
+    metrics: createMetrics(knex),
+    temporal,
+    dispatcher: { wake: () => Promise.resolve() },
+    publicBaseUrl: 'http://localhost',
+    bodyLimitBytes: 1024,
+    acquirer: httpAcquirerAt(stack.acquirer.url),
+    secretsKey: TEST_SECRETS_KEY,
+  });
+  const server = await new Promise<ReturnType<express.Express['listen']>>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  try {
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/ready`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({
+      status: 'degraded',
+      db: true,
+      temporal: false,
+      timestamp: expect.any(String),
+    });
+  } finally {
+    server.close();
+    await temporal.close().catch(() => undefined);
     await knex.destroy();
   }
 });
