@@ -33,6 +33,7 @@ import * as apiKeyChangeNotices from './20261227_0100_api_key_change_notices';
 import * as billingLaneStatistics from './20261228_0100_billing_lane_statistics';
 import * as renewalHotUpdates from './20261229_0100_renewal_hot_updates';
 import * as compositeTenantKeys from './20261230_0100_composite_tenant_keys';
+import * as mcpConfirmationObjects from './20261231_0100_mcp_confirmation_objects';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   '20261228_0100_billing_lane_statistics': billingLaneStatistics,
   '20261229_0100_renewal_hot_updates': renewalHotUpdates,
   '20261230_0100_composite_tenant_keys': compositeTenantKeys,
+  '20261231_0100_mcp_confirmation_objects': mcpConfirmationObjects,
 };
