@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { connectMcp, fails, ok } from '../helpers/mcp';
 import { until } from '../helpers/until';
+import { createOperator } from '../helpers/accounts';
 
 /**
  * The MCP tools of the catalog, subscriptions, kröfur and invoices (decision 0202), through the
@@ -362,6 +363,72 @@ test('live key: a subscription is created, changed and cancelled only with the c
   });
   expect(canceled).toMatchObject({ id: sub.id, status: 'canceled' });
   expect((await live(`/v1/subscriptions/${sub.id}`)).body.status).toBe('canceled');
+});
+
+/** A merchant approved for live kröfur: profile, submission, approval, the claims agreement. */
+async function liveClaimant(): Promise<TestMerchant> {
+  const m = await stack.merchant('Lifandi kröfur ehf.');
+  const profile = await stack.api(m.testKey, '/v1/merchant', {
+    method: 'PATCH',
+    json: {
+      merchant_type: 'company',
+      kennitala: '4710080280',
+      phone: '+354 410 4000',
+      business_description: 'Wool',
+      bank_account: '0133-26-012345',
+    },
+  });
+  expect(profile.status).toBe(200);
+  expect((await stack.api(m.testKey, '/v1/merchant/submit', { method: 'POST' })).status).toBe(200);
+  const operator = await createOperator(stack.knex);
+  for (const step of ['approve', 'claims-agreement/sign']) {
+    const r = await stack.api(operator.token, `/v1/operator/merchants/${m.id}/${step}`, {
+      method: 'POST',
+      json: {},
+    });
+    expect(r.status).toBe(200);
+  }
+  return m;
+}
+
+test('live key: a krafa is created and cancelled only with the confirmation token', async () => {
+  const m = await liveClaimant();
+  const agent = await agentFor(m.liveKey);
+  const claims = async () => (await stack.api(m.liveKey, '/v1/claims')).body.data as any[];
+  const claim = { payer_kennitala: '1201603389', amount: 8_000, notice_fee: 150, due_date: day(30) };
+
+  const ask = await ok(agent, 'create_claim', claim);
+  expect(ask).toMatchObject({
+    object: 'confirmation_request',
+    status: 'confirmation_required',
+    tool: 'create_claim',
+    amount: 8_000,
+    preview: { object: 'claim', livemode: true, status: 'pending', amount: 8_000 },
+  });
+  expect(ask.message).toContain('1201603389');
+  expect(await claims()).toEqual([]);
+
+  const created = await ok(agent, 'create_claim', { ...claim, confirmation_token: ask.confirmation_token });
+  expect(created).toMatchObject({ object: 'claim', livemode: true, status: 'pending', amount: 8_000 });
+  expect((await claims()).map((c) => c.id)).toEqual([created.id]);
+  // The test key sees none of it.
+  expect((await stack.api(m.testKey, '/v1/claims')).body.data).toEqual([]);
+
+  const askCancel = await ok(agent, 'cancel_claim', { id: created.id });
+  expect(askCancel).toMatchObject({
+    status: 'confirmation_required',
+    tool: 'cancel_claim',
+    object_id: created.id,
+    amount: 8_000,
+    preview: { id: created.id, status: 'pending' },
+  });
+  expect((await stack.api(m.liveKey, `/v1/claims/${created.id}`)).body.status).toBe('pending');
+  const cancelled = await ok(agent, 'cancel_claim', {
+    id: created.id,
+    confirmation_token: askCancel.confirmation_token,
+  });
+  expect(cancelled).toMatchObject({ id: created.id, status: 'cancelled' });
+  expect((await stack.api(m.liveKey, `/v1/claims/${created.id}`)).body.status).toBe('cancelled');
 });
 
 test('bad input to the new tools is a tool error naming the param, and changes nothing', async () => {
