@@ -45,7 +45,7 @@ export interface McpDeps {
   };
   /**
    * Runs `work` with write services whose every database write is rolled back afterwards, and
-   * returns what it returned: the dry run of a create tool (decision 0121).
+   * returns what it returned: the dry run, and the preview, of a write tool (decisions 0121, 0202).
    */
   dryRun<T>(work: (services: WriteServices) => Promise<T>): Promise<T>;
   /** The API's Idempotency-Key store: tool calls keep its rules in it (decision 0121). */
