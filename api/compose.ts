@@ -317,13 +317,25 @@ export function composeServices(deps: ServiceDeps) {
   };
 
   const noWebhooks: WebhookDispatcher = { wake: () => Promise.resolve() };
-  /** Write services on a transaction that is rolled back: the dry runs of the MCP create tools. */
+  /**
+   * Write services on a transaction that is rolled back: the dry runs and previews of the MCP write
+   * tools. Their subscriptions tell no workflow and wake no channel: nothing outside the
+   * transaction hears of what it undoes (decision 0202).
+   */
   const writeServicesOn = (trx: Knex): WriteServices => {
     const dryCheckout = checkoutOn(trx, noWebhooks, false);
     return {
       checkout: dryCheckout,
       paymentLinks: createPaymentLinkService({ knex: trx, checkout: dryCheckout, publicBaseUrl }),
       customers: createCustomerService({ knex: trx }),
+      products: createProductService({ knex: trx }),
+      prices: createPriceService({ knex: trx }),
+      subscriptions: createSubscriptionService({
+        knex: trx,
+        engine: { notify: () => Promise.resolve() },
+        wakeChannels: () => Promise.resolve(),
+      }),
+      claims: claimsOn(trx),
     };
   };
 

@@ -17,13 +17,15 @@ export interface ConfirmationRow {
   token_hash: string;
   tool: string;
   request_hash: string;
-  payment_intent_id: string;
+  /** What it confirms: a payment intent, subscription or claim, or the customer a new one is for. */
+  object_id: string | null;
+  /** The ISK the confirmed call moves or withholds. */
   amount: number;
   expires_at: Date;
   created_at: Date;
 }
 
-/** Agent safety of the MCP tools: each key's refunds per day, and refund confirmation tokens. */
+/** Agent safety of the MCP tools: each key's refunds per day, and confirmation tokens (decision 0202). */
 export function createMcpSafetyRepository(db: Db) {
   return {
     /**

@@ -8,43 +8,26 @@ import { PriceSchema } from '../../services/catalog/price-object';
 import { PaymentLinkSchema } from '../../services/payment-links/payment-link-object';
 import { EventSchema } from '../../services/events/event-object';
 import { SettlementRunSchema } from '../../services/settlement/settlement-run-object';
+import { InvoiceSchema } from '../../services/invoices/invoice-object';
 import { listOf, listResponse } from '../list';
 import { pageOptions } from '../fields';
-import { parseInput } from '../validation';
 import { IntentListQuery } from '../routes/payment-intents';
 import { CustomerListQuery } from '../routes/customers';
 import { ProductListQuery } from '../routes/products';
 import { PriceListQuery } from '../routes/prices';
 import { LinkListQuery } from '../routes/payment-links';
 import { EventListQuery } from '../routes/events';
+import { InvoiceListQuery } from '../routes/invoices';
 import { ListRuns, filtersOf } from '../routes/settlement-runs';
 import type { McpDeps } from './services';
-import { READ_ONLY, idInput, type ToolContext, type ToolDef } from './tool';
+import { LIST_NOTE, idInput, readTool, type ToolContext, type ToolDef } from './tool';
 
 /** A payment intent with its refunds, oldest first: what the payment tools answer. */
 export const PaymentWithRefundsSchema = PaymentIntentSchema.extend({
   refunds: z.array(RefundSchema).describe('Its refunds, oldest first'),
 });
 
-function readTool<S extends z.ZodType>(def: {
-  name: string;
-  title: string;
-  description: string;
-  input: S;
-  output: z.ZodType;
-  run: (ctx: ToolContext, input: z.output<S>) => Promise<unknown>;
-}): ToolDef {
-  return {
-    ...def,
-    annotations: READ_ONLY,
-    call: (ctx, args) => def.run(ctx, parseInput(def.input, args, 'body')),
-  };
-}
-
-const LIST_NOTE =
-  'Newest first, `limit` 1–100 (default 25); page with `starting_after` (the last id seen) while has_more.';
-
-/** The tools that only read: payments with their refunds, customers, catalog, links, events, settlement. */
+/** The tools that only read: payments with their refunds, customers, catalog, links, invoices, events, settlement. */
 export function readTools(deps: Pick<McpDeps, 'services'>): ToolDef[] {
   const s = deps.services;
   const withRefunds = async <T extends { id: string }>(ctx: ToolContext, intents: T[]) => {
@@ -179,6 +162,30 @@ export function readTools(deps: Pick<McpDeps, 'services'>): ToolDef[] {
       input: idInput('payment link', 'plink'),
       output: PaymentLinkSchema,
       run: (ctx, { id }) => s.paymentLinks.retrieve(ctx.scope, id),
+    }),
+    readTool({
+      name: 'list_invoices',
+      title: 'List invoices',
+      description: `List invoices: each is issued when a payment is made (a checkout, a subscription's period, a paid krafa) and never changes. Number, status (paid, open), lines, VAT per rate, total and total_vat in whole ISK, buyer, seller. Filter by customer or subscription. ${LIST_NOTE}`,
+      input: InvoiceListQuery,
+      output: listOf(InvoiceSchema),
+      run: async (ctx, query) => {
+        const page = await s.invoices.list(ctx.scope, {
+          ...pageOptions(query),
+          ...(query.customer !== undefined && { customerId: query.customer }),
+          ...(query.subscription !== undefined && { subscriptionId: query.subscription }),
+        });
+        return listResponse('/v1/invoices', page.data, page.hasMore);
+      },
+    }),
+    readTool({
+      name: 'get_invoice',
+      title: 'Get an invoice',
+      description:
+        'Read one invoice: its number, lines (quantity, unit_amount and amount with VAT), VAT per rate, total and total_vat (whole ISK), amount_credited by refunds, the payment, customer and subscription it belongs to. The PDF is at GET /v1/invoices/{id}/pdf.',
+      input: idInput('invoice', 'in'),
+      output: InvoiceSchema,
+      run: (ctx, { id }) => s.invoices.retrieve(ctx.scope, id),
     }),
     readTool({
       name: 'list_events',

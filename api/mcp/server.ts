@@ -10,12 +10,16 @@ import { API_VERSION } from '../openapi';
 import { listed, type ToolContext, type ToolDef } from './tool';
 import { readTools } from './read-tools';
 import { writeTools } from './write-tools';
+import { catalogTools } from './catalog-tools';
+import { subscriptionTools } from './subscription-tools';
+import { claimTools } from './claim-tools';
 import type { McpDeps } from './services';
 
 const INSTRUCTIONS = `Skil: payments in Iceland. Amounts are whole ISK (1000 = 1.000 kr.), never decimals.
 The API key of this connection selects the merchant and the environment (sk_test_: test, no real money; sk_live_: live).
 Every write tool takes idempotency_key (unset: derived from the arguments) and dry_run.
 refund_payment moves money back: with a live key it first answers a preview and a confirmation_token; show the preview to the person and call again with the token only if they agree.
+With a live key, create_subscription, update_subscription (a change of what is charged), cancel_subscription, create_claim and cancel_claim move or withhold money and ask the same way: the first call answers status confirmation_required with a message and a confirmation_token; show the message and call again with the same arguments and the token only if the person agrees.
 An error result holds the API's error: { error: { type, message, code, param } }; param names the argument at fault.`;
 
 const errorResult = (error: ErrorBody): CallToolResult => ({
@@ -25,7 +29,13 @@ const errorResult = (error: ErrorBody): CallToolResult => ({
 
 /** The MCP tools, each built once at start: the same services and schemas as the API's routes. */
 export function createMcpTools(deps: McpDeps): ToolDef[] {
-  return [...writeTools(deps), ...readTools(deps)];
+  return [
+    ...writeTools(deps),
+    ...catalogTools(deps),
+    ...subscriptionTools(deps),
+    ...claimTools(deps),
+    ...readTools(deps),
+  ];
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Scope } from '../../domain/scope';
 import { zId } from '../fields';
+import { parseInput } from '../validation';
 
 /** Who calls a tool: the scope of the bearer key, and the key itself (limits are per key). */
 export interface ToolContext {
@@ -61,6 +62,25 @@ export function listed(tool: ToolDef): Tool {
     annotations: { title: tool.title, ...tool.annotations },
   };
 }
+
+/** A tool that only reads: its arguments validated with the API's query schema. */
+export function readTool<S extends z.ZodType>(def: {
+  name: string;
+  title: string;
+  description: string;
+  input: S;
+  output: z.ZodType;
+  run: (ctx: ToolContext, input: z.output<S>) => Promise<unknown>;
+}): ToolDef {
+  return {
+    ...def,
+    annotations: READ_ONLY,
+    call: (ctx, args) => def.run(ctx, parseInput(def.input, args, 'body')),
+  };
+}
+
+export const LIST_NOTE =
+  'Newest first, `limit` 1–100 (default 25); page with `starting_after` (the last id seen) while has_more.';
 
 /** `{ id }`, the input of every tool that reads one object. */
 export function idInput(noun: string, prefix: string) {

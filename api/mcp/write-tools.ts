@@ -5,83 +5,15 @@ import { CustomerSchema } from '../../services/customers/customer-object';
 import { RefundSchema } from '../../services/payments/refund-object';
 import { requestHash } from '../../services/idempotency';
 import { refundNeedsConfirmation } from '../../domain/mcp-settings';
-import { zLine } from '../fields';
-import { parseInput, zBool } from '../validation';
+import { parseInput } from '../validation';
 import { CreateSession } from '../routes/checkout-sessions';
 import { CreateLink } from '../routes/payment-links';
 import { CreateCustomer } from '../routes/customers';
 import { CreateRefund } from '../routes/payment-intents';
-import type { McpDeps, WriteServices } from './services';
-import { CREATES, type ToolContext, type ToolDef } from './tool';
+import type { McpDeps } from './services';
+import type { ToolDef } from './tool';
+import { callOptions, createTool } from './write-tool';
 import { derivedKey, idempotent, toolPath, withoutOptions } from './idempotent';
-
-const callOptions = {
-  idempotency_key: zLine(255)
-    .min(1)
-    .optional()
-    .describe(
-      'Makes a retry safe: the same key with the same arguments returns the first result (kept 24 hours), the same key with other arguments is refused. Unset: derived from the arguments, so an identical call within 24 hours returns the first result; send a new key to do the same thing twice on purpose.',
-    ),
-  dry_run: zBool()
-    .default(false)
-    .describe('true: check the call and show what it would do, changing nothing'),
-};
-
-const dryRunOf = (object: z.ZodType) =>
-  z.object({
-    dry_run: z.literal(true),
-    tool: z.string(),
-    result: object.describe('What the call would create; its id is not kept'),
-    note: z.string(),
-  });
-
-/**
- * A tool that creates an object with one service call, under an idempotency key, with a dry run
- * that makes the same call on services whose writes are rolled back.
- */
-function createTool<S extends z.ZodObject>(
-  deps: McpDeps,
-  def: {
-    name: string;
-    title: string;
-    description: string;
-    input: S;
-    output: z.ZodType;
-    run: (services: WriteServices, ctx: ToolContext, input: z.output<S>) => Promise<unknown>;
-  },
-): ToolDef {
-  const input = def.input.extend(callOptions);
-  return {
-    name: def.name,
-    title: def.title,
-    description: def.description,
-    input,
-    output: z.union([def.output, dryRunOf(def.output)]),
-    annotations: CREATES,
-    async call(ctx, args) {
-      const { idempotency_key, dry_run, ...body } = parseInput(input, args, 'body') as Record<
-        string,
-        unknown
-      > & {
-        idempotency_key?: string;
-        dry_run: boolean;
-      };
-      const run = (services: WriteServices) => def.run(services, ctx, body as z.output<S>);
-      if (dry_run) {
-        const result = await deps.dryRun(run);
-        return {
-          dry_run: true,
-          tool: def.name,
-          result,
-          note: 'Nothing was created; the id shown is not kept.',
-        };
-      }
-      const params = withoutOptions(args);
-      const key = idempotency_key ?? derivedKey(ctx, def.name, params);
-      return idempotent(deps, ctx, { tool: def.name, key, params }, () => run(deps.services));
-    },
-  };
-}
 
 export const RefundPreviewSchema = z.object({
   object: z.literal('refund_preview'),
@@ -150,7 +82,7 @@ function refundTool(deps: McpDeps): ToolDef {
             ? await deps.safety.issueConfirmation(scope, apiKeyId, {
                 tool,
                 requestHash: confirms,
-                paymentIntentId: p.payment_intent,
+                objectId: p.payment_intent,
                 amount: p.amount,
               })
             : null;

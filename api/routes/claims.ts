@@ -41,7 +41,7 @@ const zInterest = z
   })
   .strict();
 
-const CreateClaim = z
+export const CreateClaim = z
   .object({
     customer: zId.optional(),
     payer_kennitala: z.string().optional(),
@@ -68,7 +68,7 @@ const AmendClaim = z
     metadata: zStoredMetadata.optional(),
   })
   .strict();
-const ListClaims = pageQuery
+export const ListClaims = pageQuery
   .extend({
     status: z.enum(CLAIM_STATUSES).optional(),
     customer: zId.optional(),
@@ -79,6 +79,17 @@ const ListClaims = pageQuery
     due_date: z.object({ gte: zDate.optional(), lte: zDate.optional() }).strict().optional(),
   })
   .strict();
+
+/** The claims service's filters of a list query (the API's and the MCP tool's). */
+export function claimFiltersOf(query: z.output<typeof ListClaims>): Parameters<ClaimsService['list']>[1] {
+  return {
+    ...(query.status && { status: query.status }),
+    ...(query.customer && { customerId: query.customer }),
+    ...(query.payer_kennitala && { payerKennitala: query.payer_kennitala }),
+    ...(query.due_date?.gte && { dueDateGte: query.due_date.gte }),
+    ...(query.due_date?.lte && { dueDateLte: query.due_date.lte }),
+  };
+}
 
 /** Bank claims (kröfur): created pending, issued in batches by the claim-batch workflow (decision 0060). */
 export function claimsRouter(
@@ -108,17 +119,7 @@ export function claimsRouter(
     query: ListClaims,
     response: listOf(ClaimSchema),
     handler: async ({ query, scope }) => {
-      const page = await claims.list(
-        scope,
-        {
-          ...(query.status && { status: query.status }),
-          ...(query.customer && { customerId: query.customer }),
-          ...(query.payer_kennitala && { payerKennitala: query.payer_kennitala }),
-          ...(query.due_date?.gte && { dueDateGte: query.due_date.gte }),
-          ...(query.due_date?.lte && { dueDateLte: query.due_date.lte }),
-        },
-        pageOptions(query),
-      );
+      const page = await claims.list(scope, claimFiltersOf(query), pageOptions(query));
       return listResponse('/v1/claims', page.data, page.hasMore);
     },
   });

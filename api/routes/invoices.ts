@@ -7,7 +7,7 @@ import { createRoutes } from '../route';
 import { listOf, listResponse } from '../list';
 import { pageOptions, pageQuery, zId } from '../fields';
 
-const InvoiceListQuery = pageQuery
+export const InvoiceListQuery = pageQuery
   .extend({ customer: zId.optional(), subscription: zId.optional() })
   .strict();
 const CreditNoteListQuery = pageQuery.extend({ invoice: zId.optional() }).strict();

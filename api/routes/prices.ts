@@ -19,7 +19,7 @@ import {
 
 const Nickname = zLine(255).nullable().optional();
 
-const CreatePrice = z
+export const CreatePrice = z
   .object({
     product: zId,
     unit_amount: zAmount().describe('VAT-inclusive ISK'),
@@ -31,7 +31,7 @@ const CreatePrice = z
   })
   .strict();
 
-const UpdatePrice = z
+export const UpdatePrice = z
   .object({
     unit_amount: zAmount()
       .optional()

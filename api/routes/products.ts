@@ -26,7 +26,7 @@ const PriceData = z
   })
   .strict();
 
-const CreateProduct = z
+export const CreateProduct = z
   .object({
     name: zLine(255).min(1),
     description: zText(5000).nullable().optional(),
@@ -38,7 +38,7 @@ const CreateProduct = z
   })
   .strict();
 
-const UpdateProduct = z
+export const UpdateProduct = z
   .object({
     name: zLine(255).min(1).optional(),
     description: zText(5000).nullable().optional(),

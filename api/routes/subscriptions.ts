@@ -1,7 +1,11 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { OperationDoc } from '../openapi';
-import type { SubscriptionService } from '../../services/subscriptions/subscriptions';
+import type {
+  CreateSubscriptionInput,
+  SubscriptionService,
+  UpdateSubscriptionInput,
+} from '../../services/subscriptions/subscriptions';
 import { SubscriptionSchema } from '../../services/subscriptions/subscription-object';
 import { SUBSCRIPTION_STATUSES } from '../../domain/subscription';
 import { createRoutes } from '../route';
@@ -25,7 +29,7 @@ const zClaimFallback = z
 // As checkout takes it (api/routes/checkout-sessions.ts).
 const zPromotionCode = z.string().min(1).max(64).describe('A promotion code as the customer types it');
 
-const CreateSubscription = z
+export const CreateSubscription = z
   .object({
     customer: zId,
     price: zId,
@@ -58,7 +62,7 @@ const CreateSubscription = z
   })
   .strict();
 
-const UpdateSubscription = z
+export const UpdateSubscription = z
   .object({
     price: zId
       .optional()
@@ -83,15 +87,50 @@ const UpdateSubscription = z
   })
   .strict();
 
-const CancelSubscription = z.object({ cancellation_reason: zLine(500).optional() }).strict();
+export const CancelSubscription = z.object({ cancellation_reason: zLine(500).optional() }).strict();
 
-const ListQuery = pageQuery
+export const SubscriptionListQuery = pageQuery
   .extend({
     customer: zId.optional(),
     status: z.enum(SUBSCRIPTION_STATUSES).optional(),
     price: zId.optional(),
   })
   .strict();
+
+/** The subscription service's input of a create body (the API's and the MCP tool's). */
+export function createInputOf(body: z.output<typeof CreateSubscription>): CreateSubscriptionInput {
+  return {
+    customer: body.customer,
+    price: body.price,
+    quantity: body.quantity,
+    missingPaymentMethod: body.trial_settings?.end_behavior.missing_payment_method ?? 'cancel',
+    ...(body.default_payment_method !== undefined && { paymentMethod: body.default_payment_method }),
+    ...(body.collection_method !== undefined && { collectionMethod: body.collection_method }),
+    ...(body.trial_end !== undefined && { trialEnd: body.trial_end }),
+    ...(body.trial_period_days !== undefined && { trialPeriodDays: body.trial_period_days }),
+    ...(body.coupon !== undefined && { coupon: body.coupon }),
+    ...(body.promotion_code !== undefined && { promotionCode: body.promotion_code }),
+    ...(body.dunning?.retry_days !== undefined && { retryDays: body.dunning.retry_days }),
+    ...(body.dunning?.end_state !== undefined && { endState: body.dunning.end_state }),
+    ...(body.dunning?.claim_fallback !== undefined && { claimFallback: body.dunning.claim_fallback }),
+    ...(body.metadata !== undefined && { metadata: body.metadata }),
+  };
+}
+
+/** The subscription service's input of an update body (the API's and the MCP tool's). */
+export function updateInputOf(body: z.output<typeof UpdateSubscription>): UpdateSubscriptionInput {
+  return {
+    ...(body.price !== undefined && { price: body.price, prorationBehavior: body.proration_behavior }),
+    ...(body.quantity !== undefined && { quantity: body.quantity }),
+    ...(body.default_payment_method !== undefined && { paymentMethod: body.default_payment_method }),
+    ...(body.cancel_at_period_end !== undefined && { cancelAtPeriodEnd: body.cancel_at_period_end }),
+    ...(body.cancellation_reason !== undefined && { cancellationReason: body.cancellation_reason }),
+    ...(body.coupon !== undefined && { coupon: body.coupon }),
+    ...(body.promotion_code !== undefined && { promotionCode: body.promotion_code }),
+    ...(body.dunning !== undefined && { claimFallback: body.dunning.claim_fallback }),
+    ...(body.metadata !== undefined && { metadata: body.metadata }),
+  };
+}
 
 /** Subscriptions (decision 0040): create, retrieve, list, update, cancel. */
 export function subscriptionsRouter(
@@ -110,23 +149,7 @@ export function subscriptionsRouter(
     tag,
     body: CreateSubscription,
     response: SubscriptionSchema,
-    handler: ({ body, scope }) =>
-      subscriptions.create(scope, {
-        customer: body.customer,
-        price: body.price,
-        quantity: body.quantity,
-        missingPaymentMethod: body.trial_settings?.end_behavior.missing_payment_method ?? 'cancel',
-        ...(body.default_payment_method !== undefined && { paymentMethod: body.default_payment_method }),
-        ...(body.collection_method !== undefined && { collectionMethod: body.collection_method }),
-        ...(body.trial_end !== undefined && { trialEnd: body.trial_end }),
-        ...(body.trial_period_days !== undefined && { trialPeriodDays: body.trial_period_days }),
-        ...(body.coupon !== undefined && { coupon: body.coupon }),
-        ...(body.promotion_code !== undefined && { promotionCode: body.promotion_code }),
-        ...(body.dunning?.retry_days !== undefined && { retryDays: body.dunning.retry_days }),
-        ...(body.dunning?.end_state !== undefined && { endState: body.dunning.end_state }),
-        ...(body.dunning?.claim_fallback !== undefined && { claimFallback: body.dunning.claim_fallback }),
-        ...(body.metadata !== undefined && { metadata: body.metadata }),
-      }),
+    handler: ({ body, scope }) => subscriptions.create(scope, createInputOf(body)),
   });
 
   route({
@@ -134,7 +157,7 @@ export function subscriptionsRouter(
     path: '/v1/subscriptions',
     summary: 'List subscriptions, newest first; filter by customer, status or price',
     tag,
-    query: ListQuery,
+    query: SubscriptionListQuery,
     response: listOf(SubscriptionSchema),
     handler: async ({ query, scope }) => {
       const { customer, status, price } = query;
@@ -160,18 +183,7 @@ export function subscriptionsRouter(
     tag,
     body: UpdateSubscription,
     response: SubscriptionSchema,
-    handler: ({ params, body, scope }) =>
-      subscriptions.update(scope, params.id!, {
-        ...(body.price !== undefined && { price: body.price, prorationBehavior: body.proration_behavior }),
-        ...(body.quantity !== undefined && { quantity: body.quantity }),
-        ...(body.default_payment_method !== undefined && { paymentMethod: body.default_payment_method }),
-        ...(body.cancel_at_period_end !== undefined && { cancelAtPeriodEnd: body.cancel_at_period_end }),
-        ...(body.cancellation_reason !== undefined && { cancellationReason: body.cancellation_reason }),
-        ...(body.coupon !== undefined && { coupon: body.coupon }),
-        ...(body.promotion_code !== undefined && { promotionCode: body.promotion_code }),
-        ...(body.dunning !== undefined && { claimFallback: body.dunning.claim_fallback }),
-        ...(body.metadata !== undefined && { metadata: body.metadata }),
-      }),
+    handler: ({ params, body, scope }) => subscriptions.update(scope, params.id!, updateInputOf(body)),
   });
 
   route({

@@ -33,12 +33,46 @@ const badToken = (message: string, code: string) =>
   new InvalidRequestError(message, { code, param: 'confirmation_token' });
 
 /**
- * What keeps agents that move money safe through the MCP tools (decisions 0121, 0122): the
- * merchant's settings, each key's daily refund limits, and the confirmation tokens of refunds.
+ * What keeps agents that move money safe through the MCP tools (decisions 0121, 0122, 0202): the
+ * merchant's settings, each key's daily refund limits, and the confirmation tokens of refunds and
+ * of live subscription and krafa changes.
  */
 export function createAgentSafety(deps: { knex: Knex }) {
   const repo = createMcpSafetyRepository(deps.knex);
   const merchants = createMerchantRepository(deps.knex);
+
+  /**
+   * The confirmation a token stands for, if it was issued to this key for this very call, expired
+   * or not: a confirmed call answered once is answered again after its token expires (decision 0202).
+   */
+  async function issuedFor(
+    scope: Scope,
+    apiKeyId: string,
+    token: string,
+    call: { tool: string; requestHash: string },
+  ): Promise<ConfirmationRow> {
+    const row = TOKEN_SHAPE.test(token) ? await repo.findConfirmation(scope, hashToken(token)) : undefined;
+    if (!row || row.api_key_id !== apiKeyId)
+      throw badToken(
+        'No such confirmation_token for this API key. Call without one for a preview and a new token.',
+        'confirmation_token_invalid',
+      );
+    if (row.tool !== call.tool || row.request_hash !== call.requestHash)
+      throw badToken(
+        `This confirmation_token confirms ${row.tool}${row.object_id ? ` of ${row.object_id}` : ''} (${row.amount} ISK) with the arguments of its preview; send exactly those, or call without a token for a new preview.`,
+        'confirmation_token_mismatch',
+      );
+    return row;
+  }
+
+  /** A 400 naming confirmation_token when the confirmation's five minutes are over. */
+  async function checkUnexpired(row: ConfirmationRow): Promise<void> {
+    if (await repo.isExpired(row.id))
+      throw badToken(
+        'This confirmation_token has expired. Call without one for a new preview and token.',
+        'confirmation_token_expired',
+      );
+  }
 
   return {
     async settings(scope: Scope): Promise<McpSettings> {
@@ -77,11 +111,14 @@ export function createAgentSafety(deps: { knex: Knex }) {
       };
     },
 
-    /** A token that confirms this one previewed refund, for this key, for a few minutes. */
+    /**
+     * A token that confirms this one previewed call (a refund, a live subscription or krafa change:
+     * decision 0202), for this key, for a few minutes.
+     */
     async issueConfirmation(
       scope: Scope,
       apiKeyId: string,
-      input: { tool: string; requestHash: string; paymentIntentId: string; amount: number },
+      input: { tool: string; requestHash: string; objectId: string | null; amount: number },
     ): Promise<{ token: string; expiresAt: number }> {
       await repo.purgeExpiredConfirmations(apiKeyId);
       const token = `rfc_${randomBase62(32)}`;
@@ -93,7 +130,7 @@ export function createAgentSafety(deps: { knex: Knex }) {
         token_hash: hashToken(token),
         tool: input.tool,
         request_hash: input.requestHash,
-        payment_intent_id: input.paymentIntentId,
+        object_id: input.objectId,
         amount: input.amount,
         ttlSeconds: CONFIRMATION_TTL_SECONDS,
       });
@@ -110,24 +147,13 @@ export function createAgentSafety(deps: { knex: Knex }) {
       token: string,
       call: { tool: string; requestHash: string },
     ): Promise<ConfirmationRow> {
-      const row = TOKEN_SHAPE.test(token) ? await repo.findConfirmation(scope, hashToken(token)) : undefined;
-      if (!row || row.api_key_id !== apiKeyId)
-        throw badToken(
-          'No such confirmation_token for this API key. Call without one for a preview and a new token.',
-          'confirmation_token_invalid',
-        );
-      if (row.tool !== call.tool || row.request_hash !== call.requestHash)
-        throw badToken(
-          `This confirmation_token confirms a refund of ${row.amount} ISK of ${row.payment_intent_id} with the arguments of its preview; send exactly those, or call without a token for a new preview.`,
-          'confirmation_token_mismatch',
-        );
-      if (await repo.isExpired(row.id))
-        throw badToken(
-          'This confirmation_token has expired. Call without one for a new preview and token.',
-          'confirmation_token_expired',
-        );
+      const row = await issuedFor(scope, apiKeyId, token, call);
+      await checkUnexpired(row);
       return row;
     },
+
+    issuedFor,
+    checkUnexpired,
   };
 }
 

@@ -64,7 +64,8 @@ export interface SubscriptionListFilter {
  */
 export function createSubscriptionService(deps: {
   knex: Knex;
-  engine: SubscriptionEngine | null;
+  /** Only `notify`: a dry run's copy is given one that tells no workflow (decision 0202). */
+  engine: Pick<SubscriptionEngine, 'notify'> | null;
   wakeChannels: (channelIds: string[]) => Promise<void>;
 }) {
   const subscriptions = createSubscriptionRepository(deps.knex);

@@ -112,6 +112,9 @@ describe('done-means 2: keys', () => {
       ['list_payment_links', {}],
       ['list_events', {}],
       ['list_settlement_runs', {}],
+      ['list_subscriptions', {}],
+      ['list_claims', {}],
+      ['list_invoices', {}],
     ];
     const { tools } = await agent.listTools();
     const readTools = tools.filter((t) => t.annotations?.readOnlyHint).map((t) => t.name);
@@ -161,11 +164,26 @@ async function paidIntent(key: string, amount: number): Promise<string> {
 }
 
 describe('done-means 3: agent safety', () => {
-  test('read tools are annotated read-only, the refund tool destructive, writes idempotent', async () => {
+  test('read tools are annotated read-only, refunds and cancels destructive, writes idempotent', async () => {
     const m = await stack.merchant();
     const { tools } = await (await agentFor(m.testKey)).listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    const writes = ['create_checkout_session', 'create_payment_link', 'create_customer', 'refund_payment'];
+    const writes = [
+      'create_checkout_session',
+      'create_payment_link',
+      'create_customer',
+      'refund_payment',
+      'create_product',
+      'update_product',
+      'create_price',
+      'update_price',
+      'create_subscription',
+      'update_subscription',
+      'cancel_subscription',
+      'create_claim',
+      'cancel_claim',
+    ];
+    const destructive = ['refund_payment', 'update_subscription', 'cancel_subscription', 'cancel_claim'];
     for (const t of tools) {
       if (writes.includes(t.name)) {
         expect(t.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true });
@@ -177,8 +195,8 @@ describe('done-means 3: agent safety', () => {
       }
     }
     for (const w of writes) expect(byName.has(w)).toBe(true);
-    expect(byName.get('refund_payment')!.annotations).toMatchObject({ destructiveHint: true });
-    for (const w of writes.filter((n) => n !== 'refund_payment'))
+    for (const w of destructive) expect(byName.get(w)!.annotations).toMatchObject({ destructiveHint: true });
+    for (const w of writes.filter((n) => !destructive.includes(n)))
       expect(byName.get(w)!.annotations).toMatchObject({ destructiveHint: false });
   });
 
