@@ -5,6 +5,7 @@ import { checkoutPages } from './checkout/pages';
 import { portalPages } from './portal/pages';
 import { dashboardPages } from './dashboard/index';
 import { posPages } from './pos';
+import { stylesheetRoute } from './stylesheet';
 
 export interface PagesDeps {
   /** The services the pages call, built by the API process's composition root. */
@@ -24,6 +25,7 @@ export function pages(deps: PagesDeps): RequestHandler[] {
   const { services } = deps;
   const base = { services, log: deps.log, publicBaseUrl: deps.publicBaseUrl };
   return [
+    stylesheetRoute(),
     checkoutPages({ ...base, acquirerOrigin: deps.acquirerOrigin }),
     portalPages(services),
     dashboardPages(base),

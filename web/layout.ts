@@ -4,44 +4,13 @@ import { html, trusted, type SafeHtml } from '../html/html';
 import { newNonce, setPageSecurityHeaders } from '../html/security-headers';
 import type { WebSession } from './session';
 import { can } from '../domain/member-roles';
+import { STYLESHEET_HREF } from './stylesheet';
 
 /**
- * The dashboard's page frame: plain HTML forms, no script (the CSP forbids any), a skip link and
- * visible focus rings so every page works from the keyboard.
+ * The dashboard's page frame: plain HTML forms, no script needed (the CSP admits only our own), a
+ * skip link and visible focus rings so every page works from the keyboard. Its look is the
+ * stylesheet web/dashboard.css (decision 0207), linked with the page's nonce.
  */
-
-const BASE_CSS = `
-:root { color-scheme: light; font-family: system-ui, sans-serif; line-height: 1.45; }
-body { margin: 0; background: #fafafa; color: #1b1b1f; }
-a { color: #1f4fd1; }
-.skip { position: absolute; left: -999px; }
-.skip:focus { left: 1rem; top: 1rem; background: #fff; padding: .5rem; z-index: 10; }
-header { display: flex; gap: 1.5rem; align-items: center; padding: .75rem 1.5rem; background: #14213d; color: #fff; flex-wrap: wrap; }
-header a { color: #fff; }
-header nav ul { display: flex; gap: 1rem; list-style: none; margin: 0; padding: 0; }
-header form { margin-left: auto; }
-main { padding: 1.5rem; max-width: 60rem; }
-label { display: block; font-weight: 600; margin-top: .8rem; }
-input, select, textarea { font: inherit; padding: .4rem; min-width: 18rem; max-width: 100%; border: 1px solid #888; border-radius: 4px; }
-textarea { width: 100%; min-height: 6rem; }
-button { font: inherit; padding: .45rem 1rem; border-radius: 4px; border: 1px solid #14213d; background: #14213d; color: #fff; cursor: pointer; }
-button.secondary { background: #fff; color: #14213d; }
-button.danger { background: #a4161a; border-color: #a4161a; }
-:focus-visible { outline: 3px solid #ffb703; outline-offset: 2px; }
-.notice { padding: .75rem 1rem; border-radius: 4px; margin: 1rem 0; }
-.notice.error { background: #fde2e2; border: 1px solid #a4161a; }
-.notice.ok { background: #e3f4e1; border: 1px solid #2d6a4f; }
-.notice.warn { background: #fff4d6; border: 1px solid #b7791f; }
-table { border-collapse: collapse; width: 100%; }
-th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid #ddd; vertical-align: top; }
-code.secret { display: inline-block; padding: .5rem; background: #fff; border: 1px dashed #14213d; word-break: break-all; user-select: all; }
-.inline { display: inline; }
-fieldset { border: 1px solid #ccc; margin-top: 1rem; }
-input[type=radio], input[type=checkbox] { min-width: 0; }
-label.inline { display: inline; font-weight: 400; margin: 0 1rem 0 .3rem; }
-.choices { list-style: none; padding: 0; columns: 16rem; }
-.choices li { break-inside: avoid; padding: .15rem 0; }
-`;
 
 export interface PageOptions {
   title: string;
@@ -63,25 +32,79 @@ function nav(session: WebSession | undefined, merchantNav: SafeHtml | undefined)
   // A page's own navigation first: the till's (web/pos/frame.ts) has no dashboard session.
   if (merchantNav) return merchantNav;
   if (!session) return html``;
-  const links =
+  const groups: NavGroup[] =
     session.user.kind === 'operator'
-      ? html`<li><a href="/dashboard/operator">Applications</a></li>
-          <li><a href="/dashboard/finance">Finance</a></li>`
-      : html`<li><a href="/dashboard/profile">Profile</a></li>
-          <li><a href="/dashboard/theme">Checkout theme</a></li>
-          <li><a href="/dashboard/api-keys">API keys</a></li>
-          <li><a href="/dashboard/webhooks">Webhooks</a></li>
-          ${session.user.role && can(session.user.role, 'manage_team') ? html`<li><a href="/dashboard/team">Team</a></li>` : ''}`;
-  return html`<nav aria-label="Dashboard">
-      <ul>
-        ${links}
-      </ul>
-    </nav>
+      ? [
+          {
+            label: 'Platform',
+            links: [
+              { href: '/dashboard/operator', label: 'Applications' },
+              { href: '/dashboard/finance', label: 'Finance' },
+            ],
+          },
+        ]
+      : [
+          {
+            label: 'Settings',
+            links: [
+              { href: '/dashboard/profile', label: 'Profile' },
+              { href: '/dashboard/theme', label: 'Checkout theme' },
+              { href: '/dashboard/api-keys', label: 'API keys' },
+              { href: '/dashboard/webhooks', label: 'Webhooks' },
+              ...(session.user.role && can(session.user.role, 'manage_team')
+                ? [{ href: '/dashboard/team', label: 'Team' }]
+                : []),
+            ],
+          },
+        ];
+  return html`${sectionsNav(groups, { label: 'Dashboard', menu: 'Menu', close: 'Close menu' })}
     <form method="post" action="/dashboard/sign-out">
       <input type="hidden" name="_csrf" value="${session.session.csrf_token}" />
       <span>${session.user.email}</span>
       <button type="submit" class="secondary">Sign out</button>
     </form>`;
+}
+
+export interface NavLink {
+  href: string;
+  label: string;
+  /** `page` for the page itself, `true` for a section's page seen from one of its own. */
+  current?: 'page' | 'true' | undefined;
+}
+
+/** A heading and its links; a group without a label is a link of its own (Home). */
+export interface NavGroup {
+  label?: string;
+  links: NavLink[];
+}
+
+/**
+ * The grouped navigation (decision 0207): a sidebar on wide screens; on phones hidden behind the
+ * header's menu link, which targets it (`#menu`), so it opens and closes without script.
+ */
+export function sectionsNav(
+  groups: readonly NavGroup[],
+  words: { label: string; menu: string; close: string },
+): SafeHtml {
+  const link = (l: NavLink) =>
+    html`<li><a href="${l.href}" ${l.current ? html`aria-current="${l.current}"` : ''}>${l.label}</a></li>`;
+  const shown = groups.filter((g) => g.links.length > 0);
+  return html`<a class="menu-toggle" href="#menu">${words.menu}</a>
+    <nav class="sections" id="menu" aria-label="${words.label}">
+      <a class="menu-close" href="#">${words.close}</a>
+      <ul>
+        ${shown.map((g, i) =>
+          g.label === undefined
+            ? g.links.map(link)
+            : html`<li>
+                <span class="group" id="nav-group-${i}">${g.label}</span>
+                <ul aria-labelledby="nav-group-${i}">
+                  ${g.links.map(link)}
+                </ul>
+              </li>`,
+        )}
+      </ul>
+    </nav>`;
 }
 
 /** Sends a full page with security headers; the nonce admits only our own inline style. */
@@ -90,22 +113,28 @@ export function sendPage(res: Response, body: SafeHtml, opts: PageOptions): void
   res.status(opts.status ?? 200);
   setPageSecurityHeaders(res, { nonce, themeAssets: true, scripts: (opts.scripts ?? []).length > 0 });
   res.type('html');
+  const navigation = nav(opts.session, opts.nav ?? (res.locals as { merchantNav?: SafeHtml }).merchantNav);
   const page = html`<!doctype html>
     <html lang="${opts.lang ?? 'en'}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${opts.title} · Skil</title>
+        <link rel="stylesheet" href="${STYLESHEET_HREF}" nonce="${nonce}" />
         ${opts.stylesheet ? html`<link rel="stylesheet" href="${opts.stylesheet}" />` : ''}
-        <style nonce="${nonce}">
-          ${trusted(BASE_CSS)}${trusted(opts.css ?? '')}
-        </style>
+        ${
+          opts.css
+            ? html`<style nonce="${nonce}">
+                ${trusted(opts.css)}
+              </style>`
+            : ''
+        }
       </head>
       <body>
         <a class="skip" href="#main">Skip to content</a>
         <header>
-          <strong>Skil</strong
-          >${nav(opts.session, opts.nav ?? (res.locals as { merchantNav?: SafeHtml }).merchantNav)}
+          <a class="brand" href="/dashboard">Skil</a>
+          ${navigation}
         </header>
         <main id="main" tabindex="-1">
           <h1>${opts.title}</h1>
@@ -115,6 +144,24 @@ export function sendPage(res: Response, body: SafeHtml, opts: PageOptions): void
       </body>
     </html>`;
   res.send(page.value);
+}
+
+/**
+ * A table in a frame that scrolls sideways by itself on a narrow screen, so the page never does.
+ * The frame is a named region that takes focus, so the keyboard can scroll it too.
+ */
+export function scrollingTable(name: string, inner: SafeHtml): SafeHtml {
+  return tableFrame(
+    name,
+    html`<table>
+      ${inner}
+    </table>`,
+  );
+}
+
+/** A whole `<table>` in the scrolling frame of `scrollingTable`. */
+export function tableFrame(name: string, table: SafeHtml): SafeHtml {
+  return html`<div class="table-scroll" role="group" aria-label="${name}" tabindex="0">${table}</div>`;
 }
 
 export function csrfField(token: string): SafeHtml {

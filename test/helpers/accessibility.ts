@@ -15,22 +15,34 @@ export interface AxeFinding {
  * Runs axe-core in the page as it is now (WCAG 2.1 A and AA rules) and answers its serious and
  * critical findings; a test expects the list to be empty, so a failure names each rule and element.
  */
-export async function seriousAccessibilityFindings(page: Page): Promise<AxeFinding[]> {
+export function seriousAccessibilityFindings(page: Page): Promise<AxeFinding[]> {
+  return accessibilityFindings(page, { everyImpact: false, bestPractices: false });
+}
+
+/**
+ * axe-core's findings in the page as it is now: WCAG 2.1 A and AA rules, with its best-practice
+ * rules when asked, of every impact or only serious and critical ones.
+ */
+export async function accessibilityFindings(
+  page: Page,
+  opts: { everyImpact: boolean; bestPractices: boolean },
+): Promise<AxeFinding[]> {
   // Evaluated through the debugging protocol, which the pages' Content-Security-Policy does not
   // govern (a <script> tag added to the page would be refused by `script-src 'self'`).
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
+  const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', ...(opts.bestPractices ? ['best-practice'] : [])];
+  const violations = await page.evaluate(async (values) => {
     const axe = (globalThis as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<unknown> } })
       .axe;
     const result = (await axe.run((globalThis as unknown as { document: unknown }).document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      runOnly: { type: 'tag', values },
     })) as {
       violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
     };
     return result.violations;
-  });
+  }, tags);
   return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .filter((v) => opts.everyImpact || v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({
       id: v.id,
       impact: v.impact,

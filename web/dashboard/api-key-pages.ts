@@ -2,7 +2,7 @@ import { Router, type Response } from 'express';
 import { ApiError } from '../../domain/errors';
 import { html, type SafeHtml } from '../../html/html';
 import { notice } from '../../html/notice';
-import { csrfField, sendPage } from '../layout';
+import { csrfField, sendPage, tableFrame } from '../layout';
 import { requireAction } from './frame';
 import { errorMessage, field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
 
@@ -77,21 +77,24 @@ export function apiKeyPages(ctx: WebContext): Router {
         <button type="submit">Create key</button>
       </form>
       <h2>Keys</h2>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Mode</th>
-            <th scope="col">Key</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Status</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${table}
-        </tbody>
-      </table>`;
+      ${tableFrame(
+        'Keys',
+        html`<table>
+          <thead>
+            <tr>
+              <th scope="col">Mode</th>
+              <th scope="col">Key</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Status</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${table}
+          </tbody>
+        </table>`,
+      )}`;
     sendPage(res, body, { title: 'API keys', session, status: opts.status ?? 200 });
   }
 

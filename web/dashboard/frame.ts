@@ -5,7 +5,7 @@ import type { Scope } from '../../domain/scope';
 import { html, type SafeHtml } from '../../html/html';
 import { notice } from '../../html/notice';
 import { ApiError } from '../../domain/errors';
-import { csrfField, sendPage } from '../layout';
+import { csrfField, scrollingTable, sectionsNav, sendPage, type NavGroup } from '../layout';
 import { defineMessages } from '../messages';
 import { readCookies, setCookie, webSession } from '../session';
 import { sessionOf, type WebContext } from './context';
@@ -32,6 +32,15 @@ const YEAR = 365 * 24 * 60 * 60;
 const t = defineMessages({
   en: {
     nav: 'Dashboard',
+    menu: 'Menu',
+    closeMenu: 'Close menu',
+    groupPayments: 'Payments',
+    groupBilling: 'Billing',
+    groupClaims: 'Kröfur',
+    groupPos: 'Point of sale',
+    groupMoney: 'Money',
+    groupDevelopers: 'Developers',
+    groupSettings: 'Settings',
     home: 'Home',
     payments: 'Payments',
     customers: 'Customers',
@@ -57,6 +66,15 @@ const t = defineMessages({
   },
   is: {
     nav: 'Stjórnborð',
+    menu: 'Valmynd',
+    closeMenu: 'Loka valmynd',
+    groupPayments: 'Greiðslur',
+    groupBilling: 'Reikningar og áskriftir',
+    groupClaims: 'Kröfur',
+    groupPos: 'Afgreiðsla',
+    groupMoney: 'Fjármunir',
+    groupDevelopers: 'Forritarar',
+    groupSettings: 'Stillingar',
     home: 'Yfirlit',
     payments: 'Greiðslur',
     customers: 'Viðskiptavinir',
@@ -82,23 +100,51 @@ const t = defineMessages({
   },
 });
 
-/** The navigation entries and the action each needs; the header shows only what the role may open. */
-const NAV: { href: string; key: Parameters<typeof t>[1]; action: DashboardAction }[] = [
-  { href: '/dashboard/home', key: 'home', action: 'read' },
-  { href: '/dashboard/payments', key: 'payments', action: 'read' },
-  { href: '/dashboard/customers', key: 'customers', action: 'read' },
-  { href: '/dashboard/subscriptions', key: 'subscriptions', action: 'read' },
-  { href: '/dashboard/products', key: 'products', action: 'read' },
-  { href: '/dashboard/payment-links', key: 'links', action: 'read' },
-  { href: '/dashboard/claims', key: 'claims', action: 'read' },
-  { href: '/dashboard/events', key: 'events', action: 'read' },
-  { href: '/dashboard/webhooks', key: 'webhooks', action: 'manage_webhooks' },
-  { href: '/dashboard/settlement', key: 'settlement', action: 'read_settlement' },
-  { href: '/dashboard/api-keys', key: 'developers', action: 'manage_keys' },
-  { href: '/dashboard/tills', key: 'tills', action: 'manage_keys' },
-  { href: '/dashboard/profile', key: 'profile', action: 'manage_settings' },
-  { href: '/dashboard/theme', key: 'theme', action: 'manage_settings' },
-  { href: '/dashboard/team', key: 'team', action: 'read' },
+type Key = Parameters<typeof t>[1];
+
+/**
+ * The navigation, grouped by what merchants do (decision 0207), and the action each page needs:
+ * the header shows only what the role may open.
+ */
+const NAV: { group?: Key; pages: { href: string; key: Key; action: DashboardAction }[] }[] = [
+  { pages: [{ href: '/dashboard/home', key: 'home', action: 'read' }] },
+  {
+    group: 'groupPayments',
+    pages: [
+      { href: '/dashboard/payments', key: 'payments', action: 'read' },
+      { href: '/dashboard/payment-links', key: 'links', action: 'read' },
+    ],
+  },
+  {
+    group: 'groupBilling',
+    pages: [
+      { href: '/dashboard/customers', key: 'customers', action: 'read' },
+      { href: '/dashboard/subscriptions', key: 'subscriptions', action: 'read' },
+      { href: '/dashboard/products', key: 'products', action: 'read' },
+    ],
+  },
+  { group: 'groupClaims', pages: [{ href: '/dashboard/claims', key: 'claims', action: 'read' }] },
+  { group: 'groupPos', pages: [{ href: '/dashboard/tills', key: 'tills', action: 'manage_keys' }] },
+  {
+    group: 'groupMoney',
+    pages: [{ href: '/dashboard/settlement', key: 'settlement', action: 'read_settlement' }],
+  },
+  {
+    group: 'groupDevelopers',
+    pages: [
+      { href: '/dashboard/api-keys', key: 'developers', action: 'manage_keys' },
+      { href: '/dashboard/webhooks', key: 'webhooks', action: 'manage_webhooks' },
+      { href: '/dashboard/events', key: 'events', action: 'read' },
+    ],
+  },
+  {
+    group: 'groupSettings',
+    pages: [
+      { href: '/dashboard/profile', key: 'profile', action: 'manage_settings' },
+      { href: '/dashboard/theme', key: 'theme', action: 'manage_settings' },
+      { href: '/dashboard/team', key: 'team', action: 'read' },
+    ],
+  },
 ];
 
 /**
@@ -135,17 +181,16 @@ export function merchantView(req: Request, res: Response): MerchantView {
 export function merchantNav(view: MerchantView): SafeHtml {
   const l = view.locale;
   const other = view.scope.livemode ? 'test' : 'live';
-  const items = NAV.filter((n) => view.can(n.action)).map(
-    (n) =>
-      html`<li>
-        <a href="${n.href}" ${view.path === n.href ? html`aria-current="page"` : ''}>${t(l, n.key)}</a>
-      </li>`,
-  );
-  return html`<nav aria-label="${t(l, 'nav')}">
-      <ul>
-        ${items}
-      </ul>
-    </nav>
+  // A page is current when it is the section's page or one of its own (a payment under payments).
+  const current = (href: string) =>
+    view.path === href ? 'page' : view.path.startsWith(`${href}/`) ? 'true' : undefined;
+  const groups: NavGroup[] = NAV.map((g) => ({
+    ...(g.group && { label: t(l, g.group) }),
+    links: g.pages
+      .filter((p) => view.can(p.action))
+      .map((p) => ({ href: p.href, label: t(l, p.key), current: current(p.href) })),
+  }));
+  return html`${sectionsNav(groups, { label: t(l, 'nav'), menu: t(l, 'menu'), close: t(l, 'closeMenu') })}
     <p class="switches">
       <span class="mode mode-${view.scope.livemode ? 'live' : 'test'}" data-testid="mode"
         >${t(l, 'viewing', { mode: view.scope.livemode ? 'live' : 'test' })}</span
@@ -272,20 +317,21 @@ export function timeline(
 
 /** A table with a caption (screen readers name it) and scoped column headers. */
 export function table(caption: string, headers: string[], rows: SafeHtml[], empty: string): SafeHtml {
-  if (rows.length === 0) return html`<p>${empty}</p>`;
-  return html`<table>
-    <caption>
-      ${caption}
-    </caption>
-    <thead>
-      <tr>
-        ${headers.map((h) => html`<th scope="col">${h}</th>`)}
-      </tr>
-    </thead>
-    <tbody>
-      ${rows}
-    </tbody>
-  </table>`;
+  if (rows.length === 0) return html`<p class="empty">${empty}</p>`;
+  return scrollingTable(
+    caption,
+    html`<caption>
+        ${caption}
+      </caption>
+      <thead>
+        <tr>
+          ${headers.map((h) => html`<th scope="col">${h}</th>`)}
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>`,
+  );
 }
 
 /** A whole-krónur amount typed in a form, or null when it is not one (max twelve digits). */

@@ -4,7 +4,7 @@ import { APPLICATION_STATUSES, type ApplicationStatus } from '../../domain/capab
 import { presentMerchant } from '../../services/merchant/merchant-account';
 import { html } from '../../html/html';
 import { notice } from '../../html/notice';
-import { csrfField, sendPage } from '../layout';
+import { csrfField, sendPage, tableFrame } from '../layout';
 import { field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
 
 /** Operators review applications and run the onboarding steps (the operator API's twin). */
@@ -39,21 +39,24 @@ export function operatorPages(ctx: WebContext): Router {
           )}
         </ul>
       </nav>
-      <table>
-        <caption>
-          Applications: ${status.replace('_', ' ')}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Merchant</th>
-            <th scope="col">Kennitala</th>
-            <th scope="col">Submitted</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${rows}
-        </tbody>
-      </table>`;
+      ${tableFrame(
+        `Applications: ${status.replace('_', ' ')}`,
+        html`<table>
+          <caption>
+            Applications: ${status.replace('_', ' ')}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Merchant</th>
+              <th scope="col">Kennitala</th>
+              <th scope="col">Submitted</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${rows}
+          </tbody>
+        </table>`,
+      )}`;
     sendPage(res, body, { title: 'Applications', session: sessionOf(res) });
   });
 

@@ -7,7 +7,6 @@ import { csrfField, sendPage } from '../layout';
 import { csrfValid, preSessionCsrf, webSession } from '../session';
 import { field, type WebContext } from './context';
 import { issueSummary, langField, languageSwitch, localeOf, t, textInput } from './account-messages';
-import { ACCOUNT_CSS } from './sign-up-pages';
 
 /**
  * Password reset by email (`/dashboard/reset-password`; decision 0116): ask with an address (the
@@ -22,7 +21,6 @@ export function passwordResetPages(ctx: WebContext): Router {
       title: t(locale, 'reset_title'),
       lang: locale,
       status,
-      css: ACCOUNT_CSS,
       session: webSession(res),
     });
   }

@@ -4,7 +4,7 @@ import { toInvalidRequest } from '../../domain/invalid-request';
 import { presentMerchant, type MerchantRow } from '../../services/merchant/merchant-account';
 import { html } from '../../html/html';
 import { notice } from '../../html/notice';
-import { csrfField, sendPage } from '../layout';
+import { csrfField, sendPage, tableFrame } from '../layout';
 import { requireAction } from './frame';
 import { errorMessage, field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
 
@@ -61,21 +61,24 @@ export function profilePages(ctx: WebContext): Router {
           <strong data-testid="application-status">${m.application.status.replace('_', ' ')}</strong>
           ${m.application.rejection_reason ? html` — reason: ${m.application.rejection_reason}` : ''}
         </p>
-        <table>
-          <caption>
-            Capabilities (live)
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Capability</th>
-              <th scope="col">Status</th>
-              <th scope="col">Still needed</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${caps}
-          </tbody>
-        </table>
+        ${tableFrame(
+          'Capabilities (live)',
+          html`<table>
+            <caption>
+              Capabilities (live)
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Capability</th>
+                <th scope="col">Status</th>
+                <th scope="col">Still needed</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${caps}
+            </tbody>
+          </table>`,
+        )}
         <p>
           Enabled in test mode: payments.card, payments.bank_claim. Enabled live:
           <span data-testid="live-enabled">${live.join(', ') || 'nothing yet'}</span>.

@@ -10,8 +10,6 @@ import { field, type WebContext } from './context';
 import { issueSummary, langField, languageSwitch, localeOf, t, textInput } from './account-messages';
 
 /** Styles of the account forms' hints and per-field errors. */
-export const ACCOUNT_CSS = `.hint{margin:.2rem 0;color:#3d3d42}.field-error{color:#a4161a;margin:.2rem 0;font-weight:600}
-.skip-label{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}`;
 
 /**
  * Self-serve sign-up (`/dashboard/sign-up`) and email verification (`/dashboard/verify-email`), is/en
@@ -26,7 +24,6 @@ export function signUpPages(ctx: WebContext): Router {
       title,
       lang: locale,
       status,
-      css: ACCOUNT_CSS,
       session: webSession(res),
     });
   }

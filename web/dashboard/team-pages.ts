@@ -7,11 +7,10 @@ import type { UserRow } from '../../services/sign-in';
 import { SESSION_TTL_SECONDS } from '../../services/sign-in';
 import { html, type SafeHtml } from '../../html/html';
 import { notice } from '../../html/notice';
-import { csrfField, sendPage } from '../layout';
+import { csrfField, sendPage, tableFrame } from '../layout';
 import { csrfValid, preSessionCsrf, readCookies, setCookie, webSession } from '../session';
 import { field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
 import { issueSummary, langField, languageSwitch, localeOf, t, textInput } from './account-messages';
-import { ACCOUNT_CSS } from './sign-up-pages';
 
 const roleLabel = (locale: Locale, role: MemberRole) => t(locale, `role_${role}`);
 
@@ -58,7 +57,6 @@ export function teamPages(ctx: WebContext): Router {
         lang: locale,
         session,
         status,
-        css: ACCOUNT_CSS,
       });
     if (!me.role || !can(me.role, 'manage_team')) {
       render(
@@ -127,37 +125,43 @@ export function teamPages(ctx: WebContext): Router {
         }
         <section aria-labelledby="members-h">
           <h2 id="members-h">${t(locale, 'team_members')}</h2>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">${t(locale, 'email')}</th>
-                <th scope="col">${t(locale, 'team_role')}</th>
-                <th scope="col">${t(locale, 'team_status')}</th>
-                <th scope="col"><span class="skip-label">${t(locale, 'team_change')}</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>
+          ${tableFrame(
+            t(locale, 'team_members'),
+            html`<table>
+              <thead>
+                <tr>
+                  <th scope="col">${t(locale, 'email')}</th>
+                  <th scope="col">${t(locale, 'team_role')}</th>
+                  <th scope="col">${t(locale, 'team_status')}</th>
+                  <th scope="col"><span class="skip-label">${t(locale, 'team_change')}</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                ${rows}
+              </tbody>
+            </table>`,
+          )}
         </section>
         ${
           invitations.length > 0
             ? html`<section aria-labelledby="pending-h">
                 <h2 id="pending-h">${t(locale, 'team_pending')}</h2>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">${t(locale, 'email')}</th>
-                      <th scope="col">${t(locale, 'team_role')}</th>
-                      <th scope="col">${t(locale, 'team_expires')}</th>
-                      <th scope="col"><span class="skip-label">${t(locale, 'team_revoke')}</span></th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${pending}
-                  </tbody>
-                </table>
+                ${tableFrame(
+                  t(locale, 'team_pending'),
+                  html`<table>
+                    <thead>
+                      <tr>
+                        <th scope="col">${t(locale, 'email')}</th>
+                        <th scope="col">${t(locale, 'team_role')}</th>
+                        <th scope="col">${t(locale, 'team_expires')}</th>
+                        <th scope="col"><span class="skip-label">${t(locale, 'team_revoke')}</span></th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      ${pending}
+                    </tbody>
+                  </table>`,
+                )}
               </section>`
             : ''
         }
@@ -275,7 +279,6 @@ export function teamPages(ctx: WebContext): Router {
       title,
       lang: locale,
       status,
-      css: ACCOUNT_CSS,
       session: webSession(res),
     });
   }

@@ -14,6 +14,7 @@ const t = defineMessages({
     register: 'Register',
     location: 'Location',
     created: 'Created',
+    actions: 'Actions',
     none: 'No register yet. Create one with the API (POST /v1/pos/registers).',
     pair: 'Pair a till with {name}',
     code: 'Type this code on the till at /pos within 10 minutes (until {until}):',
@@ -27,6 +28,7 @@ const t = defineMessages({
     register: 'Kassi',
     location: 'Staðsetning',
     created: 'Stofnaður',
+    actions: 'Aðgerðir',
     none: 'Enginn kassi enn. Stofnaðu kassa með API-inu (POST /v1/pos/registers).',
     pair: 'Para spjaldtölvu við {name}',
     code: 'Sláðu þennan kóða inn á spjaldtölvunni á /pos innan 10 mínútna (til {until}):',
@@ -87,7 +89,7 @@ export function tillPages(ctx: WebContext): Router {
               </p>`
             : ''
         }
-        ${table(t(l, 'title'), [t(l, 'register'), t(l, 'location'), t(l, 'created'), ''], rows, t(l, 'none'))}`,
+        ${table(t(l, 'title'), [t(l, 'register'), t(l, 'location'), t(l, 'created'), t(l, 'actions')], rows, t(l, 'none'))}`,
       { title: t(l, 'title'), ...opts },
     );
   }

@@ -14,6 +14,7 @@ const t = defineMessages({
     status: 'Status',
     events: 'Events',
     created: 'Created',
+    actions: 'Actions',
     none: 'No webhook channels yet.',
     create: 'New webhook channel',
     endpoint: 'Endpoint URL',
@@ -42,6 +43,7 @@ const t = defineMessages({
     status: 'Staða',
     events: 'Atburðir',
     created: 'Stofnuð',
+    actions: 'Aðgerðir',
     none: 'Engar vefkrókarásir enn.',
     create: 'Ný vefkrókarás',
     endpoint: 'Slóð móttakara',
@@ -137,7 +139,7 @@ export function webhookListPages(ctx: WebContext): Router {
     const body = html`${notices}
       ${table(
         t(l, 'title'),
-        [t(l, 'channel'), t(l, 'url'), t(l, 'status'), t(l, 'events'), t(l, 'created'), ''],
+        [t(l, 'channel'), t(l, 'url'), t(l, 'status'), t(l, 'events'), t(l, 'created'), t(l, 'actions')],
         rows,
         t(l, 'none'),
       )}

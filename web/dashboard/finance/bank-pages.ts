@@ -1,3 +1,4 @@
+import { tableFrame } from '../../layout';
 import { formatIsk } from '../../../domain/isk';
 import { Router, type Request, type Response } from 'express';
 import { ApiError } from '../../../domain/errors';
@@ -31,35 +32,38 @@ export function financeBankPages(ctx: WebContext): Router {
     const { t } = view;
     const files = await financeBank.files(view.livemode, 100);
     const body = files.length
-      ? html`<table class="bank-files">
-          <thead>
-            <tr>
-              <th scope="col">${t.name}</th>
-              <th scope="col">${t.received}</th>
-              <th scope="col">${t.type}</th>
-              <th scope="col">${t.status}</th>
-              <th scope="col" class="num">${t.entries}</th>
-              <th scope="col" class="num">${t.exceptions}</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${files.map(
-              (f) =>
-                html`<tr data-file="${f.id}">
-                  <td><a href="${financeHref(view, `/bank-files/${f.id}`)}">${f.name}</a></td>
-                  <td>${formatTime(f.received_at)}</td>
-                  <td>${f.message_type ?? '—'}</td>
-                  <td>
-                    ${t.fileStatus[f.status] ?? f.status}${
-                      f.quarantine_reason ? html`<br /><small>${f.quarantine_reason}</small>` : ''
-                    }
-                  </td>
-                  <td class="num">${f.entry_count}</td>
-                  <td class="num">${f.open_exceptions}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>`
+      ? tableFrame(
+          t.bankFiles,
+          html`<table class="bank-files">
+            <thead>
+              <tr>
+                <th scope="col">${t.name}</th>
+                <th scope="col">${t.received}</th>
+                <th scope="col">${t.type}</th>
+                <th scope="col">${t.status}</th>
+                <th scope="col" class="num">${t.entries}</th>
+                <th scope="col" class="num">${t.exceptions}</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${files.map(
+                (f) =>
+                  html`<tr data-file="${f.id}">
+                    <td><a href="${financeHref(view, `/bank-files/${f.id}`)}">${f.name}</a></td>
+                    <td>${formatTime(f.received_at)}</td>
+                    <td>${f.message_type ?? '—'}</td>
+                    <td>
+                      ${t.fileStatus[f.status] ?? f.status}${
+                        f.quarantine_reason ? html`<br /><small>${f.quarantine_reason}</small>` : ''
+                      }
+                    </td>
+                    <td class="num">${f.entry_count}</td>
+                    <td class="num">${f.open_exceptions}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`,
+        )
       : html`<p>${t.noFiles}</p>`;
     sendFinancePage(res, view, body, { title: t.bankFiles, section: '/bank-files', here: '/bank-files' });
   });
@@ -92,45 +96,48 @@ export function financeBankPages(ctx: WebContext): Router {
       </dl>
       ${
         entries.length
-          ? html`<table class="entries">
-              <thead>
-                <tr>
-                  <th scope="col">${t.entry}</th>
-                  <th scope="col">${t.status}</th>
-                  <th scope="col">${t.direction}</th>
-                  <th scope="col" class="num">${t.amount}</th>
-                  <th scope="col">${t.date}</th>
-                  <th scope="col">${t.references}</th>
-                  <th scope="col">${t.match}</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${entries.map(
-                  (e) =>
-                    html`<tr data-entry="${e.id}">
-                      <td>${e.statement_id} #${e.entry_index}</td>
-                      <td>${e.status}${e.reversal ? ' (RvslInd)' : ''}</td>
-                      <td>${e.credit ? t.credit : t.debit}</td>
-                      <td class="num">
-                        ${e.currency === 'ISK' ? formatIsk(e.amount, view.lang) : `${e.currency} ${e.amount}`}
-                      </td>
-                      <td>${e.booking_date ?? '—'}</td>
-                      <td>
-                        ${[
-                          ['AcctSvcrRef', e.acct_svcr_ref],
-                          ['NtryRef', e.entry_ref],
-                          ['EndToEndId', e.end_to_end_id],
-                          ['Ref', e.reference],
-                        ]
-                          .filter(([, v]) => v)
-                          .map(([k, v]) => html`<small>${k}: ${v}</small><br />`)}
-                        ${e.detail_count ? html`<small>TxDtls: ${e.detail_count}</small>` : ''}
-                      </td>
-                      <td>${e.match_status}${e.matched_kind ? html` (${e.matched_kind})` : ''}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
+          ? tableFrame(
+              t.entries,
+              html`<table class="entries">
+                <thead>
+                  <tr>
+                    <th scope="col">${t.entry}</th>
+                    <th scope="col">${t.status}</th>
+                    <th scope="col">${t.direction}</th>
+                    <th scope="col" class="num">${t.amount}</th>
+                    <th scope="col">${t.date}</th>
+                    <th scope="col">${t.references}</th>
+                    <th scope="col">${t.match}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${entries.map(
+                    (e) =>
+                      html`<tr data-entry="${e.id}">
+                        <td>${e.statement_id} #${e.entry_index}</td>
+                        <td>${e.status}${e.reversal ? ' (RvslInd)' : ''}</td>
+                        <td>${e.credit ? t.credit : t.debit}</td>
+                        <td class="num">
+                          ${e.currency === 'ISK' ? formatIsk(e.amount, view.lang) : `${e.currency} ${e.amount}`}
+                        </td>
+                        <td>${e.booking_date ?? '—'}</td>
+                        <td>
+                          ${[
+                            ['AcctSvcrRef', e.acct_svcr_ref],
+                            ['NtryRef', e.entry_ref],
+                            ['EndToEndId', e.end_to_end_id],
+                            ['Ref', e.reference],
+                          ]
+                            .filter(([, v]) => v)
+                            .map(([k, v]) => html`<small>${k}: ${v}</small><br />`)}
+                          ${e.detail_count ? html`<small>TxDtls: ${e.detail_count}</small>` : ''}
+                        </td>
+                        <td>${e.match_status}${e.matched_kind ? html` (${e.matched_kind})` : ''}</td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>`,
+            )
           : html`<p>${t.noEntries}</p>`
       }
       ${
@@ -207,27 +214,30 @@ export function financeBankPages(ctx: WebContext): Router {
     const { t } = view;
     const rows = await financeBank.audit(view.livemode, 100);
     const body = rows.length
-      ? html`<table class="audit">
-          <thead>
-            <tr>
-              <th scope="col">${t.time}</th>
-              <th scope="col">${t.actor}</th>
-              <th scope="col">${t.action}</th>
-              <th scope="col">${t.object}</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${rows.map(
-              (a) =>
-                html`<tr data-audit="${a.id}">
-                  <td>${formatTime(a.created_at)}</td>
-                  <td>${a.actor_name} <small>(${a.actor_kind})</small></td>
-                  <td>${a.action}</td>
-                  <td>${a.object_type} ${a.object_id}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>`
+      ? tableFrame(
+          t.auditLog,
+          html`<table class="audit">
+            <thead>
+              <tr>
+                <th scope="col">${t.time}</th>
+                <th scope="col">${t.actor}</th>
+                <th scope="col">${t.action}</th>
+                <th scope="col">${t.object}</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${rows.map(
+                (a) =>
+                  html`<tr data-audit="${a.id}">
+                    <td>${formatTime(a.created_at)}</td>
+                    <td>${a.actor_name} <small>(${a.actor_kind})</small></td>
+                    <td>${a.action}</td>
+                    <td>${a.object_type} ${a.object_id}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`,
+        )
       : html`<p>${t.noAudit}</p>`;
     sendFinancePage(res, view, body, { title: t.auditLog, section: '/audit', here: '/audit' });
   });

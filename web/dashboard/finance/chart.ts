@@ -1,3 +1,4 @@
+import { tableFrame } from '../../layout';
 import { formatIsk } from '../../../domain/isk';
 import type { Locale } from '../../../domain/locale';
 import { html, type SafeHtml } from '../../../html/html';
@@ -112,32 +113,35 @@ export function dailyChart(days: DailyTotal[], lang: Locale, t: FinanceStrings, 
   </svg>`;
   const table = html`<details>
     <summary>${t.dataTable}</summary>
-    <table class="chart-data">
-      <caption>
-        ${title}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">${t.date}</th>
-          <th scope="col" class="num">${t.gross}</th>
-          <th scope="col" class="num">${t.fees}</th>
-          <th scope="col" class="num">${t.net}</th>
-          <th scope="col" class="num">${t.count}</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${days.map(
-          (d) =>
-            html`<tr>
-              <th scope="row">${d.date}</th>
-              <td class="num">${formatIsk(d.gross, lang)}</td>
-              <td class="num">${formatIsk(d.fee, lang)}</td>
-              <td class="num">${formatIsk(d.net, lang)}</td>
-              <td class="num">${d.runs}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+    ${tableFrame(
+      title,
+      html`<table class="chart-data">
+        <caption>
+          ${title}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">${t.date}</th>
+            <th scope="col" class="num">${t.gross}</th>
+            <th scope="col" class="num">${t.fees}</th>
+            <th scope="col" class="num">${t.net}</th>
+            <th scope="col" class="num">${t.count}</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${days.map(
+            (d) =>
+              html`<tr>
+                <th scope="row">${d.date}</th>
+                <td class="num">${formatIsk(d.gross, lang)}</td>
+                <td class="num">${formatIsk(d.fee, lang)}</td>
+                <td class="num">${formatIsk(d.net, lang)}</td>
+                <td class="num">${d.runs}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>`,
+    )}
   </details>`;
   return html`<figure>${svg}${table}</figure>`;
 }

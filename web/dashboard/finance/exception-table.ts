@@ -1,3 +1,4 @@
+import { tableFrame } from '../../layout';
 import { formatIsk } from '../../../domain/isk';
 import { html, type SafeHtml } from '../../../html/html';
 import type { ExceptionRow } from '../../../services/finance/bank';
@@ -59,34 +60,37 @@ export function exceptionsTable(
   opts: { actions: boolean },
 ): SafeHtml {
   const { t } = view;
-  return html`<table class="exceptions">
-    <thead>
-      <tr>
-        <th scope="col">${t.kind}</th>
-        <th scope="col" class="num">${t.amount}</th>
-        <th scope="col">${t.file}</th>
-        <th scope="col">${t.entry}</th>
-        <th scope="col">${t.message}</th>
-        <th scope="col">${t.status}</th>
-        ${opts.actions ? html`<th scope="col">${t.resolution}</th>` : ''}
-      </tr>
-    </thead>
-    <tbody>
-      ${rows.map(
-        (x) =>
-          html`<tr data-exception="${x.id}">
-            <td>${x.kind}</td>
-            <td class="num">${amount(view, x)}</td>
-            <td><a href="${financeHref(view, `/bank-files/${x.bank_file_id}`)}">${x.file_name}</a></td>
-            <td>
-              ${x.entry_index !== null ? html`#${x.entry_index}${x.detail_index ? html`.${x.detail_index}` : ''}` : '—'}
-              ${x.reference ? html`<br /><small>${x.reference}</small>` : ''}
-            </td>
-            <td>${x.message}</td>
-            <td>${x.status}${resolution(view, x)}</td>
-            ${opts.actions ? html`<td>${x.status === 'open' ? actions(view, x) : ''}</td>` : ''}
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return tableFrame(
+    t.exceptions,
+    html`<table class="exceptions">
+      <thead>
+        <tr>
+          <th scope="col">${t.kind}</th>
+          <th scope="col" class="num">${t.amount}</th>
+          <th scope="col">${t.file}</th>
+          <th scope="col">${t.entry}</th>
+          <th scope="col">${t.message}</th>
+          <th scope="col">${t.status}</th>
+          ${opts.actions ? html`<th scope="col">${t.resolution}</th>` : ''}
+        </tr>
+      </thead>
+      <tbody>
+        ${rows.map(
+          (x) =>
+            html`<tr data-exception="${x.id}">
+              <td>${x.kind}</td>
+              <td class="num">${amount(view, x)}</td>
+              <td><a href="${financeHref(view, `/bank-files/${x.bank_file_id}`)}">${x.file_name}</a></td>
+              <td>
+                ${x.entry_index !== null ? html`#${x.entry_index}${x.detail_index ? html`.${x.detail_index}` : ''}` : '—'}
+                ${x.reference ? html`<br /><small>${x.reference}</small>` : ''}
+              </td>
+              <td>${x.message}</td>
+              <td>${x.status}${resolution(view, x)}</td>
+              ${opts.actions ? html`<td>${x.status === 'open' ? actions(view, x) : ''}</td>` : ''}
+            </tr>`,
+        )}
+      </tbody>
+    </table>`,
+  );
 }

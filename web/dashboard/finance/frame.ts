@@ -22,21 +22,6 @@ export interface FinanceView {
   csrf: SafeHtml;
 }
 
-const FINANCE_CSS = `
-.finance-bar { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: baseline; margin-bottom: 1rem; }
-.finance-bar ul { display: flex; gap: .8rem; list-style: none; margin: 0; padding: 0; }
-.finance-bar [aria-current] { font-weight: 700; }
-main { max-width: 72rem; }
-.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-tr.day-total th, tr.day-total td { background: #eef1f8; font-weight: 600; }
-svg.chart { background: #fff; border: 1px solid #ddd; }
-dl.totals { display: grid; grid-template-columns: max-content auto; gap: .25rem 1rem; }
-dl.totals dd { margin: 0; }
-form.exception-action { margin: .4rem 0; }
-form.exception-action input { min-width: 12rem; }
-form.merchant-filter { display: flex; gap: .5rem; align-items: baseline; margin: 1rem 0; }
-`;
-
 /** The environment of a page: `env` from the query (GET) or the form (POST); live by default. */
 function chooseEnv(req: Request): 'test' | 'live' {
   const fromBody = (req.body as Record<string, unknown> | undefined)?.env;
@@ -148,7 +133,6 @@ export function sendFinancePage(
   sendPage(res, page, {
     title: opts.title,
     session: view.session,
-    css: FINANCE_CSS,
     lang: view.lang,
     ...(opts.status !== undefined && { status: opts.status }),
   });

@@ -1,3 +1,4 @@
+import { tableFrame } from '../../layout';
 import { formatIsk } from '../../../domain/isk';
 import { Router } from 'express';
 import { ApiError } from '../../../domain/errors';
@@ -69,23 +70,26 @@ function runsTable(view: FinanceView, runs: RunSummary[]): SafeHtml {
       )}
     </tbody>`;
   });
-  return html`<table class="runs">
-    <caption>
-      ${t.runsByDay}
-    </caption>
-    <thead>
-      <tr>
-        <th scope="col">${t.date}</th>
-        <th scope="col">${t.merchant}</th>
-        <th scope="col">${t.status}</th>
-        <th scope="col" class="num">${t.gross}</th>
-        <th scope="col" class="num">${t.fees}</th>
-        <th scope="col" class="num">${t.net}</th>
-        <th scope="col" class="num">${t.lineCount}</th>
-      </tr>
-    </thead>
-    ${days}
-  </table>`;
+  return tableFrame(
+    t.runsByDay,
+    html`<table class="runs">
+      <caption>
+        ${t.runsByDay}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">${t.date}</th>
+          <th scope="col">${t.merchant}</th>
+          <th scope="col">${t.status}</th>
+          <th scope="col" class="num">${t.gross}</th>
+          <th scope="col" class="num">${t.fees}</th>
+          <th scope="col" class="num">${t.net}</th>
+          <th scope="col" class="num">${t.lineCount}</th>
+        </tr>
+      </thead>
+      ${days}
+    </table>`,
+  );
 }
 
 export function financePages(ctx: WebContext): Router {

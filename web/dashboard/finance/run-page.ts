@@ -1,3 +1,4 @@
+import { tableFrame } from '../../layout';
 import { formatIsk } from '../../../domain/isk';
 import type { Response } from 'express';
 import { html, type SafeHtml } from '../../../html/html';
@@ -91,33 +92,36 @@ export async function runPage(
         : html`<p>${t.noPayout}</p>`
     }
     <h2>${t.lines}</h2>
-    <table class="lines">
-      <thead>
-        <tr>
-          <th scope="col">${t.kind}</th>
-          <th scope="col">${t.feeKind}</th>
-          <th scope="col">${t.paymentIntent}</th>
-          <th scope="col">${t.source}</th>
-          <th scope="col" class="num">${t.gross}</th>
-          <th scope="col" class="num">${t.fee}</th>
-          <th scope="col" class="num">${t.net}</th>
-          <th scope="col">${t.occurred}</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${lines.map(
-          (l) =>
-            html`<tr>
-              <td>${l.kind}</td>
-              <td>${l.fee_kind}</td>
-              <td>${l.payment_intent_id ?? '—'}</td>
-              <td>${l.source_id}</td>
-              ${money(view, l.gross)}${money(view, l.fee)}${money(view, l.net)}
-              <td>${formatTime(l.occurred_at)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+    ${tableFrame(
+      t.lines,
+      html`<table class="lines">
+        <thead>
+          <tr>
+            <th scope="col">${t.kind}</th>
+            <th scope="col">${t.feeKind}</th>
+            <th scope="col">${t.paymentIntent}</th>
+            <th scope="col">${t.source}</th>
+            <th scope="col" class="num">${t.gross}</th>
+            <th scope="col" class="num">${t.fee}</th>
+            <th scope="col" class="num">${t.net}</th>
+            <th scope="col">${t.occurred}</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${lines.map(
+            (l) =>
+              html`<tr>
+                <td>${l.kind}</td>
+                <td>${l.fee_kind}</td>
+                <td>${l.payment_intent_id ?? '—'}</td>
+                <td>${l.source_id}</td>
+                ${money(view, l.gross)}${money(view, l.fee)}${money(view, l.net)}
+                <td>${formatTime(l.occurred_at)}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>`,
+    )}
     ${
       lastLine && lines.length === LINES_PER_PAGE
         ? html`<p>
