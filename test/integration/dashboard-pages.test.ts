@@ -248,7 +248,7 @@ test('every page route of the router, at three widths in both languages: no side
         await page.evaluate(
           () =>
             new Promise((done) => {
-              const frame = (globalThis as unknown as { requestAnimationFrame(f: () => void): void })
+              const frame = (globalThis as unknown as { requestAnimationFrame: (f: () => void) => void })
                 .requestAnimationFrame;
               frame(() => frame(() => done(null)));
             }),
