@@ -2377,6 +2377,11 @@ export interface operations {
                             discount_amount: number;
                             expires_at: number;
                             form_fields: {
+                                /** @description The merchant's label in Icelandic and English; either may be null (our extension, decision 0203) */
+                                label: {
+                                    en: string | null;
+                                    is: string | null;
+                                } | null;
                                 name: string;
                                 required: boolean;
                                 type: string;
@@ -2477,6 +2482,13 @@ export interface operations {
                     customer_phone?: string | null;
                     /** @description null: name and email; []: skip the customer-info step; other names become custom_fields */
                     form_fields?: {
+                        /** @description The field's label on the checkout: the page's language, else the other one, else the name made readable (company_size: Company size). A known field without a label in the page's language keeps the checkout's own */
+                        label?: {
+                            /** @description Shown on the English checkout */
+                            en?: string | null;
+                            /** @description Shown on the Icelandic checkout */
+                            is?: string | null;
+                        } | null;
                         name: string;
                         required: boolean | ("true" | "false");
                         /** @enum {string} */
@@ -2537,6 +2549,13 @@ export interface operations {
                     customer_phone?: string | null;
                     /** @description null: name and email; []: skip the customer-info step; other names become custom_fields */
                     form_fields?: {
+                        /** @description The field's label on the checkout: the page's language, else the other one, else the name made readable (company_size: Company size). A known field without a label in the page's language keeps the checkout's own */
+                        label?: {
+                            /** @description Shown on the English checkout */
+                            en?: string | null;
+                            /** @description Shown on the Icelandic checkout */
+                            is?: string | null;
+                        } | null;
                         name: string;
                         required: boolean | ("true" | "false");
                         /** @enum {string} */
@@ -2597,6 +2616,13 @@ export interface operations {
                     customer_phone?: string | null;
                     /** @description null: name and email; []: skip the customer-info step; other names become custom_fields */
                     form_fields?: {
+                        /** @description The field's label on the checkout: the page's language, else the other one, else the name made readable (company_size: Company size). A known field without a label in the page's language keeps the checkout's own */
+                        label?: {
+                            /** @description Shown on the English checkout */
+                            en?: string | null;
+                            /** @description Shown on the Icelandic checkout */
+                            is?: string | null;
+                        } | null;
                         name: string;
                         required: boolean | ("true" | "false");
                         /** @enum {string} */
@@ -2657,6 +2683,13 @@ export interface operations {
                     customer_phone?: string | null;
                     /** @description null: name and email; []: skip the customer-info step; other names become custom_fields */
                     form_fields?: {
+                        /** @description The field's label on the checkout: the page's language, else the other one, else the name made readable (company_size: Company size). A known field without a label in the page's language keeps the checkout's own */
+                        label?: {
+                            /** @description Shown on the English checkout */
+                            en?: string | null;
+                            /** @description Shown on the Icelandic checkout */
+                            is?: string | null;
+                        } | null;
                         name: string;
                         required: boolean | ("true" | "false");
                         /** @enum {string} */
@@ -2733,6 +2766,11 @@ export interface operations {
                         discount_amount: number;
                         expires_at: number;
                         form_fields: {
+                            /** @description The merchant's label in Icelandic and English; either may be null (our extension, decision 0203) */
+                            label: {
+                                en: string | null;
+                                is: string | null;
+                            } | null;
                             name: string;
                             required: boolean;
                             type: string;
@@ -2844,6 +2882,11 @@ export interface operations {
                         discount_amount: number;
                         expires_at: number;
                         form_fields: {
+                            /** @description The merchant's label in Icelandic and English; either may be null (our extension, decision 0203) */
+                            label: {
+                                en: string | null;
+                                is: string | null;
+                            } | null;
                             name: string;
                             required: boolean;
                             type: string;
@@ -8772,6 +8815,13 @@ export interface operations {
                     currency?: string;
                     /** @description null: name and email; []: skip the customer-info step; other names become custom_fields */
                     form_fields?: {
+                        /** @description The field's label on the checkout: the page's language, else the other one, else the name made readable (company_size: Company size). A known field without a label in the page's language keeps the checkout's own */
+                        label?: {
+                            /** @description Shown on the English checkout */
+                            en?: string | null;
+                            /** @description Shown on the Icelandic checkout */
+                            is?: string | null;
+                        } | null;
                         name: string;
                         required: boolean | ("true" | "false");
                         /** @enum {string} */
@@ -8821,6 +8871,13 @@ export interface operations {
                     currency?: string;
                     /** @description null: name and email; []: skip the customer-info step; other names become custom_fields */
                     form_fields?: {
+                        /** @description The field's label on the checkout: the page's language, else the other one, else the name made readable (company_size: Company size). A known field without a label in the page's language keeps the checkout's own */
+                        label?: {
+                            /** @description Shown on the English checkout */
+                            en?: string | null;
+                            /** @description Shown on the Icelandic checkout */
+                            is?: string | null;
+                        } | null;
                         name: string;
                         required: boolean | ("true" | "false");
                         /** @enum {string} */
@@ -8870,6 +8927,13 @@ export interface operations {
                     currency?: string;
                     /** @description null: name and email; []: skip the customer-info step; other names become custom_fields */
                     form_fields?: {
+                        /** @description The field's label on the checkout: the page's language, else the other one, else the name made readable (company_size: Company size). A known field without a label in the page's language keeps the checkout's own */
+                        label?: {
+                            /** @description Shown on the English checkout */
+                            en?: string | null;
+                            /** @description Shown on the Icelandic checkout */
+                            is?: string | null;
+                        } | null;
                         name: string;
                         required: boolean | ("true" | "false");
                         /** @enum {string} */
@@ -8919,6 +8983,13 @@ export interface operations {
                     currency?: string;
                     /** @description null: name and email; []: skip the customer-info step; other names become custom_fields */
                     form_fields?: {
+                        /** @description The field's label on the checkout: the page's language, else the other one, else the name made readable (company_size: Company size). A known field without a label in the page's language keeps the checkout's own */
+                        label?: {
+                            /** @description Shown on the English checkout */
+                            en?: string | null;
+                            /** @description Shown on the Icelandic checkout */
+                            is?: string | null;
+                        } | null;
                         name: string;
                         required: boolean | ("true" | "false");
                         /** @enum {string} */
@@ -14945,6 +15016,11 @@ export interface operations {
                         discount_amount: number;
                         expires_at: number;
                         form_fields: {
+                            /** @description The merchant's label in Icelandic and English; either may be null (our extension, decision 0203) */
+                            label: {
+                                en: string | null;
+                                is: string | null;
+                            } | null;
                             name: string;
                             required: boolean;
                             type: string;

@@ -5,6 +5,7 @@ import { checkoutPages } from './checkout/pages';
 import { portalPages } from './portal/pages';
 import { dashboardPages } from './dashboard/index';
 import { posPages } from './pos';
+import { faviconRoutes } from './favicon';
 
 export interface PagesDeps {
   /** The services the pages call, built by the API process's composition root. */
@@ -17,13 +18,14 @@ export interface PagesDeps {
 
 /**
  * Every HTML page: the hosted checkout (with short URLs, payment link visits and the browser SDK),
- * the customer portal, the dashboard and the device verification page. None needs an API key, so
+ * the customer portal, the dashboard and the device verification page, and the icon they share. None needs an API key, so
  * the app mounts this before the API's key check; each part lets through what is not its own.
  */
 export function pages(deps: PagesDeps): RequestHandler[] {
   const { services } = deps;
   const base = { services, log: deps.log, publicBaseUrl: deps.publicBaseUrl };
   return [
+    faviconRoutes,
     checkoutPages({ ...base, acquirerOrigin: deps.acquirerOrigin }),
     portalPages(services),
     dashboardPages(base),

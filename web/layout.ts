@@ -4,6 +4,7 @@ import { html, trusted, type SafeHtml } from '../html/html';
 import { newNonce, setPageSecurityHeaders } from '../html/security-headers';
 import type { WebSession } from './session';
 import { can } from '../domain/member-roles';
+import { faviconLinks } from './favicon';
 
 /**
  * The dashboard's page frame: plain HTML forms, no script (the CSP forbids any), a skip link and
@@ -96,7 +97,7 @@ export function sendPage(res: Response, body: SafeHtml, opts: PageOptions): void
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${opts.title} · Skil</title>
-        ${opts.stylesheet ? html`<link rel="stylesheet" href="${opts.stylesheet}" />` : ''}
+        ${faviconLinks()} ${opts.stylesheet ? html`<link rel="stylesheet" href="${opts.stylesheet}" />` : ''}
         <style nonce="${nonce}">
           ${trusted(BASE_CSS)}${trusted(opts.css ?? '')}
         </style>
