@@ -40,15 +40,19 @@ export function isKnownField(name: string): boolean {
   return (KNOWN_FIELDS as readonly string[]).includes(name);
 }
 
-/** A field name made readable: `company_size` and `companySize` read "Company size". */
+/**
+ * A field name made readable: `company_size` and `companySize` read "Company size"; a word in
+ * capitals stays so (`VAT_number`: "VAT number").
+ */
 export function readableFieldName(name: string): string {
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .split(/[_\s]+/)
     .filter(Boolean)
-    .join(' ')
-    .toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
+    .map((w) => (w.length > 1 && w === w.toUpperCase() && /[A-Z]/.test(w) ? w : w.toLowerCase()));
+  const text = words.join(' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**
