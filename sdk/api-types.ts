@@ -2377,6 +2377,11 @@ export interface operations {
                             discount_amount: number;
                             expires_at: number;
                             form_fields: {
+                                /** @description The merchant's label in Icelandic and English; either may be null (our extension, decision 0203) */
+                                label: {
+                                    en: string | null;
+                                    is: string | null;
+                                } | null;
                                 name: string;
                                 required: boolean;
                                 type: string;
@@ -2478,6 +2483,13 @@ export interface operations {
                     customer_phone?: string | null;
                     /** @description null: name and email; []: skip the customer-info step; other names become custom_fields */
                     form_fields?: {
+                        /** @description The field's label on the checkout: the page's language, else the other one, else the name made readable (company_size: Company size). A known field without a label in the page's language keeps the checkout's own */
+                        label?: {
+                            /** @description Shown on the English checkout */
+                            en?: string | null;
+                            /** @description Shown on the Icelandic checkout */
+                            is?: string | null;
+                        } | null;
                         name: string;
                         required: boolean | ("true" | "false");
                         /** @enum {string} */
@@ -2538,6 +2550,13 @@ export interface operations {
                     customer_phone?: string | null;
                     /** @description null: name and email; []: skip the customer-info step; other names become custom_fields */
                     form_fields?: {
+                        /** @description The field's label on the checkout: the page's language, else the other one, else the name made readable (company_size: Company size). A known field without a label in the page's language keeps the checkout's own */
+                        label?: {
+                            /** @description Shown on the English checkout */
+                            en?: string | null;
+                            /** @description Shown on the Icelandic checkout */
+                            is?: string | null;
+                        } | null;
                         name: string;
                         required: boolean | ("true" | "false");
                         /** @enum {string} */
@@ -2598,6 +2617,13 @@ export interface operations {
                     customer_phone?: string | null;
                     /** @description null: name and email; []: skip the customer-info step; other names become custom_fields */
                     form_fields?: {
+                        /** @description The field's label on the checkout: the page's language, else the other one, else the name made readable (company_size: Company size). A known field without a label in the page's language keeps the checkout's own */
+                        label?: {
+                            /** @description Shown on the English checkout */
+                            en?: string | null;
+                            /** @description Shown on the Icelandic checkout */
+                            is?: string | null;
+                        } | null;
                         name: string;
                         required: boolean | ("true" | "false");
                         /** @enum {string} */
@@ -2658,6 +2684,13 @@ export interface operations {
                     customer_phone?: string | null;
                     /** @description null: name and email; []: skip the customer-info step; other names become custom_fields */
                     form_fields?: {
+                        /** @description The field's label on the checkout: the page's language, else the other one, else the name made readable (company_size: Company size). A known field without a label in the page's language keeps the checkout's own */
+                        label?: {
+                            /** @description Shown on the English checkout */
+                            en?: string | null;
+                            /** @description Shown on the Icelandic checkout */
+                            is?: string | null;
+                        } | null;
                         name: string;
                         required: boolean | ("true" | "false");
                         /** @enum {string} */
@@ -2734,6 +2767,11 @@ export interface operations {
                         discount_amount: number;
                         expires_at: number;
                         form_fields: {
+                            /** @description The merchant's label in Icelandic and English; either may be null (our extension, decision 0203) */
+                            label: {
+                                en: string | null;
+                                is: string | null;
+                            } | null;
                             name: string;
                             required: boolean;
                             type: string;
@@ -2846,6 +2884,11 @@ export interface operations {
                         discount_amount: number;
                         expires_at: number;
                         form_fields: {
+                            /** @description The merchant's label in Icelandic and English; either may be null (our extension, decision 0203) */
+                            label: {
+                                en: string | null;
+                                is: string | null;
+                            } | null;
                             name: string;
                             required: boolean;
                             type: string;
@@ -8775,6 +8818,13 @@ export interface operations {
                     currency?: string;
                     /** @description null: name and email; []: skip the customer-info step; other names become custom_fields */
                     form_fields?: {
+                        /** @description The field's label on the checkout: the page's language, else the other one, else the name made readable (company_size: Company size). A known field without a label in the page's language keeps the checkout's own */
+                        label?: {
+                            /** @description Shown on the English checkout */
+                            en?: string | null;
+                            /** @description Shown on the Icelandic checkout */
+                            is?: string | null;
+                        } | null;
                         name: string;
                         required: boolean | ("true" | "false");
                         /** @enum {string} */
@@ -8824,6 +8874,13 @@ export interface operations {
                     currency?: string;
                     /** @description null: name and email; []: skip the customer-info step; other names become custom_fields */
                     form_fields?: {
+                        /** @description The field's label on the checkout: the page's language, else the other one, else the name made readable (company_size: Company size). A known field without a label in the page's language keeps the checkout's own */
+                        label?: {
+                            /** @description Shown on the English checkout */
+                            en?: string | null;
+                            /** @description Shown on the Icelandic checkout */
+                            is?: string | null;
+                        } | null;
                         name: string;
                         required: boolean | ("true" | "false");
                         /** @enum {string} */
@@ -8873,6 +8930,13 @@ export interface operations {
                     currency?: string;
                     /** @description null: name and email; []: skip the customer-info step; other names become custom_fields */
                     form_fields?: {
+                        /** @description The field's label on the checkout: the page's language, else the other one, else the name made readable (company_size: Company size). A known field without a label in the page's language keeps the checkout's own */
+                        label?: {
+                            /** @description Shown on the English checkout */
+                            en?: string | null;
+                            /** @description Shown on the Icelandic checkout */
+                            is?: string | null;
+                        } | null;
                         name: string;
                         required: boolean | ("true" | "false");
                         /** @enum {string} */
@@ -8922,6 +8986,13 @@ export interface operations {
                     currency?: string;
                     /** @description null: name and email; []: skip the customer-info step; other names become custom_fields */
                     form_fields?: {
+                        /** @description The field's label on the checkout: the page's language, else the other one, else the name made readable (company_size: Company size). A known field without a label in the page's language keeps the checkout's own */
+                        label?: {
+                            /** @description Shown on the English checkout */
+                            en?: string | null;
+                            /** @description Shown on the Icelandic checkout */
+                            is?: string | null;
+                        } | null;
                         name: string;
                         required: boolean | ("true" | "false");
                         /** @enum {string} */
@@ -14948,6 +15019,11 @@ export interface operations {
                         discount_amount: number;
                         expires_at: number;
                         form_fields: {
+                            /** @description The merchant's label in Icelandic and English; either may be null (our extension, decision 0203) */
+                            label: {
+                                en: string | null;
+                                is: string | null;
+                            } | null;
                             name: string;
                             required: boolean;
                             type: string;

@@ -6,6 +6,7 @@ import { portalPages } from './portal/pages';
 import { dashboardPages } from './dashboard/index';
 import { posPages } from './pos';
 import { stylesheetRoute } from './stylesheet';
+import { faviconRoutes } from './favicon';
 
 export interface PagesDeps {
   /** The services the pages call, built by the API process's composition root. */
@@ -18,7 +19,7 @@ export interface PagesDeps {
 
 /**
  * Every HTML page: the hosted checkout (with short URLs, payment link visits and the browser SDK),
- * the customer portal, the dashboard and the device verification page. None needs an API key, so
+ * the customer portal, the dashboard and the device verification page, and the icon they share. None needs an API key, so
  * the app mounts this before the API's key check; each part lets through what is not its own.
  */
 export function pages(deps: PagesDeps): RequestHandler[] {
@@ -26,6 +27,7 @@ export function pages(deps: PagesDeps): RequestHandler[] {
   const base = { services, log: deps.log, publicBaseUrl: deps.publicBaseUrl };
   return [
     stylesheetRoute(),
+    faviconRoutes,
     checkoutPages({ ...base, acquirerOrigin: deps.acquirerOrigin }),
     portalPages(services),
     dashboardPages(base),

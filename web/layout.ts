@@ -5,6 +5,7 @@ import { newNonce, setPageSecurityHeaders } from '../html/security-headers';
 import type { WebSession } from './session';
 import { can } from '../domain/member-roles';
 import { STYLESHEET_HREF } from './stylesheet';
+import { faviconLinks } from './favicon';
 
 /**
  * The dashboard's page frame: plain HTML forms, no script needed (the CSP admits only our own), a
@@ -129,6 +130,7 @@ export function sendPage(res: Response, body: SafeHtml, opts: PageOptions): void
               </style>`
             : ''
         }
+        ${faviconLinks()}
       </head>
       <body>
         <a class="skip" href="#main">Skip to content</a>

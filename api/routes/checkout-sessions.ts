@@ -41,11 +41,30 @@ export const ItemInput = z.union([
     .strict(),
 ]);
 
+/** One language of a field's label: shown on the page, so one short line (decision 0203). */
+const zLabelText = zLine(50)
+  .min(1)
+  .refine((text) => text.trim() !== '', 'must not be blank');
+
+/** A field's label in Icelandic and English; at least one of the two (decision 0203). */
+const FormFieldLabelSchema = z
+  .object({
+    is: zLabelText.nullable().optional().describe('Shown on the Icelandic checkout'),
+    en: zLabelText.nullable().optional().describe('Shown on the English checkout'),
+  })
+  .strict()
+  .refine((label) => Boolean(label.is || label.en), 'must give is, en or both');
+
 export const FormFieldSchema = z
   .object({
     name: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/, 'must be an identifier'),
     type: z.enum(['text', 'email', 'tel', 'number', 'date', 'url']),
     required: zBool(),
+    label: FormFieldLabelSchema.nullable()
+      .optional()
+      .describe(
+        "The field's label on the checkout: the page's language, else the other one, else the name made readable (company_size: Company size). A known field without a label in the page's language keeps the checkout's own",
+      ),
   })
   .strict();
 

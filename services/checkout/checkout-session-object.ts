@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LOCALES } from '../../domain/locale';
 import type { CheckoutSessionRow } from '../../db/checkout-sessions';
+import type { FormField } from '../../domain/checkout';
 import { unix } from '../../domain/unix-time';
 import { PickupPointSchema, presentPickupPoint } from '../delivery/delivery-object';
 
@@ -13,6 +14,29 @@ const LineItemSchema = z.object({
   unit_amount: z.number().int(),
   vat_rate: z.union([z.literal(0), z.literal(11), z.literal(24)]),
 });
+
+/** A form field of spec §2.1 with its label, null when the merchant gave none (decision 0203). */
+const FormFieldSchema = z.object({
+  name: z.string(),
+  type: z.string(),
+  required: z.boolean(),
+  label: z
+    .object({ is: z.string().nullable(), en: z.string().nullable() })
+    .nullable()
+    .describe(
+      "The merchant's label in Icelandic and English; either may be null (our extension, decision 0203)",
+    ),
+});
+
+/** Every key of a form field present, as in every other object we return. */
+function presentFormField(f: FormField): z.output<typeof FormFieldSchema> {
+  return {
+    name: f.name,
+    type: f.type,
+    required: f.required,
+    label: f.label ? { is: f.label.is ?? null, en: f.label.en ?? null } : null,
+  };
+}
 
 /** Spec §2.1, field by field; `.strict()` in tests proves no field is missing or extra. */
 export const CheckoutSessionSchema = z.object({
@@ -46,7 +70,7 @@ export const CheckoutSessionSchema = z.object({
   payment_status: z.enum(['paid', 'awaiting_claim', 'unpaid', 'no_payment_required']),
   locale: z.enum(LOCALES).nullable(),
   items: z.array(LineItemSchema),
-  form_fields: z.array(z.object({ name: z.string(), type: z.string(), required: z.boolean() })).nullable(),
+  form_fields: z.array(FormFieldSchema).nullable(),
   custom_fields: z.record(z.string(), z.string()).nullable(),
   allow_custom_amount: z.boolean(),
   minimum_amount: z.number().int().nullable(),
@@ -86,7 +110,7 @@ export function presentSession(row: CheckoutSessionRow, baseUrl: string) {
     payment_status: row.payment_status,
     locale: row.locale,
     items: row.items,
-    form_fields: row.form_fields,
+    form_fields: row.form_fields?.map(presentFormField) ?? null,
     custom_fields: row.custom_fields,
     allow_custom_amount: row.allow_custom_amount,
     minimum_amount: row.minimum_amount,

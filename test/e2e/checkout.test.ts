@@ -136,7 +136,8 @@ test('hosted checkout: fill, double-click pay with the success card, land on suc
     await page.goto(s.url);
     await page.getByLabel('Name *').fill('Sigríður Jónsdóttir');
     await page.getByLabel('Email *').fill('sigga@example.is');
-    await page.getByLabel('gift_note').fill('Til hamingju!');
+    // A field without a label shows its name made readable (decision 0203).
+    await page.getByLabel('Gift note').fill('Til hamingju!');
     await fillCard(page, '4242 4242 4242 4242');
     await Promise.all([page.waitForURL(`${shop.url}/success?session_id=${s.id}`), page.dblclick('#pay')]);
     expect(page.url()).toBe(`${shop.url}/success?session_id=${s.id}`);
@@ -190,7 +191,10 @@ test('a declined card shows the error, keyboard only, on a phone-width screen; t
     await page.keyboard.press('Tab');
     await page.keyboard.type('oli@example.is');
     await page.keyboard.press('Tab');
-    await page.keyboard.press('Tab'); // past the optional gift note
+    await page.keyboard.press('Tab'); // past the optional gift note: the first test wallet
+    // Past the two test wallets, which come before the card form (decision 0203).
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
     await page.keyboard.type('4000000000000002');
     await page.keyboard.press('Tab');
     await page.keyboard.type('12/34');

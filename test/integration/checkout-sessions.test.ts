@@ -178,6 +178,102 @@ describe('create and retrieve', () => {
     }
   });
 
+  test('form field labels (decision 0203): stored and echoed in is and en, through a payment link too; bad labels are a 400 naming the param and create nothing', async () => {
+    // A merchant of its own, so that "nothing created" is an empty list.
+    const own = await stack.merchant('Merkimiðar ehf.');
+    const list = async () =>
+      (await stack.api(own.testKey, '/v1/checkout/sessions?limit=100')).body.data as unknown[];
+    const field = (label: unknown) => ({ name: 'company_size', type: 'text', required: false, label });
+    const bad: [unknown[], string, string][] = [
+      [[field({ is: 'x'.repeat(51) })], 'form_fields.0.label.is', 'parameter_invalid'],
+      [[field({ en: '' })], 'form_fields.0.label.en', 'parameter_invalid'],
+      [[field({ en: '   ' })], 'form_fields.0.label.en', 'parameter_invalid'],
+      [[field({ is: 'Stærð\nfyrirtækis' })], 'form_fields.0.label.is', 'parameter_invalid'],
+      [[field({ is: 42 })], 'form_fields.0.label.is', 'parameter_invalid'],
+      [[field({ en: ['Size'] })], 'form_fields.0.label.en', 'parameter_invalid'],
+      [[field({ is: 'Stærð', fr: 'Taille' })], 'form_fields.0.label.fr', 'parameter_unknown'],
+      [[field({ custom: 'Size', type: 'custom' })], 'form_fields.0.label.custom', 'parameter_unknown'],
+      [[field('Company size')], 'form_fields.0.label', 'parameter_invalid'],
+      [[field({})], 'form_fields.0.label', 'parameter_invalid'],
+      [[field({ is: null, en: null })], 'form_fields.0.label', 'parameter_invalid'],
+      [
+        [field({ is: 'Stærð' }), { ...field({ en: 'x'.repeat(51) }), name: 'b' }],
+        'form_fields.1.label.en',
+        'parameter_invalid',
+      ],
+    ];
+    const seen = [];
+    for (const [form_fields, param] of bad) {
+      const r = await stack.api(own.testKey, '/v1/checkout/sessions', {
+        method: 'POST',
+        json: { amount: 1000, form_fields },
+      });
+      seen.push([r.status, r.body.error?.type, r.body.error?.param, r.body.error?.code]);
+      expect(r.body.error.message).toContain(param);
+    }
+    expect(seen).toEqual(bad.map(([, param, code]) => [400, 'invalid_request_error', param, code]));
+    // The same rules hold for a payment link's template.
+    const link = await stack.api(own.testKey, '/v1/payment-links', {
+      method: 'POST',
+      json: { amount: 1000, form_fields: [field({ en: '' })] },
+    });
+    expect([link.status, link.body.error.param]).toEqual([400, 'form_fields.0.label.en']);
+    expect(await list()).toEqual([]);
+    expect((await stack.api(own.testKey, '/v1/payment-links')).body.data).toEqual([]);
+
+    const fields = [
+      { name: 'email', type: 'email', required: true, label: { is: 'Netfang fyrir kvittun' } },
+      field({ is: 'Stærð fyrirtækis', en: 'Company size' }),
+      { name: 'gift', type: 'text', required: false, label: { en: 'Gift message', is: null } },
+      { name: 'order_ref', type: 'text', required: false, label: null },
+      { name: 'note', type: 'text', required: 'false' },
+    ];
+    const echoed = [
+      { name: 'email', type: 'email', required: true, label: { is: 'Netfang fyrir kvittun', en: null } },
+      {
+        name: 'company_size',
+        type: 'text',
+        required: false,
+        label: { is: 'Stærð fyrirtækis', en: 'Company size' },
+      },
+      { name: 'gift', type: 'text', required: false, label: { is: null, en: 'Gift message' } },
+      { name: 'order_ref', type: 'text', required: false, label: null },
+      { name: 'note', type: 'text', required: false, label: null },
+    ];
+    const created = session(
+      (
+        await stack.api(own.testKey, '/v1/checkout/sessions', {
+          method: 'POST',
+          json: { amount: 1000, form_fields: fields },
+        })
+      ).body,
+    );
+    expect(created.form_fields).toEqual(echoed);
+    const read = session((await stack.api(own.testKey, `/v1/checkout/sessions/${created.id}`)).body);
+    expect(read.form_fields).toEqual(echoed);
+    // What a session echoes can be sent again as it is.
+    const again = session(
+      (
+        await stack.api(own.testKey, '/v1/checkout/sessions', {
+          method: 'POST',
+          json: { amount: 1000, form_fields: echoed },
+        })
+      ).body,
+    );
+    expect(again.form_fields).toEqual(echoed);
+
+    const linked = await stack.api(own.testKey, '/v1/payment-links', {
+      method: 'POST',
+      json: { amount: 1000, form_fields: fields },
+    });
+    expect(linked.status).toBe(200);
+    const visit = await fetch(linked.body.url, { redirect: 'manual' });
+    const fromLink = (visit.headers.get('location') ?? '').split('/checkout/')[1]!;
+    expect(
+      session((await stack.api(own.testKey, `/v1/checkout/sessions/${fromLink}`)).body).form_fields,
+    ).toEqual(echoed);
+  });
+
   test('expiry: lazily on read, and by the periodic sweep; an expired session cannot be paid', async () => {
     const a = session((await post('/v1/checkout/sessions', { amount: 100 })).body);
     const b = session((await post('/v1/checkout/sessions', { amount: 100 })).body);

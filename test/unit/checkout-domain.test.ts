@@ -1,6 +1,6 @@
 import { toAcquirerError, cardBrand } from '../../adapters/acquirers/card-acquirer';
 import { cardFee } from '../../domain/fees';
-import { successRedirect } from '../../domain/checkout';
+import { formFieldLabel, readableFieldName, successRedirect, type FormField } from '../../domain/checkout';
 import { formatIsk } from '../../domain/isk';
 import { chooseLocale } from '../../domain/locale';
 
@@ -83,4 +83,41 @@ test('success_url placeholder and ISK formatting', () => {
   );
   expect(formatIsk(1234567, 'is')).toBe('1.234.567 kr.');
   expect(formatIsk(1234567, 'en')).toBe('ISK 1,234,567');
+});
+
+test('a field name made readable: snake_case, camelCase, one word, capitals kept', () => {
+  expect(
+    ['company_size', 'companySize', 'kennitala', 'VAT_number', 'VATNumber', 'order__ref_2'].map(
+      readableFieldName,
+    ),
+  ).toEqual(['Company size', 'Company size', 'Kennitala', 'VAT number', 'VAT number', 'Order ref 2']);
+});
+
+test("a field's label (decision 0203): the page's language, ours for a known field, the other language, the name", () => {
+  const f = (name: string, label?: FormField['label']): FormField => ({
+    name,
+    type: 'text',
+    required: false,
+    label,
+  });
+  const both = f('company_size', { is: 'Stærð fyrirtækis', en: 'Company size' });
+  const isOnly = f('delivery_note', { is: 'Athugasemd', en: null });
+  const enOnly = f('gift', { en: 'Gift message' });
+  const none = f('order_ref');
+  const rows = [both, isOnly, enOnly, none].map((field) => [
+    formFieldLabel(field, 'is'),
+    formFieldLabel(field, 'en'),
+  ]);
+  expect(rows).toEqual([
+    ['Stærð fyrirtækis', 'Company size'],
+    ['Athugasemd', 'Athugasemd'],
+    ['Gift message', 'Gift message'],
+    ['Order ref', 'Order ref'],
+  ]);
+  // A known field: the merchant's label in the page's language, else the checkout's own word for it.
+  const email = f('email', { is: 'Netfang fyrir kvittun' });
+  expect([formFieldLabel(email, 'is', 'Netfang'), formFieldLabel(email, 'en', 'Email')]).toEqual([
+    'Netfang fyrir kvittun',
+    'Email',
+  ]);
 });

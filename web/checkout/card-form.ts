@@ -2,9 +2,14 @@ import { html, type SafeHtml } from '../../html/html';
 import type { Strings } from './strings';
 import type { CheckoutSessionView } from './view';
 
-/** The card fields, when there is something to pay now or a card to save. */
+/** Whether the page asks for a card: something to pay now or a card to save. */
+export function asksForCard(s: CheckoutSessionView): boolean {
+  return s.amount > 0 || s.save_payment_method || s.allow_custom_amount;
+}
+
+/** The card fields, when the page asks for a card. */
 export function cardForm(s: CheckoutSessionView, t: Strings): SafeHtml | '' {
-  if (!(s.amount > 0 || s.save_payment_method || s.allow_custom_amount)) return '';
+  if (!asksForCard(s)) return '';
   return html`<h2>${t.card}</h2>
     <label for="card-number">${t.cardNumber}</label>
     <div class="card-number">

@@ -1,10 +1,13 @@
-import { effectiveFormFields, isKnownField } from '../../domain/checkout';
+import { effectiveFormFields, formFieldLabel, isKnownField, type FormField } from '../../domain/checkout';
+import type { Locale } from '../../domain/locale';
 import { html, trusted, type SafeHtml } from '../../html/html';
 import type { Strings } from './strings';
 import type { CheckoutSessionView } from './view';
 
-function fieldInput(name: string, type: string, required: boolean, value: string, t: Strings, err?: string) {
-  const label = isKnownField(name) ? ((t as unknown as Record<string, string>)[name] ?? name) : name;
+function fieldInput(field: FormField, value: string, t: Strings, locale: Locale, err?: string) {
+  const { name, type, required } = field;
+  const ours = isKnownField(name) ? (t as unknown as Record<string, string>)[name] : undefined;
+  const label = formFieldLabel(field, locale, ours);
   const autocomplete = { name: 'name', email: 'email', phone: 'tel' }[name] ?? 'off';
   const id = `f-${name}`;
   return html`<label for="${id}">${label}${required ? ' *' : ''}</label>
@@ -37,11 +40,12 @@ function prefill(s: CheckoutSessionView, v: Record<string, string>, name: string
 export function customerFields(
   s: CheckoutSessionView,
   t: Strings,
+  locale: Locale,
   v: Record<string, string>,
   errs: Record<string, string>,
 ): SafeHtml | '' {
   const fields = effectiveFormFields(s.form_fields);
   if (fields.length === 0) return '';
   return html`<h2>${t.customerInfo}</h2>
-    ${fields.map((f) => fieldInput(f.name, f.type, f.required, prefill(s, v, f.name), t, errs[f.name]))}`;
+    ${fields.map((f) => fieldInput(f, prefill(s, v, f.name), t, locale, errs[f.name]))}`;
 }

@@ -4,6 +4,7 @@ import type { ThemeValues } from '../../domain/theme';
 import { html, trusted, type SafeHtml } from '../../html/html';
 import { newNonce, setPageSecurityHeaders } from '../../html/security-headers';
 import { CHECKOUT_PREVIEW_CSS, fontStylesheetUrl, themeCss } from '../theme-render';
+import { faviconLinks } from '../favicon';
 
 /** The hosted checkout's HTML document: the merchant's theme, our stylesheet and page script. */
 
@@ -26,6 +27,9 @@ input { width: 100%; font: inherit; padding: .6rem; border: 1px solid #888; bord
 .skil-pay, .wallet, .secondary { display: block; width: 100%; margin-top: .8rem; font: inherit; font-weight: 600; padding: .8rem; cursor: pointer; border-radius: var(--skil-radius); }
 .skil-pay { background: var(--skil-primary); color: #fff; border: 0; }
 .wallet { background: #000; color: #fff; border: 0; }
+.divider { display: flex; align-items: center; gap: .8rem; margin: 1.2rem 0 0; color: #555; font-size: .9rem; }
+.divider::before, .divider::after { content: ''; flex: 1; border-top: 1px solid #bbb; }
+.skil-enter { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; border: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .secondary { background: #fff; color: #1b1b1f; border: 1px solid #888; width: auto; display: inline-block; padding: .5rem .9rem; }
 .promo { display: flex; gap: .5rem; align-items: flex-end; } .promo > div { flex: 1; }
 .error { background: #fde2e2; border: 1px solid #a4161a; padding: .7rem; border-radius: 6px; margin: .8rem 0; }
@@ -68,7 +72,7 @@ export function sendCheckoutPage(res: Response, body: SafeHtml, o: CheckoutDocum
           <meta charset="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1" />
           <title>${o.title}</title>
-          ${fonts ? html`<link rel="stylesheet" href="${fonts}" />` : ''}
+          ${faviconLinks(o.theme.logo_url)} ${fonts ? html`<link rel="stylesheet" href="${fonts}" />` : ''}
           <style nonce="${nonce}">
             ${trusted(CHECKOUT_PREVIEW_CSS)}${trusted(themeCss(o.theme))}${trusted(CSS)}${trusted(o.css ?? '')}
           </style>

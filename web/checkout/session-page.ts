@@ -7,7 +7,7 @@ import { resultState } from './result';
 import { summary } from './summary';
 import { customAmountField, promotionCodeField } from './amount-fields';
 import { customerFields } from './customer-fields';
-import { cardForm } from './card-form';
+import { asksForCard, cardForm } from './card-form';
 import { krafaForm } from './krafa-form';
 import { payButton, walletButtons } from './payment-choice';
 import { PICKUP_CSS, nearOf, pickupStep } from './pickup-step';
@@ -59,6 +59,7 @@ export async function renderSession(
     ? pickupStep(points, s.pickup_point, t, locale, v, errs.pickup_point !== undefined)
     : null;
   const declined = state.error ? (t.declined[state.error] ?? state.error) : null;
+  // The ways to pay, in order: wallets, the card, a krafa (decision 0203).
   const inner = html`<h1>${t.title}</h1>
     ${declined ? html`<div class="error" role="alert" data-testid="error">${declined}</div>` : ''}
     ${errs.card ? html`<div class="error" role="alert" data-testid="error">${t.cardRequired}</div>` : ''}
@@ -66,8 +67,9 @@ export async function renderSession(
     <form id="skil-form" method="post" action="${sessionPath(s, embed)}" novalidate>
       ${embed ? html`<input type="hidden" name="embed" value="${embed}" />` : ''}
       ${promotionCodeField(s, t, v)} ${customAmountField(s, t, v, errs, money)}
-      ${customerFields(s, t, v, errs)} ${pickup ? pickup.html : ''} ${cardForm(s, t)}
-      ${payButton(s, t, money)} ${claimsOffered ? krafaForm(t, v, errs) : ''} ${walletButtons(s, t, wallets)}
+      ${customerFields(s, t, locale, v, errs)} ${pickup ? pickup.html : ''}
+      ${walletButtons(s, t, money, wallets, asksForCard(s))} ${cardForm(s, t)} ${payButton(s, t, money)}
+      ${claimsOffered ? krafaForm(t, v, errs) : ''}
     </form>
     ${
       embed

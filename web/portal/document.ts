@@ -5,6 +5,7 @@ import { html, trusted, type SafeHtml } from '../../html/html';
 import { newNonce, setPageSecurityHeaders } from '../../html/security-headers';
 import { fontStylesheetUrl, themeCss } from '../theme-render';
 import { STRINGS } from './strings';
+import { faviconLinks } from '../favicon';
 
 const CSS = `
 *, *::before, *::after { box-sizing: border-box; }
@@ -40,7 +41,7 @@ export function sendPortalPage(
           <meta charset="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1" />
           <title>${STRINGS[locale].title}</title>
-          ${fonts ? html`<link rel="stylesheet" href="${fonts}" />` : ''}
+          ${faviconLinks(theme.logo_url)} ${fonts ? html`<link rel="stylesheet" href="${fonts}" />` : ''}
           <style nonce="${nonce}">
             ${trusted(themeCss(theme))}${trusted(CSS)}
           </style>
