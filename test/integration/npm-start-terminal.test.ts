@@ -60,10 +60,10 @@ test('in a terminal, npm start prints readable log lines, no JSON, and its banne
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   try {
-    const deadline = Date.now() + 90_000;
+    const deadline = Date.now() + 60_000;
     while (!BANNER_LAST_LINE.test(output)) {
       if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${output}`);
-      if (Date.now() > deadline) throw new Error(`no banner within 90 s:\n${output}`);
+      if (Date.now() > deadline) throw new Error(`no banner within 60 s:\n${output}`);
       await new Promise((r) => setTimeout(r, 200));
     }
 
@@ -98,7 +98,7 @@ test('in a terminal, npm start prints readable log lines, no JSON, and its banne
     child.stdin.write('\x03');
     const code = await Promise.race([
       exited,
-      new Promise((r) => setTimeout(() => r('timeout'), 30_000).unref()),
+      new Promise((r) => setTimeout(() => r('timeout'), 20_000).unref()),
     ]);
     expect(code).toBe(130);
     const stopBy = Date.now() + 20_000;
@@ -116,4 +116,4 @@ test('in a terminal, npm start prints readable log lines, no JSON, and its banne
     child.stdin.end();
     if (child.exitCode === null) child.kill('SIGKILL');
   }
-}, 150_000);
+}, 110_000);
