@@ -209,6 +209,7 @@ test('every page route of the router, at three widths in both languages: no side
   const visited: string[] = [];
   const findings: Record<string, unknown> = {};
   const overflows: string[] = [];
+  const untranslated: string[] = [];
   for (const lang of LANGUAGES)
     for (const width of WIDTHS) await mkdir(join(SCREENSHOTS, `${lang}-${width}`), { recursive: true });
   for (const route of routes) {
@@ -241,6 +242,12 @@ test('every page route of the router, at three widths in both languages: no side
         expect(res!.headers()['content-type']).toMatch(/^application\/javascript/);
         break;
       }
+      const shownIn = await page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { documentElement: { lang: string } } }).document
+            .documentElement.lang,
+      );
+      if (shownIn !== lang) untranslated.push(`${path} asked in ${lang}, shown in ${shownIn}`);
       // Widest first, then narrower without reloading: the page reflows as a turned tablet's would.
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: 800 });
@@ -266,6 +273,7 @@ test('every page route of the router, at three widths in both languages: no side
     visited.push(route);
   }
   expect(overflows).toEqual([]);
+  expect(untranslated).toEqual([]);
   expect(findings).toEqual({});
   expect(visited).toEqual(routes.filter((r) => !(r in NOT_VISITED)));
   for (const skipped of Object.keys(NOT_VISITED)) expect(routes).toContain(skipped);

@@ -141,7 +141,7 @@ export function catalogPages(ctx: WebContext): Router {
             <td><a href="/dashboard/products/${p.id}">${p.name}</a></td>
             <td>${p.vat_rate} %</td>
             <td>${p.active ? t(l, 'yes') : t(l, 'no')}</td>
-            <td>${when(p.created_at)}</td>
+            <td>${when(p.created_at, l)}</td>
           </tr>`,
       ),
       t(l, 'none'),
@@ -223,7 +223,7 @@ export function catalogPages(ctx: WebContext): Router {
         [t(l, 'name'), p.name],
         [t(l, 'vat'), `${p.vat_rate} %`],
         [t(l, 'active'), p.active ? t(l, 'yes') : t(l, 'no')],
-        [t(l, 'created'), when(p.created_at)],
+        [t(l, 'created'), when(p.created_at, l)],
       ])}
       <h2>${t(l, 'prices')}</h2>
       ${table(

@@ -148,7 +148,7 @@ export function claimPages(ctx: WebContext): Router {
         [t(l, 'finalDue'), k.final_due_date],
         [t(l, 'description'), k.description ?? '—'],
         [t(l, 'bankError'), k.bank_error?.message ?? '—'],
-        [t(l, 'created'), when(k.created_at)],
+        [t(l, 'created'), when(k.created_at, l)],
       ])}
       ${
         cancellable && view.can('write_billing')

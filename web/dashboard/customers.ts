@@ -108,7 +108,7 @@ export function customerPages(ctx: WebContext): Router {
               <td><a href="/dashboard/customers/${c.id}">${c.name ?? c.id}</a></td>
               <td>${c.email ?? '—'}</td>
               <td>${c.kennitala ?? '—'}</td>
-              <td>${when(c.created_at)}</td>
+              <td>${when(c.created_at, l)}</td>
             </tr>`,
         ),
         t(l, 'none'),
@@ -135,7 +135,7 @@ export function customerPages(ctx: WebContext): Router {
         [t(l, 'email'), c.email ?? '—'],
         [t(l, 'phone'), c.phone ?? '—'],
         [t(l, 'kennitala'), c.kennitala ?? '—'],
-        [t(l, 'created'), when(c.created_at)],
+        [t(l, 'created'), when(c.created_at, l)],
       ])}
       <h2>${t(l, 'methods')}</h2>
       ${table(
@@ -189,7 +189,7 @@ export function customerPages(ctx: WebContext): Router {
               <td><a href="/dashboard/payments/${p.id}">${p.description ?? p.id}</a></td>
               <td>${formatIsk(p.amount, view.locale)}</td>
               <td>${p.status}</td>
-              <td>${when(p.created_at)}</td>
+              <td>${when(p.created_at, l)}</td>
             </tr>`,
         ),
         t(l, 'noPayments'),

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { isLocale, pickLocale, type Locale } from '../../domain/locale';
+import { formatLocalTime } from '../../domain/local-time';
 import { can, type DashboardAction, type MemberRole } from '../../domain/member-roles';
 import type { Scope } from '../../domain/scope';
 import { html, type SafeHtml } from '../../html/html';
@@ -250,10 +251,9 @@ export function requireAction(action: DashboardAction): RequestHandler {
   };
 }
 
-/** A Unix time as a UTC minute. */
-export function when(unix: number | null | undefined): string {
-  if (unix === null || unix === undefined) return '—';
-  return new Date(unix * 1000).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+/** A Unix time as the page's language writes a moment, in Iceland's time. */
+export function when(unix: number | null | undefined, locale: Locale): string {
+  return formatLocalTime(unix === null || unix === undefined ? null : new Date(unix * 1000), locale);
 }
 
 /** The status of a failed action, for the page that shows its message: an API error's, else 500. */

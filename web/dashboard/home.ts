@@ -174,7 +174,7 @@ export function homePages(ctx: WebContext): Router {
                 <td><a href="/dashboard/payments/${p.id}">${p.description ?? p.id}</a></td>
                 <td>${formatIsk(p.amount, view.locale)}</td>
                 <td>${p.status}</td>
-                <td>${when(p.created_at)}</td>
+                <td>${when(p.created_at, l)}</td>
               </tr>`,
           ),
           t(l, 'noPayments'),

@@ -56,7 +56,7 @@ export const disputeMessages = t;
 export function disputeSection(view: MerchantView, disputes: DisputeObject[]): SafeHtml {
   const l = view.locale;
   return html`${disputes.map((d) => {
-    const due = when(d.evidence_details.due_by);
+    const due = when(d.evidence_details.due_by, l);
     const form =
       view.can('refund') && d.status === 'needs_response' && !d.evidence_details.past_due
         ? html`<form method="post" action="/dashboard/payments/${d.payment_intent}/dispute">

@@ -167,7 +167,7 @@ export function paymentLinkPages(ctx: WebContext): Router {
             <td>${sells(k.items, k.amount)}</td>
             <td>${k.active ? t(l, 'yes') : t(l, 'no')}</td>
             <td>${k.completed_sessions_count}</td>
-            <td>${when(k.created_at)}</td>
+            <td>${when(k.created_at, l)}</td>
             <td>
               ${
                 k.active && view.can('write_catalog')

@@ -162,7 +162,7 @@ export function paymentPages(ctx: WebContext): Router {
               <td>
                 ${p.customer ? html`<a href="/dashboard/customers/${p.customer}">${p.customer}</a>` : '—'}
               </td>
-              <td>${when(p.created_at)}</td>
+              <td>${when(p.created_at, l)}</td>
             </tr>`,
         ),
         t(l, 'none'),
@@ -226,7 +226,7 @@ export function paymentPages(ctx: WebContext): Router {
           p.customer ? html`<a href="/dashboard/customers/${p.customer}">${p.customer}</a>` : '—',
         ],
         [t(l, 'description'), p.description ?? '—'],
-        [t(l, 'created'), when(p.created_at)],
+        [t(l, 'created'), when(p.created_at, l)],
       ])}
       ${disputeSection(view, disputes)} ${refundForm}
       <h2>${t(l, 'refunds')}</h2>
@@ -239,7 +239,7 @@ export function paymentPages(ctx: WebContext): Router {
               <td><code>${r.id}</code></td>
               <td>${formatIsk(r.amount, view.locale)}</td>
               <td>${r.status}</td>
-              <td>${when(r.created_at)}</td>
+              <td>${when(r.created_at, l)}</td>
             </tr>`,
         ),
         t(l, 'noRefunds'),

@@ -138,7 +138,7 @@ export function settlementPages(ctx: WebContext): Router {
               [t(l, 'net'), formatIsk(p.amount, view.locale)],
               [t(l, 'account'), p.destination_account],
               [t(l, 'reference'), p.end_to_end_id],
-              [t(l, 'paidAt'), when(p.paid_at)],
+              [t(l, 'paidAt'), when(p.paid_at, l)],
             ])
           : html`<p>${t(l, 'noPayout')}</p>`
       }
@@ -162,7 +162,7 @@ export function settlementPages(ctx: WebContext): Router {
               <td>${formatIsk(line.gross, view.locale)}</td>
               <td>${formatIsk(line.fee, view.locale)}</td>
               <td>${formatIsk(line.net, view.locale)}</td>
-              <td>${when(line.occurred_at)}</td>
+              <td>${when(line.occurred_at, l)}</td>
             </tr>`,
         ),
         t(l, 'noLines'),

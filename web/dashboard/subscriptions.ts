@@ -115,7 +115,7 @@ export function subscriptionPages(ctx: WebContext): Router {
               <td><a href="/dashboard/customers/${s.customer}">${s.customer}</a></td>
               <td><code>${s.price}</code></td>
               <td>${s.status}</td>
-              <td>${when(s.current_period_end)}</td>
+              <td>${when(s.current_period_end, l)}</td>
             </tr>`,
         ),
         t(l, 'none'),
@@ -155,9 +155,9 @@ export function subscriptionPages(ctx: WebContext): Router {
       [t(l, 'pending'), s.pending_update ? s.pending_update.price : '—'],
       [t(l, 'quantity'), String(s.quantity)],
       [t(l, 'collection'), s.collection_method],
-      [t(l, 'periodEnd'), when(s.current_period_end)],
+      [t(l, 'periodEnd'), when(s.current_period_end, l)],
       [t(l, 'cancelAtEnd'), s.cancel_at_period_end ? t(l, 'yes') : t(l, 'no')],
-      [t(l, 'created'), when(s.created_at)],
+      [t(l, 'created'), when(s.created_at, l)],
     ])}
     ${
       prices.length > 0

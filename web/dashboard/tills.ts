@@ -66,7 +66,7 @@ export function tillPages(ctx: WebContext): Router {
         html`<tr>
           <td>${r.name}</td>
           <td>${r.location ?? '—'}</td>
-          <td>${when(r.created_at)}</td>
+          <td>${when(r.created_at, l)}</td>
           <td>
             <form method="post" action="/dashboard/tills/${r.id}/pairing-codes">
               ${view.csrf}
@@ -82,7 +82,7 @@ export function tillPages(ctx: WebContext): Router {
         ${
           opts.code
             ? html`<p class="notice ok" role="status">
-                ${t(l, 'code', { until: when(opts.code.until) })}
+                ${t(l, 'code', { until: when(opts.code.until, l) })}
                 <code class="secret" aria-label="${t(l, 'codeLabel')}" data-testid="pairing-code"
                   >${opts.code.value}</code
                 >

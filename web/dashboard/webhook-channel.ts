@@ -149,7 +149,7 @@ export function webhookChannelPages(ctx: WebContext): Router {
                     n: a.attempt,
                     outcome: a.outcome,
                     code: a.response_status === null ? t(l, 'noResponse') : `HTTP ${a.response_status}`,
-                    at: when(a.started_at),
+                    at: when(a.started_at, l),
                     ms: a.latency_ms === null ? '' : `, ${a.latency_ms} ms`,
                   })}${a.error ? html`<br /><small>${a.error}</small>` : ''}
                 </li>`,
@@ -166,7 +166,7 @@ export function webhookChannelPages(ctx: WebContext): Router {
             >
           </td>
           <td>${attemptsOf(d)}</td>
-          <td>${d.status === 'pending' ? when(d.next_attempt_at) : '—'}</td>
+          <td>${d.status === 'pending' ? when(d.next_attempt_at, l) : '—'}</td>
           <td>
             ${
               d.status !== 'pending' && channel.status === 'enabled'
@@ -197,7 +197,7 @@ export function webhookChannelPages(ctx: WebContext): Router {
         [t(l, 'status'), html`<span data-testid="channel-status">${t(l, channel.status)}</span>`],
         [t(l, 'events'), channel.event_subscriptions.join(', ')],
         [t(l, 'description'), channel.description ?? '—'],
-        [t(l, 'created'), when(channel.created_at)],
+        [t(l, 'created'), when(channel.created_at, l)],
       ])}
       <section aria-labelledby="secret-title">
         <h2 id="secret-title">${t(l, 'secret')}</h2>

@@ -102,7 +102,7 @@ export function webhookListPages(ctx: WebContext): Router {
           t(l, 'disabledNotice', {
             id: c.id,
             url: c.config.url,
-            when: when(c.disabled_at),
+            when: when(c.disabled_at, l),
             failures: channelAutoDisable.afterFailures,
             hours: channelAutoDisable.windowHours,
           }),
@@ -123,7 +123,7 @@ export function webhookListPages(ctx: WebContext): Router {
             }
           </td>
           <td>${c.event_subscriptions.join(', ')}</td>
-          <td>${when(c.created_at)}</td>
+          <td>${when(c.created_at, l)}</td>
           <td>
             ${
               c.status === 'disabled'

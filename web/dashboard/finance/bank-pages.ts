@@ -1,4 +1,5 @@
 import { tableFrame } from '../../layout';
+import { formatLocalTime } from '../../../domain/local-time';
 import { formatIsk } from '../../../domain/isk';
 import { Router, type Request, type Response } from 'express';
 import { ApiError } from '../../../domain/errors';
@@ -12,7 +13,7 @@ import {
   sendFinancePage,
   type FinanceView,
 } from './frame';
-import { formatTime } from './strings';
+
 import { exceptionsTable } from './exception-table';
 
 /**
@@ -50,7 +51,7 @@ export function financeBankPages(ctx: WebContext): Router {
                 (f) =>
                   html`<tr data-file="${f.id}">
                     <td><a href="${financeHref(view, `/bank-files/${f.id}`)}">${f.name}</a></td>
-                    <td>${formatTime(f.received_at)}</td>
+                    <td>${formatLocalTime(f.received_at, view.lang)}</td>
                     <td>${f.message_type ?? '—'}</td>
                     <td>
                       ${t.fileStatus[f.status] ?? f.status}${
@@ -86,7 +87,7 @@ export function financeBankPages(ctx: WebContext): Router {
         <dt>${t.type}</dt>
         <dd>${file.message_type ?? '—'}</dd>
         <dt>${t.received}</dt>
-        <dd>${formatTime(file.received_at)}</dd>
+        <dd>${formatLocalTime(file.received_at, view.lang)}</dd>
         <dt>${t.status}</dt>
         <dd>
           ${t.fileStatus[file.status] ?? file.status}${file.quarantine_reason ? html`: ${file.quarantine_reason}` : ''}
@@ -229,7 +230,7 @@ export function financeBankPages(ctx: WebContext): Router {
               ${rows.map(
                 (a) =>
                   html`<tr data-audit="${a.id}">
-                    <td>${formatTime(a.created_at)}</td>
+                    <td>${formatLocalTime(a.created_at, view.lang)}</td>
                     <td>${a.actor_name} <small>(${a.actor_kind})</small></td>
                     <td>${a.action}</td>
                     <td>${a.object_type} ${a.object_id}</td>

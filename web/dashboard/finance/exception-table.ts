@@ -1,10 +1,10 @@
 import { tableFrame } from '../../layout';
+import { formatLocalTime } from '../../../domain/local-time';
 import { formatIsk } from '../../../domain/isk';
 import { html, type SafeHtml } from '../../../html/html';
 import type { ExceptionRow } from '../../../services/finance/bank';
 import type { FinanceView } from './frame';
 import { financeHref } from './frame';
-import { formatTime } from './strings';
 
 /**
  * Bank exceptions as a table: on a run's page (read only) and in the queue, where each open
@@ -50,7 +50,7 @@ function resolution(view: FinanceView, x: ExceptionRow): SafeHtml {
   if (x.status === 'open') return html``;
   return html`<br /><small
       >${x.resolved_payment_intent_id ? html`${x.resolved_payment_intent_id}: ` : ''}${x.resolution_note} ·
-      ${view.t.resolvedBy} ${x.resolved_by} · ${formatTime(x.resolved_at)}</small
+      ${view.t.resolvedBy} ${x.resolved_by} · ${formatLocalTime(x.resolved_at, view.lang)}</small
     >`;
 }
 

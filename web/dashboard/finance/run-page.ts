@@ -1,10 +1,11 @@
 import { tableFrame } from '../../layout';
+import { formatLocalTime } from '../../../domain/local-time';
 import { formatIsk } from '../../../domain/isk';
 import type { Response } from 'express';
 import { html, type SafeHtml } from '../../../html/html';
 import type { WebContext } from '../context';
 import { financeHref, sendFinanceNotFound, sendFinancePage, type FinanceView } from './frame';
-import { formatTime } from './strings';
+
 import { exceptionsTable } from './exception-table';
 import { feeDetails } from '../../../domain/settlement-lines';
 
@@ -65,7 +66,7 @@ export async function runPage(
       ${
         run.approved_by
           ? html`<dt>${t.approvedBy}</dt>
-              <dd>${run.approved_by}, ${formatTime(run.approved_at)}</dd>`
+              <dd>${run.approved_by}, ${formatLocalTime(run.approved_at, view.lang)}</dd>`
           : ''
       }
     </dl>
@@ -116,7 +117,7 @@ export async function runPage(
                 <td>${l.payment_intent_id ?? '—'}</td>
                 <td>${l.source_id}</td>
                 ${money(view, l.gross)}${money(view, l.fee)}${money(view, l.net)}
-                <td>${formatTime(l.occurred_at)}</td>
+                <td>${formatLocalTime(l.occurred_at, view.lang)}</td>
               </tr>`,
           )}
         </tbody>

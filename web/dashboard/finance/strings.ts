@@ -19,11 +19,6 @@ export function chooseLang(req: Request, res: Response, cookies: CookieNames): L
   return remembered === 'is' ? 'is' : 'en';
 }
 
-/** A UTC timestamp as "yyyy-mm-dd hh:mm" (Iceland keeps UTC all year, so this is local time too). */
-export function formatTime(value: Date | null): string {
-  return value ? value.toISOString().slice(0, 16).replace('T', ' ') : '—';
-}
-
 const en = {
   finance: 'Finance',
   runsByDay: 'Settlement runs by day',
