@@ -16,6 +16,7 @@ import {
   timeline,
   when,
 } from './frame';
+import { statusBadge } from './status-badge';
 
 const t = defineMessages({
   en: {
@@ -108,7 +109,7 @@ export function claimPages(ctx: WebContext): Router {
               <td>${k.payer_kennitala}</td>
               <td>${formatIsk(k.amount, view.locale)}</td>
               <td>${formatIsk(k.amount_paid, view.locale)}</td>
-              <td>${k.status}</td>
+              <td>${statusBadge(k.status, l)}</td>
               <td>${k.due_date}</td>
             </tr>`,
         ),
@@ -138,7 +139,7 @@ export function claimPages(ctx: WebContext): Router {
     const body = html`${facts([
         [t(l, 'amount'), formatIsk(k.amount, view.locale)],
         [t(l, 'paid'), formatIsk(k.amount_paid, view.locale)],
-        [t(l, 'status'), html`<span data-testid="claim-status">${k.status}</span>`],
+        [t(l, 'status'), statusBadge(k.status, l, 'claim-status')],
         [t(l, 'payer'), k.payer_kennitala],
         [
           t(l, 'customer'),

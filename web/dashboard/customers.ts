@@ -4,6 +4,7 @@ import { html } from '../../html/html';
 import { defineMessages } from '../messages';
 import type { WebContext } from './context';
 import { afterCursor, facts, loadOrSendFailure, merchantView, sendMerchantPage, table, when } from './frame';
+import { statusBadge } from './status-badge';
 
 const t = defineMessages({
   en: {
@@ -158,7 +159,7 @@ export function customerPages(ctx: WebContext): Router {
           (s) =>
             html`<tr>
               <td><a href="/dashboard/subscriptions/${s.id}">${s.id}</a></td>
-              <td>${s.status}</td>
+              <td>${statusBadge(s.status, l)}</td>
               <td><code>${s.price}</code></td>
             </tr>`,
         ),
@@ -173,7 +174,7 @@ export function customerPages(ctx: WebContext): Router {
             html`<tr>
               <td><a href="/dashboard/claims/${k.id}">${k.id}</a></td>
               <td>${formatIsk(k.amount, view.locale)}</td>
-              <td>${k.status}</td>
+              <td>${statusBadge(k.status, l)}</td>
               <td>${k.due_date}</td>
             </tr>`,
         ),
@@ -188,7 +189,7 @@ export function customerPages(ctx: WebContext): Router {
             html`<tr>
               <td><a href="/dashboard/payments/${p.id}">${p.description ?? p.id}</a></td>
               <td>${formatIsk(p.amount, view.locale)}</td>
-              <td>${p.status}</td>
+              <td>${statusBadge(p.status, l)}</td>
               <td>${when(p.created_at, l)}</td>
             </tr>`,
         ),

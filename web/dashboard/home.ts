@@ -6,6 +6,7 @@ import { html } from '../../html/html';
 import { defineMessages } from '../messages';
 import type { WebContext } from './context';
 import { merchantView, sendMerchantPage, table, when } from './frame';
+import { statusBadge } from './status-badge';
 
 const t = defineMessages({
   en: {
@@ -173,7 +174,7 @@ export function homePages(ctx: WebContext): Router {
               html`<tr>
                 <td><a href="/dashboard/payments/${p.id}">${p.description ?? p.id}</a></td>
                 <td>${formatIsk(p.amount, view.locale)}</td>
-                <td>${p.status}</td>
+                <td>${statusBadge(p.status, l)}</td>
                 <td>${when(p.created_at, l)}</td>
               </tr>`,
           ),

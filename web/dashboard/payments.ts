@@ -17,6 +17,7 @@ import {
   when,
 } from './frame';
 import { disputeMessages, disputeSection, evidenceOfForm } from './payment-dispute';
+import { statusBadge } from './status-badge';
 
 const STATUSES = [
   'succeeded',
@@ -158,7 +159,7 @@ export function paymentPages(ctx: WebContext): Router {
               <td><a href="/dashboard/payments/${p.id}">${p.description ?? p.id}</a></td>
               <td>${formatIsk(p.amount, view.locale)}</td>
               <td>${p.amount_refunded ? formatIsk(p.amount_refunded, view.locale) : '—'}</td>
-              <td>${p.status}</td>
+              <td>${statusBadge(p.status, l)}</td>
               <td>
                 ${p.customer ? html`<a href="/dashboard/customers/${p.customer}">${p.customer}</a>` : '—'}
               </td>
@@ -213,7 +214,7 @@ export function paymentPages(ctx: WebContext): Router {
           : '';
     const body = html`${facts([
         [t(l, 'amount'), formatIsk(p.amount, view.locale)],
-        [t(l, 'status'), html`<span data-testid="payment-status">${p.status}</span>`],
+        [t(l, 'status'), statusBadge(p.status, l, 'payment-status')],
         [
           t(l, 'refunded'),
           html`<span data-testid="amount-refunded">${formatIsk(p.amount_refunded, view.locale)}</span>`,
@@ -238,7 +239,7 @@ export function paymentPages(ctx: WebContext): Router {
             html`<tr>
               <td><code>${r.id}</code></td>
               <td>${formatIsk(r.amount, view.locale)}</td>
-              <td>${r.status}</td>
+              <td>${statusBadge(r.status, l)}</td>
               <td>${when(r.created_at, l)}</td>
             </tr>`,
         ),

@@ -4,6 +4,7 @@ import { html } from '../../html/html';
 import { defineMessages } from '../messages';
 import type { WebContext } from './context';
 import { facts, failure, merchantView, sendMerchantPage, table, when } from './frame';
+import { statusBadge } from './status-badge';
 
 const LINES_SHOWN = 500;
 
@@ -95,7 +96,7 @@ export function settlementPages(ctx: WebContext): Router {
             html`<tr data-run="${r.id}">
               <td><a href="/dashboard/settlement/${r.id}">${r.id}</a></td>
               <td>${r.settlement_date}</td>
-              <td>${r.status}</td>
+              <td>${statusBadge(r.status, l)}</td>
               <td>${formatIsk(r.gross, view.locale)}</td>
               <td>${formatIsk(r.fee, view.locale)}</td>
               <td>${formatIsk(r.net, view.locale)}</td>
@@ -124,7 +125,7 @@ export function settlementPages(ctx: WebContext): Router {
     const p = run.payout;
     const body = html`${facts([
         [t(l, 'date'), run.settlement_date],
-        [t(l, 'status'), run.status],
+        [t(l, 'status'), statusBadge(run.status, l)],
         [t(l, 'gross'), formatIsk(run.gross, view.locale)],
         [t(l, 'fee'), formatIsk(run.fee, view.locale)],
         [t(l, 'net'), html`<span data-testid="run-net">${formatIsk(run.net, view.locale)}</span>`],
@@ -134,7 +135,7 @@ export function settlementPages(ctx: WebContext): Router {
       ${
         p
           ? facts([
-              [t(l, 'status'), html`<span data-testid="payout-status">${p.status}</span>`],
+              [t(l, 'status'), statusBadge(p.status, l, 'payout-status')],
               [t(l, 'net'), formatIsk(p.amount, view.locale)],
               [t(l, 'account'), p.destination_account],
               [t(l, 'reference'), p.end_to_end_id],

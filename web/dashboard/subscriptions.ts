@@ -4,6 +4,7 @@ import { SUBSCRIPTION_STATUSES } from '../../domain/subscription';
 import { defineMessages } from '../messages';
 import { field, type WebContext } from './context';
 import { facts, failure, merchantView, requireAction, sendMerchantPage, table, when } from './frame';
+import { statusBadge } from './status-badge';
 
 const ENDED = ['canceled', 'incomplete_expired'];
 
@@ -114,7 +115,7 @@ export function subscriptionPages(ctx: WebContext): Router {
               <td><a href="/dashboard/subscriptions/${s.id}">${s.id}</a></td>
               <td><a href="/dashboard/customers/${s.customer}">${s.customer}</a></td>
               <td><code>${s.price}</code></td>
-              <td>${s.status}</td>
+              <td>${statusBadge(s.status, l)}</td>
               <td>${when(s.current_period_end, l)}</td>
             </tr>`,
         ),
@@ -149,7 +150,7 @@ export function subscriptionPages(ctx: WebContext): Router {
         ? (await data.prices.list(view.scope, { limit: 100, type: 'recurring', active: true })).data
         : [];
     const body = html`${facts([
-      [t(l, 'status'), html`<span data-testid="subscription-status">${s.status}</span>`],
+      [t(l, 'status'), statusBadge(s.status, l, 'subscription-status')],
       [t(l, 'customer'), html`<a href="/dashboard/customers/${s.customer}">${s.customer}</a>`],
       [t(l, 'price'), html`<code data-testid="subscription-price">${s.price}</code>`],
       [t(l, 'pending'), s.pending_update ? s.pending_update.price : '—'],
