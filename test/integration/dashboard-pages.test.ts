@@ -266,7 +266,7 @@ test('every page route of the router, at three widths in both languages: no side
           const found = await accessibilityFindings(page, { everyImpact: true, bestPractices: true });
           if (found.length > 0) findings[`${path} (${lang}, ${width} px)`] = found;
         }
-        const shot = path.replace(/^\/dashboard\/?/, '').replace(/[^\w-]+/g, '_') || 'dashboard';
+        const shot = route.replace(/^\/(dashboard\/?)?/, '').replace(/[^\w-]+/g, '_') || 'dashboard';
         await page.screenshot({ path: join(SCREENSHOTS, `${lang}-${width}`, `${shot}.png`), fullPage: true });
       }
     }
