@@ -126,10 +126,16 @@ export function homePages(ctx: WebContext): Router {
       card: figures.days.map((d) => d.card),
       krafa: figures.days.map((d) => d.krafa),
     });
-    const body = html`<div class="figures">
-        <p>${t(l, 'today')}: <strong data-testid="volume-today">${formatIsk(figures.today, l)}</strong></p>
-        <p>${t(l, 'month')}: <strong data-testid="volume-month">${formatIsk(figures.month, l)}</strong></p>
-      </div>
+    const body = html`<dl class="figures">
+        <div class="card">
+          <dt>${t(l, 'today')}</dt>
+          <dd data-testid="volume-today">${formatIsk(figures.today, l)}</dd>
+        </div>
+        <div class="card">
+          <dt>${t(l, 'month')}</dt>
+          <dd data-testid="volume-month">${formatIsk(figures.month, l)}</dd>
+        </div>
+      </dl>
       <section aria-labelledby="attention">
         <h2 id="attention">${t(l, 'attention')}</h2>
         ${
