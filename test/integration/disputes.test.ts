@@ -314,7 +314,9 @@ test('dashboard: the payment page shows its dispute, and a finance member submit
   const reader = await openPage(browser, stack.url);
   await signIn(reader.page, await createMerchantUser(stack.knex, m.id, 'read_only'));
   await reader.page.goto(`${stack.url}/dashboard/payments/${paid.body.id}`);
-  await expect(reader.page.getByTestId('dispute-status').textContent()).resolves.toBe('needs_response');
+  await expect(reader.page.getByTestId('dispute-status').getAttribute('data-status')).resolves.toBe(
+    'needs_response',
+  );
   expect(await reader.page.getByRole('button', { name: 'Submit evidence' }).count()).toBe(0);
   await reader.context.close();
 
@@ -328,7 +330,9 @@ test('dashboard: the payment page shows its dispute, and a finance member submit
     finance.page.waitForNavigation(),
     finance.page.getByRole('button', { name: 'Submit evidence' }).click(),
   ]);
-  await expect(finance.page.getByTestId('dispute-status').textContent()).resolves.toBe('under_review');
+  await expect(finance.page.getByTestId('dispute-status').getAttribute('data-status')).resolves.toBe(
+    'under_review',
+  );
   await expect(finance.page.locator('.notice.ok').textContent()).resolves.toMatch(/under review/);
   expect(await finance.page.getByRole('button', { name: 'Submit evidence' }).count()).toBe(0);
   expect(finance.errors).toEqual([]);

@@ -160,7 +160,7 @@ export function claimPages(ctx: WebContext): Router {
           : ''
       }
       <h2>${t(l, 'timeline')}</h2>
-      ${timeline(events.data, t(l, 'noEvents'))}`;
+      ${timeline(events.data, t(l, 'noEvents'), l)}`;
     sendMerchantPage(res, view, body, {
       title: t(l, 'detail', { id: k.id }),
       status: opts.status ?? 200,

@@ -302,13 +302,14 @@ export function facts(rows: [string, string | SafeHtml][]): SafeHtml {
 export function timeline(
   events: { id: string; type: string; created_at: string }[],
   empty: string,
+  locale: Locale,
 ): SafeHtml {
-  if (events.length === 0) return html`<p>${empty}</p>`;
+  if (events.length === 0) return html`<p class="empty">${empty}</p>`;
   return html`<ol class="timeline">
     ${events.map(
       (e) =>
         html`<li>
-          <time>${e.created_at.slice(0, 16).replace('T', ' ')} UTC</time>
+          <time datetime="${e.created_at}">${formatLocalTime(new Date(e.created_at), locale)}</time>
           <a href="/dashboard/events/${e.id}">${e.type}</a>
         </li>`,
     )}

@@ -5,6 +5,7 @@ import { defineMessages } from '../messages';
 import { field } from './context';
 import type { DisputeObject } from '../../services/disputes/dispute-object';
 import { facts, when, type MerchantView } from './frame';
+import { statusBadge } from './status-badge';
 
 /**
  * A payment's dispute on its dashboard page (decision 0156): status, reason, amount and deadline,
@@ -78,7 +79,7 @@ export function disputeSection(view: MerchantView, disputes: DisputeObject[]): S
     return html`<section aria-labelledby="dispute-title-${d.id}">
       <h2 id="dispute-title-${d.id}">${t(l, 'title')} <code>${d.id}</code></h2>
       ${facts([
-        [t(l, 'status'), html`<span data-testid="dispute-status">${d.status}</span>`],
+        [t(l, 'status'), statusBadge(d.status, l, 'dispute-status')],
         [t(l, 'reason'), d.reason],
         [t(l, 'amount'), formatIsk(d.amount, view.locale)],
         [t(l, 'dueBy'), d.evidence_details.past_due ? t(l, 'pastDue', { date: due }) : due],

@@ -246,7 +246,7 @@ export function paymentPages(ctx: WebContext): Router {
         t(l, 'noRefunds'),
       )}
       <h2>${t(l, 'timeline')}</h2>
-      ${timeline(events.data, t(l, 'noEvents'))}`;
+      ${timeline(events.data, t(l, 'noEvents'), l)}`;
     sendMerchantPage(res, view, body, {
       title: t(l, 'detail', { id: p.id }),
       status: opts.status ?? 200,
