@@ -50,3 +50,19 @@ export async function fails(client: Client, name: string, args: Record<string, u
   if (a.ok) throw new Error(`${name} succeeded, expected an error: ${JSON.stringify(a.result)}`);
   return a.error;
 }
+
+/**
+ * MCP clients for a file's tests, each connected with a key to the stack's API and closed after
+ * every test (registers its own afterEach).
+ */
+export function mcpAgents(url: () => string): (key: string) => Promise<Client> {
+  const clients: Client[] = [];
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+  return async (key) => {
+    const c = await connectMcp(url(), key);
+    clients.push(c);
+    return c;
+  };
+}

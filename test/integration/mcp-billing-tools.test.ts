@@ -1,6 +1,5 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
-import { connectMcp, fails, ok } from '../helpers/mcp';
+import { fails, mcpAgents, ok } from '../helpers/mcp';
 import { until } from '../helpers/until';
 import { createOperator } from '../helpers/accounts';
 
@@ -19,15 +18,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-async function agentFor(key: string): Promise<Client> {
-  const c = await connectMcp(stack.url, key);
-  clients.push(c);
-  return c;
-}
+const agentFor = mcpAgents(() => stack.url);
 
 /** Today plus `n` days, YYYY-MM-DD. */
 const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);

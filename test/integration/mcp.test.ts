@@ -1,6 +1,5 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { sharedTestStack, type TestStack } from '../helpers/stack';
-import { connectMcp, fails, ok } from '../helpers/mcp';
+import { connectMcp, fails, mcpAgents, ok } from '../helpers/mcp';
 
 /**
  * Issue 18 (MCP server at /mcp), done-means 2 and 3, with the SDK's own MCP client over Streamable
@@ -16,15 +15,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-async function agentFor(key: string): Promise<Client> {
-  const c = await connectMcp(stack.url, key);
-  clients.push(c);
-  return c;
-}
+const agentFor = mcpAgents(() => stack.url);
 
 /** A JSON-RPC initialize, as the first message any MCP client sends. */
 function initialize(headers: Record<string, string>) {

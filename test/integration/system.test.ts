@@ -3,7 +3,7 @@ import type express from 'express';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../api/app';
 import { createMetrics } from '../../api/metrics';
-import { createKnex } from '../../db/knex';
+import { createKnex, type Knex } from '../../db/knex';
 import { createLogger } from '../../stack/logger';
 import { sharedTestStack, TEST_SECRETS_KEY, type TestStack } from '../helpers/stack';
 import { httpAcquirerAt } from '../../adapters/acquirers/http-card-acquirer';
@@ -32,43 +32,8 @@ test('/ready is 200 when PostgreSQL and Temporal answer', async () => {
   expect(res.body).toEqual({ status: 'ok', db: true, temporal: true, timestamp: expect.any(String) });
 });
 
-test('/ready is 503 degraded, db: false, when PostgreSQL is away', async () => {
-  const knex = createKnex('postgres://nobody@127.0.0.1:1/none', { poolMax: 1 });
-  const app = createApp({
-    knex,
-    log: createLogger('t', 'silent'),
-    metrics: createMetrics(knex),
-    temporal: null,
-    dispatcher: { wake: () => Promise.resolve() },
-    publicBaseUrl: 'http://localhost',
-    bodyLimitBytes: 1024,
-    acquirer: httpAcquirerAt(stack.acquirer.url),
-    secretsKey: TEST_SECRETS_KEY,
-  });
-  const server = await new Promise<ReturnType<express.Express['listen']>>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  try {
-    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/ready`);
-    expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({
-      status: 'degraded',
-      db: false,
-      temporal: false,
-      timestamp: expect.any(String),
-    });
-  } finally {
-    server.close();
-    await knex.destroy();
-  }
-});
-
-test('/ready is 503 degraded, db: true, temporal: false, when Temporal is unreachable (decision 0205)', async () => {
-  const knex = createKnex(stack.db.url, { poolMax: 1 });
-  // Nothing listens on port 1: every call of this connection fails. Without the client's retry
-  // interceptor it fails at once (with it, the probe's two-second limit gives the same answer, and
-  // closing the connection under a pending retry throws from the retry's timer).
-  const temporal = Connection.lazy({ address: '127.0.0.1:1', interceptors: [] });
+/** `/ready` of an API app made on this database and Temporal connection, as its status and body. */
+async function readyOf(knex: Knex, temporal: Connection | null): Promise<{ status: number; body: unknown }> {
   const app = createApp({
     knex,
     log: createLogger('t', 'silent'),
@@ -85,15 +50,36 @@ test('/ready is 503 degraded, db: true, temporal: false, when Temporal is unreac
   });
   try {
     const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/ready`);
-    expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({
-      status: 'degraded',
-      db: true,
-      temporal: false,
-      timestamp: expect.any(String),
-    });
+    return { status: res.status, body: await res.json() };
   } finally {
     server.close();
+  }
+}
+
+test('/ready is 503 degraded, db: false, when PostgreSQL is away', async () => {
+  const knex = createKnex('postgres://nobody@127.0.0.1:1/none', { poolMax: 1 });
+  try {
+    expect(await readyOf(knex, null)).toEqual({
+      status: 503,
+      body: { status: 'degraded', db: false, temporal: false, timestamp: expect.any(String) },
+    });
+  } finally {
+    await knex.destroy();
+  }
+});
+
+test('/ready is 503 degraded, db: true, temporal: false, when Temporal is unreachable (decision 0205)', async () => {
+  const knex = createKnex(stack.db.url, { poolMax: 1 });
+  // Nothing listens on port 1: every call of this connection fails. Without the client's retry
+  // interceptor it fails at once (with it, the probe's two-second limit gives the same answer, and
+  // closing the connection under a pending retry throws from the retry's timer).
+  const temporal = Connection.lazy({ address: '127.0.0.1:1', interceptors: [] });
+  try {
+    expect(await readyOf(knex, temporal)).toEqual({
+      status: 503,
+      body: { status: 'degraded', db: true, temporal: false, timestamp: expect.any(String) },
+    });
+  } finally {
     await temporal.close().catch(() => undefined);
     await knex.destroy();
   }
