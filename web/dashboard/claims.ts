@@ -10,6 +10,7 @@ import {
   failure,
   loadOrSendFailure,
   merchantView,
+  nextPage,
   requireAction,
   sendMerchantPage,
   table,
@@ -115,15 +116,12 @@ export function claimPages(ctx: WebContext): Router {
         ),
         t(l, 'none'),
       )}
-      ${
+      ${nextPage(
         page.hasMore && last
-          ? html`<p>
-              <a href="/dashboard/claims?${status ? `status=${status}&` : ''}after=${last.id}"
-                >${t(l, 'older')}</a
-              >
-            </p>`
-          : ''
-      }`;
+          ? `/dashboard/claims?${status ? `status=${status}&` : ''}after=${last.id}`
+          : null,
+        t(l, 'older'),
+      )}`;
     sendMerchantPage(res, view, body, { title: t(l, 'title') });
   });
 

@@ -3,7 +3,16 @@ import { formatIsk } from '../../domain/isk';
 import { html } from '../../html/html';
 import { defineMessages } from '../messages';
 import type { WebContext } from './context';
-import { afterCursor, facts, loadOrSendFailure, merchantView, sendMerchantPage, table, when } from './frame';
+import {
+  afterCursor,
+  facts,
+  loadOrSendFailure,
+  merchantView,
+  nextPage,
+  sendMerchantPage,
+  table,
+  when,
+} from './frame';
 import { statusBadge } from './status-badge';
 
 const t = defineMessages({
@@ -114,7 +123,7 @@ export function customerPages(ctx: WebContext): Router {
         ),
         t(l, 'none'),
       )}
-      ${page.hasMore && last ? html`<p><a href="/dashboard/customers?after=${last.id}">${t(l, 'older')}</a></p>` : ''}`;
+      ${nextPage(page.hasMore && last ? `/dashboard/customers?after=${last.id}` : null, t(l, 'older'))}`;
     sendMerchantPage(res, view, body, { title: t(l, 'title') });
   });
 

@@ -8,6 +8,7 @@ import {
   failure,
   loadOrSendFailure,
   merchantView,
+  nextPage,
   requireAction,
   sendMerchantPage,
   table,
@@ -96,13 +97,10 @@ export function eventPages(ctx: WebContext): Router {
         ),
         t(l, 'none'),
       )}
-      ${
-        page.hasMore && last
-          ? html`<p>
-              <a href="/dashboard/events?${type ? `type=${type}&` : ''}after=${last.id}">${t(l, 'newer')}</a>
-            </p>`
-          : ''
-      }`;
+      ${nextPage(
+        page.hasMore && last ? `/dashboard/events?${type ? `type=${type}&` : ''}after=${last.id}` : null,
+        t(l, 'newer'),
+      )}`;
     sendMerchantPage(res, view, body, { title: t(l, 'title') });
   });
 

@@ -287,6 +287,11 @@ export function afterCursor(req: Request): string | undefined {
   return typeof req.query.after === 'string' ? req.query.after.slice(0, 100) : undefined;
 }
 
+/** The link to a list's next page, or nothing when the list has no more (`href` null). */
+export function nextPage(href: string | null, label: string): SafeHtml {
+  return href ? html`<p class="pager"><a rel="next" href="${href}">${label}</a></p>` : html``;
+}
+
 /** A `<dl>` of label/value pairs, for detail pages. */
 export function facts(rows: [string, string | SafeHtml][]): SafeHtml {
   return html`<dl class="facts">

@@ -10,6 +10,7 @@ import {
   failure,
   loadOrSendFailure,
   merchantView,
+  nextPage,
   requireAction,
   sendMerchantPage,
   table,
@@ -168,13 +169,10 @@ export function paymentPages(ctx: WebContext): Router {
         ),
         t(l, 'none'),
       )}
-      ${
-        page.hasMore && last
-          ? html`<p>
-              <a href="/dashboard/payments?${keep.toString()}&after=${last.id}">${t(l, 'older')}</a>
-            </p>`
-          : ''
-      }`;
+      ${nextPage(
+        page.hasMore && last ? `/dashboard/payments?${keep.toString()}&after=${last.id}` : null,
+        t(l, 'older'),
+      )}`;
     sendMerchantPage(res, view, body, { title: t(l, 'title') });
   });
 

@@ -3,7 +3,7 @@ import { formatIsk } from '../../domain/isk';
 import { html } from '../../html/html';
 import { defineMessages } from '../messages';
 import type { WebContext } from './context';
-import { facts, failure, merchantView, sendMerchantPage, table, when } from './frame';
+import { facts, failure, merchantView, nextPage, sendMerchantPage, table, when } from './frame';
 import { statusBadge } from './status-badge';
 
 const LINES_SHOWN = 500;
@@ -105,7 +105,7 @@ export function settlementPages(ctx: WebContext): Router {
         ),
         t(l, 'none'),
       )}
-      ${page.hasMore && last ? html`<p><a href="/dashboard/settlement?after=${last.id}">${t(l, 'older')}</a></p>` : ''}`;
+      ${nextPage(page.hasMore && last ? `/dashboard/settlement?after=${last.id}` : null, t(l, 'older'))}`;
     sendMerchantPage(res, view, body, { title: t(l, 'title') });
   });
 

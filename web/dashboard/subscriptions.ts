@@ -3,7 +3,16 @@ import { html } from '../../html/html';
 import { SUBSCRIPTION_STATUSES } from '../../domain/subscription';
 import { defineMessages } from '../messages';
 import { field, type WebContext } from './context';
-import { facts, failure, merchantView, requireAction, sendMerchantPage, table, when } from './frame';
+import {
+  facts,
+  failure,
+  merchantView,
+  nextPage,
+  requireAction,
+  sendMerchantPage,
+  table,
+  when,
+} from './frame';
 import { statusBadge } from './status-badge';
 
 const ENDED = ['canceled', 'incomplete_expired'];
@@ -121,15 +130,12 @@ export function subscriptionPages(ctx: WebContext): Router {
         ),
         t(l, 'none'),
       )}
-      ${
+      ${nextPage(
         page.hasMore && last
-          ? html`<p>
-              <a href="/dashboard/subscriptions?${status ? `status=${status}&` : ''}after=${last.id}"
-                >${t(l, 'older')}</a
-              >
-            </p>`
-          : ''
-      }`;
+          ? `/dashboard/subscriptions?${status ? `status=${status}&` : ''}after=${last.id}`
+          : null,
+        t(l, 'older'),
+      )}`;
     sendMerchantPage(res, view, body, { title: t(l, 'title') });
   });
 

@@ -4,7 +4,7 @@ import type { ChannelObject } from '../../services/channels/notification-channel
 import type { DeliveryObject } from '../../services/channels/webhook-delivery-object';
 import { defineMessages } from '../messages';
 import type { WebContext } from './context';
-import { facts, failure, merchantView, sendMerchantPage, table, when } from './frame';
+import { facts, failure, merchantView, nextPage, sendMerchantPage, table, when } from './frame';
 
 const t = defineMessages({
   en: {
@@ -229,11 +229,10 @@ export function webhookChannelPages(ctx: WebContext): Router {
           rows,
           t(l, 'none'),
         )}
-        ${
-          page.hasMore && last
-            ? html`<p><a href="/dashboard/webhooks/${channel.id}?after=${last.id}">${t(l, 'older')}</a></p>`
-            : ''
-        }
+        ${nextPage(
+          page.hasMore && last ? `/dashboard/webhooks/${channel.id}?after=${last.id}` : null,
+          t(l, 'older'),
+        )}
       </section>`;
     sendMerchantPage(res, view, body, {
       title: t(l, 'title', { id: channel.id }),
