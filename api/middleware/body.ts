@@ -87,13 +87,14 @@ export function rawBodyParser(limitBytes: number): (req: Request, bytes: Buffer)
       headers: { ...headers, 'content-length': String(bytes.length) },
       method: req.method,
       url: req.url,
-      body: undefined as unknown,
+      body: undefined,
       is: (types: string | string[]) => req.is.call(replayed, types),
     });
     for (const parse of parsers)
       await new Promise<void>((resolve, reject) => {
+        // A parser's refusal is an Error (an HttpError with its status); anything else passes on.
         parse(replayed as unknown as Request, {} as never, (err?: unknown) =>
-          err ? reject(err as Error) : resolve(),
+          err instanceof Error ? reject(err) : resolve(),
         );
       });
     return replayed.body;

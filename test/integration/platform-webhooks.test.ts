@@ -259,7 +259,7 @@ function formPairs(value: unknown, name = ''): [string, string][] {
   if (value === null || value === undefined) return [];
   if (typeof value === 'object')
     return Object.entries(value).flatMap(([k, v]) => formPairs(v, name ? `${name}[${k}]` : k));
-  return [[name, String(value)]];
+  return [[name, typeof value === 'string' ? value : JSON.stringify(value)]];
 }
 const ENCODINGS = [
   'application/json',

@@ -69,13 +69,14 @@ const HOME_CHART_JS = `(function () {
     data: {
       labels: data.labels,
       datasets: [
-        { label: data.names[0], data: data.card, backgroundColor: '#1f4fd1' },
-        { label: data.names[1], data: data.krafa, backgroundColor: '#2d6a4f' }
+        { label: data.names[0], data: data.card, backgroundColor: '#1d4ed8' },
+        { label: data.names[1], data: data.krafa, backgroundColor: '#15803d' }
       ]
     },
     options: {
       animation: false,
       responsive: true,
+      locale: canvas.getAttribute('data-locale') || 'en-GB',
       scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true } }
     }
   });
@@ -149,7 +150,12 @@ export function homePages(ctx: WebContext): Router {
       <section aria-labelledby="chart-title">
         <h2 id="chart-title">${t(l, 'chartTitle')}</h2>
         <div class="chart">
-          <canvas id="volume-chart" role="img" aria-label="${t(l, 'chartLabel')}" data-series="${series}"
+          <canvas
+            id="volume-chart"
+            role="img"
+            aria-label="${t(l, 'chartLabel')}"
+            data-locale="${l === 'is' ? 'is-IS' : 'en-GB'}"
+            data-series="${series}"
             >${t(l, 'chartLabel')}</canvas
           >
         </div>
