@@ -66,13 +66,27 @@ export function fontStylesheetUrl(theme: ThemeValues): string | null {
   return `https://fonts.googleapis.com/css2?${query}&display=swap`;
 }
 
-/** A checkout-like preview: logo, merchant name, amount and a pay button in the theme. */
-export function checkoutPreview(theme: ThemeValues, merchantName: string): SafeHtml {
+/**
+ * A checkout-like preview: logo, merchant name, amount and a pay button in the theme. The dashboard
+ * page passes the amount and the logo's alt text in its own language; the live preview's script
+ * reads the alt text from `data-logo-alt` when it adds a logo.
+ */
+export function checkoutPreview(
+  theme: ThemeValues,
+  merchantName: string,
+  words: { amount?: string; logoAlt?: string } = {},
+): SafeHtml {
   const logoUrl = logo(theme.logo_url);
-  return html`<div class="skil-checkout" data-testid="checkout-preview" data-merchant="${merchantName}">
-    ${logoUrl ? html`<img class="skil-logo" src="${logoUrl}" alt="${merchantName} logo" referrerpolicy="no-referrer" />` : ''}
+  const alt = words.logoAlt ?? `${merchantName} logo`;
+  return html`<div
+    class="skil-checkout"
+    data-testid="checkout-preview"
+    data-merchant="${merchantName}"
+    ${words.logoAlt === undefined ? '' : html`data-logo-alt="${words.logoAlt}"`}
+  >
+    ${logoUrl ? html`<img class="skil-logo" src="${logoUrl}" alt="${alt}" referrerpolicy="no-referrer" />` : ''}
     <p class="skil-merchant">${merchantName}</p>
-    <p class="skil-amount">4.900 kr.</p>
+    <p class="skil-amount">${words.amount ?? '4.900 kr.'}</p>
     <button type="button" class="skil-pay">Greiða / Pay</button>
   </div>`;
 }

@@ -1,12 +1,131 @@
-import { Router, type Response } from 'express';
-import { ProfilePatch, MERCHANT_TYPES, type LegalAddress } from '../../domain/merchant-profile';
+import { Router, type Request, type Response } from 'express';
+import {
+  ProfilePatch,
+  MERCHANT_TYPES,
+  type LegalAddress,
+  type MerchantType,
+  type ProfileWarning,
+} from '../../domain/merchant-profile';
+import type { ApplicationStatus, CapabilityName, CapabilityStatus } from '../../domain/capabilities';
+import type { Locale } from '../../domain/locale';
 import { toInvalidRequest } from '../../domain/invalid-request';
 import { presentMerchant, type MerchantRow } from '../../services/merchant/merchant-account';
 import { html } from '../../html/html';
 import { notice } from '../../html/notice';
-import { csrfField, sendPage, tableFrame } from '../layout';
-import { requireAction } from './frame';
+import { defineMessages } from '../messages';
+import { merchantView, requireAction, sendMerchantPage, table, viewPreferences } from './frame';
 import { errorMessage, field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
+
+const t = defineMessages({
+  en: {
+    title: 'Profile',
+    application: 'Application',
+    status: 'Status:',
+    app_unsubmitted: 'unsubmitted',
+    app_in_review: 'in review',
+    app_approved: 'approved',
+    app_rejected: 'rejected',
+    reason: '— reason: {reason}',
+    capabilities: 'Capabilities (live)',
+    capability: 'Capability',
+    capabilityStatus: 'Status',
+    stillNeeded: 'Still needed',
+    cap_payments: 'Payments',
+    cap_claims: 'Kröfur',
+    cap_tap_to_pay: 'Tap to pay',
+    capStatus_inactive: 'inactive',
+    capStatus_pending: 'pending',
+    capStatus_active: 'active',
+    capStatus_rejected: 'rejected',
+    enabledTest: 'Enabled in test mode: {list}. Enabled live:',
+    nothingYet: 'nothing yet',
+    submit: 'Submit application for review',
+    profile: 'Profile',
+    name: 'Business name',
+    merchantType: 'Merchant type',
+    notSet: 'Not set',
+    type_company: 'company',
+    type_individual: 'individual',
+    kennitala: 'Kennitala (10 digits)',
+    phone: 'Phone',
+    website: 'Website',
+    description: 'What you sell',
+    bankAccount: 'Settlement bank account (0000-00-000000)',
+    legalAddress: 'Legal address',
+    street: 'Street',
+    city: 'City',
+    postalCode: 'Postal code',
+    country: 'Country',
+    save: 'Save profile',
+    saved: 'Profile saved.',
+    submitted: 'Application submitted. We will review it and let you know.',
+    warn_kennitala_check_digit:
+      'The kennitala fails the mod-11 check digit. Ids issued since 18 February 2026 may have none, so it is accepted; check it against the registry.',
+    warn_kennitala_type_mismatch:
+      'The kennitala is that of {kind, select, company {a company} other {a person}}, but merchant_type is {type}.',
+  },
+  is: {
+    title: 'Upplýsingar',
+    application: 'Umsókn',
+    status: 'Staða:',
+    app_unsubmitted: 'ekki send inn',
+    app_in_review: 'í yfirferð',
+    app_approved: 'samþykkt',
+    app_rejected: 'hafnað',
+    reason: '— ástæða: {reason}',
+    capabilities: 'Heimildir í raunham',
+    capability: 'Heimild',
+    capabilityStatus: 'Staða',
+    stillNeeded: 'Vantar enn',
+    cap_payments: 'Greiðslur',
+    cap_claims: 'Kröfur',
+    cap_tap_to_pay: 'Snertigreiðslur',
+    capStatus_inactive: 'óvirk',
+    capStatus_pending: 'í bið',
+    capStatus_active: 'virk',
+    capStatus_rejected: 'hafnað',
+    enabledTest: 'Virkt í prufuham: {list}. Virkt í raunham:',
+    nothingYet: 'ekkert enn',
+    submit: 'Senda umsókn til yfirferðar',
+    profile: 'Upplýsingar um fyrirtækið',
+    name: 'Heiti fyrirtækis',
+    merchantType: 'Tegund söluaðila',
+    notSet: 'Ekki valið',
+    type_company: 'fyrirtæki',
+    type_individual: 'einstaklingur',
+    kennitala: 'Kennitala (10 tölustafir)',
+    phone: 'Sími',
+    website: 'Vefsíða',
+    description: 'Hvað þú selur',
+    bankAccount: 'Bankareikningur fyrir uppgjör (0000-00-000000)',
+    legalAddress: 'Lögheimili',
+    street: 'Heimilisfang',
+    city: 'Staður',
+    postalCode: 'Póstnúmer',
+    country: 'Land',
+    save: 'Vista upplýsingar',
+    saved: 'Upplýsingarnar eru vistaðar.',
+    submitted: 'Umsóknin hefur verið send. Við förum yfir hana og látum þig vita.',
+    warn_kennitala_check_digit:
+      'Kennitalan stenst ekki vartöluprófun (mod 11). Kennitölur sem gefnar eru út frá og með 18. febrúar 2026 hafa ekki endilega vartölu, svo hún er samþykkt; berðu hana saman við þjóðskrá eða fyrirtækjaskrá.',
+    warn_kennitala_type_mismatch:
+      'Kennitalan er kennitala {kind, select, company {fyrirtækis} other {einstaklings}}, en tegund söluaðila (merchant_type) er {type}.',
+  },
+});
+
+/**
+ * A profile warning (domain/merchant-profile.ts) in the page's language, by its code; one this page
+ * does not know keeps the domain's message. A mismatch means the kennitala is of the other kind.
+ */
+function warningText(l: Locale, w: { code: string; message: string }, type: MerchantType | null): string {
+  const code = w.code as ProfileWarning['code'];
+  if (code === 'kennitala_check_digit') return t(l, 'warn_kennitala_check_digit');
+  if (code !== 'kennitala_type_mismatch') return w.message;
+  return t(l, 'warn_kennitala_type_mismatch', {
+    kind: type === 'company' ? 'individual' : 'company',
+    type: type ? t(l, `type_${type}`) : '—',
+  });
+}
 
 /** The merchant's profile form and application status, with the submit button. */
 export function profilePages(ctx: WebContext): Router {
@@ -16,16 +135,19 @@ export function profilePages(ctx: WebContext): Router {
     '/dashboard/profile',
     requireUser('merchant'),
     requireCsrf(ctx),
+    viewPreferences(ctx),
     requireAction('manage_settings'),
   );
   const merchantIdOf = (res: Response) => sessionOf(res).user.merchant_id!;
 
   function profilePage(
+    req: Request,
     res: Response,
     row: MerchantRow,
     opts: { error?: string; ok?: string; status?: number } = {},
   ) {
-    const session = sessionOf(res);
+    const view = merchantView(req, res);
+    const l = view.locale;
     const m = presentMerchant(row, false);
     const live = presentMerchant(row, true).enabled_capabilities;
     const a = m.legal_address;
@@ -46,82 +168,80 @@ export function profilePages(ctx: WebContext): Router {
     const caps = Object.entries(m.capabilities).map(
       ([name, c]) =>
         html`<tr>
-          <th scope="row">${name}</th>
-          <td>${c.status}</td>
+          <th scope="row">${t(l, `cap_${name as CapabilityName}`)}</th>
+          <td>${t(l, `capStatus_${c.status satisfies CapabilityStatus}`)}</td>
           <td>${c.requirements.join(', ') || '—'}</td>
         </tr>`,
     );
-    const canSubmit = m.application.status === 'unsubmitted' || m.application.status === 'rejected';
-    const body = html`${opts.error ? notice('error', opts.error) : ''}${opts.ok ? notice('ok', opts.ok) : ''}
-      ${m.warnings.map((w) => notice('warn', w.message))}
+    const status: ApplicationStatus = m.application.status;
+    const canSubmit = status === 'unsubmitted' || status === 'rejected';
+    const body = html`${m.warnings.map((w) => notice('warn', warningText(l, w, m.merchant_type)))}
       <section aria-labelledby="app-h">
-        <h2 id="app-h">Application</h2>
+        <h2 id="app-h">${t(l, 'application')}</h2>
         <p>
-          Status:
-          <strong data-testid="application-status">${m.application.status.replace('_', ' ')}</strong>
-          ${m.application.rejection_reason ? html` — reason: ${m.application.rejection_reason}` : ''}
+          ${t(l, 'status')}
+          <strong data-testid="application-status">${t(l, `app_${status}`)}</strong>
+          ${m.application.rejection_reason ? t(l, 'reason', { reason: m.application.rejection_reason }) : ''}
         </p>
-        ${tableFrame(
-          'Capabilities (live)',
-          html`<table>
-            <caption>
-              Capabilities (live)
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Capability</th>
-                <th scope="col">Status</th>
-                <th scope="col">Still needed</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${caps}
-            </tbody>
-          </table>`,
+        ${table(
+          t(l, 'capabilities'),
+          [t(l, 'capability'), t(l, 'capabilityStatus'), t(l, 'stillNeeded')],
+          caps,
+          '',
         )}
         <p>
-          Enabled in test mode: payments.card, payments.bank_claim. Enabled live:
-          <span data-testid="live-enabled">${live.join(', ') || 'nothing yet'}</span>.
+          ${t(l, 'enabledTest', { list: 'payments.card, payments.bank_claim' })}
+          <span data-testid="live-enabled">${live.join(', ') || t(l, 'nothingYet')}</span>.
         </p>
         ${
           canSubmit
             ? html`<form method="post" action="/dashboard/profile/submit">
-                ${csrfField(session.session.csrf_token)}
-                <p><button type="submit">Submit application for review</button></p>
+                ${view.csrf}
+                <p><button type="submit">${t(l, 'submit')}</button></p>
               </form>`
             : ''
         }
       </section>
       <section aria-labelledby="profile-h">
-        <h2 id="profile-h">Profile</h2>
+        <h2 id="profile-h">${t(l, 'profile')}</h2>
         <form method="post" action="/dashboard/profile">
-          ${csrfField(session.session.csrf_token)} ${input('name', 'Business name', m.name, { max: 255 })}
-          <label for="merchant_type">Merchant type</label>
+          ${view.csrf} ${input('name', t(l, 'name'), m.name, { max: 255 })}
+          <label for="merchant_type">${t(l, 'merchantType')}</label>
           <select id="merchant_type" name="merchant_type">
-            <option value="" ${m.merchant_type === null ? 'selected' : ''}>Not set</option>
-            ${MERCHANT_TYPES.map((t) => html`<option value="${t}" ${m.merchant_type === t ? 'selected' : ''}>${t}</option>`)}
+            <option value="" ${m.merchant_type === null ? 'selected' : ''}>${t(l, 'notSet')}</option>
+            ${MERCHANT_TYPES.map(
+              (type) =>
+                html`<option value="${type}" ${m.merchant_type === type ? 'selected' : ''}>
+                  ${t(l, `type_${type}`)}
+                </option>`,
+            )}
           </select>
-          ${input('kennitala', 'Kennitala (10 digits)', m.kennitala, { max: 10 })}
-          ${input('phone', 'Phone', m.phone, { type: 'tel', max: 50 })}
-          ${input('website', 'Website', m.website, { max: 255 })}
-          <label for="business_description">What you sell</label>
+          ${input('kennitala', t(l, 'kennitala'), m.kennitala, { max: 10 })}
+          ${input('phone', t(l, 'phone'), m.phone, { type: 'tel', max: 50 })}
+          ${input('website', t(l, 'website'), m.website, { max: 255 })}
+          <label for="business_description">${t(l, 'description')}</label>
           <textarea id="business_description" name="business_description" maxlength="2000">
 ${m.business_description ?? ''}</textarea>
-          ${input('bank_account', 'Settlement bank account (0000-00-000000)', m.bank_account, { max: 14 })}
+          ${input('bank_account', t(l, 'bankAccount'), m.bank_account, { max: 14 })}
           <fieldset>
-            <legend>Legal address</legend>
-            ${input('legal_address[street]', 'Street', a?.street ?? null)}
-            ${input('legal_address[city]', 'City', a?.city ?? null)}
-            ${input('legal_address[postalCode]', 'Postal code', a?.postalCode ?? null)}
-            ${input('legal_address[country]', 'Country', a?.country ?? null)}
+            <legend>${t(l, 'legalAddress')}</legend>
+            ${input('legal_address[street]', t(l, 'street'), a?.street ?? null)}
+            ${input('legal_address[city]', t(l, 'city'), a?.city ?? null)}
+            ${input('legal_address[postalCode]', t(l, 'postalCode'), a?.postalCode ?? null)}
+            ${input('legal_address[country]', t(l, 'country'), a?.country ?? null)}
           </fieldset>
-          <p><button type="submit">Save profile</button></p>
+          <p><button type="submit">${t(l, 'save')}</button></p>
         </form>
       </section>`;
-    sendPage(res, body, { title: 'Profile', session, status: opts.status ?? 200 });
+    sendMerchantPage(res, view, body, {
+      title: t(l, 'title'),
+      status: opts.status ?? 200,
+      error: opts.error,
+      ok: opts.ok,
+    });
   }
-  router.get('/dashboard/profile', async (_req, res) => {
-    profilePage(res, await accounts.load(merchantIdOf(res)));
+  router.get('/dashboard/profile', async (req, res) => {
+    profilePage(req, res, await accounts.load(merchantIdOf(res)));
   });
 
   router.post('/dashboard/profile', async (req, res) => {
@@ -151,18 +271,19 @@ ${m.business_description ?? ''}</textarea>
         error = errorMessage(err);
       }
     }
-    profilePage(res, await accounts.load(id), error ? { error, status: 400 } : { ok: 'Profile saved.' });
+    const ok = t(merchantView(req, res).locale, 'saved');
+    profilePage(req, res, await accounts.load(id), error ? { error, status: 400 } : { ok });
   });
 
-  router.post('/dashboard/profile/submit', async (_req, res) => {
+  router.post('/dashboard/profile/submit', async (req, res) => {
     const id = merchantIdOf(res);
     try {
       await accounts.submit(id);
-      profilePage(res, await accounts.load(id), {
-        ok: 'Application submitted. We will review it and let you know.',
+      profilePage(req, res, await accounts.load(id), {
+        ok: t(merchantView(req, res).locale, 'submitted'),
       });
     } catch (err) {
-      profilePage(res, await accounts.load(id), { error: errorMessage(err), status: 400 });
+      profilePage(req, res, await accounts.load(id), { error: errorMessage(err), status: 400 });
     }
   });
 

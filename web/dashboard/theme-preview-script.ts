@@ -45,7 +45,10 @@ export const THEME_PREVIEW_JS = `(function () {
         img = document.createElement('img');
         img.className = 'skil-logo';
         img.setAttribute('referrerpolicy', 'no-referrer');
-        img.setAttribute('alt', preview.getAttribute('data-merchant') + ' logo');
+        img.setAttribute(
+          'alt',
+          preview.getAttribute('data-logo-alt') || preview.getAttribute('data-merchant') + ' logo'
+        );
         preview.insertBefore(img, preview.firstChild);
       }
       if (img.getAttribute('src') !== logo) img.setAttribute('src', logo);
