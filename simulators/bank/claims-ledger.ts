@@ -159,7 +159,9 @@ export class ClaimsLedger {
       Object.assign(terms, { noticeFee: 0, otherCosts: 0, otherDefaultCosts: 0, defaultCharge: undefined });
       terms.interestPaidThrough = stored.settledThrough;
     }
-    return claimAmountDue(terms, date, { statutoryRates: this.opts.statutoryRates ?? SIMULATED_STATUTORY_RATES });
+    return claimAmountDue(terms, date, {
+      statutoryRates: this.opts.statutoryRates ?? SIMULATED_STATUTORY_RATES,
+    });
   }
 
   /** The claim as `claimDetails`, with amounts due today. */
