@@ -11,7 +11,7 @@ export { daysBetween, yearFraction, type DayCount } from './day-count';
  * default charges (vanskilagjald), default interest (dráttarvextir) and early-payment discount
  * (CLAIMS-DOMAIN.md §1.1, §1.6; IOBWS-Claims3.1 `defaultCharge`, `defaultInterest`, `discount`).
  *
- * Rules (decisions 0070, 0071):
+ * Rules (decisions 0070, 0071, 0209):
  * - The claim is in default when paid after its final due date (eindagi); an eindagi on a
  *   non-banking day gives grace to the next banking day. Default charges, other default costs and
  *   default interest are due only then.
