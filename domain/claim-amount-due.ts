@@ -1,36 +1,37 @@
 import Decimal from 'decimal.js';
 import { nextBankingDay } from './banking-days';
+import { addDays, daysBetween, parseDate, type DayCount } from './day-count';
+import { accrueDefaultInterest } from './default-interest';
+import type { DefaultInterestRateTable, PayerKind } from './default-interest-rates';
+
+export { daysBetween, yearFraction, type DayCount } from './day-count';
 
 /**
  * What a payer owes on a bank claim (krafa) on a given date: principal, notice fee, other costs,
  * default charges (vanskilagjald), default interest (dráttarvextir) and early-payment discount
  * (CLAIMS-DOMAIN.md §1.1, §1.6; IOBWS-Claims3.1 `defaultCharge`, `defaultInterest`, `discount`).
  *
- * Rules (decisions 0070, 0071):
+ * Rules (decisions 0070, 0071, 0209):
  * - The claim is in default when paid after its final due date (eindagi); an eindagi on a
  *   non-banking day gives grace to the next banking day. Default charges, other default costs and
  *   default interest are due only then.
  * - Default interest runs from the reference date (gjalddagi or eindagi) to the payment date:
- *   `days = paymentDate − start` calendar days, counted by the rule's day count. Simple interest,
- *   one rate for the whole period; the 12-month capitalisation of Act 38/2001 is not modelled.
+ *   `days = paymentDate − start` calendar days, counted by the rule's day count. Each day bears that
+ *   day's rate (the statutory table's, or the claim's own percentage, a consumer's capped at the
+ *   statutory one), and interest unpaid for twelve months is added to the principal once every
+ *   twelve months (Act 38/2001 art. 12): `default-interest.ts`, decision 0209.
  * - Default charge tiers: the highest tier whose day count is exceeded applies (it replaces the
  *   lower one, it is not added), counted in days after the charge's reference date.
  * - Discount tiers: a tier applies when paid on or before `referenceDate − day`; the largest
  *   applicable discount wins. Percentage discounts are of the total before discount (the
  *   standard: "the discount amount is calculated from totalAmount").
  * - Money is integer ISK. Each computed component (percentage charge, interest, discount) is
- *   computed exactly with decimal.js and rounded half-up to whole krónur once, in `roundIsk`;
+ *   computed exactly with decimal.js and rounded half-up to whole krónur once, in `roundIsk`
+ *   (interest added to the principal under art. 12 stays exact inside the interest component);
  *   the total is the sum of the rounded components, so the parts always add up to the total.
  */
 
 export type ReferenceDateRule = 'DueDate' | 'FinalDueDate';
-
-/**
- * Day counts: `actual/360` (IOBWS `360`), `actual/actual` (IOBWS `Calendar`: days in each calendar
- * year over 365 or 366), `actual/365` (fixed 365), `30E/360` (RB "360/360"), and `daily`
- * (IOBWS `Daily`, state claims: the percentage is per day).
- */
-export type DayCount = 'actual/360' | 'actual/actual' | 'actual/365' | '30E/360' | 'daily';
 
 export interface DayAmountTier {
   /** Days from the reference date (after it for charges, before it for discounts), 0–99. */
@@ -45,7 +46,10 @@ export interface DefaultInterestRule {
   dayCount: DayCount;
   /** `principal` (IOBWS `Amount`) or `principal_and_default_charge` (`AmountAndDefaultCharge`). */
   basis: 'principal' | 'principal_and_default_charge';
-  /** Percent per year (per day for `daily`); absent means the statutory rate from the options. */
+  /**
+   * Percent per year (per day for `daily`); absent means the statutory rate table from the options.
+   * A consumer never owes more than the statutory rate of the day (decision 0209).
+   */
   percentage?: number | undefined;
 }
 
@@ -72,8 +76,17 @@ export interface ClaimTerms {
 }
 
 export interface AmountDueOptions {
-  /** Percent per year applied when the interest rule names no percentage (Central Bank maximum). */
-  statutoryDefaultRate?: number;
+  /**
+   * The statutory default-interest rates over time (Central Bank, Act 38/2001 art. 6): applied when
+   * the interest rule names no percentage, and the cap on a consumer's agreed percentage.
+   */
+  statutoryRates?: DefaultInterestRateTable;
+  /**
+   * Who owes. `consumer`: the statutory consumer rate, and an agreed percentage capped at it;
+   * `business`: the business rate, an agreed percentage as agreed. Omitted: the consumer rate when
+   * none is agreed, an agreed percentage as agreed (what the bank itself computes; decision 0209).
+   */
+  payer?: PayerKind;
 }
 
 export interface AmountDue {
@@ -92,25 +105,6 @@ export interface AmountDue {
   total: number;
 }
 
-const DAY_MS = 86_400_000;
-
-function parseDate(date: string): number {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new RangeError(`expected a YYYY-MM-DD date, got ${date}`);
-  const ms = Date.parse(`${date}T00:00:00Z`);
-  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date)
-    throw new RangeError(`not a calendar date: ${date}`);
-  return ms;
-}
-
-/** Calendar days from `a` to `b` (negative when b is earlier). */
-export function daysBetween(a: string, b: string): number {
-  return Math.round((parseDate(b) - parseDate(a)) / DAY_MS);
-}
-
-function addDays(date: string, n: number): string {
-  return new Date(parseDate(date) + n * DAY_MS).toISOString().slice(0, 10);
-}
-
 /** Whole ISK, half-up: the one place amounts are rounded. */
 function roundIsk(value: Decimal): number {
   return value.toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
@@ -120,47 +114,6 @@ function wholeIsk(name: string, value: number | undefined): number {
   const v = value ?? 0;
   if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`${name} must be a whole ISK amount ≥ 0`);
   return v;
-}
-
-/**
- * Year fraction between two dates under a day count, exact. Returns the fraction and the day count's
- * number of days. For `daily` the "fraction" is the number of days (the rate is per day).
- */
-export function yearFraction(
-  from: string,
-  to: string,
-  dayCount: DayCount,
-): { fraction: Decimal; days: number } {
-  const actual = daysBetween(from, to);
-  if (actual <= 0) return { fraction: new Decimal(0), days: 0 };
-  switch (dayCount) {
-    case 'actual/360':
-      return { fraction: new Decimal(actual).div(360), days: actual };
-    case 'actual/365':
-      return { fraction: new Decimal(actual).div(365), days: actual };
-    case 'daily':
-      return { fraction: new Decimal(actual), days: actual };
-    case '30E/360': {
-      const [y1, m1, d1] = from.split('-').map(Number) as [number, number, number];
-      const [y2, m2, d2] = to.split('-').map(Number) as [number, number, number];
-      const days = 360 * (y2 - y1) + 30 * (m2 - m1) + (Math.min(d2, 30) - Math.min(d1, 30));
-      return { fraction: new Decimal(days).div(360), days };
-    }
-    case 'actual/actual': {
-      // Split at each 1 January: days in year y count against that year's length.
-      let fraction = new Decimal(0);
-      let start = from;
-      while (start < to) {
-        const year = Number(start.slice(0, 4));
-        const nextYear = `${year + 1}-01-01`;
-        const end = to < nextYear ? to : nextYear;
-        const yearLength = daysBetween(`${year}-01-01`, nextYear);
-        fraction = fraction.plus(new Decimal(daysBetween(start, end)).div(yearLength));
-        start = end;
-      }
-      return { fraction, days: actual };
-    }
-  }
 }
 
 function tierAmount(tier: DayAmountTier, base: number): Decimal {
@@ -203,14 +156,19 @@ export function claimAmountDue(terms: ClaimTerms, date: string, opts: AmountDueO
   let interestDays = 0;
   const rule = terms.defaultInterest;
   if (inDefault && rule) {
-    const percentage = rule.percentage ?? opts.statutoryDefaultRate;
-    if (percentage === undefined)
-      throw new RangeError('the interest rule names no percentage and no statutory rate was given');
     let start = refDate(rule.referenceDate);
     if (terms.interestPaidThrough && terms.interestPaidThrough > start) start = terms.interestPaidThrough;
-    const { fraction, days } = yearFraction(start, date, rule.dayCount);
     const base = rule.basis === 'principal_and_default_charge' ? principal + defaultCharge : principal;
-    defaultInterest = roundIsk(new Decimal(base).times(new Decimal(percentage)).div(100).times(fraction));
+    const { exact, days } = accrueDefaultInterest({
+      principal: base,
+      from: start,
+      to: date,
+      dayCount: rule.dayCount,
+      rates: opts.statutoryRates,
+      payer: opts.payer,
+      agreedPercentage: rule.percentage,
+    });
+    defaultInterest = roundIsk(exact);
     interestDays = days;
   }
 

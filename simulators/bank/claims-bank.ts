@@ -6,6 +6,7 @@ import type { TLSSocket } from 'node:tls';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from '../../stack/logger';
+import type { DefaultInterestRateTable } from '../../domain/default-interest-rates';
 import { createAcquirerSettlementsRouter } from './acquirer-settlements';
 import { createDayCloser, type DayCloseResult } from './day-close/close-day';
 import type { CamtAccountInfo } from './camt-writer';
@@ -68,7 +69,8 @@ export interface SimulatedBankOptions {
   /** HTTPS, and with `requestCert` mutual TLS: only clients with a certificate signed by `ca` connect. */
   tls?: { cert: string | Buffer; key: string | Buffer; ca?: string | Buffer; requestCert?: boolean };
   now?: () => Date;
-  statutoryDefaultRate?: number;
+  /** The statutory default-interest rates (claims naming no percentage); omitted: the ledger's. */
+  statutoryRates?: DefaultInterestRateTable;
   tokenTtlSeconds?: number;
   /** Sees every `/v1` request and its answer (tests validate them against the OpenAPI document). */
   observe?: (exchange: ObservedExchange) => void;
@@ -121,7 +123,7 @@ function peerCommonName(req: Request): string | null {
 export async function startSimulatedBank(opts: SimulatedBankOptions): Promise<SimulatedBank> {
   const ledger = new ClaimsLedger({
     ...(opts.now && { now: opts.now }),
-    ...(opts.statutoryDefaultRate !== undefined && { statutoryDefaultRate: opts.statutoryDefaultRate }),
+    ...(opts.statutoryRates !== undefined && { statutoryRates: opts.statutoryRates }),
   });
 
   let persist: () => Promise<void> = () => Promise.resolve();

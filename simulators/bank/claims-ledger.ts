@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { claimAmountDue, type AmountDue } from '../../domain/claim-amount-due';
+import { constantRateTable, type DefaultInterestRateTable } from '../../domain/default-interest-rates';
 import { nextBankingDay } from '../../domain/banking-days';
 import {
   claimIdOf,
@@ -43,11 +44,17 @@ export interface LedgerSnapshot {
 export interface LedgerOptions {
   /** Current time (tests and test clocks move it). */
   now?: () => Date;
-  /** Percent per year when a claim names no default-interest percentage. */
-  statutoryDefaultRate?: number;
+  /**
+   * The statutory rates when a claim names no default-interest percentage; omitted: 15.25 % for
+   * all time. The bank computes a percentage the claim names as named (decision 0209).
+   */
+  statutoryRates?: DefaultInterestRateTable;
   /** The paying bank's branch reported in transactions. */
   transactionBank?: string;
 }
+
+/** The simulated bank's one statutory rate, as before the rate table existed. */
+const SIMULATED_STATUTORY_RATES = constantRateTable(15.25);
 
 export class ClaimsLedger {
   private readonly claims = new Map<string, StoredClaim>();
@@ -152,7 +159,9 @@ export class ClaimsLedger {
       Object.assign(terms, { noticeFee: 0, otherCosts: 0, otherDefaultCosts: 0, defaultCharge: undefined });
       terms.interestPaidThrough = stored.settledThrough;
     }
-    return claimAmountDue(terms, date, { statutoryDefaultRate: this.opts.statutoryDefaultRate ?? 15.25 });
+    return claimAmountDue(terms, date, {
+      statutoryRates: this.opts.statutoryRates ?? SIMULATED_STATUTORY_RATES,
+    });
   }
 
   /** The claim as `claimDetails`, with amounts due today. */

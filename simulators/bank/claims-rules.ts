@@ -1,4 +1,5 @@
 import { claimAmountDue } from '../../domain/claim-amount-due';
+import { constantRateTable } from '../../domain/default-interest-rates';
 import { checkKennitala } from '../../domain/kennitala';
 import type { ClaimKey, ClaimResultCode, CreateClaimDetails } from '../../adapters/banks/claims-api';
 import { claimTermsOf } from '../../adapters/banks/claim-terms';
@@ -82,7 +83,7 @@ export function validateClaim(c: CreateClaimDetails & { expirationDate: string }
   if (pct !== undefined && !(typeof pct === 'number' && pct >= 0 && pct <= 100))
     fail('defaultInterest.percentage must be 0–100');
   try {
-    claimAmountDue(claimTermsOf(c), key!.dueDate!, { statutoryDefaultRate: 0 });
+    claimAmountDue(claimTermsOf(c), key!.dueDate!, { statutoryRates: constantRateTable(0) });
   } catch (err) {
     fail(`claim terms: ${(err as Error).message}`);
   }

@@ -5,6 +5,7 @@ import {
   type AmountDue,
   type ClaimTerms,
 } from '../../domain/claim-amount-due';
+import { constantRateTable } from '../../domain/default-interest-rates';
 
 // Every expected figure below is computed by hand in the comment above the case, not by the code.
 
@@ -286,7 +287,7 @@ const cases: Case[] = [
 
 describe('claimAmountDue: hand-computed table', () => {
   test.each(cases)('$name', ({ terms, date, expect: want }) => {
-    const due = claimAmountDue(terms, date, { statutoryDefaultRate: 0.05 });
+    const due = claimAmountDue(terms, date, { statutoryRates: constantRateTable(0.05) });
     expect(due).toMatchObject(want);
     // The parts always add up to the total.
     expect(
