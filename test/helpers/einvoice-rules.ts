@@ -1,8 +1,8 @@
 /**
  * A quick in-process check of some e-invoice rules, written from the published rule lists (decision
  * 0139). The test of record is the official artefacts run by Saxon-HE
- * (test/helpers/official-einvoice-validation.ts, decision 0208); where the two disagree, they decide:
- * EN 16931 core (BR-*, BR-CO-*, BR-S/Z-*), Peppol BIS Billing 3.0 (PEPPOL-EN16931-R*) and the
+ * (test/helpers/official-einvoice-validation.ts, decision 0208); where the two disagree, they decide.
+ * Checked here: EN 16931 core (BR-*, BR-CO-*, BR-S/Z-*), Peppol BIS Billing 3.0 (PEPPOL-EN16931-R*) and the
  * Icelandic TS-236 rules (IS-R-*). `checkEInvoice` returns the ids of the rules a document breaks.
  */
 import { XMLParser } from 'fast-xml-parser';
