@@ -223,7 +223,7 @@ export function checkEInvoice(xml: string): RuleId[] {
       fail('IS-R-005', !!text(buyer.PostalAddress?.StreetName) && !!text(buyer.PostalAddress?.PostalZone));
     }
     const eindagi = (doc.AdditionalDocumentReference ?? []).find(
-      (r: Node) => text(r.DocumentTypeCode) === '71',
+      (r: Node) => text(r.DocumentDescription) === 'EINDAGI',
     );
     if (eindagi) {
       const id = text(eindagi.ID) ?? '';
