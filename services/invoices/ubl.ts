@@ -5,7 +5,8 @@ import type { InvoiceLine, VatPerRate } from '../../domain/invoices';
  * The e-invoice of Icelandic practice: UBL 2.1 following Peppol BIS Billing 3.0 as TS-236 adopts it
  * (decision 0139): the seller identified by kennitala (scheme 0196) as endpoint and legal entity,
  * its VAT number with the IS prefix, VAT per rate, and for a krafa the gjalddagi as due date and the
- * eindagi as a document reference of type 71. Rendered when first asked for, never stored.
+ * eindagi as the supporting document whose description is EINDAGI (TS-236, rules IS-R-008…010;
+ * decision 0208). Rendered when first asked for, never stored.
  */
 const CUSTOMIZATION = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0';
 const PROFILE = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
@@ -98,7 +99,7 @@ function line(tag: 'InvoiceLine' | 'CreditNoteLine', seller: Seller, l: InvoiceL
 
 export function invoiceUbl(inv: InvoiceRow): string {
   const eindagi = inv.final_due_date
-    ? `<cac:AdditionalDocumentReference><cbc:ID>${inv.final_due_date}</cbc:ID><cbc:DocumentTypeCode>71</cbc:DocumentTypeCode></cac:AdditionalDocumentReference>`
+    ? `<cac:AdditionalDocumentReference><cbc:ID>${inv.final_due_date}</cbc:ID><cbc:DocumentDescription>EINDAGI</cbc:DocumentDescription></cac:AdditionalDocumentReference>`
     : '';
   return `<?xml version="1.0" encoding="UTF-8"?>
 <Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" ${NS}>

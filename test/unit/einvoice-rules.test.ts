@@ -77,7 +77,7 @@ test('the generated invoice and credit note pass every rule', () => {
   // net amount is priced per the whole quantity.
   expect(INVOICE).toContain('<cbc:InvoicedQuantity unitCode="C62">-1</cbc:InvoicedQuantity>');
   expect(INVOICE).toMatch(/<cbc:BaseQuantity unitCode="C62">7<\/cbc:BaseQuantity>/);
-  expect(INVOICE).toContain('<cbc:DocumentTypeCode>71</cbc:DocumentTypeCode>');
+  expect(INVOICE).toContain('<cbc:DocumentDescription>EINDAGI</cbc:DocumentDescription>');
 });
 
 const swap = (from: string | RegExp, to: string) => (xml: string) => {
