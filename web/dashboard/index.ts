@@ -13,6 +13,8 @@ import { devicePages } from './device-page';
 import { financePages } from './finance/pages';
 import { merchantPages } from './merchant-pages';
 import { merchantNav, merchantView } from './frame';
+import { rememberLanguage, withLanguage } from './language';
+import { isLocale } from '../../domain/locale';
 import { signUpPages } from './sign-up-pages';
 import { passwordResetPages } from './password-reset-pages';
 import { teamPages } from './team-pages';
@@ -72,6 +74,7 @@ function dashboardRouter(deps: Omit<WebContext, 'cookies'>): Router {
   const router = express.Router();
   router.use(express.urlencoded({ extended: true, limit: '64kb', parameterLimit: 100 }));
   router.use(loadSession(deps.services.signIn, ctx.cookies));
+  router.use(rememberLanguage(ctx));
   router.use((req, res, next) => {
     context(res).route = req.path.replace(/\/[a-z]{2,6}_[0-9A-Za-z]{8,}/g, '/:id');
     next();
@@ -83,8 +86,10 @@ function dashboardRouter(deps: Omit<WebContext, 'cookies'>): Router {
       (res.locals as { merchantNav?: unknown }).merchantNav = merchantNav(merchantView(req, res));
     next();
   });
-  router.get('/dashboard', requireUser(), (_req, res) => {
-    res.redirect(303, sessionOf(res).user.kind === 'operator' ? '/dashboard/operator' : '/dashboard/home');
+  router.get('/dashboard', requireUser(), (req, res) => {
+    const home = sessionOf(res).user.kind === 'operator' ? '/dashboard/operator' : '/dashboard/home';
+    // The language asked for is stored by now; it is carried along too, so it holds without cookies.
+    res.redirect(303, isLocale(req.query.lang) ? withLanguage(req, home, req.query.lang) : home);
   });
   router.use(signInPages(ctx));
   router.use(signUpPages(ctx));
