@@ -57,7 +57,8 @@ async function signOut(page: Page, button: string): Promise<void> {
 }
 
 const storedLocale = async (u: TestUser) =>
-  ((await web.knex('users').where({ id: u.id }).first('locale')) as { locale: string | null }).locale;
+  (await web.knex('users').where({ id: u.id }).first<{ locale: string | null } | undefined>('locale'))
+    ?.locale;
 
 test('a merchant user switches to Icelandic once; a new browser signed in shows Icelandic; ?lang=en switches back and is stored', async () => {
   const first = await freshBrowser();
