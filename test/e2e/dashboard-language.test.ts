@@ -7,7 +7,8 @@ import { startWebStack, type WebStack } from '../helpers/web-stack';
  * The dashboard's language belongs to the user, not the browser: a switch made on one page is
  * stored on the user, so signing in from a fresh browser (no cookies, an English Accept-Language)
  * shows the pages in it; `?lang=` switches back and is stored the same way. The operator's pages
- * and the device page speak Icelandic with the same fields and actions as in English.
+ * and the device page speak Icelandic with the same fields and actions as in English, as do the
+ * pages every area shares (no such page, not for this kind of account).
  */
 
 // Browser globals for the callbacks that run inside page.evaluate (the project compiles without lib "dom").
@@ -267,6 +268,17 @@ test('the device page in Icelandic: the code form, the request and approving it'
   const unknown = await page.goto(`${web.url}/device?user_code=BBBB-CCCC`);
   expect(unknown!.status()).toBe(404);
   await expect(page.locator('.notice').innerText()).resolves.toMatch(/Engin beiðni í bið/);
+  // The pages every area shares speak it as well: no such page, and a page for operators only.
+  const missing = await page.goto(`${web.url}/dashboard/no-such-page`);
+  expect(missing!.status()).toBe(404);
+  await expect(langOf(page)).resolves.toBe('is');
+  await expect(heading(page)).resolves.toBe('Síða fannst ekki');
+  const operatorsOnly = await page.goto(`${web.url}/dashboard/operator`);
+  expect(operatorsOnly!.status()).toBe(403);
+  await expect(heading(page)).resolves.toBe('Ekki í boði');
+  await expect(page.locator('main p').innerText()).resolves.toBe(
+    `Þessi síða er fyrir aðganga umsjónaraðila. Innskráð netfang: ${owner.email}.`,
+  );
   await page.goto(`${web.url}/dashboard/home?lang=en`);
-  expect(tab.errors.filter((e) => !/status of 404/.test(e))).toEqual([]);
+  expect(tab.errors.filter((e) => !/status of 40[34]/.test(e))).toEqual([]);
 }, 60_000);
