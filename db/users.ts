@@ -2,6 +2,7 @@ import type { Db } from './knex';
 import { newId, ID_PREFIX, randomBase62 } from '../domain/ids';
 import { sha256 } from '../domain/device-codes';
 import type { MemberRole } from '../domain/member-roles';
+import type { Locale } from '../domain/locale';
 
 export type UserKind = 'merchant' | 'operator';
 
@@ -19,6 +20,8 @@ export interface UserRow {
   disabled_at: Date | null;
   /** When the user proved the address by a link mailed to it; null until then (decision 0115). */
   email_verified_at: Date | null;
+  /** The language the user last chose in the dashboard; null until they choose one. */
+  locale: Locale | null;
 }
 
 export interface SessionRow {
@@ -97,6 +100,10 @@ export function createUserRepository(db: Db) {
         .whereRaw('lower(email) = ?', [normalizeEmail(email)])
         .update({ email_verified_at: trx.raw('coalesce(email_verified_at, now())') });
       return n > 0;
+    },
+
+    async setLocale(userId: string, locale: Locale, trx: Db = db): Promise<void> {
+      await trx('users').where({ id: userId }).update({ locale });
     },
 
     async setPassword(userId: string, passwordHash: string, trx: Db = db): Promise<void> {

@@ -45,3 +45,19 @@ export function pickLocale(
   for (const candidate of [query, cookie]) if (isLocale(candidate)) return candidate;
   return /^\s*is\b/i.test(acceptLanguage ?? '') ? 'is' : 'en';
 }
+
+/**
+ * The locale of a signed-in dashboard request: `?lang=` first, then the language the user stored
+ * (it follows them to every browser), then the browser's cookie, then Accept-Language as
+ * `pickLocale` reads it, then English. Signed out, `stored` is null and this is `pickLocale`.
+ */
+export function pickUserLocale(
+  query: unknown,
+  stored: Locale | null | undefined,
+  cookie: string | undefined,
+  acceptLanguage: string | undefined,
+): Locale {
+  if (isLocale(query)) return query;
+  if (isLocale(stored)) return stored;
+  return pickLocale(undefined, cookie, acceptLanguage);
+}

@@ -35,6 +35,7 @@ import * as renewalHotUpdates from './20261229_0100_renewal_hot_updates';
 import * as compositeTenantKeys from './20261230_0100_composite_tenant_keys';
 import * as sessionIntentOncePaid from './20261231_0100_session_intent_once_paid';
 import * as mcpConfirmationObjects from './20261231_0200_mcp_confirmation_objects';
+import * as userLocale from './20261231_0300_user_locale';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -79,4 +80,5 @@ export const migrations: Record<string, Migration> = {
   '20261230_0100_composite_tenant_keys': compositeTenantKeys,
   '20261231_0100_session_intent_once_paid': sessionIntentOncePaid,
   '20261231_0200_mcp_confirmation_objects': mcpConfirmationObjects,
+  '20261231_0300_user_locale': userLocale,
 };

@@ -4,6 +4,7 @@ import { createUserRepository, type SessionRow, type UserRow } from '../db/users
 export type { SessionRow, UserKind, UserRow } from '../db/users';
 import { hashPassword, verifyPassword, PASSWORD_MAX_LENGTH } from '../domain/password';
 import { randomBase62 } from '../domain/ids';
+import type { Locale } from '../domain/locale';
 
 /** Five failures within 15 minutes lock the address for 15 minutes (docs/decisions/0016-dashboard-sign-in.md). */
 export const SIGN_IN_POLICY = { maxFailures: 5, windowSeconds: 15 * 60, lockSeconds: 15 * 60 };
@@ -56,6 +57,14 @@ export function createSignInService(knex: Knex) {
 
     async signOut(sessionId: string): Promise<void> {
       await users.deleteSession(sessionId);
+    },
+
+    /**
+     * Stores the language a signed-in user switched to, so every page on every browser they sign
+     * in from speaks it (web/dashboard/language.ts).
+     */
+    async rememberLocale(userId: string, locale: Locale): Promise<void> {
+      await users.setLocale(userId, locale);
     },
   };
 }

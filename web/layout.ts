@@ -6,6 +6,7 @@ import type { WebSession } from './session';
 import { can } from '../domain/member-roles';
 import { STYLESHEET_HREF } from './stylesheet';
 import { faviconLinks } from './favicon';
+import { defineMessages } from './messages';
 
 /**
  * The dashboard's page frame: plain HTML forms, no script needed (the CSP admits only our own), a
@@ -27,42 +28,114 @@ export interface PageOptions {
   scripts?: readonly string[];
   /** The merchant's navigation, by role, with the test/live and is/en switches (web/dashboard/frame.ts). */
   nav?: SafeHtml;
+  /**
+   * The page's own address (its path, and query without `lang`), for the operator header's
+   * language switch and current page; pages that have their own switch (finance) leave it out.
+   */
+  here?: string;
 }
 
-function nav(session: WebSession | undefined, merchantNav: SafeHtml | undefined): SafeHtml {
+const t = defineMessages({
+  en: {
+    skip: 'Skip to content',
+    nav: 'Dashboard',
+    menu: 'Menu',
+    closeMenu: 'Close menu',
+    platform: 'Platform',
+    applications: 'Applications',
+    finance: 'Finance',
+    settings: 'Settings',
+    profile: 'Profile',
+    theme: 'Checkout theme',
+    apiKeys: 'API keys',
+    webhooks: 'Webhooks',
+    team: 'Team',
+    language: 'Íslenska',
+    signOut: 'Sign out',
+  },
+  is: {
+    skip: 'Fara beint í efni',
+    nav: 'Stjórnborð',
+    menu: 'Valmynd',
+    closeMenu: 'Loka valmynd',
+    platform: 'Umsjón',
+    applications: 'Umsóknir',
+    finance: 'Fjármál',
+    settings: 'Stillingar',
+    profile: 'Upplýsingar',
+    theme: 'Útlit greiðslusíðu',
+    apiKeys: 'API-lyklar',
+    webhooks: 'Vefkrókar',
+    team: 'Teymi',
+    language: 'English',
+    signOut: 'Skrá út',
+  },
+});
+
+function nav(
+  session: WebSession | undefined,
+  merchantNav: SafeHtml | undefined,
+  l: Locale,
+  here: string | undefined,
+): SafeHtml {
   // A page's own navigation first: the till's (web/pos/frame.ts) has no dashboard session.
   if (merchantNav) return merchantNav;
   if (!session) return html``;
+  const current = (href: string) =>
+    here === undefined
+      ? undefined
+      : here === href
+        ? 'page'
+        : here.startsWith(`${href}/`)
+          ? 'true'
+          : undefined;
   const groups: NavGroup[] =
     session.user.kind === 'operator'
       ? [
           {
-            label: 'Platform',
+            label: t(l, 'platform'),
             links: [
-              { href: '/dashboard/operator', label: 'Applications' },
-              { href: '/dashboard/finance', label: 'Finance' },
+              {
+                href: '/dashboard/operator',
+                label: t(l, 'applications'),
+                current: current('/dashboard/operator'),
+              },
+              { href: '/dashboard/finance', label: t(l, 'finance'), current: current('/dashboard/finance') },
             ],
           },
         ]
       : [
           {
-            label: 'Settings',
+            label: t(l, 'settings'),
             links: [
-              { href: '/dashboard/profile', label: 'Profile' },
-              { href: '/dashboard/theme', label: 'Checkout theme' },
-              { href: '/dashboard/api-keys', label: 'API keys' },
-              { href: '/dashboard/webhooks', label: 'Webhooks' },
+              { href: '/dashboard/profile', label: t(l, 'profile') },
+              { href: '/dashboard/theme', label: t(l, 'theme') },
+              { href: '/dashboard/api-keys', label: t(l, 'apiKeys') },
+              { href: '/dashboard/webhooks', label: t(l, 'webhooks') },
               ...(session.user.role && can(session.user.role, 'manage_team')
-                ? [{ href: '/dashboard/team', label: 'Team' }]
+                ? [{ href: '/dashboard/team', label: t(l, 'team') }]
                 : []),
             ],
           },
         ];
-  return html`${sectionsNav(groups, { label: 'Dashboard', menu: 'Menu', close: 'Close menu' })}
+  const other: Locale = l === 'is' ? 'en' : 'is';
+  return html`${sectionsNav(groups, { label: t(l, 'nav'), menu: t(l, 'menu'), close: t(l, 'closeMenu') })}
+    ${
+      here === undefined
+        ? ''
+        : html`<p class="switches">
+            <a
+              href="${here}${here.includes('?') ? '&' : '?'}lang=${other}"
+              lang="${other}"
+              hreflang="${other}"
+              >${t(l, 'language')}</a
+            >
+          </p>`
+    }
     <form method="post" action="/dashboard/sign-out">
       <input type="hidden" name="_csrf" value="${session.session.csrf_token}" />
       <span>${session.user.email}</span>
-      <button type="submit" class="secondary">Sign out</button>
+      <button type="submit" class="secondary">${t(l, 'signOut')}</button>
     </form>`;
 }
 
@@ -114,9 +187,15 @@ export function sendPage(res: Response, body: SafeHtml, opts: PageOptions): void
   res.status(opts.status ?? 200);
   setPageSecurityHeaders(res, { nonce, themeAssets: true, scripts: (opts.scripts ?? []).length > 0 });
   res.type('html');
-  const navigation = nav(opts.session, opts.nav ?? (res.locals as { merchantNav?: SafeHtml }).merchantNav);
+  const lang = opts.lang ?? 'en';
+  const navigation = nav(
+    opts.session,
+    opts.nav ?? (res.locals as { merchantNav?: SafeHtml }).merchantNav,
+    lang,
+    opts.here,
+  );
   const page = html`<!doctype html>
-    <html lang="${opts.lang ?? 'en'}">
+    <html lang="${lang}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -133,7 +212,7 @@ export function sendPage(res: Response, body: SafeHtml, opts: PageOptions): void
         ${faviconLinks()}
       </head>
       <body>
-        <a class="skip" href="#main">Skip to content</a>
+        <a class="skip" href="#main">${t(lang, 'skip')}</a>
         <header>
           <a class="brand" href="/dashboard">Skil</a>
           ${navigation}

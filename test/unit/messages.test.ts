@@ -1,4 +1,4 @@
-import { pickLocale } from '../../domain/locale';
+import { pickLocale, pickUserLocale } from '../../domain/locale';
 import { defineMessages } from '../../web/messages';
 
 const t = defineMessages({
@@ -19,4 +19,13 @@ test('the locale comes from the query, then the cookie, then Accept-Language, el
   expect(pickLocale(undefined, 'is', 'en')).toBe('is');
   expect(pickLocale('xx', undefined, 'is-IS,is;q=0.9')).toBe('is');
   expect(pickLocale(undefined, undefined, 'de')).toBe('en');
+});
+
+test("a signed-in dashboard request: the query, then the user's stored language, then the cookie, then Accept-Language, else English", () => {
+  expect(pickUserLocale('en', 'is', 'is', 'is')).toBe('en');
+  expect(pickUserLocale(undefined, 'is', 'en', 'en-US,en;q=0.9')).toBe('is');
+  expect(pickUserLocale('xx', 'en', 'is', 'is')).toBe('en');
+  expect(pickUserLocale(undefined, null, 'is', 'en')).toBe('is');
+  expect(pickUserLocale(undefined, null, 'xx', 'is-IS')).toBe('is');
+  expect(pickUserLocale(undefined, undefined, undefined, 'de')).toBe('en');
 });

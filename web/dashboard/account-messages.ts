@@ -1,8 +1,9 @@
 import type { Request, Response } from 'express';
-import { isLocale, pickLocale, type Locale } from '../../domain/locale';
+import { isLocale, type Locale } from '../../domain/locale';
+import { dashboardLocale } from './language';
 import { html, type SafeHtml } from '../../html/html';
 import { defineMessages } from '../messages';
-import { readCookies, setCookie, type CookieNames } from '../session';
+import type { CookieNames } from '../session';
 import type { FieldIssue } from '../../services/accounts/account-input';
 
 /** The sign-in, sign-up, verification, password-reset and team pages' messages, is/en (ICU). */
@@ -203,17 +204,15 @@ export const t = defineMessages({
 export type AccountMessage = Parameters<typeof t>[1];
 
 /**
- * The page's locale: `?lang=` (remembered in a cookie), a form's `lang` field, the cookie, then
- * Accept-Language.
+ * The page's locale: `?lang=` (remembered in the cookie and on a signed-in user by
+ * web/dashboard/language.ts), a form's `lang` field, then the dashboard's rule (the user's stored
+ * language, the cookie, Accept-Language).
  */
-export function localeOf(req: Request, res: Response, cookies: CookieNames): Locale {
+export function localeOf(req: Request, res: Response, _cookies: CookieNames): Locale {
   const query = req.query.lang;
-  if (isLocale(query)) {
-    setCookie(res, cookies, 'skil_lang', query, 365 * 24 * 60 * 60);
-    return query;
-  }
+  if (isLocale(query)) return query;
   const form = (req.body as Record<string, unknown> | undefined)?.lang;
-  return pickLocale(form, readCookies(req).skil_lang, req.get('accept-language'));
+  return isLocale(form) ? form : dashboardLocale(req, res);
 }
 
 /** Links to the same page in the other language, keeping its query (a link's token). */

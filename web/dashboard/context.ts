@@ -6,6 +6,27 @@ import { ApiError } from '../../domain/errors';
 import { html } from '../../html/html';
 import { sendPage } from '../layout';
 import { csrfValid, webSession, type CookieNames, type WebSession } from '../session';
+import { defineMessages } from '../messages';
+import { dashboardLocale } from './language';
+
+const t = defineMessages({
+  en: {
+    notAvailable: 'Not available',
+    forKind:
+      'This page is for {kind, select, operator {operator} other {merchant}} accounts. You are signed in as {email}.',
+    formRefused: 'Form refused',
+    formExpired:
+      'The form has expired or did not come from this site. Go back, reload the page and try again.',
+  },
+  is: {
+    notAvailable: 'Ekki í boði',
+    forKind:
+      'Þessi síða er fyrir {kind, select, operator {aðganga umsjónaraðila} other {aðganga söluaðila}}. Innskráð netfang: {email}.',
+    formRefused: 'Eyðublaði hafnað',
+    formExpired:
+      'Eyðublaðið er útrunnið eða kom ekki frá þessum vef. Farðu til baka, endurhlaðaðu síðuna og reyndu aftur.',
+  },
+});
 
 /** What every dashboard page gets: the services, the log, our public URL and the cookie names. */
 export interface WebContext {
@@ -33,15 +54,13 @@ export function requireUser(kind?: UserKind): RequestHandler {
       return;
     }
     if (kind && session.user.kind !== kind) {
-      sendPage(
-        res,
-        html`<p>This page is for ${kind} accounts. You are signed in as ${session.user.email}.</p>`,
-        {
-          title: 'Not available',
-          session,
-          status: 403,
-        },
-      );
+      const l = dashboardLocale(req, res);
+      sendPage(res, html`<p>${t(l, 'forKind', { kind, email: session.user.email })}</p>`, {
+        title: t(l, 'notAvailable'),
+        session,
+        status: 403,
+        lang: l,
+      });
       return;
     }
     next();
@@ -53,13 +72,13 @@ export function requireCsrf(ctx: WebContext): RequestHandler {
   return (req, res, next) => {
     if (req.method !== 'POST') return next();
     if (csrfValid(req, res, ctx.cookies, 'session')) return next();
-    sendPage(
-      res,
-      html`<p>
-        The form has expired or did not come from this site. Go back, reload the page and try again.
-      </p>`,
-      { title: 'Form refused', session: webSession(res), status: 403 },
-    );
+    const l = dashboardLocale(req, res);
+    sendPage(res, html`<p>${t(l, 'formExpired')}</p>`, {
+      title: t(l, 'formRefused'),
+      session: webSession(res),
+      status: 403,
+      lang: l,
+    });
   };
 }
 

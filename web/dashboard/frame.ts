@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { isLocale, pickLocale, type Locale } from '../../domain/locale';
+import type { Locale } from '../../domain/locale';
 import { formatLocalTime } from '../../domain/local-time';
 import { can, type DashboardAction, type MemberRole } from '../../domain/member-roles';
 import type { Scope } from '../../domain/scope';
@@ -10,6 +10,7 @@ import { csrfField, scrollingTable, sectionsNav, sendPage, type NavGroup } from 
 import { defineMessages } from '../messages';
 import { readCookies, setCookie, webSession } from '../session';
 import { sessionOf, type WebContext } from './context';
+import { dashboardLocale } from './language';
 
 /**
  * What every merchant page knows about its request: who is signed in with which team role, the
@@ -27,7 +28,6 @@ export interface MerchantView {
 }
 
 const MODE_COOKIE = 'skil_mode';
-const LANG_COOKIE = 'skil_lang';
 const YEAR = 365 * 24 * 60 * 60;
 
 const t = defineMessages({
@@ -149,15 +149,15 @@ const NAV: { group?: Key; pages: { href: string; key: Key; action: DashboardActi
 ];
 
 /**
- * Remembers `?mode=` and `?lang=` in cookies, so a switch made on one page holds on every other.
- * A view preference only: it changes what is shown, never what is stored.
+ * Remembers `?mode=` in a cookie, so a switch made on one page holds on every other (the language
+ * is remembered for every dashboard page by web/dashboard/language.ts). A view preference only: it
+ * changes what is shown, never what is stored.
  */
 export function viewPreferences(ctx: WebContext): RequestHandler {
   return (req, _res, next) => {
     const res = _res;
     if (req.query.mode === 'live' || req.query.mode === 'test')
       setCookie(res, ctx.cookies, MODE_COOKIE, req.query.mode, YEAR);
-    if (isLocale(req.query.lang)) setCookie(res, ctx.cookies, LANG_COOKIE, req.query.lang, YEAR);
     next();
   };
 }
@@ -170,7 +170,7 @@ export function merchantView(req: Request, res: Response): MerchantView {
   return {
     role,
     scope: { merchantId: session.user.merchant_id!, livemode: mode === 'live' },
-    locale: pickLocale(req.query.lang, cookies[LANG_COOKIE], req.get('accept-language')),
+    locale: dashboardLocale(req, res),
     csrf: csrfField(session.session.csrf_token),
     email: session.user.email,
     path: req.path,

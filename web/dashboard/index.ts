@@ -13,11 +13,33 @@ import { devicePages } from './device-page';
 import { financePages } from './finance/pages';
 import { merchantPages } from './merchant-pages';
 import { merchantNav, merchantView } from './frame';
+import { dashboardLocale, rememberLanguage, withLanguage } from './language';
+import { defineMessages } from '../messages';
+import { isLocale } from '../../domain/locale';
 import { signUpPages } from './sign-up-pages';
 import { passwordResetPages } from './password-reset-pages';
 import { teamPages } from './team-pages';
 
 const WEB_PATH = /^\/(dashboard|device)(\/|$)/;
+
+const t = defineMessages({
+  en: {
+    notFound: 'Not found',
+    noPage: 'There is no page here.',
+    toDashboard: 'Go to the dashboard',
+    error: 'Error',
+    tooLarge: 'Form too large',
+    failed: 'Something went wrong. Request id:',
+  },
+  is: {
+    notFound: 'Síða fannst ekki',
+    noPage: 'Hér er engin síða.',
+    toDashboard: 'Fara á stjórnborðið',
+    error: 'Villa',
+    tooLarge: 'Of stórt eyðublað',
+    failed: 'Eitthvað fór úrskeiðis. Auðkenni beiðninnar:',
+  },
+});
 
 /**
  * The dashboard (`/dashboard/...`) and the device verification page (`/device`): server-rendered
@@ -72,6 +94,7 @@ function dashboardRouter(deps: Omit<WebContext, 'cookies'>): Router {
   const router = express.Router();
   router.use(express.urlencoded({ extended: true, limit: '64kb', parameterLimit: 100 }));
   router.use(loadSession(deps.services.signIn, ctx.cookies));
+  router.use(rememberLanguage(ctx));
   router.use((req, res, next) => {
     context(res).route = req.path.replace(/\/[a-z]{2,6}_[0-9A-Za-z]{8,}/g, '/:id');
     next();
@@ -83,8 +106,10 @@ function dashboardRouter(deps: Omit<WebContext, 'cookies'>): Router {
       (res.locals as { merchantNav?: unknown }).merchantNav = merchantNav(merchantView(req, res));
     next();
   });
-  router.get('/dashboard', requireUser(), (_req, res) => {
-    res.redirect(303, sessionOf(res).user.kind === 'operator' ? '/dashboard/operator' : '/dashboard/home');
+  router.get('/dashboard', requireUser(), (req, res) => {
+    const home = sessionOf(res).user.kind === 'operator' ? '/dashboard/operator' : '/dashboard/home';
+    // The language asked for is stored by now; it is carried along too, so it holds without cookies.
+    res.redirect(303, isLocale(req.query.lang) ? withLanguage(req, home, req.query.lang) : home);
   });
   router.use(signInPages(ctx));
   router.use(signUpPages(ctx));
@@ -97,22 +122,26 @@ function dashboardRouter(deps: Omit<WebContext, 'cookies'>): Router {
   router.use(operatorPages(ctx));
   router.use(financePages(ctx));
   router.use(devicePages(ctx));
-  router.use((_req, res) => {
-    sendPage(res, html`<p>There is no page here. <a href="/dashboard">Go to the dashboard</a>.</p>`, {
-      title: 'Not found',
+  router.use((req, res) => {
+    const l = dashboardLocale(req, res);
+    sendPage(res, html`<p>${t(l, 'noPage')} <a href="/dashboard">${t(l, 'toDashboard')}</a>.</p>`, {
+      title: t(l, 'notFound'),
       session: webSession(res),
       status: 404,
+      lang: l,
     });
   });
-  const pageError: ErrorRequestHandler = (err: unknown, _req, res, _next) => {
+  const pageError: ErrorRequestHandler = (err: unknown, req, res, _next) => {
     const requestId = context(res).requestId;
     const status = (err as { status?: number; type?: string }).type === 'entity.too.large' ? 413 : 500;
     if (status === 500) deps.log.error({ err, requestId }, 'dashboard page failed');
     if (res.headersSent) return;
-    sendPage(res, html`<p>Something went wrong. Request id: <code>${requestId}</code>.</p>`, {
-      title: status === 413 ? 'Form too large' : 'Error',
+    const l = dashboardLocale(req, res);
+    sendPage(res, html`<p>${t(l, 'failed')} <code>${requestId}</code>.</p>`, {
+      title: t(l, status === 413 ? 'tooLarge' : 'error'),
       session: webSession(res),
       status,
+      lang: l,
     });
   };
   router.use(pageError);

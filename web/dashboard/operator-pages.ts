@@ -1,19 +1,105 @@
-import { Router, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { ApiError } from '../../domain/errors';
 import { APPLICATION_STATUSES, type ApplicationStatus } from '../../domain/capabilities';
+import { formatLocalTime } from '../../domain/local-time';
+import type { Locale } from '../../domain/locale';
 import { presentMerchant } from '../../services/merchant/merchant-account';
 import { html } from '../../html/html';
 import { notice } from '../../html/notice';
 import { csrfField, sendPage, tableFrame } from '../layout';
+import { defineMessages } from '../messages';
 import { field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
+import { dashboardLocale } from './language';
 
-/** Operators review applications and run the onboarding steps (the operator API's twin). */
+const t = defineMessages({
+  en: {
+    applications: 'Applications',
+    filter: 'Filter',
+    status:
+      '{status, select, unsubmitted {unsubmitted} in_review {in review} approved {approved} rejected {rejected} other {{status}}}',
+    caption: 'Applications: {status}',
+    merchant: 'Merchant',
+    kennitala: 'Kennitala',
+    submitted: 'Submitted',
+    none: 'No applications here.',
+    name: 'Name',
+    type: 'Type',
+    merchantType: '{type, select, company {company} individual {individual} other {{type}}}',
+    phone: 'Phone',
+    website: 'Website',
+    sells: 'What they sell',
+    bankAccount: 'Bank account',
+    legalAddress: 'Legal address',
+    application: 'Application',
+    enabledLive: 'Enabled live',
+    nothing: 'nothing',
+    pos: 'POS',
+    on: 'on',
+    off: 'off',
+    actions: 'Actions',
+    approve: 'Approve application',
+    reject: 'Reject application',
+    reason: 'Reason (shown to the merchant)',
+    cardAcquirer: 'Card acquirer approved: activate cards',
+    claimsAgreement: 'Claims agreement signed',
+    posOff: 'Switch POS off',
+    posOn: 'Switch POS on',
+    done: 'Done.',
+    notFound: 'Not found',
+    unknownAction: 'Unknown action.',
+  },
+  is: {
+    applications: 'Umsóknir',
+    filter: 'Sía',
+    status:
+      '{status, select, unsubmitted {ósend} in_review {í yfirferð} approved {samþykkt} rejected {hafnað} other {{status}}}',
+    caption: 'Umsóknir: {status}',
+    merchant: 'Söluaðili',
+    kennitala: 'Kennitala',
+    submitted: 'Innsend',
+    none: 'Engar umsóknir hér.',
+    name: 'Nafn',
+    type: 'Tegund',
+    merchantType: '{type, select, company {fyrirtæki} individual {einstaklingur} other {{type}}}',
+    phone: 'Sími',
+    website: 'Vefsíða',
+    sells: 'Hvað er selt',
+    bankAccount: 'Bankareikningur',
+    legalAddress: 'Lögheimili',
+    application: 'Umsókn',
+    enabledLive: 'Virkt í raunumhverfi',
+    nothing: 'ekkert',
+    pos: 'Afgreiðslukerfi',
+    on: 'virkt',
+    off: 'óvirkt',
+    actions: 'Aðgerðir',
+    approve: 'Samþykkja umsókn',
+    reject: 'Hafna umsókn',
+    reason: 'Ástæða (söluaðilinn sér hana)',
+    cardAcquirer: 'Færsluhirðir hefur samþykkt: virkja kort',
+    claimsAgreement: 'Kröfusamningur undirritaður',
+    posOff: 'Slökkva á afgreiðslukerfi',
+    posOn: 'Kveikja á afgreiðslukerfi',
+    done: 'Lokið.',
+    notFound: 'Fannst ekki',
+    unknownAction: 'Óþekkt aðgerð.',
+  },
+});
+
+/** An application status as the status filter and the merchant page word it. */
+const statusLabel = (l: Locale, status: string) => t(l, 'status', { status });
+
+/**
+ * Operators review applications and run the onboarding steps (the operator API's twin), in the
+ * operator's language (web/dashboard/language.ts). Form fields and actions are the same in both.
+ */
 export function operatorPages(ctx: WebContext): Router {
   const router = Router();
   const { accounts } = ctx.services;
   router.use('/dashboard/operator', requireUser('operator'), requireCsrf(ctx));
 
   router.get('/dashboard/operator', async (req, res) => {
+    const l = dashboardLocale(req, res);
     const wanted = typeof req.query.status === 'string' ? req.query.status : '';
     const status = (APPLICATION_STATUSES as readonly string[]).includes(wanted)
       ? (wanted as ApplicationStatus)
@@ -24,32 +110,33 @@ export function operatorPages(ctx: WebContext): Router {
         html`<tr>
           <td><a href="/dashboard/operator/merchants/${m.id}">${m.name}</a></td>
           <td>${m.kennitala ?? '—'}</td>
-          <td>${m.application_submitted_at?.toISOString().slice(0, 10) ?? '—'}</td>
+          <td>${formatLocalTime(m.application_submitted_at, l)}</td>
         </tr>`,
     );
-    const body = html`<nav aria-label="Filter">
+    const caption = t(l, 'caption', { status: statusLabel(l, status) });
+    const body = html`<nav aria-label="${t(l, 'filter')}">
         <ul>
           ${APPLICATION_STATUSES.map(
             (s) =>
               html`<li>
                 <a href="/dashboard/operator?status=${s}" ${s === status ? html`aria-current="page"` : ''}
-                  >${s.replace('_', ' ')}</a
+                  >${statusLabel(l, s)}</a
                 >
               </li>`,
           )}
         </ul>
       </nav>
       ${tableFrame(
-        `Applications: ${status.replace('_', ' ')}`,
+        caption,
         html`<table>
           <caption>
-            Applications: ${status.replace('_', ' ')}
+            ${caption}
           </caption>
           <thead>
             <tr>
-              <th scope="col">Merchant</th>
-              <th scope="col">Kennitala</th>
-              <th scope="col">Submitted</th>
+              <th scope="col">${t(l, 'merchant')}</th>
+              <th scope="col">${t(l, 'kennitala')}</th>
+              <th scope="col">${t(l, 'submitted')}</th>
             </tr>
           </thead>
           <tbody>
@@ -57,14 +144,21 @@ export function operatorPages(ctx: WebContext): Router {
           </tbody>
         </table>`,
       )}`;
-    sendPage(res, body, { title: 'Applications', session: sessionOf(res) });
+    sendPage(res, body, {
+      title: t(l, 'applications'),
+      session: sessionOf(res),
+      lang: l,
+      here: `/dashboard/operator${req.query.status === status ? `?status=${status}` : ''}`,
+    });
   });
 
   async function merchantPage(
+    req: Request,
     res: Response,
     id: string,
     opts: { error?: string; ok?: string; status?: number } = {},
   ) {
+    const l = dashboardLocale(req, res);
     const session = sessionOf(res);
     const m = presentMerchant(await accounts.load(id), true);
     const csrf = csrfField(session.session.csrf_token);
@@ -73,51 +167,71 @@ export function operatorPages(ctx: WebContext): Router {
         ${csrf}${extra}<button type="submit">${label}</button>
       </form>`;
     const a = m.legal_address;
+    // English shows the status as the API names it; Icelandic in words.
+    const applicationStatus = l === 'en' ? m.application.status : statusLabel(l, m.application.status);
     const body = html`${opts.error ? notice('error', opts.error) : ''}${opts.ok ? notice('ok', opts.ok) : ''}
       ${m.warnings.map((w) => notice('warn', w.message))}
       <dl>
-        <dt>Name</dt>
+        <dt>${t(l, 'name')}</dt>
         <dd>${m.name}</dd>
-        <dt>Type</dt>
-        <dd>${m.merchant_type ?? '—'}</dd>
-        <dt>Kennitala</dt>
+        <dt>${t(l, 'type')}</dt>
+        <dd>${m.merchant_type ? t(l, 'merchantType', { type: m.merchant_type }) : '—'}</dd>
+        <dt>${t(l, 'kennitala')}</dt>
         <dd>${m.kennitala ?? '—'}</dd>
-        <dt>Phone</dt>
+        <dt>${t(l, 'phone')}</dt>
         <dd>${m.phone ?? '—'}</dd>
-        <dt>Website</dt>
+        <dt>${t(l, 'website')}</dt>
         <dd>${m.website ?? '—'}</dd>
-        <dt>What they sell</dt>
+        <dt>${t(l, 'sells')}</dt>
         <dd>${m.business_description ?? '—'}</dd>
-        <dt>Bank account</dt>
+        <dt>${t(l, 'bankAccount')}</dt>
         <dd>${m.bank_account ?? '—'}</dd>
-        <dt>Legal address</dt>
+        <dt>${t(l, 'legalAddress')}</dt>
         <dd>${a ? `${a.street}, ${a.postalCode} ${a.city}, ${a.country}` : '—'}</dd>
-        <dt>Application</dt>
-        <dd data-testid="application-status">${m.application.status}</dd>
-        <dt>Enabled live</dt>
-        <dd data-testid="live-enabled">${m.enabled_capabilities.join(', ') || 'nothing'}</dd>
-        <dt>POS</dt>
-        <dd>${m.features.pos ? 'on' : 'off'}</dd>
+        <dt>${t(l, 'application')}</dt>
+        <dd data-testid="application-status">${applicationStatus}</dd>
+        <dt>${t(l, 'enabledLive')}</dt>
+        <dd data-testid="live-enabled">${m.enabled_capabilities.join(', ') || t(l, 'nothing')}</dd>
+        <dt>${t(l, 'pos')}</dt>
+        <dd>${m.features.pos ? t(l, 'on') : t(l, 'off')}</dd>
       </dl>
-      <h2>Actions</h2>
-      ${m.application.status === 'in_review' ? action('approve', 'Approve application') : ''}
+      <h2>${t(l, 'actions')}</h2>
+      ${m.application.status === 'in_review' ? action('approve', t(l, 'approve')) : ''}
       ${
         m.application.status === 'in_review'
           ? action(
               'reject',
-              'Reject application',
-              html`<label for="reason">Reason (shown to the merchant)</label
+              t(l, 'reject'),
+              html`<label for="reason">${t(l, 'reason')}</label
                 ><input id="reason" name="reason" required maxlength="1000" />`,
             )
           : ''
       }
-      ${m.application.status === 'approved' && m.capabilities.payments.status !== 'active' ? action('card-acquirer', 'Card acquirer approved: activate cards') : ''}
-      ${m.capabilities.claims.requirements.includes('claims_agreement') ? action('claims-agreement', 'Claims agreement signed') : ''}
-      ${action('pos', m.features.pos ? 'Switch POS off' : 'Switch POS on', html`<input type="hidden" name="pos" value="${m.features.pos ? 'false' : 'true'}" />`)}`;
-    sendPage(res, body, { title: m.name, session, status: opts.status ?? 200 });
+      ${m.application.status === 'approved' && m.capabilities.payments.status !== 'active' ? action('card-acquirer', t(l, 'cardAcquirer')) : ''}
+      ${m.capabilities.claims.requirements.includes('claims_agreement') ? action('claims-agreement', t(l, 'claimsAgreement')) : ''}
+      ${action('pos', m.features.pos ? t(l, 'posOff') : t(l, 'posOn'), html`<input type="hidden" name="pos" value="${m.features.pos ? 'false' : 'true'}" />`)}`;
+    sendPage(res, body, {
+      title: m.name,
+      session,
+      status: opts.status ?? 200,
+      lang: l,
+      here: `/dashboard/operator/merchants/${m.id}`,
+    });
   }
 
-  router.get('/dashboard/operator/merchants/:id', (req, res) => merchantPage(res, String(req.params.id)));
+  function notFound(req: Request, res: Response, text: string) {
+    const l = dashboardLocale(req, res);
+    sendPage(res, html`<p>${text}</p>`, {
+      title: t(l, 'notFound'),
+      session: sessionOf(res),
+      status: 404,
+      lang: l,
+    });
+  }
+
+  router.get('/dashboard/operator/merchants/:id', (req, res) =>
+    merchantPage(req, res, String(req.params.id)),
+  );
 
   router.post('/dashboard/operator/merchants/:id/:action', async (req, res) => {
     const id = String(req.params.id);
@@ -150,25 +264,17 @@ export function operatorPages(ctx: WebContext): Router {
           await accounts.setFeatures(id, { pos: field(req, 'pos') === 'true' });
           break;
         default:
-          sendPage(res, html`<p>Unknown action.</p>`, {
-            title: 'Not found',
-            session: sessionOf(res),
-            status: 404,
-          });
+          notFound(req, res, t(dashboardLocale(req, res), 'unknownAction'));
           return;
       }
-      await merchantPage(res, id, { ok: 'Done.' });
+      await merchantPage(req, res, id, { ok: t(dashboardLocale(req, res), 'done') });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       if (err.status === 404) {
-        sendPage(res, html`<p>${err.message}</p>`, {
-          title: 'Not found',
-          session: sessionOf(res),
-          status: 404,
-        });
+        notFound(req, res, err.message);
         return;
       }
-      await merchantPage(res, id, { error: err.message, status: err.status });
+      await merchantPage(req, res, id, { error: err.message, status: err.status });
     }
   });
 

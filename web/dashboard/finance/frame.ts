@@ -29,8 +29,8 @@ function chooseEnv(req: Request): 'test' | 'live' {
   return asked === 'test' ? 'test' : 'live';
 }
 
-export function financeView(req: Request, res: Response, ctx: WebContext): FinanceView {
-  const lang = chooseLang(req, res, ctx.cookies);
+export function financeView(req: Request, res: Response, _ctx: WebContext): FinanceView {
+  const lang = chooseLang(req, res);
   const env = chooseEnv(req);
   const session = sessionOf(res);
   return {

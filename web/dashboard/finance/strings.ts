@@ -1,22 +1,14 @@
 import type { Request, Response } from 'express';
-import { isLocale, type Locale } from '../../../domain/locale';
-import { readCookies, setCookie, type CookieNames } from '../../session';
-
-const LANG_COOKIE = 'skil_finance_lang';
+import type { Locale } from '../../../domain/locale';
+import { dashboardLocale } from '../language';
 
 /**
- * `?lang=is|en` chooses and remembers (a year, in a cookie); otherwise the cookie; otherwise en.
- * English is the default (decision 0094). The cookie carries nothing secret, but it is httpOnly like
- * every cookie the dashboard sets.
+ * The finance pages speak as every dashboard page does (web/dashboard/language.ts): `?lang=is|en`
+ * chooses and is remembered on the operator and in the cookie; English when nothing asks otherwise
+ * (decision 0094).
  */
-export function chooseLang(req: Request, res: Response, cookies: CookieNames): Locale {
-  const asked = req.query.lang;
-  if (isLocale(asked)) {
-    if (readCookies(req)[LANG_COOKIE] !== asked) setCookie(res, cookies, LANG_COOKIE, asked, 365 * 24 * 3600);
-    return asked;
-  }
-  const remembered = readCookies(req)[LANG_COOKIE];
-  return remembered === 'is' ? 'is' : 'en';
+export function chooseLang(req: Request, res: Response): Locale {
+  return dashboardLocale(req, res);
 }
 
 const en = {
