@@ -239,4 +239,4 @@ test("today's invoices and credit notes, through the real paths, validated by th
       peppol: [],
     });
   }
-}, 180_000);
+}, 120_000);
