@@ -288,7 +288,12 @@ test('every page route of the router, at three widths in both languages: no side
           if (found.length > 0) findings[`${path} (${lang}, ${width} px)`] = found;
         }
         const shot = route.replace(/^\/(dashboard\/?)?/, '').replace(/[^\w-]+/g, '_') || 'dashboard';
-        await page.screenshot({ path: join(SCREENSHOTS, `${lang}-${width}`, `${shot}.png`), fullPage: true });
+        await page.screenshot({
+          path: join(SCREENSHOTS, `${lang}-${width}`, `${shot}.jpg`),
+          fullPage: true,
+          type: 'jpeg',
+          quality: 70,
+        });
       }
     }
     visited.push(route);
