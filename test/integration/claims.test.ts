@@ -4,7 +4,7 @@ import { claimFee } from '../../domain/fees';
 import { toCreateClaimDetails, type ClaimRow } from '../../db/claims';
 import { nextBankingDay } from '../../domain/banking-days';
 import { claimBatchWorkflowId } from '../../workflows/contract';
-import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { SHARED_STACK_OPTIONS, startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 
 // Claims end to end: the API, the claim-batch and claim-payments-sync workflows on a real Temporal
 // worker, and the real IOBWS client against the simulated bank over HTTP (traffic validated
@@ -21,7 +21,9 @@ let stack: TestStack;
 let m: TestMerchant;
 
 beforeAll(async () => {
-  stack = await sharedTestStack();
+  // A stack of its own (decision 0200): its claim batches take every pending krafa of the
+  // database, and it counts what they issued.
+  stack = await startTestStack(SHARED_STACK_OPTIONS);
   m = await stack.merchant('Claims merchant');
   await stack.knex('merchants').where({ id: m.id }).update({ kennitala: CLAIMANT });
 });
@@ -393,8 +395,7 @@ test('two merchant accounts of one company, same bank branch and due date, at on
     const numbers = (listed.body.data as { claim_number: number }[]).map((c) => c.claim_number);
     expect(new Set(numbers).size).toBe(12);
   }
-  // Cancelled before any batch: the shared stack's next claim batch is another file's, and must
-  // find only that file's pending kröfur.
+  // Cancelled before any batch: the other tests' batches count only their own kröfur.
   const cancelled = await Promise.all(
     created.map((r, i) =>
       stack.api(accounts[i % 2]!.testKey, `/v1/claims/${r.body.id}/cancel`, { method: 'POST' }),
