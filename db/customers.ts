@@ -22,6 +22,10 @@ export interface CustomerRow {
   kennitala: string | null;
   description: string | null;
   address: Address | null;
+  /** Marked by the merchant as buying as a business (decision 0210). */
+  business: boolean;
+  gln: string | null;
+  peppol_id: string | null;
   default_payment_method_id: string | null;
   test_clock_id: string | null;
   metadata: Record<string, string>;
@@ -38,6 +42,11 @@ export interface CustomerFields {
   kennitala?: string | null;
   description?: string | null;
   address?: Address | null;
+  business?: boolean;
+  /** Thirteen digits with GS1's check digit, already validated. */
+  gln?: string | null;
+  /** `0196:<kennitala>` or `0088:<gln>`, already validated. */
+  peppol_id?: string | null;
   metadata?: Record<string, string>;
 }
 
@@ -49,6 +58,9 @@ function columns(input: CustomerFields) {
     ...(input.kennitala !== undefined && { kennitala: input.kennitala }),
     ...(input.description !== undefined && { description: input.description }),
     ...(input.address !== undefined && { address: input.address }),
+    ...(input.business !== undefined && { business: input.business }),
+    ...(input.gln !== undefined && { gln: input.gln }),
+    ...(input.peppol_id !== undefined && { peppol_id: input.peppol_id }),
     ...(input.metadata !== undefined && { metadata: input.metadata }),
   };
 }

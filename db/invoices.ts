@@ -22,6 +22,10 @@ export interface Buyer {
   email: string | null;
   kennitala: string | null;
   address: Address | null;
+  /** The customer's e-invoice fields when the invoice was issued; absent on invoices issued before them (decision 0210). */
+  business?: boolean;
+  gln?: string | null;
+  peppol_id?: string | null;
 }
 
 /** A captured payment that sells something, with what its invoice is made of. */
@@ -175,7 +179,8 @@ export function createInvoiceRepository(db: Db) {
                   'address', m.legal_address, 'bank_account', m.bank_account) as seller,
                 coalesce(m.default_vat_rate, case when m.vat_number is null then 0 else 24 end) as default_vat_rate,
                 json_build_object('name', coalesce(c.name, cs.customer_name), 'email', coalesce(c.email, cs.customer_email),
-                  'kennitala', c.kennitala, 'address', c.address) as buyer
+                  'kennitala', c.kennitala, 'address', c.address, 'business', coalesce(c.business, false),
+                  'gln', c.gln, 'peppol_id', c.peppol_id) as buyer
            from payment_intents p
            join merchants m on m.id = p.merchant_id
            left join renewals r on r.payment_intent_id = p.id

@@ -4442,6 +4442,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */
@@ -4486,11 +4487,16 @@ export interface operations {
                                 line2: string | null;
                                 postal_code: string | null;
                             } | null;
+                            /** @description Marked as buying as a business (decision 0210) */
+                            business: boolean;
                             created_at: number;
                             /** @description Set once payment methods exist */
                             default_payment_method: string | null;
                             description: string | null;
+                            /** @description Whether its invoices can be Peppol e-invoices: a business (marked, or a legal entity's kennitala) with kennitala, street and postcode */
+                            einvoice: boolean;
                             email: string | null;
+                            gln: string | null;
                             id: string;
                             kennitala: string | null;
                             livemode: boolean;
@@ -4500,6 +4506,7 @@ export interface operations {
                             name: string | null;
                             /** @constant */
                             object: "customer";
+                            peppol_id: string | null;
                             phone: string | null;
                             test_clock: string | null;
                             updated_at: number;
@@ -4551,14 +4558,20 @@ export interface operations {
                         line2?: string | null;
                         postal_code?: string | null;
                     } | null;
+                    /** @description Buys as a business: its invoices are Peppol e-invoices (with a legal entity's kennitala it is one without this) */
+                    business?: boolean;
                     description?: string | null;
                     email?: string | null;
+                    /** @description Global Location Number (GS1), shown on its e-invoices */
+                    gln?: string | null;
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
                         [key: string]: string;
                     };
                     name?: string | null;
+                    /** @description Peppol participant id, e.g. '0196:4101692659'; its e-invoices are addressed to it */
+                    peppol_id?: string | null;
                     phone?: string | null;
                     /** @description Test mode only: bind the customer to a test clock */
                     test_clock?: string;
@@ -4571,14 +4584,20 @@ export interface operations {
                         line2?: string | null;
                         postal_code?: string | null;
                     } | null;
+                    /** @description Buys as a business: its invoices are Peppol e-invoices (with a legal entity's kennitala it is one without this) */
+                    business?: boolean;
                     description?: string | null;
                     email?: string | null;
+                    /** @description Global Location Number (GS1), shown on its e-invoices */
+                    gln?: string | null;
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
                         [key: string]: string;
                     };
                     name?: string | null;
+                    /** @description Peppol participant id, e.g. '0196:4101692659'; its e-invoices are addressed to it */
+                    peppol_id?: string | null;
                     phone?: string | null;
                     /** @description Test mode only: bind the customer to a test clock */
                     test_clock?: string;
@@ -4591,14 +4610,20 @@ export interface operations {
                         line2?: string | null;
                         postal_code?: string | null;
                     } | null;
+                    /** @description Buys as a business: its invoices are Peppol e-invoices (with a legal entity's kennitala it is one without this) */
+                    business?: boolean;
                     description?: string | null;
                     email?: string | null;
+                    /** @description Global Location Number (GS1), shown on its e-invoices */
+                    gln?: string | null;
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
                         [key: string]: string;
                     };
                     name?: string | null;
+                    /** @description Peppol participant id, e.g. '0196:4101692659'; its e-invoices are addressed to it */
+                    peppol_id?: string | null;
                     phone?: string | null;
                     /** @description Test mode only: bind the customer to a test clock */
                     test_clock?: string;
@@ -4611,14 +4636,20 @@ export interface operations {
                         line2?: string | null;
                         postal_code?: string | null;
                     } | null;
+                    /** @description Buys as a business: its invoices are Peppol e-invoices (with a legal entity's kennitala it is one without this) */
+                    business?: boolean;
                     description?: string | null;
                     email?: string | null;
+                    /** @description Global Location Number (GS1), shown on its e-invoices */
+                    gln?: string | null;
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
                         [key: string]: string;
                     };
                     name?: string | null;
+                    /** @description Peppol participant id, e.g. '0196:4101692659'; its e-invoices are addressed to it */
+                    peppol_id?: string | null;
                     phone?: string | null;
                     /** @description Test mode only: bind the customer to a test clock */
                     test_clock?: string;
@@ -4640,11 +4671,16 @@ export interface operations {
                             line2: string | null;
                             postal_code: string | null;
                         } | null;
+                        /** @description Marked as buying as a business (decision 0210) */
+                        business: boolean;
                         created_at: number;
                         /** @description Set once payment methods exist */
                         default_payment_method: string | null;
                         description: string | null;
+                        /** @description Whether its invoices can be Peppol e-invoices: a business (marked, or a legal entity's kennitala) with kennitala, street and postcode */
+                        einvoice: boolean;
                         email: string | null;
+                        gln: string | null;
                         id: string;
                         kennitala: string | null;
                         livemode: boolean;
@@ -4654,6 +4690,7 @@ export interface operations {
                         name: string | null;
                         /** @constant */
                         object: "customer";
+                        peppol_id: string | null;
                         phone: string | null;
                         test_clock: string | null;
                         updated_at: number;
@@ -4709,11 +4746,16 @@ export interface operations {
                             line2: string | null;
                             postal_code: string | null;
                         } | null;
+                        /** @description Marked as buying as a business (decision 0210) */
+                        business: boolean;
                         created_at: number;
                         /** @description Set once payment methods exist */
                         default_payment_method: string | null;
                         description: string | null;
+                        /** @description Whether its invoices can be Peppol e-invoices: a business (marked, or a legal entity's kennitala) with kennitala, street and postcode */
+                        einvoice: boolean;
                         email: string | null;
+                        gln: string | null;
                         id: string;
                         kennitala: string | null;
                         livemode: boolean;
@@ -4723,6 +4765,7 @@ export interface operations {
                         name: string | null;
                         /** @constant */
                         object: "customer";
+                        peppol_id: string | null;
                         phone: string | null;
                         test_clock: string | null;
                         updated_at: number;
@@ -4813,14 +4856,20 @@ export interface operations {
                         line2?: string | null;
                         postal_code?: string | null;
                     } | null;
+                    /** @description Buys as a business: its invoices are Peppol e-invoices (with a legal entity's kennitala it is one without this) */
+                    business?: boolean;
                     description?: string | null;
                     email?: string | null;
+                    /** @description Global Location Number (GS1), shown on its e-invoices */
+                    gln?: string | null;
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
                         [key: string]: string;
                     };
                     name?: string | null;
+                    /** @description Peppol participant id, e.g. '0196:4101692659'; its e-invoices are addressed to it */
+                    peppol_id?: string | null;
                     phone?: string | null;
                 };
                 "application/x-www-form-urlencoded": {
@@ -4831,14 +4880,20 @@ export interface operations {
                         line2?: string | null;
                         postal_code?: string | null;
                     } | null;
+                    /** @description Buys as a business: its invoices are Peppol e-invoices (with a legal entity's kennitala it is one without this) */
+                    business?: boolean;
                     description?: string | null;
                     email?: string | null;
+                    /** @description Global Location Number (GS1), shown on its e-invoices */
+                    gln?: string | null;
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
                         [key: string]: string;
                     };
                     name?: string | null;
+                    /** @description Peppol participant id, e.g. '0196:4101692659'; its e-invoices are addressed to it */
+                    peppol_id?: string | null;
                     phone?: string | null;
                 };
                 "multipart/form-data": {
@@ -4849,14 +4904,20 @@ export interface operations {
                         line2?: string | null;
                         postal_code?: string | null;
                     } | null;
+                    /** @description Buys as a business: its invoices are Peppol e-invoices (with a legal entity's kennitala it is one without this) */
+                    business?: boolean;
                     description?: string | null;
                     email?: string | null;
+                    /** @description Global Location Number (GS1), shown on its e-invoices */
+                    gln?: string | null;
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
                         [key: string]: string;
                     };
                     name?: string | null;
+                    /** @description Peppol participant id, e.g. '0196:4101692659'; its e-invoices are addressed to it */
+                    peppol_id?: string | null;
                     phone?: string | null;
                 };
                 "text/plain": {
@@ -4867,14 +4928,20 @@ export interface operations {
                         line2?: string | null;
                         postal_code?: string | null;
                     } | null;
+                    /** @description Buys as a business: its invoices are Peppol e-invoices (with a legal entity's kennitala it is one without this) */
+                    business?: boolean;
                     description?: string | null;
                     email?: string | null;
+                    /** @description Global Location Number (GS1), shown on its e-invoices */
+                    gln?: string | null;
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
                         [key: string]: string;
                     };
                     name?: string | null;
+                    /** @description Peppol participant id, e.g. '0196:4101692659'; its e-invoices are addressed to it */
+                    peppol_id?: string | null;
                     phone?: string | null;
                 };
             };
@@ -4894,11 +4961,16 @@ export interface operations {
                             line2: string | null;
                             postal_code: string | null;
                         } | null;
+                        /** @description Marked as buying as a business (decision 0210) */
+                        business: boolean;
                         created_at: number;
                         /** @description Set once payment methods exist */
                         default_payment_method: string | null;
                         description: string | null;
+                        /** @description Whether its invoices can be Peppol e-invoices: a business (marked, or a legal entity's kennitala) with kennitala, street and postcode */
+                        einvoice: boolean;
                         email: string | null;
+                        gln: string | null;
                         id: string;
                         kennitala: string | null;
                         livemode: boolean;
@@ -4908,6 +4980,7 @@ export interface operations {
                         name: string | null;
                         /** @constant */
                         object: "customer";
+                        peppol_id: string | null;
                         phone: string | null;
                         test_clock: string | null;
                         updated_at: number;
@@ -6334,6 +6407,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */

@@ -4,6 +4,7 @@ import type { OperationDoc } from '../openapi';
 import type { CustomerService } from '../../services/customers/customers';
 import { CustomerSchema, DeletedCustomerSchema } from '../../services/customers/customer-object';
 import { zKennitala } from '../../domain/merchant-profile';
+import { isGln, parsePeppolId } from '../../domain/einvoice-parties';
 import { createRoutes } from '../route';
 import { listOf, listResponse } from '../list';
 import { pageOptions, pageQuery, zId, zLine, zStoredMetadata, zText } from '../fields';
@@ -37,6 +38,27 @@ const fields = {
   kennitala: zKennitala.nullable().optional().describe('10 digits; a failed check digit is a warning'),
   description: zText(5000).nullable().optional(),
   address: AddressInput.nullable().optional(),
+  business: z
+    .boolean()
+    .optional()
+    .describe(
+      "Buys as a business: its invoices are Peppol e-invoices (with a legal entity's kennitala it is one without this)",
+    ),
+  gln: z
+    .string()
+    .refine(isGln, 'must be a 13-digit GLN with a valid check digit')
+    .nullable()
+    .optional()
+    .describe('Global Location Number (GS1), shown on its e-invoices'),
+  peppol_id: z
+    .string()
+    .refine(
+      (v) => parsePeppolId(v) !== null,
+      "must be '0196:' and a kennitala or '0088:' and a GLN (Peppol electronic-address schemes)",
+    )
+    .nullable()
+    .optional()
+    .describe("Peppol participant id, e.g. '0196:4101692659'; its e-invoices are addressed to it"),
   metadata: zStoredMetadata.optional(),
 };
 

@@ -65,6 +65,8 @@ export function invoicesRouter(deps: { invoices: InvoiceService }, docs: Operati
     tag: 'Invoices',
     contentType: 'application/xml',
     response: z.string().describe('The UBL 2.1 Invoice document'),
+    // 422 for a consumer's invoice or missing seller/buyer fields, naming them (decision 0210).
+    errors: [404, 422],
     handler: ({ params, scope }) => invoices.ubl(scope, params.id!),
   });
 
@@ -100,6 +102,7 @@ export function invoicesRouter(deps: { invoices: InvoiceService }, docs: Operati
     tag: 'Credit Notes',
     contentType: 'application/xml',
     response: z.string().describe('The UBL 2.1 CreditNote document'),
+    errors: [404, 422],
     handler: ({ params, scope }) => invoices.creditNoteUbl(scope, params.id!),
   });
 

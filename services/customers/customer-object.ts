@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CustomerRow } from '../../db/customers';
 import { profileWarnings } from '../../domain/merchant-profile';
 import { unix } from '../../domain/unix-time';
+import { buyerIncomplete, isBusinessBuyer } from '../../domain/einvoice-parties';
 
 // The customer object: the API response and any other output for a customer come from presentCustomer.
 
@@ -25,6 +26,14 @@ export const CustomerSchema = z.object({
       country: z.string().nullable(),
     })
     .nullable(),
+  business: z.boolean().describe('Marked as buying as a business (decision 0210)'),
+  gln: z.string().nullable(),
+  peppol_id: z.string().nullable(),
+  einvoice: z
+    .boolean()
+    .describe(
+      "Whether its invoices can be Peppol e-invoices: a business (marked, or a legal entity's kennitala) with kennitala, street and postcode",
+    ),
   default_payment_method: z.string().nullable().describe('Set once payment methods exist'),
   test_clock: z.string().nullable(),
   warnings: z.array(WarningSchema).describe('Accepted but worth checking, e.g. a kennitala check digit'),
@@ -55,6 +64,10 @@ export function presentCustomer(row: CustomerRow) {
     kennitala: row.kennitala,
     description: row.description,
     address: row.address,
+    business: row.business,
+    gln: row.gln,
+    peppol_id: row.peppol_id,
+    einvoice: isBusinessBuyer(row) && buyerIncomplete(row).length === 0,
     default_payment_method: row.default_payment_method_id,
     test_clock: row.test_clock_id,
     warnings: profileWarnings({ kennitala: row.kennitala, merchant_type: null }),

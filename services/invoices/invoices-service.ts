@@ -1,12 +1,23 @@
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
-import { createInvoiceRepository } from '../../db/invoices';
+import { createInvoiceRepository, type InvoiceRow } from '../../db/invoices';
+import { einvoiceRefusal } from '../../domain/einvoice-parties';
+import { UnprocessableError } from '../../domain/errors';
 import { createCustomerRepository } from '../../db/customers';
 import { createSubscriptionRepository } from '../../db/subscriptions';
 import { findOr404, findReference, type PageOptions } from '../lookup';
 import { presentCreditNote, presentInvoice } from './invoice-object';
 import { creditNoteUbl, invoiceUbl } from './ubl';
 import { invoicePdf } from './pdf';
+
+/**
+ * A consumer's invoice, or one whose seller or business buyer lacks what TS-236 requires, has no
+ * Peppol document: 422 naming the fields, the PDF still served (decision 0210).
+ */
+function refuseNonPeppol(invoice: InvoiceRow): void {
+  const refusal = einvoiceRefusal(invoice.seller, invoice.buyer);
+  if (refusal) throw new UnprocessableError(refusal.message, refusal.code, refusal.params);
+}
 
 /** Invoices and credit notes as the API reads them; PDF and UBL rendered when asked for (decision 0139). */
 export function createInvoiceService(deps: { knex: Knex }) {
@@ -46,7 +57,11 @@ export function createInvoiceService(deps: { knex: Knex }) {
 
     retrieve: async (scope: Scope, id: string) => presentInvoice(await invoiceOr404(scope, id)),
 
-    ubl: async (scope: Scope, id: string) => invoiceUbl(await invoiceOr404(scope, id)),
+    async ubl(scope: Scope, id: string) {
+      const invoice = await invoiceOr404(scope, id);
+      refuseNonPeppol(invoice);
+      return invoiceUbl(invoice);
+    },
 
     pdf: async (scope: Scope, id: string) => invoicePdf(await invoiceOr404(scope, id)),
 
@@ -68,6 +83,7 @@ export function createInvoiceService(deps: { knex: Knex }) {
     async creditNoteUbl(scope: Scope, id: string) {
       const note = await creditNoteOr404(scope, id);
       const invoice = (await invoices.findById(scope, note.invoice_id))!;
+      refuseNonPeppol(invoice);
       return creditNoteUbl(note, invoice);
     },
   };

@@ -5,9 +5,12 @@ const day = (d: Date | string) => (typeof d === 'string' ? d : d.toISOString().s
 
 /**
  * The invoice as a PDF (pdfkit, its standard fonts: Latin-1 holds the Icelandic letters), with what an
- * Icelandic invoice must show (reglugerð nr. 50/1993): the seller's name, kennitala, address and VAT
- * number, the buyer, the number, dates of issue and supply, each line with quantity, unit price and VAT
- * rate, VAT per rate and the total. Rendered when asked for, never stored.
+ * Icelandic sales invoice must show (Act 50/1988 art. 20, Reg. 50/1993 ch. II; decision 0210): the
+ * seller's name, kennitala, address and VAT number (or that it has none), the buyer (a consumer by
+ * the name and e-mail it gave; a business with kennitala and address), the number, dates of issue and
+ * supply, each line with quantity, unit price and VAT rate, that prices include VAT, VAT per rate and
+ * the total. For a consumer this PDF is the invoice: no Peppol document is made for one. Rendered when
+ * asked for, never stored.
  */
 export async function invoicePdf(inv: InvoiceRow): Promise<Buffer> {
   // Loaded on the first PDF asked for: pdfkit and its font metrics are a quarter of a second of
@@ -27,11 +30,16 @@ export async function invoicePdf(inv: InvoiceRow): Promise<Buffer> {
   doc.text(`Kennitala: ${s.kennitala ?? '-'}`);
   if (s.address)
     doc.text(`${s.address.street}, ${s.address.postalCode} ${s.address.city}, ${s.address.country}`);
-  doc.text(`VSK-númer / VAT number: ${s.vat_number ?? '-'}`);
+  doc.text(
+    s.vat_number === null
+      ? 'Ekki á virðisaukaskattsskrá: enginn VSK innheimtur / Not registered for VAT: no VAT charged'
+      : `VSK-númer / VAT number: ${s.vat_number}`,
+  );
   doc.moveDown();
   const b = inv.buyer;
   doc.font('Helvetica-Bold').text('Kaupandi / Buyer');
   doc.font('Helvetica').text(b.name ?? b.email ?? '-');
+  if (b.name && b.email) doc.text(b.email);
   if (b.kennitala) doc.text(`Kennitala: ${b.kennitala}`);
   if (b.address?.line1)
     doc.text(`${b.address.line1}, ${b.address.postal_code ?? ''} ${b.address.city ?? ''}`);
@@ -48,6 +56,7 @@ export async function invoicePdf(inv: InvoiceRow): Promise<Buffer> {
     doc.text(
       `${l.description} | ${l.quantity} x ${kr(l.unit_amount)} | VSK ${l.vat_rate}% | ${kr(l.amount)}`,
     );
+  doc.text('Verð eru með virðisaukaskatti / Prices include VAT');
   doc.moveDown();
   doc.font('Helvetica-Bold').text('VSK / VAT');
   doc.font('Helvetica');

@@ -1,5 +1,6 @@
 import type { Buyer, CreditNoteRow, InvoiceRow, Seller } from '../../db/invoices';
 import type { InvoiceLine, VatPerRate } from '../../domain/invoices';
+import { buyerEndpoint } from '../../domain/einvoice-parties';
 
 /**
  * The e-invoice of Icelandic practice: UBL 2.1 following Peppol BIS Billing 3.0 as TS-236 adopts it
@@ -51,17 +52,21 @@ function countryCode(country: string | null | undefined): string {
   return /^(iceland|ísland)$/i.test(country.trim()) ? 'IS' : country.slice(0, 2).toUpperCase();
 }
 
+/**
+ * The buyer of a business invoice (decision 0210): its Peppol id as electronic address (else its
+ * kennitala, scheme 0196), its GLN as party identification (scheme 0088), its kennitala as legal id.
+ * Only called for a buyer `einvoiceRefusal` accepts, so kennitala and address are there.
+ */
 function buyerParty(b: Buyer): string {
   const a = b.address;
-  const endpoint = b.kennitala
-    ? `<cbc:EndpointID schemeID="0196">${b.kennitala}</cbc:EndpointID>`
-    : `<cbc:EndpointID schemeID="EM">${esc(b.email ?? 'unknown@invalid')}</cbc:EndpointID>`;
+  const endpoint = buyerEndpoint(b);
   const name = esc(b.name ?? b.email ?? 'Buyer');
   return `<cac:AccountingCustomerParty><cac:Party>
-${endpoint}
+${endpoint ? `<cbc:EndpointID schemeID="${endpoint.scheme}">${esc(endpoint.id)}</cbc:EndpointID>` : ''}
+${b.gln ? `<cac:PartyIdentification><cbc:ID schemeID="0088">${esc(b.gln)}</cbc:ID></cac:PartyIdentification>` : ''}
 <cac:PartyName><cbc:Name>${name}</cbc:Name></cac:PartyName>
 <cac:PostalAddress>${a?.line1 ? `<cbc:StreetName>${esc(a.line1)}</cbc:StreetName>` : ''}${a?.city ? `<cbc:CityName>${esc(a.city)}</cbc:CityName>` : ''}${a?.postal_code ? `<cbc:PostalZone>${esc(a.postal_code)}</cbc:PostalZone>` : ''}<cac:Country><cbc:IdentificationCode>${esc(a?.country ?? 'IS')}</cbc:IdentificationCode></cac:Country></cac:PostalAddress>
-<cac:PartyLegalEntity><cbc:RegistrationName>${name}</cbc:RegistrationName>${b.kennitala ? `<cbc:CompanyID schemeID="0196">${b.kennitala}</cbc:CompanyID>` : ''}</cac:PartyLegalEntity>
+<cac:PartyLegalEntity><cbc:RegistrationName>${name}</cbc:RegistrationName>${b.kennitala ? `<cbc:CompanyID schemeID="0196">${esc(b.kennitala)}</cbc:CompanyID>` : ''}</cac:PartyLegalEntity>
 </cac:Party></cac:AccountingCustomerParty>`;
 }
 

@@ -5,14 +5,20 @@
  * one batch by the standards' own artefacts (CEN's EN 16931 XSLT, OpenPEPPOL's BIS Billing 3.0 with
  * the Icelandic TS-236 rules).
  *
- * (a) A consumer's invoice (name and email only) is rejected for its email endpoint
- *     (PEPPOL-EN16931-CL008): the validator sees what is wrong with today's documents.
+ * (a) A consumer's invoice (name and email only) rendered as UBL is rejected for its email endpoint
+ *     (PEPPOL-EN16931-CL008): the positive control that the validators see what is wrong; the API
+ *     therefore refuses it (422 `buyer_is_consumer`, decision 0210) and the PDF is the invoice.
  * (b) A business buyer with kennitala and address, a card checkout at 24 % and a partial refund:
  *     invoice and credit note have no fatal finding under either artefact.
- * (c) Each kind of document's fatal rule ids and warnings, printed; every kind that passes today
- *     (all but the consumer's invoice) is held to it. What fails is listed in decision 0208.
+ * (c) Each kind of document's fatal rule ids and warnings, printed; every business kind is held to
+ *     no fatal finding, among them a sole trader marked business with a GLN and a Peppol id.
+ * (d) What is refused, and why: a seller without kennitala and address, a business buyer without an
+ *     address, a consumer's credit note; the consumer's PDF carries what an invoice must.
  */
 import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { createInvoiceRepository } from '../../db/invoices';
+import { invoiceUbl } from '../../services/invoices/ubl';
+import { pdfText } from '../helpers/pdf-text';
 import { until } from '../helpers/until';
 import {
   fatalIds,
@@ -47,7 +53,7 @@ async function seller(m: TestMerchant, vatNumber: string | null) {
   expect(res.body.vat_number).toBe(vatNumber);
 }
 
-async function businessCustomer(m: TestMerchant): Promise<string> {
+async function businessCustomer(m: TestMerchant, json: Record<string, unknown> = {}): Promise<string> {
   const res = await stack.api(m.testKey, '/v1/customers', {
     method: 'POST',
     json: {
@@ -55,10 +61,17 @@ async function businessCustomer(m: TestMerchant): Promise<string> {
       email: 'reikningar@bokhald.example.is',
       kennitala: '4101692659',
       address: { line1: 'Hverfisgata 4', postal_code: '101', city: 'Reykjavík', country: 'IS' },
+      ...json,
     },
   });
   expect(res.status).toBe(200);
   return res.body.id as string;
+}
+
+/** What the API answers a UBL request it refuses: the status and the envelope. */
+async function refusedUbl(m: TestMerchant, path: string) {
+  const res = await fetch(`${stack.url}${path}`, { headers: { authorization: `Bearer ${m.testKey}` } });
+  return { status: res.status, error: ((await res.json()) as { error: Record<string, unknown> }).error };
 }
 
 /** A checkout session paid by card through the test completion (the hosted page's payment). */
@@ -183,8 +196,27 @@ test("today's invoices and credit notes, through the real paths, validated by th
   const fullNote = await refund(vat, fullRefundPi, full.id);
   expect(fullNote.total).toBe(3 * 3490);
 
+  // A sole trader: a person's kennitala, marked business by the merchant, with a GLN and addressed
+  // by it on Peppol.
+  const soleTrader = await businessCustomer(vat, {
+    name: 'Jón Jónsson smiður',
+    kennitala: '1201603389',
+    business: true,
+    gln: '5690000000015',
+    peppol_id: '0088:5690000000015',
+  });
+  const soleTraderPi = await payCheckout(vat, {
+    customer: soleTrader,
+    items: [{ description: 'Hilla', quantity: 2, unit_amount: 8900, vat_rate: 24 }],
+  });
+
+  // (a) The consumer's invoice as the renderer makes it; the API no longer serves it (d).
+  const consumerRow = (await createInvoiceRepository(stack.knex).findById(
+    { merchantId: vat.id, livemode: false },
+    consumer.id,
+  ))!;
   const documents: [kind: string, m: TestMerchant, path: string][] = [
-    ['consumer invoice (name and email), card checkout at 24 %', vat, `/v1/invoices/${consumer.id}/ubl`],
+    ['consumer invoice (name and email), card checkout at 24 %', vat, 'rendered in the test'],
     ['business invoice, card checkout at 24 %', vat, `/v1/invoices/${business.id}/ubl`],
     ['partial credit note (4000 of 12990)', vat, `/v1/credit-notes/${partial.id}/ubl`],
     [
@@ -201,12 +233,27 @@ test("today's invoices and credit notes, through the real paths, validated by th
     ['business invoice at 11 %, refunded in full', vat, `/v1/invoices/${full.id}/ubl`],
     ['full credit note', vat, `/v1/credit-notes/${fullNote.id}/ubl`],
     [
+      'business invoice, sole trader marked business, GLN and Peppol id 0088',
+      vat,
+      `/v1/invoices/${(await invoiceOf(vat, soleTraderPi)).id}/ubl`,
+    ],
+    [
       'business invoice, merchant without VAT number',
       noVat,
       `/v1/invoices/${(await invoiceOf(noVat, noVatPi)).id}/ubl`,
     ],
   ];
-  const xml = await Promise.all(documents.map(([, m, path]) => ubl(m, path)));
+  // As the API served it before decision 0210: addressed by the e-mail the buyer gave (scheme EM).
+  const consumerXml = invoiceUbl(consumerRow).replace(
+    '<cac:AccountingCustomerParty><cac:Party>\n',
+    '<cac:AccountingCustomerParty><cac:Party>\n<cbc:EndpointID schemeID="EM">gudrun@example.is</cbc:EndpointID>',
+  );
+  expect(consumerXml).toContain('schemeID="EM"');
+  const xml = [consumerXml, ...(await Promise.all(documents.slice(1).map(([, m, path]) => ubl(m, path))))];
+  const soleTraderXml =
+    xml[documents.findIndex(([kind]) => kind.startsWith('business invoice, sole trader'))]!;
+  expect(soleTraderXml).toContain('<cbc:EndpointID schemeID="0088">5690000000015</cbc:EndpointID>');
+  expect(soleTraderXml).toContain('<cbc:ID schemeID="0088">5690000000015</cbc:ID>');
   const started = Date.now();
   const reports = await validateEInvoices(xml);
   const took = Date.now() - started;
@@ -230,7 +277,7 @@ test("today's invoices and credit notes, through the real paths, validated by th
     /AccountingCustomerParty.*EndpointID/,
   );
   // (b) The business buyer's invoice and its partial credit note pass both artefacts, and (c) so
-  // does every other kind made today (decision 0208): only the consumer's invoice is rejected.
+  // does every other business kind (decisions 0208, 0210).
   for (const [kind] of documents.slice(1)) {
     const r = byKind.get(kind)!;
     expect({ kind, en16931: fatalIds(r.en16931), peppol: fatalIds(r.peppol) }).toEqual({
@@ -240,3 +287,90 @@ test("today's invoices and credit notes, through the real paths, validated by th
     });
   }
 }, 120_000);
+
+test('what has no Peppol document is refused naming why, and the consumer gets the PDF invoice', async () => {
+  const vat = await stack.merchant();
+  await seller(vat, '123456');
+  // (d) A consumer: UBL of the invoice and of its credit note refused, the PDF served.
+  const consumerPi = await payCheckout(vat, {
+    customer_name: 'Guðrún Jónsdóttir',
+    customer_email: 'gudrun@example.is',
+    items: [{ description: 'Kaffibolli', quantity: 2, unit_amount: 690, vat_rate: 24 }],
+  });
+  const consumer = await invoiceOf(vat, consumerPi);
+  expect(await refusedUbl(vat, `/v1/invoices/${consumer.id}/ubl`)).toEqual({
+    status: 422,
+    error: expect.objectContaining({
+      type: 'invalid_request_error',
+      code: 'buyer_is_consumer',
+      param: 'customer',
+      message: expect.stringContaining('/pdf'),
+    }),
+  });
+  const note = await refund(vat, consumerPi, consumer.id, 690);
+  expect((await refusedUbl(vat, `/v1/credit-notes/${note.id}/ubl`)).error.code).toBe('buyer_is_consumer');
+  const pdf = await fetch(`${stack.url}/v1/invoices/${consumer.id}/pdf`, {
+    headers: { authorization: `Bearer ${vat.testKey}` },
+  });
+  expect(pdf.status).toBe(200);
+  const text = await pdfText(Buffer.from(await pdf.arrayBuffer()));
+  // What a sales invoice must carry (decision 0210): seller with kennitala, address and VAT number,
+  // number, dates, the buyer as identified, lines with quantity, unit price and rate, VAT per rate.
+  for (const required of [
+    'Kaffibrennslan ehf.',
+    'Kennitala: 5501692829',
+    'Laugavegur 1, 101 Reykjavík',
+    'VSK-númer / VAT number: 123456',
+    consumer.number,
+    'Útgáfudagur / Date of issue:',
+    'Afhendingardagur / Date of supply:',
+    'Guðrún Jónsdóttir',
+    'gudrun@example.is',
+    'Kaffibolli | 2 x 690 kr. | VSK 24% | 1.380 kr.',
+    'Verð eru með virðisaukaskatti / Prices include VAT',
+    'VSK 24%: stofn / taxable 1.113 kr., VSK / VAT 267 kr.',
+    'Samtals / Total: 1.380 kr.',
+  ])
+    expect(text).toContain(required);
+
+  // A business buyer without an address: refused naming the fields it lacks.
+  const noAddress = await businessCustomer(vat, { address: null });
+  const noAddressPi = await payCheckout(vat, { customer: noAddress, amount: 2500 });
+  const refused = await refusedUbl(vat, `/v1/invoices/${(await invoiceOf(vat, noAddressPi)).id}/ubl`);
+  expect(refused).toEqual({
+    status: 422,
+    error: expect.objectContaining({
+      code: 'buyer_incomplete',
+      param: 'customer.address.line1',
+      params: ['customer.address.line1', 'customer.address.postal_code'],
+    }),
+  });
+
+  // A test merchant that has not given its kennitala or address: the seller's fields named.
+  const bare = await stack.merchant();
+  const bareBuyer = await businessCustomer(bare);
+  const barePi = await payCheckout(bare, { customer: bareBuyer, amount: 1000 });
+  expect(await refusedUbl(bare, `/v1/invoices/${(await invoiceOf(bare, barePi)).id}/ubl`)).toEqual({
+    status: 422,
+    error: expect.objectContaining({
+      code: 'seller_incomplete',
+      param: 'kennitala',
+      params: ['kennitala', 'legal_address'],
+    }),
+  });
+
+  // The customer's e-invoice fields are checked on the way in, and nothing changes on a refusal.
+  for (const [field, value] of [
+    ['gln', '5690000000018'],
+    ['peppol_id', 'EM:gudrun@example.is'],
+    ['peppol_id', '0088:5690000000018'],
+  ] as const) {
+    const bad = await stack.api(vat.testKey, `/v1/customers/${noAddress}`, {
+      method: 'PATCH',
+      json: { [field]: value },
+    });
+    expect({ status: bad.status, param: bad.body.error?.param }).toEqual({ status: 400, param: field });
+  }
+  const after = await stack.api(vat.testKey, `/v1/customers/${noAddress}`);
+  expect(after.body).toMatchObject({ gln: null, peppol_id: null, business: false, einvoice: false });
+}, 60_000);

@@ -132,9 +132,12 @@ test('a test-clock year of a monthly subscription: one valid invoice per charge,
       email: 'jon@example.is',
       kennitala: '0101302989',
       address: { line1: 'Hverfisgata 4', postal_code: '101', city: 'Reykjavík', country: 'IS' },
+      // A person's kennitala: a business buyer (with e-invoices) only when marked so (decision 0210).
+      business: true,
     },
   });
   expect(customer.status).toBe(200);
+  expect(customer.body.einvoice).toBe(true);
   const card = await api('/v1/payment-methods', {
     method: 'POST',
     json: {
