@@ -207,6 +207,7 @@ export function composeServices(deps: ServiceDeps) {
       claimsApi: deps.claimsApi,
       liveClaimsApi: deps.liveClaimsApi,
       engine: subscriptionEngine,
+      wakeChannels: (ids) => dispatcher.wake(ids),
     });
   const claims = claimsOn(knex);
   const refundsOn = (db: Knex, to: WebhookDispatcher) =>

@@ -103,22 +103,35 @@ export async function lifecycleRefsOfClaims(
   }));
 }
 
+/** A krafa that expired unpaid: what it asked and what of it was paid. */
+export interface ExpiredClaim {
+  id: string;
+  amount: number;
+  amount_paid: number;
+}
+
 /**
  * Expires the unpaid claims whose cancellation date (niðurfellingardagur) has passed by `asOf`: those
  * of the clock's subscriptions for a test clock, every other claim otherwise (decision 0064). Their
- * renewals are void and their checkout sessions unpaid. Returns the ids of the claims that expired.
+ * renewals are void and their checkout sessions unpaid, and `onExpired` is given them in the same
+ * transaction (their invoices are credited: decision 0211). Returns the ids of the claims that expired.
  */
-export async function expireClaims(knex: Knex, asOf: Date, testClockId: string | null): Promise<string[]> {
+export async function expireClaims(
+  knex: Knex,
+  asOf: Date,
+  testClockId: string | null,
+  onExpired: (trx: Knex.Transaction, claims: ExpiredClaim[]) => Promise<unknown> = () => Promise.resolve(),
+): Promise<string[]> {
   const clockOf = `(select s.test_clock_id from renewals r join subscriptions s on s.id = r.subscription_id
                      where r.id = c.renewal_id)`;
   return knex.transaction(async (trx) => {
     const { rows } = await trx.raw<{
-      rows: { id: string; renewal_id: string | null; checkout_session_id: string | null }[];
+      rows: (ExpiredClaim & { renewal_id: string | null; checkout_session_id: string | null })[];
     }>(
       `update claims c set status = 'expired', updated_at = now()
         where c.status in ('pending', 'issued', 'partially_paid') and c.cancellation_date < ?
           and ${testClockId === null ? `${clockOf} is null` : `${clockOf} = ?`}
-       returning c.id, c.renewal_id, c.checkout_session_id`,
+       returning c.id, c.renewal_id, c.checkout_session_id, c.amount::int as amount, c.amount_paid::int as amount_paid`,
       sqlArgs(asOf.toISOString().slice(0, 10), ...(testClockId === null ? [] : [testClockId])),
     );
     const renewalIds = rows.map((r) => r.renewal_id).filter((id): id is string => id !== null);
@@ -128,6 +141,7 @@ export async function expireClaims(knex: Knex, asOf: Date, testClockId: string |
         .where({ status: 'awaiting_claim' })
         .update({ status: 'void', updated_at: new Date() });
     for (const r of rows) if (r.checkout_session_id) await claimSessionUnpaid(trx, r.checkout_session_id);
+    if (rows.length > 0) await onExpired(trx, rows);
     return rows.map((r) => r.id);
   });
 }

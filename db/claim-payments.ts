@@ -36,18 +36,15 @@ export function createClaimPaymentRepository(db: Db) {
      * Marks an unpaid claim cancelled (at the bank) and its checkout session unpaid, in one
      * transaction; false if it no longer is unpaid.
      */
-    async markCancelledAtBank(claimId: string): Promise<boolean> {
-      return db.transaction(async (trx) => {
-        const now = new Date();
-        const [row] = await trx<ClaimRow>('claims')
-          .where({ id: claimId })
-          .whereIn('status', ['issued', 'partially_paid'])
-          .update({ status: 'cancelled', cancelled_at: now, updated_at: now })
-          .returning('*');
-        if (!row) return false;
-        if (row.checkout_session_id) await claimSessionUnpaid(trx, row.checkout_session_id);
-        return true;
-      });
+    async markCancelledAtBank(claimId: string, trx: Knex.Transaction): Promise<ClaimRow | undefined> {
+      const now = new Date();
+      const [row] = await trx<ClaimRow>('claims')
+        .where({ id: claimId })
+        .whereIn('status', ['issued', 'partially_paid'])
+        .update({ status: 'cancelled', cancelled_at: now, updated_at: now })
+        .returning('*');
+      if (row?.checkout_session_id) await claimSessionUnpaid(trx, row.checkout_session_id);
+      return row;
     },
 
     /** The claim with this bank claim id, locked until the transaction ends. */

@@ -28,9 +28,19 @@ export interface Buyer {
   peppol_id?: string | null;
 }
 
-/** A captured payment that sells something, with what its invoice is made of. */
+/**
+ * A sale to invoice, with what its invoice is made of: a captured payment, or a krafa the bank has
+ * accepted (then `claim` is set, `payment_intent_id` null and `captured_at` the time of issue).
+ */
 export interface SaleSource {
-  payment_intent_id: string;
+  payment_intent_id: string | null;
+  claim: {
+    id: string;
+    /** Bank, ledger 66, claim number: the account the payer pays into (TS 315). */
+    account: string;
+    due_date: string;
+    final_due_date: string;
+  } | null;
   merchant_id: string;
   livemode: boolean;
   amount_captured: number;
@@ -67,7 +77,8 @@ export interface InvoiceDraft {
   id: string;
   merchantId: string;
   livemode: boolean;
-  paymentIntentId: string;
+  paymentIntentId: string | null;
+  claim: SaleSource['claim'];
   customerId: string | null;
   subscriptionId: string | null;
   checkoutSessionId: string | null;
@@ -88,7 +99,11 @@ export interface InvoiceRow {
   sequence: number;
   number: string;
   status: 'paid' | 'open';
-  payment_intent_id: string;
+  /** The payment: the charge, or for a krafa the payment intent made when it was paid (null until then). */
+  payment_intent_id: string | null;
+  /** The krafa that collects this invoice (decision 0211). */
+  claim_id: string | null;
+  claim_account: string | null;
   customer_id: string | null;
   subscription_id: string | null;
   checkout_session_id: string | null;
@@ -114,7 +129,9 @@ export interface CreditNoteRow {
   sequence: number;
   number: string;
   invoice_id: string;
-  refund_id: string;
+  /** What it credits: a refund, or a krafa cancelled unpaid (decision 0211). */
+  refund_id: string | null;
+  claim_id: string | null;
   lines: InvoiceLine[];
   vat: VatPerRate[];
   total: number;
@@ -123,8 +140,16 @@ export interface CreditNoteRow {
   created_at: Date;
 }
 
+/** A `date` column as node-postgres reads it (local midnight) back to its YYYY-MM-DD. */
+function isoDay(d: string | Date | null): string | null {
+  if (!(d instanceof Date)) return d;
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
 const invoiceRow = (r: InvoiceRow): InvoiceRow => ({
   ...r,
+  due_date: isoDay(r.due_date),
+  final_due_date: isoDay(r.final_due_date),
   total: Number(r.total),
   total_vat: Number(r.total_vat),
   amount_credited: Number(r.amount_credited),
@@ -149,6 +174,41 @@ const TAKE_NUMBERS = `insert into invoice_sequences as s (merchant_id, livemode,
   on conflict (merchant_id, livemode) do update set last_number = s.last_number + excluded.last_number
   returning merchant_id, livemode, last_number`;
 
+/**
+ * What every sale's invoice is made of, whatever paid it: the renewal's period and product, the
+ * checkout's items, the seller as the merchant profile stands, the merchant's default VAT rate.
+ * The query names the renewal `r`, the merchant `m`; SALE_JOINS adds the rest.
+ */
+const SALE_COLUMNS = `case when r.id is null then null else json_build_object(
+    'period_start', r.period_start, 'quantity', r.quantity, 'unit_amount', pr.unit_amount::int,
+    'amount_subtotal', r.amount_subtotal::int, 'discount_amount', r.discount_amount::int,
+    'proration_amount', r.proration_amount::int, 'amount', r.amount::int, 'vat_rate', r.vat_rate,
+    'product_name', prod.name) end as renewal,
+  case when cs.id is null then null else json_build_object(
+    'items', cs.items, 'discount_amount', cs.discount_amount::int, 'product_name', csp.name,
+    'customer_name', cs.customer_name, 'customer_email', cs.customer_email) end as session,
+  json_build_object('name', m.name, 'kennitala', m.kennitala, 'vat_number', m.vat_number,
+    'address', m.legal_address, 'bank_account', m.bank_account) as seller,
+  coalesce(m.default_vat_rate, case when m.vat_number is null then 0 else 24 end) as default_vat_rate`;
+
+const SALE_JOINS = (sessionId: string, customerId: string) => `
+  left join prices pr on pr.id = r.price_id
+  left join products prod on prod.id = pr.product_id
+  left join checkout_sessions cs on cs.id = ${sessionId}
+  left join products csp on csp.id = cs.product_id
+  left join customers c on c.id = ${customerId}`;
+
+/** The buyer as the invoice keeps it: the customer's fields, else what the checkout collected (decision 0210). */
+const buyerOf = (kennitala: string) =>
+  `json_build_object('name', coalesce(c.name, cs.customer_name), 'email', coalesce(c.email, cs.customer_email),
+    'kennitala', ${kennitala}, 'address', c.address, 'business', coalesce(c.business, false),
+    'gln', c.gln, 'peppol_id', c.peppol_id) as buyer`;
+
+const saleSource = (r: SaleSource): SaleSource => ({
+  ...r,
+  renewal: r.renewal && { ...r.renewal, period_start: new Date(r.renewal.period_start) },
+});
+
 export function createInvoiceRepository(db: Db) {
   const scoped = (table: string, scope: Scope, trx: Db = db) =>
     trx(table).where({ merchant_id: scope.merchantId, livemode: scope.livemode });
@@ -164,40 +224,49 @@ export function createInvoiceRepository(db: Db) {
     ): Promise<SaleSource[]> {
       if (paymentIntentIds.length === 0) return [];
       const result = await trx.raw<{ rows: SaleSource[] }>(
-        `select p.id as payment_intent_id, p.merchant_id, p.livemode, p.amount_captured::int as amount_captured,
-                p.captured_at, p.description, p.customer_id, coalesce(p.subscription_id, r.subscription_id) as subscription_id,
-                p.checkout_session_id,
-                case when r.id is null then null else json_build_object(
-                  'period_start', r.period_start, 'quantity', r.quantity, 'unit_amount', pr.unit_amount::int,
-                  'amount_subtotal', r.amount_subtotal::int, 'discount_amount', r.discount_amount::int,
-                  'proration_amount', r.proration_amount::int, 'amount', r.amount::int, 'vat_rate', r.vat_rate,
-                  'product_name', prod.name) end as renewal,
-                case when cs.id is null then null else json_build_object(
-                  'items', cs.items, 'discount_amount', cs.discount_amount::int, 'product_name', csp.name,
-                  'customer_name', cs.customer_name, 'customer_email', cs.customer_email) end as session,
-                json_build_object('name', m.name, 'kennitala', m.kennitala, 'vat_number', m.vat_number,
-                  'address', m.legal_address, 'bank_account', m.bank_account) as seller,
-                coalesce(m.default_vat_rate, case when m.vat_number is null then 0 else 24 end) as default_vat_rate,
-                json_build_object('name', coalesce(c.name, cs.customer_name), 'email', coalesce(c.email, cs.customer_email),
-                  'kennitala', c.kennitala, 'address', c.address, 'business', coalesce(c.business, false),
-                  'gln', c.gln, 'peppol_id', c.peppol_id) as buyer
+        `select p.id as payment_intent_id, null as claim, p.merchant_id, p.livemode,
+                p.amount_captured::int as amount_captured, p.captured_at, p.description, p.customer_id,
+                coalesce(p.subscription_id, r.subscription_id) as subscription_id, p.checkout_session_id,
+                ${SALE_COLUMNS}, ${buyerOf('c.kennitala')}
            from payment_intents p
            join merchants m on m.id = p.merchant_id
            left join renewals r on r.payment_intent_id = p.id
-           left join prices pr on pr.id = r.price_id
-           left join products prod on prod.id = pr.product_id
-           left join checkout_sessions cs on cs.id = p.checkout_session_id
-           left join products csp on csp.id = cs.product_id
-           left join customers c on c.id = p.customer_id
+           ${SALE_JOINS('p.checkout_session_id', 'p.customer_id')}
           where p.id = any(?::text[]) and p.status = 'succeeded' and (r.id is not null or cs.id is not null)
             and not exists (select 1 from invoices i where i.payment_intent_id = p.id)
           order by p.captured_at, p.id`,
         sqlArgs(paymentIntentIds),
       );
-      return result.rows.map((r) => ({
-        ...r,
-        renewal: r.renewal && { ...r.renewal, period_start: new Date(r.renewal.period_start) },
-      }));
+      return result.rows.map(saleSource);
+    },
+
+    /**
+     * The sales among these kröfur, just accepted by the bank, that have no invoice yet: a checkout
+     * paid by krafa or a renewal collected by one (decision 0211). The payer's kennitala is the
+     * buyer's when its customer has none.
+     */
+    async findUninvoicedClaimSales(
+      trx: Knex.Transaction,
+      claimIds: readonly string[],
+    ): Promise<SaleSource[]> {
+      if (claimIds.length === 0) return [];
+      const result = await trx.raw<{ rows: SaleSource[] }>(
+        `select null as payment_intent_id,
+                json_build_object('id', k.id, 'account', k.bank || '66' || lpad(k.claim_number::text, 6, '0'),
+                  'due_date', k.due_date, 'final_due_date', k.final_due_date) as claim,
+                k.merchant_id, k.livemode, k.amount::int as amount_captured, coalesce(k.issued_at, now()) as captured_at,
+                k.description, k.customer_id, r.subscription_id, k.checkout_session_id,
+                ${SALE_COLUMNS}, ${buyerOf('coalesce(c.kennitala, k.payer_kennitala)')}
+           from claims k
+           join merchants m on m.id = k.merchant_id
+           left join renewals r on r.id = k.renewal_id
+           ${SALE_JOINS('k.checkout_session_id', 'k.customer_id')}
+          where k.id = any(?::text[]) and k.status = 'issued' and (r.id is not null or cs.id is not null)
+            and not exists (select 1 from invoices i where i.claim_id = k.id)
+          order by k.issued_at, k.id`,
+        sqlArgs(claimIds),
+      );
+      return result.rows.map(saleSource);
     },
 
     /**
@@ -210,7 +279,8 @@ export function createInvoiceRepository(db: Db) {
         `with d as (
            select t.*, e.ord from jsonb_array_elements(?::jsonb) with ordinality as e(doc, ord),
              jsonb_to_record(e.doc) as t(
-               id text, merchant_id text, livemode boolean, payment_intent_id text, customer_id text,
+               id text, merchant_id text, livemode boolean, payment_intent_id text, claim_id text,
+               claim_account text, due_date date, final_due_date date, customer_id text,
                subscription_id text, checkout_session_id text, seller jsonb, buyer jsonb, lines jsonb, vat jsonb,
                total bigint, total_vat bigint, issued_at timestamptz, supplied_at timestamptz)
          ), counts as (
@@ -221,12 +291,13 @@ export function createInvoiceRepository(db: Db) {
                   + row_number() over (partition by d.merchant_id, d.livemode order by d.ord)::int as sequence
              from d join counts using (merchant_id, livemode) join seq using (merchant_id, livemode)
          )
-         insert into invoices (id, merchant_id, livemode, sequence, number, status, payment_intent_id, customer_id,
-                subscription_id, checkout_session_id, seller, buyer, lines, vat, total, total_vat, issued_at,
-                supplied_at, payment_reference)
-         select id, merchant_id, livemode, sequence, ${NUMBER_SQL('sequence', 'livemode')}, 'paid', payment_intent_id,
-                customer_id, subscription_id, checkout_session_id, seller, buyer, lines, vat, total, total_vat,
-                issued_at, supplied_at, payment_intent_id
+         insert into invoices (id, merchant_id, livemode, sequence, number, status, payment_intent_id, claim_id,
+                claim_account, due_date, final_due_date, customer_id, subscription_id, checkout_session_id, seller,
+                buyer, lines, vat, total, total_vat, issued_at, supplied_at, payment_reference)
+         select id, merchant_id, livemode, sequence, ${NUMBER_SQL('sequence', 'livemode')},
+                case when claim_id is null then 'paid' else 'open' end, payment_intent_id, claim_id, claim_account,
+                due_date, final_due_date, customer_id, subscription_id, checkout_session_id, seller, buyer, lines,
+                vat, total, total_vat, issued_at, supplied_at, coalesce(claim_account, payment_intent_id)
            from numbered order by ord
          returning *`,
         sqlArgs(
@@ -236,6 +307,10 @@ export function createInvoiceRepository(db: Db) {
               merchant_id: d.merchantId,
               livemode: d.livemode,
               payment_intent_id: d.paymentIntentId,
+              claim_id: d.claim?.id ?? null,
+              claim_account: d.claim?.account ?? null,
+              due_date: d.claim?.due_date ?? null,
+              final_due_date: d.claim?.final_due_date ?? null,
               customer_id: d.customerId,
               subscription_id: d.subscriptionId,
               checkout_session_id: d.checkoutSessionId,
@@ -263,6 +338,34 @@ export function createInvoiceRepository(db: Db) {
       return row && invoiceRow(row);
     },
 
+    /**
+     * The open invoice of a krafa follows it (decision 0211): paid with the payment intent its
+     * payment made, or open again on a reversal. The invoice when its status changed.
+     */
+    async followClaim(
+      trx: Knex.Transaction,
+      claimId: string,
+      to: { status: 'paid'; paymentIntentId: string | null } | { status: 'open' },
+    ): Promise<InvoiceRow | undefined> {
+      const [row] = (await trx('invoices')
+        .where({ claim_id: claimId })
+        .whereNot({ status: to.status })
+        .update({
+          status: to.status,
+          ...(to.status === 'paid' && {
+            payment_intent_id: trx.raw('coalesce(payment_intent_id, ?)', [to.paymentIntentId]),
+          }),
+        })
+        .returning('*')) as InvoiceRow[];
+      return row && invoiceRow(row);
+    },
+
+    /** The invoice of a krafa, locked, for the credit note of its cancellation. */
+    async lockOfClaim(trx: Knex.Transaction, claimId: string): Promise<InvoiceRow | undefined> {
+      const row = await trx<InvoiceRow>('invoices').where({ claim_id: claimId }).forUpdate().first();
+      return row && invoiceRow(row);
+    },
+
     /** A credit note numbered from the same sequence as the invoices (decision 0139). */
     async insertCreditNote(
       trx: Knex.Transaction,
@@ -272,9 +375,9 @@ export function createInvoiceRepository(db: Db) {
         `with counts as (select ?::text as merchant_id, ?::boolean as livemode, 1 as n),
          seq as (${TAKE_NUMBERS}),
          inv as (update invoices set amount_credited = amount_credited + ? where id = ? returning id)
-         insert into credit_notes (id, merchant_id, livemode, sequence, number, invoice_id, refund_id, lines, vat,
-                total, total_vat, issued_at)
-         select ?, ?, ?, seq.last_number, ${NUMBER_SQL('seq.last_number', '?::boolean')}, (select id from inv), ?,
+         insert into credit_notes (id, merchant_id, livemode, sequence, number, invoice_id, refund_id, claim_id,
+                lines, vat, total, total_vat, issued_at)
+         select ?, ?, ?, seq.last_number, ${NUMBER_SQL('seq.last_number', '?::boolean')}, (select id from inv), ?, ?,
                 ?::jsonb, ?::jsonb, ?, ?, ?
            from seq
          returning *`,
@@ -288,6 +391,7 @@ export function createInvoiceRepository(db: Db) {
           note.livemode,
           note.livemode,
           note.refund_id,
+          note.claim_id,
           JSON.stringify(note.lines),
           JSON.stringify(note.vat),
           note.total,

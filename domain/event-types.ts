@@ -25,9 +25,11 @@ export const EVENT_TYPES = [
   // A refund's status changed after it was created: a krafa refund's transfer booked (decision 0101).
   'refund.updated',
   // An invoice was issued with its number (it is immutable from then on); a credit note was issued
-  // for a refund (decision 0140).
+  // for a refund or a krafa cancelled unpaid (decisions 0140, 0211).
   'invoice.finalized',
   'credit_note.created',
+  // An open invoice, collected by krafa, was paid: the krafa was paid in full (decision 0211).
+  'invoice.paid',
   // A delivery's status changed (decision 0133; domain/delivery.ts DELIVERY_EVENTS).
   'delivery.booked',
   'delivery.shipped',

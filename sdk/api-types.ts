@@ -4293,6 +4293,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description The krafa cancelled unpaid whose invoice it credits in full (decision 0211) */
+                            claim: string | null;
                             created_at: number;
                             /** @constant */
                             currency: "ISK";
@@ -4315,7 +4317,8 @@ export interface operations {
                             number: string;
                             /** @constant */
                             object: "credit_note";
-                            refund: string;
+                            /** @description The refund it credits; null when it credits a cancelled krafa */
+                            refund: string | null;
                             /** @description Numbered in the same sequence as the invoices (decision 0139) */
                             sequence: number;
                             total: number;
@@ -4368,6 +4371,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The krafa cancelled unpaid whose invoice it credits in full (decision 0211) */
+                        claim: string | null;
                         created_at: number;
                         /** @constant */
                         currency: "ISK";
@@ -4390,7 +4395,8 @@ export interface operations {
                         number: string;
                         /** @constant */
                         object: "credit_note";
-                        refund: string;
+                        /** @description The refund it credits; null when it credits a cancelled krafa */
+                        refund: string | null;
                         /** @description Numbered in the same sequence as the invoices (decision 0139) */
                         sequence: number;
                         total: number;
@@ -6172,6 +6178,8 @@ export interface operations {
                                 name: string | null;
                             };
                             checkout_session: string | null;
+                            /** @description The krafa that collects this invoice (decision 0211) */
+                            claim: string | null;
                             created_at: number;
                             /** @constant */
                             currency: "ISK";
@@ -6199,7 +6207,8 @@ export interface operations {
                             number: string;
                             /** @constant */
                             object: "invoice";
-                            payment_intent: string;
+                            /** @description The payment; for an invoice collected by krafa, null until the krafa is paid */
+                            payment_intent: string | null;
                             payment_reference: string;
                             seller: {
                                 address: {
@@ -6276,6 +6285,8 @@ export interface operations {
                             name: string | null;
                         };
                         checkout_session: string | null;
+                        /** @description The krafa that collects this invoice (decision 0211) */
+                        claim: string | null;
                         created_at: number;
                         /** @constant */
                         currency: "ISK";
@@ -6303,7 +6314,8 @@ export interface operations {
                         number: string;
                         /** @constant */
                         object: "invoice";
-                        payment_intent: string;
+                        /** @description The payment; for an invoice collected by krafa, null until the krafa is paid */
+                        payment_intent: string | null;
                         payment_reference: string;
                         seller: {
                             address: {
@@ -7205,7 +7217,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7217,7 +7229,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7229,7 +7241,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7241,7 +7253,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7427,7 +7439,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7439,7 +7451,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7451,7 +7463,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7463,7 +7475,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };

@@ -4,6 +4,7 @@ import type { WorkerMetrics } from '../../stack/worker-metrics';
 import type { CardAcquirer } from '../../adapters/acquirers/card-acquirer';
 import { createRenewalRepository } from '../../db/renewals';
 import { expireClaims, lifecycleRefsOfClaims } from '../../db/claim-collection';
+import { creditCancelledClaim } from '../invoices/issue';
 import type { ChargeReason, ChargeSummary, LifecycleRef } from './charge-reason';
 import { createCardCharges } from './charge-cards';
 import { openRenewals } from './open-renewals';
@@ -112,7 +113,11 @@ export function createRenewalService(deps: RenewalServiceDeps) {
       // Unpaid claims past their cancellation date expire, on the clock's time for clock-bound ones;
       // the subscriptions they leave unpaid go to their end state (decision 0105).
       if (input.lane === 0) {
-        const expired = await expireClaims(deps.knex, asOf, input.testClockId);
+        // Their invoices are credited for what was not paid, at the expiry (decision 0211); the
+        // relay delivers the credit notes' events.
+        const expired = await expireClaims(deps.knex, asOf, input.testClockId, async (trx, claims) => {
+          for (const c of claims) await creditCancelledClaim(trx, { ...c, cancelled_at: asOf });
+        });
         const refs = await lifecycleRefsOfClaims(deps.knex, expired);
         // Logged, not thrown: a retried page finds these kröfur expired already and would not ask again.
         if (refs.length > 0)

@@ -6,6 +6,7 @@ import { claimIdOf } from '../../adapters/banks/claims-api';
 import { toCreateClaimDetails } from '../../db/claims';
 import { createClaimBatchRepository } from '../../db/claim-batches';
 import { recordEvents } from '../../db/event-batch';
+import { issueClaimInvoices } from '../invoices/issue';
 import { claimBatchWorkflowId } from '../../workflows/contract';
 import { recordClaimRefusal } from './claim-refusal';
 import { claimsBankFor, type ClaimsBanks } from './claims-bank';
@@ -33,7 +34,10 @@ export function createClaimBatchService(deps: ClaimBatchServiceDeps) {
   const batches = createClaimBatchRepository(knex);
   const notices = createClaimOutcomeNotices(deps);
 
-  /** Marks claims issued (by bank claim id) and records claim.created for each, in one transaction. */
+  /**
+   * Marks claims issued (by bank claim id) and records claim.created for each, with the invoices of
+   * the sales they collect, in one transaction.
+   */
   async function markIssued(bankClaimIds: string[]): Promise<number> {
     if (bankClaimIds.length === 0) return 0;
     let channels: string[] = [];
@@ -42,6 +46,13 @@ export function createClaimBatchService(deps: ClaimBatchServiceDeps) {
       channels = await recordEvents(
         trx,
         updated.map((r) => claimEvent('claim.created', r)),
+      );
+      // Last: the invoices hold the merchants' invoice sequences until commit (decision 0211).
+      channels.push(
+        ...(await issueClaimInvoices(
+          trx,
+          updated.map((r) => r.id),
+        )),
       );
       return updated;
     });

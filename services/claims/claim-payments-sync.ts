@@ -58,8 +58,9 @@ export function createClaimPaymentsSync(deps: ClaimPaymentsSyncDeps) {
           livemode,
           dateFrom: query.dateFrom,
         });
-        cancelled += cancelledAtBank.length;
-        changed.push(...cancelledAtBank);
+        cancelled += cancelledAtBank.cancelled.length;
+        changed.push(...cancelledAtBank.cancelled);
+        await notices.wake(cancelledAtBank.channels);
       }
       await notices.notifySubscriptions(changed);
       deps.metrics?.claimPayments.inc(applied);

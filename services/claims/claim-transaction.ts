@@ -7,6 +7,8 @@ import { recordEvents, type BatchEvent } from '../../db/event-batch';
 import { createPaymentIntentRepository } from '../../db/payment-intents';
 import { claimFee } from '../../domain/fees';
 import { presentPaymentIntent } from '../payments/payment-intent-object';
+import { createInvoiceRepository } from '../../db/invoices';
+import { presentInvoice } from '../invoices/invoice-object';
 import { claimEvent, type ClaimOutcomeNotices } from './claim-outcome-notices';
 
 /** Identity of one bank transaction: the claim and the bank's own references to the payment. */
@@ -33,6 +35,7 @@ export function createClaimTransactionApplier(deps: {
   const { knex } = deps;
   const intents = createPaymentIntentRepository(knex);
   const payments = createClaimPaymentRepository(knex);
+  const invoices = createInvoiceRepository(knex);
 
   return async function applyTransaction(tx: ClaimTransaction, livemode: boolean): Promise<string | null> {
     if (!tx.claimKey) return null;
@@ -114,6 +117,23 @@ export function createClaimTransactionApplier(deps: {
         if (row.status === 'paid')
           await payments.markSessionPaid(claim.checkout_session_id, row.payment_intent_id, now, trx);
         else if (claim.status === 'paid') await claimSessionUnpaid(trx, claim.checkout_session_id);
+      }
+      // Its invoice follows it: paid with the claim's intent, or open again on a reversal (0211).
+      if (row.status === 'paid' || claim.status === 'paid') {
+        const invoice = await invoices.followClaim(
+          trx,
+          claim.id,
+          row.status === 'paid'
+            ? { status: 'paid', paymentIntentId: row.payment_intent_id }
+            : { status: 'open' },
+        );
+        if (invoice?.status === 'paid')
+          events.push({
+            merchantId: invoice.merchant_id,
+            livemode: invoice.livemode,
+            type: 'invoice.paid',
+            data: presentInvoice(invoice),
+          });
       }
       channels.push(...(await recordEvents(trx, events)));
       return claim.id;

@@ -16,6 +16,7 @@ import { checkClaimDates } from './claim-dates';
 import { presentClaim, type ClaimObject } from './claim-object';
 import { tiersFromWire } from './claim-wire-terms';
 import { createClaim, type CreateClaimInput } from './create-claim';
+import { creditCancelledClaim } from '../invoices/issue';
 
 export interface AmendClaimInput {
   amount?: number | undefined;
@@ -38,6 +39,8 @@ export interface ClaimsServiceDeps {
    * a waiting one learns it when its wait for the krafa's expiry ends.
    */
   engine?: SubscriptionEngine | null | undefined;
+  /** Wakes the channels of events recorded (a cancelled krafa's credit note); a lost wake-up is found by the relay. */
+  wakeChannels?: ((channelIds: string[]) => Promise<void>) | undefined;
 }
 
 /**
@@ -201,13 +204,18 @@ export function createClaimsService(deps: ClaimsServiceDeps) {
           }
         });
       }
+      let channels: string[] = [];
       const row = await deps.knex.transaction(async (trx) => {
         const cancelled = await claims.cancel(scope, claim.id, claim.status, trx);
+        if (!cancelled) return cancelled;
         // The checkout session it was to pay is left unpaid (spec §3; decision 0063).
-        if (cancelled?.checkout_session_id) await claimSessionUnpaid(trx, cancelled.checkout_session_id);
+        if (cancelled.checkout_session_id) await claimSessionUnpaid(trx, cancelled.checkout_session_id);
+        // Its invoice is credited for what was not paid (decision 0211).
+        channels = await creditCancelledClaim(trx, cancelled);
         return cancelled;
       });
       if (!row) throw new ConflictError('The claim changed meanwhile; try again', 'claim_changed');
+      if (channels.length > 0) await deps.wakeChannels?.(channels).catch(() => undefined);
       await notifySubscriptions(row.id);
       return presentClaim(row);
     },

@@ -34,7 +34,11 @@ export const InvoiceSchema = z.object({
     .describe("Position in the merchant's one unbroken sequence of this environment (decision 0139)"),
   status: z.enum(['paid', 'open']),
   currency: z.literal('ISK'),
-  payment_intent: z.string(),
+  payment_intent: z
+    .string()
+    .nullable()
+    .describe('The payment; for an invoice collected by krafa, null until the krafa is paid'),
+  claim: z.string().nullable().describe('The krafa that collects this invoice (decision 0211)'),
   customer: z.string().nullable(),
   subscription: z.string().nullable(),
   checkout_session: z.string().nullable(),
@@ -74,6 +78,7 @@ export function presentInvoice(row: InvoiceRow): InvoiceObject {
     status: row.status,
     currency: 'ISK',
     payment_intent: row.payment_intent_id,
+    claim: row.claim_id,
     customer: row.customer_id,
     subscription: row.subscription_id,
     checkout_session: row.checkout_session_id,
@@ -118,7 +123,11 @@ export const CreditNoteSchema = z.object({
   sequence: z.number().int().describe('Numbered in the same sequence as the invoices (decision 0139)'),
   currency: z.literal('ISK'),
   invoice: z.string(),
-  refund: z.string(),
+  refund: z.string().nullable().describe('The refund it credits; null when it credits a cancelled krafa'),
+  claim: z
+    .string()
+    .nullable()
+    .describe('The krafa cancelled unpaid whose invoice it credits in full (decision 0211)'),
   lines: z.array(Line),
   vat: z.array(VatPerRate),
   total: z.number().int(),
@@ -139,6 +148,7 @@ export function presentCreditNote(row: CreditNoteRow): CreditNoteObject {
     currency: 'ISK',
     invoice: row.invoice_id,
     refund: row.refund_id,
+    claim: row.claim_id,
     lines: row.lines.map((l) => ({
       description: l.description,
       quantity: l.quantity,

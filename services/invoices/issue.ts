@@ -1,5 +1,10 @@
 import type { Knex } from '../../db/knex';
-import { createInvoiceRepository, type InvoiceDraft, type SaleSource } from '../../db/invoices';
+import {
+  createInvoiceRepository,
+  type InvoiceDraft,
+  type InvoiceRow,
+  type SaleSource,
+} from '../../db/invoices';
 import { recordEvents, type BatchEvent } from '../../db/event-batch';
 import { creditLines, invoiceAmounts, type SaleLine } from '../../domain/invoices';
 import { newId, ID_PREFIX } from '../../domain/ids';
@@ -69,6 +74,7 @@ function draftOf(s: SaleSource): InvoiceDraft {
     merchantId: s.merchant_id,
     livemode: s.livemode,
     paymentIntentId: s.payment_intent_id,
+    claim: s.claim,
     customerId: s.customer_id,
     subscriptionId: s.subscription_id,
     checkoutSessionId: s.checkout_session_id,
@@ -93,9 +99,23 @@ export async function issueInvoices(
   trx: Knex.Transaction,
   paymentIntentIds: readonly string[],
 ): Promise<string[]> {
-  const invoices = createInvoiceRepository(trx);
-  const sales = await invoices.findUninvoicedSales(trx, paymentIntentIds);
-  const rows = await invoices.insertNumbered(trx, sales.map(draftOf));
+  return issueFor(trx, await createInvoiceRepository(trx).findUninvoicedSales(trx, paymentIntentIds));
+}
+
+/**
+ * Issues the open invoices of these kröfur, just accepted by the bank, that collect a sale (a
+ * checkout paid by krafa, a renewal): with the krafa's gjalddagi, eindagi and account (decision
+ * 0211). Same transaction rules and idempotency as `issueInvoices`.
+ */
+export async function issueClaimInvoices(
+  trx: Knex.Transaction,
+  claimIds: readonly string[],
+): Promise<string[]> {
+  return issueFor(trx, await createInvoiceRepository(trx).findUninvoicedClaimSales(trx, claimIds));
+}
+
+async function issueFor(trx: Knex.Transaction, sales: SaleSource[]): Promise<string[]> {
+  const rows = await createInvoiceRepository(trx).insertNumbered(trx, sales.map(draftOf));
   const events: BatchEvent[] = rows.map((r) => ({
     merchantId: r.merchant_id,
     livemode: r.livemode,
@@ -113,26 +133,64 @@ export async function issueCreditNote(
   trx: Knex.Transaction,
   refund: { id: string; payment_intent_id: string; amount: number; created_at: Date },
 ): Promise<string[]> {
-  const invoices = createInvoiceRepository(trx);
-  const invoice = await invoices.lockOfPayment(trx, refund.payment_intent_id);
+  const invoice = await createInvoiceRepository(trx).lockOfPayment(trx, refund.payment_intent_id);
   if (!invoice) return [];
+  return creditInvoice(trx, invoice, {
+    amount: refund.amount,
+    description: `Refund of invoice ${invoice.number}`,
+    refundId: refund.id,
+    claimId: null,
+    at: refund.created_at,
+  });
+}
+
+/**
+ * A krafa cancelled before it was paid in full: its invoice is credited for what was not paid
+ * (decision 0211), once (a credit note per krafa, unique); nothing for a krafa without an invoice.
+ */
+export async function creditCancelledClaim(
+  trx: Knex.Transaction,
+  claim: { id: string; amount: number; amount_paid: number; cancelled_at: Date | null },
+): Promise<string[]> {
+  const invoice = await createInvoiceRepository(trx).lockOfClaim(trx, claim.id);
+  if (!invoice) return [];
+  const unpaid = Math.min(
+    Number(claim.amount) - Number(claim.amount_paid),
+    invoice.total - invoice.amount_credited,
+  );
+  if (unpaid <= 0) return [];
+  return creditInvoice(trx, invoice, {
+    amount: unpaid,
+    description: `Krafa cancelled: invoice ${invoice.number}`,
+    refundId: null,
+    claimId: claim.id,
+    at: claim.cancelled_at ?? new Date(),
+  });
+}
+
+async function creditInvoice(
+  trx: Knex.Transaction,
+  invoice: InvoiceRow,
+  credit: { amount: number; description: string; refundId: string | null; claimId: string | null; at: Date },
+): Promise<string[]> {
   const lines = creditLines(
     { lines: invoice.lines, vat: invoice.vat, total: invoice.total, total_vat: invoice.total_vat },
-    refund.amount,
-    `Refund of invoice ${invoice.number}`,
+    credit.amount,
+    credit.description,
   );
   const amounts = invoiceAmounts(lines);
-  const note = await invoices.insertCreditNote(trx, {
+  const note = await createInvoiceRepository(trx).insertCreditNote(trx, {
     id: newId(ID_PREFIX.creditNote),
     merchant_id: invoice.merchant_id,
     livemode: invoice.livemode,
     invoice_id: invoice.id,
-    refund_id: refund.id,
+    refund_id: credit.refundId,
+    claim_id: credit.claimId,
     lines: amounts.lines,
     vat: amounts.vat,
     total: amounts.total,
     total_vat: amounts.total_vat,
-    issued_at: refund.created_at,
+    issued_at: credit.at,
   });
   return recordEvents(trx, [
     {

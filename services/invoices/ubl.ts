@@ -102,6 +102,19 @@ function line(tag: 'InvoiceLine' | 'CreditNoteLine', seller: Seller, l: InvoiceL
 <cac:Item><cbc:Name>${esc(l.description)}</cbc:Name>${taxCategory('ClassifiedTaxCategory', seller, l.vat_rate)}</cac:Item>${price}</cac:${tag}>`;
 }
 
+const buyerReference = (inv: InvoiceRow) => inv.customer_id ?? inv.payment_intent_id ?? inv.claim_id ?? '';
+
+/**
+ * How the invoice is paid: a krafa is payment means 9 with its 12-digit account (bank, ledger 66,
+ * claim number) as the payee account (TS-236 IS-R-006; decision 0211); a card payment already made
+ * is 48 (bank card).
+ */
+function paymentMeans(inv: InvoiceRow): string {
+  if (inv.claim_account)
+    return `<cac:PaymentMeans><cbc:PaymentMeansCode>9</cbc:PaymentMeansCode><cbc:PaymentID>${esc(inv.payment_reference)}</cbc:PaymentID><cac:PayeeFinancialAccount><cbc:ID>${esc(inv.claim_account)}</cbc:ID></cac:PayeeFinancialAccount></cac:PaymentMeans>`;
+  return `<cac:PaymentMeans><cbc:PaymentMeansCode>${inv.due_date ? '1' : '48'}</cbc:PaymentMeansCode><cbc:PaymentID>${esc(inv.payment_reference)}</cbc:PaymentID></cac:PaymentMeans>`;
+}
+
 export function invoiceUbl(inv: InvoiceRow): string {
   const eindagi = inv.final_due_date
     ? `<cac:AdditionalDocumentReference><cbc:ID>${inv.final_due_date}</cbc:ID><cbc:DocumentDescription>EINDAGI</cbc:DocumentDescription></cac:AdditionalDocumentReference>`
@@ -115,12 +128,12 @@ export function invoiceUbl(inv: InvoiceRow): string {
 ${inv.due_date ? `<cbc:DueDate>${inv.due_date}</cbc:DueDate>` : ''}
 <cbc:InvoiceTypeCode>380</cbc:InvoiceTypeCode>
 <cbc:DocumentCurrencyCode>ISK</cbc:DocumentCurrencyCode>
-<cbc:BuyerReference>${esc(inv.customer_id ?? inv.payment_intent_id)}</cbc:BuyerReference>
+<cbc:BuyerReference>${esc(buyerReference(inv))}</cbc:BuyerReference>
 ${eindagi}
 ${sellerParty(inv.seller)}
 ${buyerParty(inv.buyer)}
 <cac:Delivery><cbc:ActualDeliveryDate>${day(inv.supplied_at)}</cbc:ActualDeliveryDate></cac:Delivery>
-<cac:PaymentMeans><cbc:PaymentMeansCode>${inv.due_date ? '1' : '48'}</cbc:PaymentMeansCode><cbc:PaymentID>${esc(inv.payment_reference)}</cbc:PaymentID></cac:PaymentMeans>
+${paymentMeans(inv)}
 ${taxTotal(inv.seller, inv.vat, inv.total_vat)}
 ${monetaryTotal(inv.lines, inv.total)}
 ${inv.lines.map((l, i) => line('InvoiceLine', inv.seller, l, i)).join('\n')}
@@ -137,7 +150,7 @@ export function creditNoteUbl(note: CreditNoteRow, inv: InvoiceRow): string {
 <cbc:IssueDate>${day(note.issued_at)}</cbc:IssueDate>
 <cbc:CreditNoteTypeCode>381</cbc:CreditNoteTypeCode>
 <cbc:DocumentCurrencyCode>ISK</cbc:DocumentCurrencyCode>
-<cbc:BuyerReference>${esc(inv.customer_id ?? inv.payment_intent_id)}</cbc:BuyerReference>
+<cbc:BuyerReference>${esc(buyerReference(inv))}</cbc:BuyerReference>
 <cac:BillingReference><cac:InvoiceDocumentReference><cbc:ID>${esc(inv.number)}</cbc:ID><cbc:IssueDate>${day(inv.issued_at)}</cbc:IssueDate></cac:InvoiceDocumentReference></cac:BillingReference>
 ${sellerParty(inv.seller)}
 ${buyerParty(inv.buyer)}

@@ -122,11 +122,25 @@ test('a claim-collected subscription on a test clock: renewals become kröfur, p
   });
 
   // Issued, paid at the bank, one sync: the claim and its renewal are paid with one payment intent.
+  // The renewal's invoice is issued with the krafa, open, and paid with it (decision 0211).
   expect(await runBatch()).toMatchObject({ issued: 1 });
+  const invoiceOf = async (claimId: string) =>
+    (
+      (await stack.api(m.testKey, `/v1/invoices?subscription=${sub}`)).body.data as {
+        id: string;
+        claim: string;
+      }[]
+    ).filter((i) => i.claim === claimId);
+  expect(await invoiceOf(first!.id)).toEqual([
+    expect.objectContaining({ status: 'open', payment_intent: null, total: 2990, due_date: t0.dueDate }),
+  ]);
   stack.bank!.bank.ledger.pay(first!.bank_claim_id);
   expect(await runSync()).toMatchObject({ applied: 1 });
   const [paid] = await claimsOf(sub);
   expect(paid).toMatchObject({ status: 'paid', renewal_status: 'paid' });
+  expect(await invoiceOf(first!.id)).toEqual([
+    expect.objectContaining({ status: 'paid', payment_intent: paid!.payment_intent_id }),
+  ]);
   const renewal0 = await stack.knex('renewals').where({ id: paid!.renewal_id }).first();
   expect(renewal0.payment_intent_id).toBe(paid!.payment_intent_id);
   const intent = (await api(`/v1/payment-intents/${paid!.payment_intent_id}`)).body;
@@ -156,6 +170,12 @@ test('a claim-collected subscription on a test clock: renewals become kröfur, p
   expect(later.length).toBeGreaterThan(2);
   for (const c of later.slice(2)) expect(c.status).not.toBe('expired');
   expect((await api(`/v1/claims/${later[1]!.id}`)).body.status).toBe('expired');
+  // Its invoice is credited in full at the expiry, by a credit note naming the krafa (decision 0211).
+  const [expiredInvoice] = await invoiceOf(later[1]!.id);
+  expect(expiredInvoice).toMatchObject({ status: 'open', amount_credited: 2990 });
+  expect((await stack.api(m.testKey, `/v1/credit-notes?invoice=${expiredInvoice!.id}`)).body.data).toEqual([
+    expect.objectContaining({ claim: later[1]!.id, refund: null, total: 2990 }),
+  ]);
   // An expired krafa ends the subscription as configured (dunning.end_state, canceled by default;
   // decision 0105), at the clock's time of the expiry; no krafa follows it.
   const ended = (await api(`/v1/subscriptions/${sub}`)).body;

@@ -1,9 +1,10 @@
 /**
  * A krafa's dates in the UBL (TS-236; decision 0208), held to the official artefacts: the gjalddagi
  * is the due date and the eindagi the supporting document described EINDAGI, which the Icelandic
- * rules IS-R-008…010 read. No path issues a krafa's invoice yet (decision 0139), so the document is
- * rendered from an invoice row here; an eindagi before the gjalddagi is rejected (IS-R-010), which
- * shows the validator reads the eindagi where it is written.
+ * rules IS-R-008…010 read, and the krafa's account is payment means 9 (decision 0211). Rendered from
+ * an invoice row, so an eindagi before the gjalddagi — which no path makes — can be shown rejected
+ * (IS-R-010): the validator reads the eindagi where it is written. Kröfur invoiced through the real
+ * path: test/integration/krafa-invoices.test.ts.
  */
 import type { InvoiceRow } from '../../db/invoices';
 import { invoiceAmounts } from '../../domain/invoices';
@@ -21,7 +22,9 @@ const invoice: InvoiceRow = {
   sequence: 3,
   number: 'TEST-000003',
   status: 'open',
-  payment_intent_id: 'pi_1',
+  payment_intent_id: null,
+  claim_id: 'clm_1',
+  claim_account: '013366000042',
   customer_id: 'cus_1',
   subscription_id: null,
   checkout_session_id: null,
@@ -47,13 +50,17 @@ const invoice: InvoiceRow = {
   supplied_at: new Date('2026-03-01T10:00:00Z'),
   due_date: '2026-03-10',
   final_due_date: '2026-03-20',
-  payment_reference: 'pi_1',
+  payment_reference: '013366000042',
   created_at: new Date('2026-03-02T10:00:00Z'),
 };
 
 test("a krafa's gjalddagi and eindagi pass the official artefacts; an eindagi before the gjalddagi does not", async () => {
   const xml = invoiceUbl(invoice);
   expect(xml).toContain('<cbc:DueDate>2026-03-10</cbc:DueDate>');
+  // Collected by krafa: payment means 9 and the krafa's account (IS-R-006, decision 0211).
+  expect(xml).toContain(
+    '<cbc:PaymentMeansCode>9</cbc:PaymentMeansCode><cbc:PaymentID>013366000042</cbc:PaymentID><cac:PayeeFinancialAccount><cbc:ID>013366000042</cbc:ID></cac:PayeeFinancialAccount>',
+  );
   expect(xml).toContain(
     '<cac:AdditionalDocumentReference><cbc:ID>2026-03-20</cbc:ID><cbc:DocumentDescription>EINDAGI</cbc:DocumentDescription></cac:AdditionalDocumentReference>',
   );
