@@ -374,3 +374,85 @@ test('what has no Peppol document is refused naming why, and the consumer gets t
   const after = await stack.api(vat.testKey, `/v1/customers/${noAddress}`);
   expect(after.body).toMatchObject({ gln: null, peppol_id: null, business: false, einvoice: false });
 }, 60_000);
+
+test('a renewal with a coupon and one with a proration, for a business on a test clock: no fatal finding', async () => {
+  const m = await stack.merchant();
+  await seller(m, '123456');
+  const T0 = Date.UTC(2027, 0, 31, 12, 0, 0);
+  const clock = await stack.api(m.testKey, '/v1/test_helpers/test_clocks', {
+    method: 'POST',
+    json: { frozen_time: Math.floor(T0 / 1000), name: 'e-invoice renewals' },
+  });
+  const advance = async (ms: number) => {
+    const res = await stack.api(m.testKey, `/v1/test_helpers/test_clocks/${clock.body.id}/advance`, {
+      method: 'POST',
+      json: { frozen_time: Math.floor(ms / 1000) },
+    });
+    expect(res.status).toBe(200);
+    await until(
+      () => stack.api(m.testKey, `/v1/test_helpers/test_clocks/${clock.body.id}`),
+      (r) => r.body.status === 'ready',
+      55_000,
+    );
+  };
+  const buyer = await businessCustomer(m, { test_clock: clock.body.id });
+  const product = await stack.api(m.testKey, '/v1/products', {
+    method: 'POST',
+    json: { name: 'Kaffiáskrift', vat_rate: 11 },
+  });
+  const price = async (unit_amount: number) =>
+    (
+      await stack.api(m.testKey, '/v1/prices', {
+        method: 'POST',
+        json: { product: product.body.id, unit_amount, recurring: { interval: 'month' } },
+      })
+    ).body.id as string;
+  const [cheap, dear] = [await price(2990), await price(5990)];
+  const coupon = await stack.api(m.testKey, '/v1/coupons', {
+    method: 'POST',
+    json: { percent_off: 15, duration: 'forever' },
+  });
+  expect(coupon.status).toBe(200);
+  const card = await stack.api(m.testKey, '/v1/payment-methods', {
+    method: 'POST',
+    json: {
+      card: { number: '4242424242424242', exp_month: 12, exp_year: 2040, cvc: '123' },
+      customer: buyer,
+    },
+  });
+  const sub = await stack.api(m.testKey, '/v1/subscriptions', {
+    method: 'POST',
+    json: { customer: buyer, price: cheap, default_payment_method: card.body.id, coupon: coupon.body.id },
+  });
+  expect(sub.status).toBe(200);
+  await until(
+    () => stack.api(m.testKey, `/v1/subscriptions/${sub.body.id}`),
+    (r) => r.body.status === 'active',
+  );
+  // Halfway through the period the price goes up, prorated to the day, settled at the next renewal.
+  await advance(T0 + 14 * 86_400_000);
+  const changed = await stack.api(m.testKey, `/v1/subscriptions/${sub.body.id}`, {
+    method: 'POST',
+    json: { price: dear, proration_behavior: 'create_prorations' },
+  });
+  expect(changed.body.proration_amount).toBeGreaterThan(0);
+  await advance(T0 + 29 * 86_400_000);
+  const invoices = (
+    await until(
+      () => stack.api(m.testKey, `/v1/invoices?subscription=${sub.body.id}`),
+      (r) => (r.body.data as unknown[]).length === 2,
+    )
+  ).body.data as { id: string; lines: { description: string }[] }[];
+  const descriptions = invoices.map((i) => i.lines.map((l) => l.description).sort());
+  // The first period's discount, and the second's proration beside its discount.
+  expect(descriptions).toEqual(
+    expect.arrayContaining([
+      ['Discount', 'Kaffiáskrift'],
+      ['Discount', 'Kaffiáskrift', 'Proration'],
+    ]),
+  );
+  const reports = await validateEInvoices(
+    await Promise.all(invoices.map((i) => ubl(m, `/v1/invoices/${i.id}/ubl`))),
+  );
+  expect(reports.map((r) => [...fatalIds(r.en16931), ...fatalIds(r.peppol)])).toEqual([[], []]);
+}, 120_000);
