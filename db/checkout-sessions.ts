@@ -28,6 +28,15 @@ export interface SubscriptionData {
   metadata: Record<string, string>;
 }
 
+/** A company the buyer gave on the checkout: what a business invoice needs (decision 0210). */
+export interface BusinessBuyer {
+  kennitala: string;
+  name: string;
+  line1: string;
+  postal_code: string;
+  city: string;
+}
+
 export interface CheckoutSessionRow {
   id: string;
   merchant_id: string;
@@ -66,6 +75,10 @@ export interface CheckoutSessionRow {
   pickup_point_carriers: string[] | null;
   /** The pickup point chosen (by the merchant at creation, or the buyer on the page). */
   pickup_point: PickupPoint | null;
+  /** The page offers "invoice to a company" (decision 0212). */
+  business_invoice: boolean;
+  /** The company the buyer asked to be invoiced, until completion makes it the session's customer. */
+  business_buyer: BusinessBuyer | null;
   expires_at: Date;
   completed_at: Date | null;
   created_at: Date;
@@ -85,6 +98,7 @@ export type NewSession = Omit<
   | 'payment_intent_id'
   | 'payment_method_id'
   | 'custom_fields'
+  | 'business_buyer'
   | 'expires_at'
   | 'completed_at'
   | 'created_at'
@@ -98,6 +112,7 @@ const JSON_COLUMNS = [
   'metadata',
   'subscription_data',
   'pickup_point',
+  'business_buyer',
 ] as const;
 
 /** jsonb columns written as JSON text (an array would otherwise become a PostgreSQL array). */

@@ -260,7 +260,7 @@ export function createInvoiceRepository(db: Db) {
            from claims k
            join merchants m on m.id = k.merchant_id
            left join renewals r on r.id = k.renewal_id
-           ${SALE_JOINS('k.checkout_session_id', 'k.customer_id')}
+           ${SALE_JOINS('k.checkout_session_id', 'coalesce(k.customer_id, cs.customer_id)')}
           where k.id = any(?::text[]) and k.status = 'issued' and (r.id is not null or cs.id is not null)
             and not exists (select 1 from invoices i where i.claim_id = k.id)
           order by k.issued_at, k.id`,

@@ -25,6 +25,8 @@ export interface PaymentLinkTemplate {
   success_url?: string | null | undefined;
   cancel_url?: string | null | undefined;
   save_payment_method: boolean;
+  /** Absent on links made before it: not offered (decision 0212). */
+  business_invoice?: { enabled: boolean } | undefined;
   locale?: Locale | null | undefined;
   form_fields?: FormField[] | null | undefined;
   allow_custom_amount: boolean;

@@ -38,6 +38,7 @@ import * as mcpConfirmationObjects from './20261231_0200_mcp_confirmation_object
 import * as userLocale from './20261231_0300_user_locale';
 import * as einvoiceBuyers from './20270101_0100_einvoice_buyers';
 import * as krafaInvoices from './20270101_0110_krafa_invoices';
+import * as checkoutBusinessBuyer from './20270101_0120_checkout_business_buyer';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -85,4 +86,5 @@ export const migrations: Record<string, Migration> = {
   '20261231_0300_user_locale': userLocale,
   '20270101_0100_einvoice_buyers': einvoiceBuyers,
   '20270101_0110_krafa_invoices': krafaInvoices,
+  '20270101_0120_checkout_business_buyer': checkoutBusinessBuyer,
 };

@@ -2363,6 +2363,10 @@ export interface operations {
                             allow_custom_amount: boolean;
                             amount: number;
                             amount_subtotal: number;
+                            /** @description Whether the checkout offers "invoice to a company" (our extension of §2.1, decision 0212) */
+                            business_invoice: {
+                                enabled: boolean;
+                            };
                             cancel_url: string | null;
                             created_at: number;
                             /** @constant */
@@ -2475,6 +2479,10 @@ export interface operations {
                 "application/json": {
                     allow_custom_amount?: boolean | ("true" | "false");
                     amount?: number | string;
+                    /** @description enabled: the checkout offers "invoice to a company" — the buyer may give a company kennitala and address, and the invoice is a business e-invoice (decision 0212) */
+                    business_invoice?: {
+                        enabled: boolean | ("true" | "false");
+                    };
                     cancel_url?: string | null;
                     currency?: string;
                     customer?: string | null;
@@ -2542,6 +2550,10 @@ export interface operations {
                 "application/x-www-form-urlencoded": {
                     allow_custom_amount?: boolean | ("true" | "false");
                     amount?: number | string;
+                    /** @description enabled: the checkout offers "invoice to a company" — the buyer may give a company kennitala and address, and the invoice is a business e-invoice (decision 0212) */
+                    business_invoice?: {
+                        enabled: boolean | ("true" | "false");
+                    };
                     cancel_url?: string | null;
                     currency?: string;
                     customer?: string | null;
@@ -2609,6 +2621,10 @@ export interface operations {
                 "multipart/form-data": {
                     allow_custom_amount?: boolean | ("true" | "false");
                     amount?: number | string;
+                    /** @description enabled: the checkout offers "invoice to a company" — the buyer may give a company kennitala and address, and the invoice is a business e-invoice (decision 0212) */
+                    business_invoice?: {
+                        enabled: boolean | ("true" | "false");
+                    };
                     cancel_url?: string | null;
                     currency?: string;
                     customer?: string | null;
@@ -2676,6 +2692,10 @@ export interface operations {
                 "text/plain": {
                     allow_custom_amount?: boolean | ("true" | "false");
                     amount?: number | string;
+                    /** @description enabled: the checkout offers "invoice to a company" — the buyer may give a company kennitala and address, and the invoice is a business e-invoice (decision 0212) */
+                    business_invoice?: {
+                        enabled: boolean | ("true" | "false");
+                    };
                     cancel_url?: string | null;
                     currency?: string;
                     customer?: string | null;
@@ -2753,6 +2773,10 @@ export interface operations {
                         allow_custom_amount: boolean;
                         amount: number;
                         amount_subtotal: number;
+                        /** @description Whether the checkout offers "invoice to a company" (our extension of §2.1, decision 0212) */
+                        business_invoice: {
+                            enabled: boolean;
+                        };
                         cancel_url: string | null;
                         created_at: number;
                         /** @constant */
@@ -2870,6 +2894,10 @@ export interface operations {
                         allow_custom_amount: boolean;
                         amount: number;
                         amount_subtotal: number;
+                        /** @description Whether the checkout offers "invoice to a company" (our extension of §2.1, decision 0212) */
+                        business_invoice: {
+                            enabled: boolean;
+                        };
                         cancel_url: string | null;
                         created_at: number;
                         /** @constant */
@@ -8835,6 +8863,9 @@ export interface operations {
                             active: boolean;
                             allow_custom_amount: boolean;
                             amount: number | null;
+                            business_invoice: {
+                                enabled: boolean;
+                            };
                             cancel_url: string | null;
                             completed_sessions_count: number;
                             completed_sessions_limit: number | null;
@@ -8899,6 +8930,10 @@ export interface operations {
                 "application/json": {
                     allow_custom_amount?: boolean | ("true" | "false");
                     amount?: number | string;
+                    /** @description enabled: the checkout offers "invoice to a company" — the buyer may give a company kennitala and address, and the invoice is a business e-invoice (decision 0212) */
+                    business_invoice?: {
+                        enabled: boolean | ("true" | "false");
+                    };
                     cancel_url?: string | null;
                     completed_sessions_limit?: (number | string) | null;
                     currency?: string;
@@ -8955,6 +8990,10 @@ export interface operations {
                 "application/x-www-form-urlencoded": {
                     allow_custom_amount?: boolean | ("true" | "false");
                     amount?: number | string;
+                    /** @description enabled: the checkout offers "invoice to a company" — the buyer may give a company kennitala and address, and the invoice is a business e-invoice (decision 0212) */
+                    business_invoice?: {
+                        enabled: boolean | ("true" | "false");
+                    };
                     cancel_url?: string | null;
                     completed_sessions_limit?: (number | string) | null;
                     currency?: string;
@@ -9011,6 +9050,10 @@ export interface operations {
                 "multipart/form-data": {
                     allow_custom_amount?: boolean | ("true" | "false");
                     amount?: number | string;
+                    /** @description enabled: the checkout offers "invoice to a company" — the buyer may give a company kennitala and address, and the invoice is a business e-invoice (decision 0212) */
+                    business_invoice?: {
+                        enabled: boolean | ("true" | "false");
+                    };
                     cancel_url?: string | null;
                     completed_sessions_limit?: (number | string) | null;
                     currency?: string;
@@ -9067,6 +9110,10 @@ export interface operations {
                 "text/plain": {
                     allow_custom_amount?: boolean | ("true" | "false");
                     amount?: number | string;
+                    /** @description enabled: the checkout offers "invoice to a company" — the buyer may give a company kennitala and address, and the invoice is a business e-invoice (decision 0212) */
+                    business_invoice?: {
+                        enabled: boolean | ("true" | "false");
+                    };
                     cancel_url?: string | null;
                     completed_sessions_limit?: (number | string) | null;
                     currency?: string;
@@ -9133,6 +9180,9 @@ export interface operations {
                         active: boolean;
                         allow_custom_amount: boolean;
                         amount: number | null;
+                        business_invoice: {
+                            enabled: boolean;
+                        };
                         cancel_url: string | null;
                         completed_sessions_count: number;
                         completed_sessions_limit: number | null;
@@ -9202,6 +9252,9 @@ export interface operations {
                         active: boolean;
                         allow_custom_amount: boolean;
                         amount: number | null;
+                        business_invoice: {
+                            enabled: boolean;
+                        };
                         cancel_url: string | null;
                         completed_sessions_count: number;
                         completed_sessions_limit: number | null;
@@ -9301,6 +9354,9 @@ export interface operations {
                         active: boolean;
                         allow_custom_amount: boolean;
                         amount: number | null;
+                        business_invoice: {
+                            enabled: boolean;
+                        };
                         cancel_url: string | null;
                         completed_sessions_count: number;
                         completed_sessions_limit: number | null;
@@ -15091,6 +15147,10 @@ export interface operations {
                         allow_custom_amount: boolean;
                         amount: number;
                         amount_subtotal: number;
+                        /** @description Whether the checkout offers "invoice to a company" (our extension of §2.1, decision 0212) */
+                        business_invoice: {
+                            enabled: boolean;
+                        };
                         cancel_url: string | null;
                         created_at: number;
                         /** @constant */

@@ -77,6 +77,13 @@ export const SessionTemplate = z.object({
   success_url: zUrl.nullable().optional().describe('`{CHECKOUT_SESSION_ID}` is replaced with the session id'),
   cancel_url: zUrl.nullable().optional(),
   save_payment_method: zBool().default(false),
+  business_invoice: z
+    .object({ enabled: zBool() })
+    .strict()
+    .optional()
+    .describe(
+      'enabled: the checkout offers "invoice to a company" — the buyer may give a company kennitala and address, and the invoice is a business e-invoice (decision 0212)',
+    ),
   locale: z.enum(LOCALES).nullable().optional(),
   form_fields: z
     .array(FormFieldSchema)

@@ -80,6 +80,9 @@ export const CheckoutSessionSchema = z.object({
   pickup_point: PickupPointSchema.nullable().describe(
     'The pickup point the parcel goes to, once chosen; null when none is (our extension of §2.1, decision 0134)',
   ),
+  business_invoice: z
+    .object({ enabled: z.boolean() })
+    .describe('Whether the checkout offers "invoice to a company" (our extension of §2.1, decision 0212)'),
 });
 
 /** The checkout session object of spec §2.1, every field present. */
@@ -118,5 +121,6 @@ export function presentSession(row: CheckoutSessionRow, baseUrl: string) {
     created_at: unix(row.created_at),
     metadata: row.metadata,
     pickup_point: row.pickup_point ? presentPickupPoint(row.pickup_point) : null,
+    business_invoice: { enabled: row.business_invoice },
   };
 }

@@ -5,7 +5,7 @@ import { insertClaim } from '../../db/claims';
 import { checkKennitala } from '../../domain/kennitala';
 import { claimDatesFor, claimTermsRuleOf } from '../../domain/checkout-claims';
 import { claimsEnabled } from '../merchant/onboarding';
-import type { PayOutcome } from './inputs';
+import type { PayInput, PayOutcome } from './inputs';
 import type { CheckoutCompletion } from './completion';
 
 /** The buyer pays a session with a krafa in their online bank (decision 0063). */
@@ -48,7 +48,12 @@ export function createClaimPayment(deps: {
      */
     async payByClaim(
       sessionId: string,
-      input: { fields: Record<string, string>; customAmount?: string | undefined; kennitala: string },
+      input: {
+        fields: Record<string, string>;
+        customAmount?: string | undefined;
+        kennitala: string;
+        business?: PayInput['business'];
+      },
     ): Promise<PayOutcome> {
       const wake: string[] = [];
       const result = await deps.knex.transaction(async (trx): Promise<PayOutcome> => {

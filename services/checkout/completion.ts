@@ -2,7 +2,12 @@ import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatch';
 import type { SubscriptionEngine } from '../../engine/subscription-engine';
-import { createCheckoutSessionRepository, type CheckoutSessionRow } from '../../db/checkout-sessions';
+import {
+  createCheckoutSessionRepository,
+  type BusinessBuyer,
+  type CheckoutSessionRow,
+} from '../../db/checkout-sessions';
+import { checkKennitala } from '../../domain/kennitala';
 import type { SubscriptionRow } from '../../db/subscriptions';
 import { createVariantRepository } from '../../db/product-variants';
 import { createCustomerRepository } from '../../db/customers';
@@ -66,7 +71,8 @@ export function createCheckoutCompletion(deps: {
       else amount = n;
     }
     const hasCustomFields = effectiveFormFields(session.form_fields).some((f) => !isKnownField(f.name));
-    return { errors, custom: hasCustomFields ? custom : null, known, amount };
+    const business = session.business_invoice ? readBusinessBuyer(input.business, errors) : null;
+    return { errors, custom: hasCustomFields ? custom : null, known, amount, business };
   }
 
   /** The session's columns the buyer's answers set: custom fields, contact details, the amount typed. */
@@ -77,6 +83,7 @@ export function createCheckoutCompletion(deps: {
       ...(read.known.email !== undefined && { customer_email: read.known.email || s.customer_email }),
       ...(read.known.phone !== undefined && { customer_phone: read.known.phone || s.customer_phone }),
       ...(s.allow_custom_amount && { amount: read.amount, amount_subtotal: read.amount }),
+      ...(s.business_invoice && { business_buyer: read.business }),
     };
   }
 
@@ -130,6 +137,24 @@ export function createCheckoutCompletion(deps: {
   ): Promise<CheckoutSessionRow> {
     let customerId = s.customer_id;
     let savedId: string | null = null;
+    // "Invoice to a company": the company becomes the session's customer, marked business, so the
+    // invoice issued for this payment is a business e-invoice (decisions 0210, 0212).
+    if (s.business_buyer && !customerId) {
+      const b = s.business_buyer;
+      const created = await customers.create(
+        scope,
+        {
+          name: b.name,
+          email: s.customer_email,
+          phone: s.customer_phone,
+          kennitala: b.kennitala,
+          address: { line1: b.line1, line2: null, postal_code: b.postal_code, city: b.city, country: 'IS' },
+          business: true,
+        },
+        trx,
+      );
+      customerId = created.id;
+    }
     if (s.save_payment_method && paymentMethodId) {
       if (!customerId) {
         const created = await customers.create(
@@ -224,3 +249,26 @@ export function createCheckoutCompletion(deps: {
 }
 
 export type CheckoutCompletion = ReturnType<typeof createCheckoutCompletion>;
+
+/**
+ * "Invoice to a company" as the buyer filled it in (decision 0212): null when not asked for; else
+ * the company, or the fields at fault added to `errors` (kennitala checked as the API checks it).
+ */
+function readBusinessBuyer(
+  input: PayInput['business'],
+  errors: Record<string, string>,
+): BusinessBuyer | null {
+  if (!input) return null;
+  const v = {
+    kennitala: input.kennitala.replace(/[\s-]/g, ''),
+    name: input.name.trim().slice(0, 255),
+    line1: input.line1.trim().slice(0, 200),
+    postal_code: input.postal_code.trim().slice(0, 20),
+    city: input.city.trim().slice(0, 100),
+  };
+  const kt = checkKennitala(v.kennitala);
+  if (!kt.ok) errors.business_kennitala = v.kennitala === '' ? 'required' : 'invalid';
+  for (const f of ['name', 'line1', 'postal_code', 'city'] as const)
+    if (v[f] === '') errors[`business_${f}`] = 'required';
+  return kt.ok ? { ...v, kennitala: kt.kennitala.value } : null;
+}

@@ -31,6 +31,7 @@ export interface SessionInput {
   customer_name?: string | null | undefined;
   customer_phone?: string | null | undefined;
   save_payment_method: boolean;
+  business_invoice?: { enabled: boolean } | undefined;
   locale?: Locale | null | undefined;
   form_fields?: FormField[] | null | undefined;
   allow_custom_amount: boolean;
@@ -50,6 +51,8 @@ export interface PayInput {
   customAmount?: string | undefined;
   card?: { number: string; exp_month: number; exp_year: number; cvc: string } | undefined;
   wallet?: Wallet | undefined;
+  /** "Invoice to a company", as the buyer filled it in; unset when not asked for (decision 0212). */
+  business?: Record<'kennitala' | 'name' | 'line1' | 'postal_code' | 'city', string> | undefined;
   /** Where the buyer comes back after a 3-D Secure challenge. */
   returnUrl: string;
 }

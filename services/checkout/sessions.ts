@@ -219,6 +219,8 @@ export function createCheckoutSessions(deps: {
       success_url: input.success_url ?? null,
       cancel_url: input.cancel_url ?? null,
       save_payment_method: input.mode === 'payment' ? input.save_payment_method : true,
+      // A session for a known customer invoices that customer as it stands (decision 0212).
+      business_invoice: (input.business_invoice?.enabled ?? false) && !customer,
       customer_id: customer?.id ?? null,
       product_id: input.product ?? null,
       customer_email: input.customer_email ?? customer?.email ?? null,

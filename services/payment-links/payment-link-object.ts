@@ -20,6 +20,7 @@ export const PaymentLinkSchema = z.object({
   allow_custom_amount: z.boolean(),
   minimum_amount: z.number().nullable(),
   save_payment_method: z.boolean(),
+  business_invoice: z.object({ enabled: z.boolean() }),
   subscription_data: z
     .object({ trial_period_days: z.number().nullable(), metadata: z.record(z.string(), z.string()) })
     .nullable(),
@@ -48,6 +49,7 @@ export function presentPaymentLink(row: PaymentLinkRow, baseUrl: string) {
     allow_custom_amount: t.allow_custom_amount,
     minimum_amount: t.minimum_amount ?? null,
     save_payment_method: t.save_payment_method,
+    business_invoice: { enabled: t.business_invoice?.enabled ?? false },
     subscription_data:
       t.mode === 'subscription'
         ? {

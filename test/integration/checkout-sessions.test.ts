@@ -20,8 +20,9 @@ const SPEC_FIELDS = [
   'subscription', 'payment_intent', 'payment_method', 'customer_email', 'customer_name', 'customer_phone',
   'payment_status', 'locale', 'items', 'form_fields', 'custom_fields', 'allow_custom_amount', 'minimum_amount',
   'expires_at', 'created_at', 'metadata',
-  // Our extension of §2.1 (decision 0134): the pickup point chosen, or null.
-  'pickup_point',
+  // Our extensions of §2.1: the pickup point chosen, or null (decision 0134); whether the page
+  // offers "invoice to a company" (decision 0212).
+  'pickup_point', 'business_invoice',
 ]; // prettier-ignore
 
 let checked = 0;

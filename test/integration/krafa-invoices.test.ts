@@ -56,7 +56,11 @@ interface Invoice {
 }
 
 /** A session paid by krafa as the buyer does on the hosted checkout; the krafa once its batch issued it. */
-async function sessionPaidByKrafa(json: Record<string, unknown>, payer: string) {
+async function sessionPaidByKrafa(
+  json: Record<string, unknown>,
+  payer: string,
+  form: Record<string, string> = {},
+) {
   const session = await post('/v1/checkout/sessions', { currency: 'ISK', ...json });
   expect(session.status).toBe(200);
   const res = await fetch(`${stack.url}/checkout/${session.body.id}`, {
@@ -67,6 +71,7 @@ async function sessionPaidByKrafa(json: Record<string, unknown>, payer: string) 
       f_name: 'Bókhaldsstofan ehf.',
       f_email: 'reikningar@bokhald.example.is',
       claim_kennitala: payer,
+      ...form,
     }).toString(),
     redirect: 'manual',
   });
@@ -183,7 +188,21 @@ test('a business paying by krafa: an open invoice at issue with its dates and ac
   });
   expect(refused.status).toBe(422);
 
+  // A company given on the checkout's "invoice to a company" (decision 0212), paying by krafa: its
+  // invoice is the company's, a business e-invoice.
+  const viaPage = await sessionPaidByKrafa({ amount: 7_500, business_invoice: { enabled: true } }, BUSINESS, {
+    business_invoice: '1',
+    business_kennitala: BUSINESS,
+    business_name: 'Bókhaldsstofan ehf.',
+    business_line1: 'Hverfisgata 4',
+    business_postal_code: '101',
+    business_city: 'Reykjavík',
+  });
+  const [viaPageInvoice] = await invoiceOfClaim(viaPage.id);
+  expect(viaPageInvoice).toMatchObject({ status: 'open', total: 7_500 });
+
   const documents = [
+    await xml(`/v1/invoices/${viaPageInvoice!.id}/ubl`),
     openXml,
     await xml(`/v1/invoices/${cancelledInvoice!.id}/ubl`),
     await xml(`/v1/credit-notes/${notes[0]!.id}/ubl`),

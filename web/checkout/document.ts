@@ -34,6 +34,10 @@ input { width: 100%; font: inherit; padding: .6rem; border: 1px solid #888; bord
 .promo { display: flex; gap: .5rem; align-items: flex-end; } .promo > div { flex: 1; }
 .error { background: #fde2e2; border: 1px solid #a4161a; padding: .7rem; border-radius: 6px; margin: .8rem 0; }
 .field-error { color: #a4161a; font-size: .9rem; }
+.business-invoice { margin-top: 1rem; }
+.business-invoice input[type='checkbox'] { width: auto; margin: 0 .5rem 0 0; vertical-align: middle; }
+.business-invoice label.inline { display: inline; }
+#business-invoice:not(:checked) ~ .business-fields { display: none; }
 .card-number { position: relative; } .card-number input { padding-right: 9.5rem; }
 .card-brand { position: absolute; right: .7rem; top: 50%; transform: translateY(-50%); font-size: .85rem; font-weight: 600; color: #333; pointer-events: none; }
 .test { background: #fff4d6; border: 1px solid #b7791f; padding: .3rem .6rem; font-size: .85rem; border-radius: 4px; }

@@ -8,6 +8,7 @@ import { CHECKOUT_PAGE_JS, sdkJs } from './assets';
 import { sendCheckoutPage } from './document';
 import { renderSession } from './session-page';
 import { productPages } from './product-page';
+import { businessAnswers } from './business-fields';
 import { checkoutView, sessionPath, type CheckoutPageDeps } from './view';
 
 const ID = /^cs_[0-9A-Za-z]{1,64}$/;
@@ -127,11 +128,13 @@ export function checkoutPages(deps: CheckoutPageDeps): RequestHandler {
     }
     const fields: Record<string, string> = {};
     for (const [k, val] of Object.entries(values)) if (k.startsWith('f_')) fields[k.slice(2)] = val;
+    const business = businessAnswers(values);
     if (action === 'claim') {
       const outcome = await checkout.payByClaim(s.id, {
         fields,
         customAmount: values.custom_amount,
         kennitala: values.claim_kennitala ?? '',
+        business,
       });
       return afterPay(req, res, outcome, embed, values);
     }
@@ -142,6 +145,7 @@ export function checkoutPages(deps: CheckoutPageDeps): RequestHandler {
       customAmount: values.custom_amount,
       card: wallet ? undefined : cardOf(body, values),
       wallet,
+      business,
       returnUrl: `${deps.publicBaseUrl}${sessionPath(s, embed, '/return')}`,
     });
     await afterPay(req, res, outcome, embed, values);

@@ -7,6 +7,7 @@ import { resultState } from './result';
 import { summary } from './summary';
 import { customAmountField, promotionCodeField } from './amount-fields';
 import { customerFields } from './customer-fields';
+import { businessFields } from './business-fields';
 import { asksForCard, cardForm } from './card-form';
 import { krafaForm } from './krafa-form';
 import { payButton, walletButtons } from './payment-choice';
@@ -67,7 +68,7 @@ export async function renderSession(
     <form id="skil-form" method="post" action="${sessionPath(s, embed)}" novalidate>
       ${embed ? html`<input type="hidden" name="embed" value="${embed}" />` : ''}
       ${promotionCodeField(s, t, v)} ${customAmountField(s, t, v, errs, money)}
-      ${customerFields(s, t, locale, v, errs)} ${pickup ? pickup.html : ''}
+      ${customerFields(s, t, locale, v, errs)} ${businessFields(s, t, v, errs)} ${pickup ? pickup.html : ''}
       ${walletButtons(s, t, money, wallets, asksForCard(s))} ${cardForm(s, t)} ${payButton(s, t, money)}
       ${claimsOffered ? krafaForm(t, v, errs) : ''}
     </form>
