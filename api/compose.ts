@@ -168,6 +168,7 @@ export function composeServices(deps: ServiceDeps) {
   });
   const delivery = { carriers, deliveries, log };
 
+  const invoices = createInvoiceService({ knex });
   const payments = createPaymentService({ knex, acquirer });
   const checkout = createCheckoutService({
     knex,
@@ -312,6 +313,7 @@ export function composeServices(deps: ServiceDeps) {
       events,
       deliveries: webhookDeliveries,
       settlement,
+      invoices,
     },
     pos,
   };
@@ -387,7 +389,7 @@ export function composeServices(deps: ServiceDeps) {
     checkout,
     paymentIntents,
     refunds,
-    invoices: createInvoiceService({ knex }),
+    invoices,
     disputes,
     pos,
     paymentMethods,

@@ -22,6 +22,8 @@ export interface CustomerRow {
   kennitala: string | null;
   description: string | null;
   address: Address | null;
+  /** How issued invoices reach the customer (decision 0217). */
+  invoice_delivery: 'peppol' | 'email' | 'none';
   default_payment_method_id: string | null;
   test_clock_id: string | null;
   metadata: Record<string, string>;
@@ -39,6 +41,7 @@ export interface CustomerFields {
   description?: string | null;
   address?: Address | null;
   metadata?: Record<string, string>;
+  invoice_delivery?: 'peppol' | 'email' | 'none';
 }
 
 function columns(input: CustomerFields) {
@@ -50,6 +53,7 @@ function columns(input: CustomerFields) {
     ...(input.description !== undefined && { description: input.description }),
     ...(input.address !== undefined && { address: input.address }),
     ...(input.metadata !== undefined && { metadata: input.metadata }),
+    ...(input.invoice_delivery !== undefined && { invoice_delivery: input.invoice_delivery }),
   };
 }
 

@@ -4492,6 +4492,13 @@ export interface operations {
                             description: string | null;
                             email: string | null;
                             id: string;
+                            invoice_settings: {
+                                /**
+                                 * @description How issued invoices reach the customer (decision 0217); `none` by default
+                                 * @enum {string}
+                                 */
+                                delivery_method: "peppol" | "email" | "none";
+                            };
                             kennitala: string | null;
                             livemode: boolean;
                             metadata: {
@@ -4553,6 +4560,13 @@ export interface operations {
                     } | null;
                     description?: string | null;
                     email?: string | null;
+                    invoice_settings?: {
+                        /**
+                         * @description How issued invoices reach the customer (decision 0217): `peppol`, the e-invoice through Skil's access point to the participant id of the customer's kennitala; `email`, the PDF to its address; `none`
+                         * @enum {string}
+                         */
+                        delivery_method: "peppol" | "email" | "none";
+                    };
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
@@ -4573,6 +4587,13 @@ export interface operations {
                     } | null;
                     description?: string | null;
                     email?: string | null;
+                    invoice_settings?: {
+                        /**
+                         * @description How issued invoices reach the customer (decision 0217): `peppol`, the e-invoice through Skil's access point to the participant id of the customer's kennitala; `email`, the PDF to its address; `none`
+                         * @enum {string}
+                         */
+                        delivery_method: "peppol" | "email" | "none";
+                    };
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
@@ -4593,6 +4614,13 @@ export interface operations {
                     } | null;
                     description?: string | null;
                     email?: string | null;
+                    invoice_settings?: {
+                        /**
+                         * @description How issued invoices reach the customer (decision 0217): `peppol`, the e-invoice through Skil's access point to the participant id of the customer's kennitala; `email`, the PDF to its address; `none`
+                         * @enum {string}
+                         */
+                        delivery_method: "peppol" | "email" | "none";
+                    };
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
@@ -4613,6 +4641,13 @@ export interface operations {
                     } | null;
                     description?: string | null;
                     email?: string | null;
+                    invoice_settings?: {
+                        /**
+                         * @description How issued invoices reach the customer (decision 0217): `peppol`, the e-invoice through Skil's access point to the participant id of the customer's kennitala; `email`, the PDF to its address; `none`
+                         * @enum {string}
+                         */
+                        delivery_method: "peppol" | "email" | "none";
+                    };
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
@@ -4646,6 +4681,13 @@ export interface operations {
                         description: string | null;
                         email: string | null;
                         id: string;
+                        invoice_settings: {
+                            /**
+                             * @description How issued invoices reach the customer (decision 0217); `none` by default
+                             * @enum {string}
+                             */
+                            delivery_method: "peppol" | "email" | "none";
+                        };
                         kennitala: string | null;
                         livemode: boolean;
                         metadata: {
@@ -4715,6 +4757,13 @@ export interface operations {
                         description: string | null;
                         email: string | null;
                         id: string;
+                        invoice_settings: {
+                            /**
+                             * @description How issued invoices reach the customer (decision 0217); `none` by default
+                             * @enum {string}
+                             */
+                            delivery_method: "peppol" | "email" | "none";
+                        };
                         kennitala: string | null;
                         livemode: boolean;
                         metadata: {
@@ -4815,6 +4864,13 @@ export interface operations {
                     } | null;
                     description?: string | null;
                     email?: string | null;
+                    invoice_settings?: {
+                        /**
+                         * @description How issued invoices reach the customer (decision 0217): `peppol`, the e-invoice through Skil's access point to the participant id of the customer's kennitala; `email`, the PDF to its address; `none`
+                         * @enum {string}
+                         */
+                        delivery_method: "peppol" | "email" | "none";
+                    };
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
@@ -4833,6 +4889,13 @@ export interface operations {
                     } | null;
                     description?: string | null;
                     email?: string | null;
+                    invoice_settings?: {
+                        /**
+                         * @description How issued invoices reach the customer (decision 0217): `peppol`, the e-invoice through Skil's access point to the participant id of the customer's kennitala; `email`, the PDF to its address; `none`
+                         * @enum {string}
+                         */
+                        delivery_method: "peppol" | "email" | "none";
+                    };
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
@@ -4851,6 +4914,13 @@ export interface operations {
                     } | null;
                     description?: string | null;
                     email?: string | null;
+                    invoice_settings?: {
+                        /**
+                         * @description How issued invoices reach the customer (decision 0217): `peppol`, the e-invoice through Skil's access point to the participant id of the customer's kennitala; `email`, the PDF to its address; `none`
+                         * @enum {string}
+                         */
+                        delivery_method: "peppol" | "email" | "none";
+                    };
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
@@ -4869,6 +4939,13 @@ export interface operations {
                     } | null;
                     description?: string | null;
                     email?: string | null;
+                    invoice_settings?: {
+                        /**
+                         * @description How issued invoices reach the customer (decision 0217): `peppol`, the e-invoice through Skil's access point to the participant id of the customer's kennitala; `email`, the PDF to its address; `none`
+                         * @enum {string}
+                         */
+                        delivery_method: "peppol" | "email" | "none";
+                    };
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
@@ -4900,6 +4977,13 @@ export interface operations {
                         description: string | null;
                         email: string | null;
                         id: string;
+                        invoice_settings: {
+                            /**
+                             * @description How issued invoices reach the customer (decision 0217); `none` by default
+                             * @enum {string}
+                             */
+                            delivery_method: "peppol" | "email" | "none";
+                        };
                         kennitala: string | null;
                         livemode: boolean;
                         metadata: {
@@ -6103,6 +6187,27 @@ export interface operations {
                             /** @constant */
                             currency: "ISK";
                             customer: string | null;
+                            /** @description How the invoice reaches the buyer (decision 0217); null when the customer chose none */
+                            delivery: {
+                                /** @description Why it was not delivered: the validation artefacts' rule ids, or the access point's own code */
+                                failure_reasons: {
+                                    message: string;
+                                    rule: string;
+                                }[];
+                                finished_at: number | null;
+                                /**
+                                 * @description The customer's `invoice_settings.delivery_method` when the invoice was issued
+                                 * @enum {string}
+                                 */
+                                method: "peppol" | "email";
+                                /** @description The Peppol participant id (`0196:<kennitala>`) or e-mail address it went to */
+                                receiver: string | null;
+                                /**
+                                 * @description `sent`: the access point has it; `delivered` and `failed` are final
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "sent" | "delivered" | "failed";
+                            } | null;
                             /** @description Gjalddagi, when paid by krafa */
                             due_date: string | null;
                             /** @description Eindagi, when paid by krafa */
@@ -6207,6 +6312,27 @@ export interface operations {
                         /** @constant */
                         currency: "ISK";
                         customer: string | null;
+                        /** @description How the invoice reaches the buyer (decision 0217); null when the customer chose none */
+                        delivery: {
+                            /** @description Why it was not delivered: the validation artefacts' rule ids, or the access point's own code */
+                            failure_reasons: {
+                                message: string;
+                                rule: string;
+                            }[];
+                            finished_at: number | null;
+                            /**
+                             * @description The customer's `invoice_settings.delivery_method` when the invoice was issued
+                             * @enum {string}
+                             */
+                            method: "peppol" | "email";
+                            /** @description The Peppol participant id (`0196:<kennitala>`) or e-mail address it went to */
+                            receiver: string | null;
+                            /**
+                             * @description `sent`: the access point has it; `delivered` and `failed` are final
+                             * @enum {string}
+                             */
+                            status: "pending" | "sent" | "delivered" | "failed";
+                        } | null;
                         /** @description Gjalddagi, when paid by krafa */
                         due_date: string | null;
                         /** @description Eindagi, when paid by krafa */
@@ -7131,7 +7257,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7143,7 +7269,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7155,7 +7281,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7167,7 +7293,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7353,7 +7479,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7365,7 +7491,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7377,7 +7503,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7389,7 +7515,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };

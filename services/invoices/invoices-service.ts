@@ -1,6 +1,7 @@
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import { createInvoiceRepository } from '../../db/invoices';
+import { createInvoiceDeliveryRepository } from '../../db/invoice-deliveries';
 import { createCustomerRepository } from '../../db/customers';
 import { createSubscriptionRepository } from '../../db/subscriptions';
 import { findOr404, findReference, type PageOptions } from '../lookup';
@@ -13,6 +14,7 @@ export function createInvoiceService(deps: { knex: Knex }) {
   const invoices = createInvoiceRepository(deps.knex);
   const customers = createCustomerRepository(deps.knex);
   const subscriptions = createSubscriptionRepository(deps.knex);
+  const deliveries = createInvoiceDeliveryRepository(deps.knex);
 
   const invoiceOr404 = (scope: Scope, id: string) =>
     findOr404(
@@ -41,10 +43,23 @@ export function createInvoiceService(deps: { knex: Knex }) {
           subscriptions.findById(scope, subscriptionId),
         );
       const page = await invoices.list(scope, opts);
-      return { data: page.data.map(presentInvoice), hasMore: page.hasMore };
+      const delivered = await deliveries.ofInvoices(
+        scope,
+        page.data.map((i) => i.id),
+      );
+      return { data: page.data.map((i) => presentInvoice(i, delivered.get(i.id))), hasMore: page.hasMore };
     },
 
-    retrieve: async (scope: Scope, id: string) => presentInvoice(await invoiceOr404(scope, id)),
+    async retrieve(scope: Scope, id: string) {
+      const invoice = await invoiceOr404(scope, id);
+      return presentInvoice(invoice, await deliveries.find(scope, invoice.id));
+    },
+
+    /** The invoice of a payment with its delivery, or null when the payment has none. */
+    async ofPayment(scope: Scope, paymentIntentId: string) {
+      const invoice = await invoices.findByPayment(scope, paymentIntentId);
+      return invoice ? presentInvoice(invoice, await deliveries.find(scope, invoice.id)) : null;
+    },
 
     ubl: async (scope: Scope, id: string) => invoiceUbl(await invoiceOr404(scope, id)),
 
