@@ -11,7 +11,8 @@
  *     without address: IS-R-005). Each shows `failed` with the rule ids in the API, in its
  *     `invoice.delivery_failed` event and on the dashboard, in English and Icelandic, at 390 and
  *     1280 px with no axe finding.
- * (c) Sending again is harmless: six deliveries of one invoice at once make one transmission, one
+ * (c) A customer who chose e-mail gets the PDF invoice at its address; the delivery is `delivered`.
+ * (d) Sending again is harmless: six deliveries of one invoice at once make one transmission, one
  *     event and one outcome.
  */
 import type { Browser } from 'playwright-core';
@@ -206,6 +207,32 @@ test('a business invoice is delivered; refused ones are never delivered and show
   }
   expect(tab.errors).toEqual([]);
   await tab.context.close();
+});
+
+test('a customer who chose e-mail gets the invoice PDF at its address', async () => {
+  const m = await seller();
+  // Receipts off (decision 0141): the one message with the invoice is the delivery's.
+  const off = await stack.api(m.testKey, '/v1/merchant', {
+    method: 'PATCH',
+    json: { receipt_emails: false },
+  });
+  expect(off.status).toBe(200);
+  const email = `reikningar-${m.id.slice(-8).toLowerCase()}@example.is`;
+  const res = await stack.api(m.testKey, '/v1/customers', {
+    method: 'POST',
+    json: { name: 'Póstsending ehf.', email, invoice_settings: { delivery_method: 'email' } },
+  });
+  expect(res.status).toBe(200);
+  const invoice = await buy(m, res.body.id as string);
+  const done = await finished(m, invoice.id);
+  expect(done.delivery).toMatchObject({ method: 'email', status: 'delivered', receiver: email });
+  await stack.mail.waitFor((msg) => msg.to.includes(email), 20_000);
+  const mails = stack.mail.messages().filter((msg) => msg.to.includes(email));
+  expect(mails.map((msg) => msg.attachments.map((a) => [a.filename, a.contentType]))).toEqual([
+    [[`${done.number}.pdf`, 'application/pdf']],
+  ]);
+  expect(transmissionsOf(invoice.id)).toEqual([]);
+  expect((await deliveryEvents(m, invoice.id)).map((e) => e.type)).toEqual(['invoice.delivery_succeeded']);
 });
 
 test('sending an invoice again is harmless: six deliveries at once make one transmission and one event', async () => {
