@@ -46,6 +46,7 @@ describe('customers', () => {
       kennitala: '1201603389',
       description: 'VIP',
       address: { line1: 'Laugavegur 1', line2: null, postal_code: '101', city: 'Reykjavík', country: 'IS' },
+      invoice_settings: { delivery_method: 'none' },
       default_payment_method: null,
       test_clock: null,
       warnings: [],
