@@ -325,8 +325,10 @@ export function createInvoiceRepository(db: Db) {
       paymentIntentId: string,
       trx: Db = db,
     ): Promise<InvoiceRow | undefined> {
-      const row = await scoped('invoices', scope, trx).where({ payment_intent_id: paymentIntentId }).first();
-      return row && invoiceRow(row as InvoiceRow);
+      const row = await scoped('invoices', scope, trx)
+        .where({ payment_intent_id: paymentIntentId })
+        .first<InvoiceRow | undefined>();
+      return row && invoiceRow(row);
     },
 
     async findById(scope: Scope, id: string, trx: Db = db): Promise<InvoiceRow | undefined> {

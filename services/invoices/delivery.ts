@@ -35,11 +35,16 @@ const xml = new XMLParser({
   parseAttributeValue: false,
 });
 
+type XmlNode = { [name: string]: XmlNode | string | undefined };
+const node = (v: XmlNode | string | undefined): XmlNode | undefined =>
+  typeof v === 'object' ? v : undefined;
+
 /** A party's `EndpointID` as a participant id (`scheme:value`); undefined without one. */
-function endpoint(doc: Record<string, any> | undefined, party: string): string | undefined {
-  const e = doc?.[party]?.Party?.EndpointID as { '#text'?: unknown; '@schemeID'?: string } | undefined;
+function endpoint(doc: XmlNode | undefined, party: string): string | undefined {
+  const e = node(node(node(doc?.[party])?.Party)?.EndpointID);
   const value = e?.['#text'];
-  return value !== undefined && e?.['@schemeID'] ? `${e['@schemeID']}:${String(value)}` : undefined;
+  const scheme = e?.['@schemeID'];
+  return typeof value === 'string' && typeof scheme === 'string' ? `${scheme}:${value}` : undefined;
 }
 
 /**
@@ -114,8 +119,8 @@ export function createInvoiceDelivery(deps: {
         return failed(scope, d, [{ rule: err.code ?? 'ubl_unavailable', message: err.message }]);
       throw err;
     }
-    const root = xml.parse(document) as Record<string, Record<string, any> | undefined>;
-    const doc = root.Invoice ?? root.CreditNote;
+    const root = xml.parse(document) as XmlNode;
+    const doc = node(root.Invoice) ?? node(root.CreditNote);
     const sender = endpoint(doc, 'AccountingSupplierParty');
     const receiver = endpoint(doc, 'AccountingCustomerParty');
     if (!receiver || !parseParticipantId(receiver))

@@ -139,9 +139,11 @@ test('a business invoice is delivered; refused ones are never delivered and show
     buy(m, noAddress),
     buy(m, none.body.id as string),
   ]);
-  const [okDone, unknownDone, brokenDone] = await Promise.all(
-    [ok, unknown, broken].map((i) => finished(m, i.id)),
-  );
+  const [okDone, unknownDone, brokenDone] = await Promise.all([
+    finished(m, ok.id),
+    finished(m, unknown.id),
+    finished(m, broken.id),
+  ]);
 
   // (a) Delivered, to the buyer's kennitala as participant id, with the event.
   expect(okDone.delivery).toMatchObject({
