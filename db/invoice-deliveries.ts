@@ -78,6 +78,13 @@ export function createInvoiceDeliveryRepository(db: Db) {
       return moved > 0;
     },
 
+    /** An e-mail the server did not take goes back to pending, to be sent by the next try. */
+    async release(scope: Scope, invoiceId: string): Promise<void> {
+      await scoped(scope)
+        .where({ invoice_id: invoiceId, status: 'sent', method: 'email' })
+        .update({ status: 'pending', updated_at: db.fn.now() });
+    },
+
     /**
      * The final outcome, once: a delivery already delivered or failed is left as it is and undefined
      * is returned, so its event is written once however often this runs.

@@ -92,6 +92,10 @@ export function createInvoiceDelivery(deps: {
       ]);
     });
     await deps.wakeChannels(channels);
+    deps.log.info(
+      { invoiceId, status: outcome.status, rules: outcome.reasons.map((r) => r.rule) },
+      'invoice delivery finished',
+    );
     const now = await deliveries.find(scope, invoiceId);
     return now?.status === 'delivered' ? 'delivered' : 'failed';
   }
@@ -190,19 +194,25 @@ export function createInvoiceDelivery(deps: {
     if (!(await deliveries.markSent(scope, d.invoice_id, { receiver: to, transmissionId: null })))
       return 'pending';
     const mail = renderReceiptEmail(receiptOfInvoice(invoice, 'is'));
-    await deps.mailer.send({
-      to,
-      subject: mail.subject,
-      text: mail.text,
-      html: mail.html,
-      attachments: [
-        {
-          filename: `${invoice.number}.pdf`,
-          content: await invoicePdf(invoice),
-          contentType: 'application/pdf',
-        },
-      ],
-    });
+    try {
+      await deps.mailer.send({
+        to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        attachments: [
+          {
+            filename: `${invoice.number}.pdf`,
+            content: await invoicePdf(invoice),
+            contentType: 'application/pdf',
+          },
+        ],
+      });
+    } catch (err) {
+      // The server did not take it: back to pending, for the activity's retry to send it.
+      await deliveries.release(scope, d.invoice_id);
+      throw err;
+    }
     return finish(scope, d.invoice_id, {
       status: 'delivered',
       receiver: to,
@@ -211,27 +221,29 @@ export function createInvoiceDelivery(deps: {
     });
   }
 
+  /** Asks the access point how a sent invoice fared, and records a final answer. */
+  async function check(scope: Scope, invoiceId: string): Promise<DeliveryState> {
+    const d = await deliveries.find(scope, invoiceId);
+    if (!d) return 'gone';
+    if (d.status === 'delivered' || d.status === 'failed') return d.status;
+    // An e-mail being sent, or a document not yet handed over: its sender records the outcome.
+    if (d.status === 'pending' || !d.transmission_id) return 'pending';
+    const accessPoint = scope.livemode ? deps.accessPoints.live : deps.accessPoints.test;
+    if (!accessPoint) return failed(scope, d, [{ rule: 'no_access_point', message: 'No access point' }]);
+    return outcomeOf(scope, d, await accessPoint.status(d.transmission_id));
+  }
+
   return {
     /** Sends the invoice unless it was sent already; what is known of the outcome right after. */
     async send(scope: Scope, invoiceId: string): Promise<DeliveryState> {
       const d = await deliveries.find(scope, invoiceId);
       if (!d) return 'gone';
       if (d.status === 'delivered' || d.status === 'failed') return d.status;
-      if (d.status === 'sent') return this.check(scope, invoiceId);
+      if (d.status === 'sent') return check(scope, invoiceId);
       return d.method === 'peppol' ? sendPeppol(scope, d) : sendEmail(scope, d);
     },
 
-    /** Asks the access point how a sent invoice fared, and records a final answer. */
-    async check(scope: Scope, invoiceId: string): Promise<DeliveryState> {
-      const d = await deliveries.find(scope, invoiceId);
-      if (!d) return 'gone';
-      if (d.status === 'delivered' || d.status === 'failed') return d.status;
-      // An e-mail being sent, or a document not yet handed over: its sender records the outcome.
-      if (d.status === 'pending' || !d.transmission_id) return 'pending';
-      const accessPoint = scope.livemode ? deps.accessPoints.live : deps.accessPoints.test;
-      if (!accessPoint) return failed(scope, d, [{ rule: 'no_access_point', message: 'No access point' }]);
-      return outcomeOf(scope, d, await accessPoint.status(d.transmission_id));
-    },
+    check,
 
     /** The access point never answered: the delivery is failed, for the merchant to follow up. */
     async giveUp(scope: Scope, invoiceId: string): Promise<DeliveryState> {
