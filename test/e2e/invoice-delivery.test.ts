@@ -209,7 +209,9 @@ test('a business invoice is delivered; refused ones are never delivered and show
   }
   expect(tab.errors).toEqual([]);
   await tab.context.close();
-});
+  // Four checkouts, one Saxon run of both artefacts (seconds of JVM start on a loaded machine) and
+  // five page loads with axe.
+}, 120_000);
 
 test('a customer who chose e-mail gets the invoice PDF at its address', async () => {
   const m = await seller();
