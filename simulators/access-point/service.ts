@@ -78,9 +78,11 @@ export async function startSimulatedAccessPoint(
       }
       t.status = t.reasons.length === 0 ? 'delivered' : 'rejected';
     } catch (err) {
-      // A validator that cannot run leaves the transmission received; the sender asks again later.
-      opts.log?.warn({ err, transmission: t.id }, 'simulated access point could not validate');
-      setTimeout(() => void process(t), 1000).unref();
+      // A validator that cannot run (no Java in a test run) refuses, saying why: a document it did
+      // not check is never delivered, and the test that sent it fails with the reason.
+      opts.log?.error({ err, transmission: t.id }, 'simulated access point could not validate');
+      t.reasons = [{ rule: 'validator_unavailable', message: (err as Error).message }];
+      t.status = 'rejected';
     }
   }
 

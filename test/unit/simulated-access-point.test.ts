@@ -136,3 +136,30 @@ test('a request without routing or credentials is refused, not taken', async () 
   const stranger = httpAccessPoint({ baseUrl: sim.url, token: 'wrong' });
   await expect(stranger.status('tx_1')).rejects.toMatchObject({ status: 401 });
 });
+
+test('a validator that cannot run refuses the document, saying why, and never delivers it', async () => {
+  const broken = await startSimulatedAccessPoint({
+    validate: () => Promise.reject(new Error('official e-invoice validation needs Java')),
+  });
+  try {
+    const client = httpAccessPoint({ baseUrl: broken.url, token: broken.token });
+    const sent = await client.send({
+      reference: 'in_unchecked',
+      kind: 'invoice',
+      sender: '0196:5501692829',
+      receiver: '0196:4101692659',
+      xml: '<Invoice/>',
+    });
+    const done = await until(
+      () => client.status(sent.id),
+      (s) => s.state !== 'pending',
+      10_000,
+    );
+    expect(done).toMatchObject({
+      state: 'failed',
+      reasons: [{ rule: 'validator_unavailable', message: 'official e-invoice validation needs Java' }],
+    });
+  } finally {
+    await broken.stop();
+  }
+});
