@@ -168,6 +168,7 @@ export function composeServices(deps: ServiceDeps) {
   });
   const delivery = { carriers, deliveries, log };
 
+  const invoices = createInvoiceService({ knex });
   const payments = createPaymentService({ knex, acquirer });
   const checkout = createCheckoutService({
     knex,
@@ -313,6 +314,7 @@ export function composeServices(deps: ServiceDeps) {
       events,
       deliveries: webhookDeliveries,
       settlement,
+      invoices,
     },
     pos,
   };
@@ -388,7 +390,7 @@ export function composeServices(deps: ServiceDeps) {
     checkout,
     paymentIntents,
     refunds,
-    invoices: createInvoiceService({ knex }),
+    invoices,
     disputes,
     pos,
     paymentMethods,

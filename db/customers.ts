@@ -26,6 +26,8 @@ export interface CustomerRow {
   business: boolean;
   gln: string | null;
   peppol_id: string | null;
+  /** How issued invoices reach the customer (decision 0217). */
+  invoice_delivery: 'peppol' | 'email' | 'none';
   default_payment_method_id: string | null;
   test_clock_id: string | null;
   metadata: Record<string, string>;
@@ -48,6 +50,7 @@ export interface CustomerFields {
   /** `0196:<kennitala>` or `0088:<gln>`, already validated. */
   peppol_id?: string | null;
   metadata?: Record<string, string>;
+  invoice_delivery?: 'peppol' | 'email' | 'none';
 }
 
 function columns(input: CustomerFields) {
@@ -62,6 +65,7 @@ function columns(input: CustomerFields) {
     ...(input.gln !== undefined && { gln: input.gln }),
     ...(input.peppol_id !== undefined && { peppol_id: input.peppol_id }),
     ...(input.metadata !== undefined && { metadata: input.metadata }),
+    ...(input.invoice_delivery !== undefined && { invoice_delivery: input.invoice_delivery }),
   };
 }
 

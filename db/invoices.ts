@@ -428,6 +428,18 @@ export function createInvoiceRepository(db: Db) {
       };
     },
 
+    /** The invoice of a payment, if it has one (one per charge, decision 0139). */
+    async findByPayment(
+      scope: Scope,
+      paymentIntentId: string,
+      trx: Db = db,
+    ): Promise<InvoiceRow | undefined> {
+      const row = await scoped('invoices', scope, trx)
+        .where({ payment_intent_id: paymentIntentId })
+        .first<InvoiceRow | undefined>();
+      return row && invoiceRow(row);
+    },
+
     async findById(scope: Scope, id: string, trx: Db = db): Promise<InvoiceRow | undefined> {
       const row: InvoiceRow | undefined = await trx<InvoiceRow>('invoices')
         .where({ id, merchant_id: scope.merchantId, livemode: scope.livemode })

@@ -30,6 +30,10 @@ export const EVENT_TYPES = [
   'credit_note.created',
   // An open invoice, collected by krafa, was paid: the krafa was paid in full (decision 0211).
   'invoice.paid',
+  // An issued invoice reached the buyer the way its customer chose, or did not: refused by the
+  // access point with the rule ids, or undeliverable (decision 0218).
+  'invoice.delivery_succeeded',
+  'invoice.delivery_failed',
   // A delivery's status changed (decision 0133; domain/delivery.ts DELIVERY_EVENTS).
   'delivery.booked',
   'delivery.shipped',

@@ -3,6 +3,7 @@ import type { Counter } from 'prom-client';
 import { WEBHOOK_RETRY_DELAYS_MS } from '../domain/webhook-schedule';
 import type { Knex } from '../db/knex';
 import { findChannelOwners } from '../db/notification-channels';
+import { splitWakes, startInvoiceDeliveries } from './invoice-delivery-starter';
 import { WorkflowType, deliveriesDueSignal, webhookWorkflowId, type Workflows } from '../workflows/contract';
 
 export interface WebhookDispatcherDeps {
@@ -76,7 +77,13 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps) {
   };
 
   return {
-    async wake(channelIds: readonly string[]): Promise<void> {
+    /**
+     * Wakes the channels, and starts the invoice deliveries the list carries (decision 0217), after
+     * the caller's commit.
+     */
+    async wake(wakeIds: readonly string[]): Promise<void> {
+      const { channels: channelIds, deliveries } = splitWakes(wakeIds);
+      if (deliveries.length > 0) await startInvoiceDeliveries(deps.client, deps.taskQueue, deliveries);
       const unique = [...new Set(channelIds)];
       if (unique.length === 0) return;
       const unknown = unique.filter((id) => !owners.has(id));

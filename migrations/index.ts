@@ -39,6 +39,7 @@ import * as userLocale from './20261231_0300_user_locale';
 import * as einvoiceBuyers from './20270101_0100_einvoice_buyers';
 import * as krafaInvoices from './20270101_0110_krafa_invoices';
 import * as checkoutBusinessBuyer from './20270101_0120_checkout_business_buyer';
+import * as invoiceDelivery from './20270101_0201_invoice_delivery';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -87,4 +88,5 @@ export const migrations: Record<string, Migration> = {
   '20270101_0100_einvoice_buyers': einvoiceBuyers,
   '20270101_0110_krafa_invoices': krafaInvoices,
   '20270101_0120_checkout_business_buyer': checkoutBusinessBuyer,
+  '20270101_0201_invoice_delivery': invoiceDelivery,
 };

@@ -4532,6 +4532,13 @@ export interface operations {
                             email: string | null;
                             gln: string | null;
                             id: string;
+                            invoice_settings: {
+                                /**
+                                 * @description How issued invoices reach the customer (decision 0217); `none` by default
+                                 * @enum {string}
+                                 */
+                                delivery_method: "peppol" | "email" | "none";
+                            };
                             kennitala: string | null;
                             livemode: boolean;
                             metadata: {
@@ -4598,6 +4605,13 @@ export interface operations {
                     email?: string | null;
                     /** @description Global Location Number (GS1), shown on its e-invoices */
                     gln?: string | null;
+                    invoice_settings?: {
+                        /**
+                         * @description How issued invoices reach the customer (decision 0217): `peppol`, the e-invoice through Skil's access point to the participant id of the customer's kennitala; `email`, the PDF to its address; `none`
+                         * @enum {string}
+                         */
+                        delivery_method: "peppol" | "email" | "none";
+                    };
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
@@ -4624,6 +4638,13 @@ export interface operations {
                     email?: string | null;
                     /** @description Global Location Number (GS1), shown on its e-invoices */
                     gln?: string | null;
+                    invoice_settings?: {
+                        /**
+                         * @description How issued invoices reach the customer (decision 0217): `peppol`, the e-invoice through Skil's access point to the participant id of the customer's kennitala; `email`, the PDF to its address; `none`
+                         * @enum {string}
+                         */
+                        delivery_method: "peppol" | "email" | "none";
+                    };
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
@@ -4650,6 +4671,13 @@ export interface operations {
                     email?: string | null;
                     /** @description Global Location Number (GS1), shown on its e-invoices */
                     gln?: string | null;
+                    invoice_settings?: {
+                        /**
+                         * @description How issued invoices reach the customer (decision 0217): `peppol`, the e-invoice through Skil's access point to the participant id of the customer's kennitala; `email`, the PDF to its address; `none`
+                         * @enum {string}
+                         */
+                        delivery_method: "peppol" | "email" | "none";
+                    };
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
@@ -4676,6 +4704,13 @@ export interface operations {
                     email?: string | null;
                     /** @description Global Location Number (GS1), shown on its e-invoices */
                     gln?: string | null;
+                    invoice_settings?: {
+                        /**
+                         * @description How issued invoices reach the customer (decision 0217): `peppol`, the e-invoice through Skil's access point to the participant id of the customer's kennitala; `email`, the PDF to its address; `none`
+                         * @enum {string}
+                         */
+                        delivery_method: "peppol" | "email" | "none";
+                    };
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
@@ -4716,6 +4751,13 @@ export interface operations {
                         email: string | null;
                         gln: string | null;
                         id: string;
+                        invoice_settings: {
+                            /**
+                             * @description How issued invoices reach the customer (decision 0217); `none` by default
+                             * @enum {string}
+                             */
+                            delivery_method: "peppol" | "email" | "none";
+                        };
                         kennitala: string | null;
                         livemode: boolean;
                         metadata: {
@@ -4791,6 +4833,13 @@ export interface operations {
                         email: string | null;
                         gln: string | null;
                         id: string;
+                        invoice_settings: {
+                            /**
+                             * @description How issued invoices reach the customer (decision 0217); `none` by default
+                             * @enum {string}
+                             */
+                            delivery_method: "peppol" | "email" | "none";
+                        };
                         kennitala: string | null;
                         livemode: boolean;
                         metadata: {
@@ -4896,6 +4945,13 @@ export interface operations {
                     email?: string | null;
                     /** @description Global Location Number (GS1), shown on its e-invoices */
                     gln?: string | null;
+                    invoice_settings?: {
+                        /**
+                         * @description How issued invoices reach the customer (decision 0217): `peppol`, the e-invoice through Skil's access point to the participant id of the customer's kennitala; `email`, the PDF to its address; `none`
+                         * @enum {string}
+                         */
+                        delivery_method: "peppol" | "email" | "none";
+                    };
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
@@ -4920,6 +4976,13 @@ export interface operations {
                     email?: string | null;
                     /** @description Global Location Number (GS1), shown on its e-invoices */
                     gln?: string | null;
+                    invoice_settings?: {
+                        /**
+                         * @description How issued invoices reach the customer (decision 0217): `peppol`, the e-invoice through Skil's access point to the participant id of the customer's kennitala; `email`, the PDF to its address; `none`
+                         * @enum {string}
+                         */
+                        delivery_method: "peppol" | "email" | "none";
+                    };
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
@@ -4944,6 +5007,13 @@ export interface operations {
                     email?: string | null;
                     /** @description Global Location Number (GS1), shown on its e-invoices */
                     gln?: string | null;
+                    invoice_settings?: {
+                        /**
+                         * @description How issued invoices reach the customer (decision 0217): `peppol`, the e-invoice through Skil's access point to the participant id of the customer's kennitala; `email`, the PDF to its address; `none`
+                         * @enum {string}
+                         */
+                        delivery_method: "peppol" | "email" | "none";
+                    };
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
@@ -4968,6 +5038,13 @@ export interface operations {
                     email?: string | null;
                     /** @description Global Location Number (GS1), shown on its e-invoices */
                     gln?: string | null;
+                    invoice_settings?: {
+                        /**
+                         * @description How issued invoices reach the customer (decision 0217): `peppol`, the e-invoice through Skil's access point to the participant id of the customer's kennitala; `email`, the PDF to its address; `none`
+                         * @enum {string}
+                         */
+                        delivery_method: "peppol" | "email" | "none";
+                    };
                     /** @description 10 digits; a failed check digit is a warning */
                     kennitala?: string | null;
                     metadata?: {
@@ -5006,6 +5083,13 @@ export interface operations {
                         email: string | null;
                         gln: string | null;
                         id: string;
+                        invoice_settings: {
+                            /**
+                             * @description How issued invoices reach the customer (decision 0217); `none` by default
+                             * @enum {string}
+                             */
+                            delivery_method: "peppol" | "email" | "none";
+                        };
                         kennitala: string | null;
                         livemode: boolean;
                         metadata: {
@@ -6212,6 +6296,27 @@ export interface operations {
                             /** @constant */
                             currency: "ISK";
                             customer: string | null;
+                            /** @description How the invoice reaches the buyer (decision 0217); null when the customer chose none */
+                            delivery: {
+                                /** @description Why it was not delivered: the validation artefacts' rule ids, or the access point's own code */
+                                failure_reasons: {
+                                    message: string;
+                                    rule: string;
+                                }[];
+                                finished_at: number | null;
+                                /**
+                                 * @description The customer's `invoice_settings.delivery_method` when the invoice was issued
+                                 * @enum {string}
+                                 */
+                                method: "peppol" | "email";
+                                /** @description The Peppol participant id (`0196:<kennitala>`) or e-mail address it went to */
+                                receiver: string | null;
+                                /**
+                                 * @description `sent`: the access point has it; `delivered` and `failed` are final
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "sent" | "delivered" | "failed";
+                            } | null;
                             /** @description Gjalddagi, when paid by krafa */
                             due_date: string | null;
                             /** @description Eindagi, when paid by krafa */
@@ -6319,6 +6424,27 @@ export interface operations {
                         /** @constant */
                         currency: "ISK";
                         customer: string | null;
+                        /** @description How the invoice reaches the buyer (decision 0217); null when the customer chose none */
+                        delivery: {
+                            /** @description Why it was not delivered: the validation artefacts' rule ids, or the access point's own code */
+                            failure_reasons: {
+                                message: string;
+                                rule: string;
+                            }[];
+                            finished_at: number | null;
+                            /**
+                             * @description The customer's `invoice_settings.delivery_method` when the invoice was issued
+                             * @enum {string}
+                             */
+                            method: "peppol" | "email";
+                            /** @description The Peppol participant id (`0196:<kennitala>`) or e-mail address it went to */
+                            receiver: string | null;
+                            /**
+                             * @description `sent`: the access point has it; `delivered` and `failed` are final
+                             * @enum {string}
+                             */
+                            status: "pending" | "sent" | "delivered" | "failed";
+                        } | null;
                         /** @description Gjalddagi, when paid by krafa */
                         due_date: string | null;
                         /** @description Eindagi, when paid by krafa */
@@ -7245,7 +7371,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7257,7 +7383,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7269,7 +7395,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7281,7 +7407,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7467,7 +7593,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7479,7 +7605,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7491,7 +7617,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7503,7 +7629,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };

@@ -145,6 +145,13 @@ const ConfigSchema = z
     SIMULATED_CARRIERS_PORT: z.coerce.number().int().min(0).max(65535).default(3040),
     /** Base URL of the simulated carriers test mode books with (npm start sets it); unset: no carriers. */
     SIMULATED_CARRIERS_URL: z.string().url().optional(),
+    /** Port of the simulated Peppol access point (test environment, started by npm start); 0: any. */
+    SIMULATED_ACCESS_POINT_PORT: z.coerce.number().int().min(0).max(65535).default(3050),
+    /**
+     * Base URL of the access point test mode sends e-invoices through (decision 0215; npm start sets
+     * the simulated one's); unset: test-mode Peppol deliveries fail for want of an access point.
+     */
+    SIMULATED_ACCESS_POINT_URL: z.string().url().optional(),
     /** Added latency of the simulated card acquirer's answers (test environment), in ms. */
     SIMULATED_ACQUIRER_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
     /**

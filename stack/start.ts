@@ -140,6 +140,7 @@ async function main(): Promise<void> {
       `  Close a day    curl -X POST -H 'content-type: application/json' -d '{}' ${world.bankUrl}/_sim/bank/close-day`,
       `  Card acquirer  ${world.acquirerUrl}  (simulated; the README's test cards)`,
       `  Carriers       ${world.carriersUrl}  (simulated Dropp and Pósturinn; switch on with POST /v1/delivery/carriers/{id})`,
+      `  Access point   ${world.accessPointUrl}  (simulated Peppol access point for e-invoices; decision 0216)`,
       '',
       `  curl -H "Authorization: Bearer ${demo.testKey}" ${config.publicBaseUrl}/v1/events`,
       '',

@@ -9,6 +9,7 @@ import { loadOrCreateSftpLogin } from '../simulators/bank/sftp-login';
 import { startSimulatedAcquirer } from '../simulators/acquirer/service';
 import { startSimulatedCarriers } from '../simulators/carriers/service';
 import { startMailCatcher } from '../simulators/mail/mail-catcher';
+import { startSimulatedAccessPoint } from '../simulators/access-point/service';
 
 /** The test environment's outside world as started, and what the API and worker processes need to reach it. */
 export interface TestWorld {
@@ -18,6 +19,8 @@ export interface TestWorld {
   bankPayerUrl: string;
   acquirerUrl: string;
   carriersUrl: string;
+  /** The simulated Peppol access point test-mode e-invoices go through (decision 0215). */
+  accessPointUrl: string;
   smtpUrl: string;
   /** The mail catcher's page, or null when SMTP_URL names a real server. */
   mailPage: string | null;
@@ -92,6 +95,18 @@ export async function startTestWorld(config: Config, log: Logger, publicBaseUrl:
       carriersUrl = carriers.url;
     }
 
+    // The Peppol access point test mode sends e-invoices through (decisions 0215, 0216): simulated, with
+    // the in-process document checks (no JVM here), unless SIMULATED_ACCESS_POINT_URL names one.
+    let accessPointUrl = config.SIMULATED_ACCESS_POINT_URL;
+    if (accessPointUrl === undefined) {
+      const accessPoint = await startSimulatedAccessPoint({
+        port: config.SIMULATED_ACCESS_POINT_PORT,
+        log: log.child({ part: 'simulated-access-point' }),
+      });
+      stops.push(() => accessPoint.stop());
+      accessPointUrl = accessPoint.url;
+    }
+
     // The mail server: the configured one (SMTP_URL), else the local catcher, whose page lists every
     // message the service sends so its links can be clicked (decision 0114).
     let smtpUrl = config.SMTP_URL;
@@ -110,6 +125,7 @@ export async function startTestWorld(config: Config, log: Logger, publicBaseUrl:
 
     const env: Record<string, string> = {
       SIMULATED_CARRIERS_URL: carriersUrl,
+      SIMULATED_ACCESS_POINT_URL: accessPointUrl,
       SIMULATED_BANK_URL: bank.url,
       SIMULATED_ACQUIRER_URL: acquirerUrl,
       ACQUIRER_NOTIFICATION_SECRET: notificationSecret,
@@ -135,6 +151,7 @@ export async function startTestWorld(config: Config, log: Logger, publicBaseUrl:
       bankPayerUrl: bank.payerUrl,
       acquirerUrl,
       carriersUrl,
+      accessPointUrl,
       smtpUrl,
       mailPage,
       sftp: {

@@ -43,6 +43,7 @@ export const COMPOSITION_ROOTS = [
   'stack/temporal-cli.ts',
   'stack/temporal-server.ts',
   'stack/claims-bank-from-config.ts',
+  'stack/access-points-from-config.ts',
 ];
 
 /**

@@ -36,6 +36,7 @@ import type { SignUpService } from '../services/accounts/sign-up';
 import type { EmailVerificationService } from '../services/accounts/email-verification';
 import type { PasswordResetService } from '../services/accounts/password-reset';
 import type { TeamService } from '../services/accounts/team';
+import type { InvoiceService } from '../services/invoices/invoices-service';
 
 /**
  * The API's own services, which the merchant dashboard pages call with the signed-in member's
@@ -55,6 +56,8 @@ export interface MerchantDataServices {
   events: EventService;
   deliveries: WebhookDeliveryService;
   settlement: SettlementService;
+  /** A payment's invoice and its delivery (decision 0219). */
+  invoices: InvoiceService;
 }
 
 /** The POS operations the till app (`/pos`) and the dashboard's tills page call, as the API does. */

@@ -38,6 +38,11 @@ import type { ClaimLifecycleRef } from '../services/claims/claim-outcome-notices
 import { createDueDeliveries } from '../services/channels/due-deliveries';
 import { createWebhookDeliveryBatches } from '../services/channels/webhook-delivery-batch';
 import type { PayoutChannel } from '../adapters/banks/payout-channel';
+import type { AccessPoints } from '../adapters/access-point/access-point';
+import type { Mailer } from '../adapters/mail/mailer';
+import { createInvoiceDeliveryActivities } from '../activities/invoice-delivery';
+import { createInvoiceDelivery } from '../services/invoices/delivery';
+import { createInvoiceService } from '../services/invoices/invoices-service';
 import { createSecretBox } from '../domain/secret-box';
 import type { AutoDisableRule } from '../domain/webhook-schedule';
 
@@ -85,6 +90,10 @@ export interface WorkerDeps {
   settlementAutoApproveMaxNet?: number;
   /** Overrides the payout channel per environment (default: pain.001 to the connection's SFTP outbox). */
   payoutChannel?: (livemode: boolean) => PayoutChannel | undefined;
+  /** The Peppol access point of each environment invoices are delivered through (decision 0215); unset: none. */
+  accessPoints?: AccessPoints;
+  /** The mail server invoices chosen for e-mail go through; unset: such deliveries fail saying so. */
+  mailer?: Mailer | undefined;
 }
 
 /** The one place that assembles activities and creates the Temporal worker. */
@@ -185,6 +194,18 @@ export async function createWorker(
     ...createClaimActivities({
       claimBatches: createClaimBatchService(claimDeps),
       claimPaymentsSync: createClaimPaymentsSync(claimDeps),
+    }),
+    ...createInvoiceDeliveryActivities({
+      delivery: createInvoiceDelivery({
+        knex: deps.knex,
+        invoices: createInvoiceService({ knex: deps.knex }),
+        accessPoints: deps.accessPoints ?? {},
+        mailer: deps.mailer,
+        log: deps.log.child({ area: 'invoice-delivery' }),
+        wakeChannels,
+      }),
+      client: deps.client,
+      taskQueue: deps.taskQueue,
     }),
     ...createWebhookActivities({
       dueDeliveries,

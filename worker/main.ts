@@ -13,6 +13,8 @@ import { bankSyncSchedules, ensureSchedules } from './schedules';
 import { claimsBanksFromConfig } from '../stack/claims-bank-from-config';
 import { bankConnectionsFromConfig } from '../adapters/banks/bank-connections';
 import { cardAcquirerFromConfig } from '../adapters/acquirers/http-card-acquirer';
+import { accessPointsFromConfig } from '../stack/access-points-from-config';
+import { createSmtpMailer } from '../adapters/mail/mailer';
 
 /**
  * The worker process: runs the Temporal worker from the configuration; needs DATABASE_URL, TEMPORAL_ADDRESS and
@@ -59,6 +61,11 @@ export async function runWorker(overrides: Partial<Pick<WorkerDeps, 'acquirer'>>
     claimsApi: claimsBanks.test,
     liveClaimsApi: claimsBanks.live,
     bankConnections,
+    // Invoices go to the buyer through the access point or by mail (decision 0217).
+    accessPoints: accessPointsFromConfig(config),
+    ...(config.SMTP_URL !== undefined && {
+      mailer: createSmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM }),
+    }),
     // Raw bank files in the object store when one is configured, else PostgreSQL (decisions 0145, 0179).
     ...(config.RAW_FILES_S3_ENDPOINT !== undefined && {
       rawFiles: createS3RawFileStore({

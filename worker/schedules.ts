@@ -72,6 +72,13 @@ export const SCHEDULES: readonly ScheduleDef[] = [
     workflowType: WorkflowType.claimPaymentsSync,
     args: [{}],
   },
+  // Starts invoice deliveries whose workflow did not start after their invoice's commit (decision 0217).
+  {
+    id: scheduleId.invoiceDeliveryRelay,
+    every: '1 minute',
+    workflowType: WorkflowType.invoiceDeliveryRelay,
+    args: [{ graceMs: 60_000 }],
+  },
 ];
 
 /**

@@ -42,6 +42,8 @@ export const WorkflowType = {
   webhookRelay: 'webhookRelay',
   maintenance: 'maintenance',
   checkoutExpiry: 'checkoutExpiry',
+  invoiceDelivery: 'invoiceDelivery',
+  invoiceDeliveryRelay: 'invoiceDeliveryRelay',
 } as const satisfies { [K in keyof Workflows]: K };
 
 // ── Workflow ids (architecture, "Workflows") ──────────────────────────────────────────────────────
@@ -66,6 +68,18 @@ export function testClockBillingRunWorkflowId(clockId: string, at: number, pass:
 /** `webhooks/{nc_id}`: the delivery loop of one notification channel. */
 export function webhookWorkflowId(channelId: string): string {
   return `webhooks/${channelId}`;
+}
+
+/** What an invoice's delivery workflow is started with. */
+export interface InvoiceDeliveryInput {
+  merchantId: string;
+  livemode: boolean;
+  invoiceId: string;
+}
+
+/** `invoice-delivery/{invoice_id}`: the delivery of one issued invoice (decision 0217). */
+export function invoiceDeliveryWorkflowId(invoiceId: string): string {
+  return `invoice-delivery/${invoiceId}`;
 }
 
 /** `claim-batch/{env}/{batch}`: one batch of claims issued to the bank. */
@@ -108,6 +122,7 @@ export const scheduleId = {
   webhookRelay: (taskQueue: string) => `webhooks-relay/${taskQueue}`,
   maintenance: (taskQueue: string) => `maintenance/${taskQueue}`,
   checkoutExpiry: (taskQueue: string) => `checkout-expiry/${taskQueue}`,
+  invoiceDeliveryRelay: (taskQueue: string) => `invoice-delivery-relay/${taskQueue}`,
   billingRun: (livemode: boolean, taskQueue: string) => `billing-run/${env(livemode)}/${taskQueue}`,
   claimBatch: (livemode: boolean, taskQueue: string) => `claim-batch/${env(livemode)}/${taskQueue}`,
   settlementDay: (livemode: boolean, taskQueue: string) => `settlement-day/${env(livemode)}/${taskQueue}`,

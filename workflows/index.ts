@@ -12,3 +12,4 @@ export { claimPaymentsSync } from './claim-sync';
 export { settlementRun, type SettlementRunInput } from './settlement-run';
 export { settlementDay, type SettlementDayInput } from './settlement-day';
 export { bankSync, type BankSyncInput, type BankSyncResult } from './bank-sync';
+export { invoiceDelivery, invoiceDeliveryRelay } from './invoice-delivery';

@@ -60,6 +60,16 @@ const fields = {
     .optional()
     .describe("Peppol participant id, e.g. '0196:4101692659'; its e-invoices are addressed to it"),
   metadata: zStoredMetadata.optional(),
+  invoice_settings: z
+    .object({
+      delivery_method: z
+        .enum(['peppol', 'email', 'none'])
+        .describe(
+          "How issued invoices reach the customer (decision 0217): `peppol`, the e-invoice through Skil's access point to the participant id of the customer's kennitala; `email`, the PDF to its address; `none`",
+        ),
+    })
+    .strict()
+    .optional(),
 };
 
 export const CreateCustomer = z

@@ -8,6 +8,7 @@ import { createPaymentIntentRepository } from '../../db/payment-intents';
 import { claimFee } from '../../domain/fees';
 import { presentPaymentIntent } from '../payments/payment-intent-object';
 import { createInvoiceRepository } from '../../db/invoices';
+import { createInvoiceDeliveryRepository } from '../../db/invoice-deliveries';
 import { presentInvoice } from '../invoices/invoice-object';
 import { claimEvent, type ClaimOutcomeNotices } from './claim-outcome-notices';
 
@@ -36,6 +37,7 @@ export function createClaimTransactionApplier(deps: {
   const intents = createPaymentIntentRepository(knex);
   const payments = createClaimPaymentRepository(knex);
   const invoices = createInvoiceRepository(knex);
+  const deliveries = createInvoiceDeliveryRepository(knex);
 
   return async function applyTransaction(tx: ClaimTransaction, livemode: boolean): Promise<string | null> {
     if (!tx.claimKey) return null;
@@ -132,7 +134,7 @@ export function createClaimTransactionApplier(deps: {
             merchantId: invoice.merchant_id,
             livemode: invoice.livemode,
             type: 'invoice.paid',
-            data: presentInvoice(invoice),
+            data: presentInvoice(invoice, await deliveries.find(scope, invoice.id, trx)),
           });
       }
       channels.push(...(await recordEvents(trx, events)));

@@ -34,6 +34,11 @@ export const CustomerSchema = z.object({
     .describe(
       "Whether its invoices can be Peppol e-invoices: a business (marked, or a legal entity's kennitala) with kennitala, street and postcode",
     ),
+  invoice_settings: z.object({
+    delivery_method: z
+      .enum(['peppol', 'email', 'none'])
+      .describe('How issued invoices reach the customer (decision 0217); `none` by default'),
+  }),
   default_payment_method: z.string().nullable().describe('Set once payment methods exist'),
   test_clock: z.string().nullable(),
   warnings: z.array(WarningSchema).describe('Accepted but worth checking, e.g. a kennitala check digit'),
@@ -68,6 +73,7 @@ export function presentCustomer(row: CustomerRow) {
     gln: row.gln,
     peppol_id: row.peppol_id,
     einvoice: isBusinessBuyer(row) && buyerIncomplete(row).length === 0,
+    invoice_settings: { delivery_method: row.invoice_delivery },
     default_payment_method: row.default_payment_method_id,
     test_clock: row.test_clock_id,
     warnings: profileWarnings({ kennitala: row.kennitala, merchant_type: null }),

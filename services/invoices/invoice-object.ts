@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CreditNoteRow, InvoiceRow } from '../../db/invoices';
+import type { InvoiceDeliveryRow } from '../../db/invoice-deliveries';
 import { unix } from '../../domain/unix-time';
 
 const Line = z.object({
@@ -22,6 +23,28 @@ const Address = z.object({
   postalCode: z.string(),
   country: z.string(),
 });
+
+const Delivery = z
+  .object({
+    method: z
+      .enum(['peppol', 'email'])
+      .describe("The customer's `invoice_settings.delivery_method` when the invoice was issued"),
+    status: z
+      .enum(['pending', 'sent', 'delivered', 'failed'])
+      .describe('`sent`: the access point has it; `delivered` and `failed` are final'),
+    receiver: z
+      .string()
+      .nullable()
+      .describe('The Peppol participant id (`0196:<kennitala>`) or e-mail address it went to'),
+    failure_reasons: z
+      .array(z.object({ rule: z.string(), message: z.string() }))
+      .describe(
+        "Why it was not delivered: the validation artefacts' rule ids, or the access point's own code",
+      ),
+    finished_at: z.number().nullable(),
+  })
+  .nullable()
+  .describe('How the invoice reaches the buyer (decision 0217); null when the customer chose none');
 
 export const InvoiceSchema = z.object({
   id: z.string(),
@@ -63,12 +86,17 @@ export const InvoiceSchema = z.object({
   due_date: z.string().nullable().describe('Gjalddagi, when paid by krafa'),
   final_due_date: z.string().nullable().describe('Eindagi, when paid by krafa'),
   payment_reference: z.string(),
+  delivery: Delivery,
   created_at: z.number(),
 });
 
 export type InvoiceObject = z.output<typeof InvoiceSchema>;
 
-export function presentInvoice(row: InvoiceRow): InvoiceObject {
+/** The invoice with its delivery (null when its customer chose none). */
+export function presentInvoice(
+  row: InvoiceRow,
+  delivery: InvoiceDeliveryRow | null | undefined,
+): InvoiceObject {
   return {
     id: row.id,
     object: 'invoice',
@@ -111,6 +139,15 @@ export function presentInvoice(row: InvoiceRow): InvoiceObject {
     due_date: row.due_date,
     final_due_date: row.final_due_date,
     payment_reference: row.payment_reference,
+    delivery: delivery
+      ? {
+          method: delivery.method,
+          status: delivery.status,
+          receiver: delivery.receiver,
+          failure_reasons: delivery.reasons.map((r) => ({ rule: r.rule, message: r.message })),
+          finished_at: delivery.finished_at ? unix(delivery.finished_at) : null,
+        }
+      : null,
     created_at: unix(row.created_at),
   };
 }

@@ -1,6 +1,7 @@
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import { createInvoiceRepository, type InvoiceRow } from '../../db/invoices';
+import { createInvoiceDeliveryRepository } from '../../db/invoice-deliveries';
 import { einvoiceRefusal } from '../../domain/einvoice-parties';
 import { UnprocessableError } from '../../domain/errors';
 import { createCustomerRepository } from '../../db/customers';
@@ -24,6 +25,7 @@ export function createInvoiceService(deps: { knex: Knex }) {
   const invoices = createInvoiceRepository(deps.knex);
   const customers = createCustomerRepository(deps.knex);
   const subscriptions = createSubscriptionRepository(deps.knex);
+  const deliveries = createInvoiceDeliveryRepository(deps.knex);
 
   const invoiceOr404 = (scope: Scope, id: string) =>
     findOr404(
@@ -52,10 +54,23 @@ export function createInvoiceService(deps: { knex: Knex }) {
           subscriptions.findById(scope, subscriptionId),
         );
       const page = await invoices.list(scope, opts);
-      return { data: page.data.map(presentInvoice), hasMore: page.hasMore };
+      const delivered = await deliveries.ofInvoices(
+        scope,
+        page.data.map((i) => i.id),
+      );
+      return { data: page.data.map((i) => presentInvoice(i, delivered.get(i.id))), hasMore: page.hasMore };
     },
 
-    retrieve: async (scope: Scope, id: string) => presentInvoice(await invoiceOr404(scope, id)),
+    async retrieve(scope: Scope, id: string) {
+      const invoice = await invoiceOr404(scope, id);
+      return presentInvoice(invoice, await deliveries.find(scope, invoice.id));
+    },
+
+    /** The invoice of a payment with its delivery, or null when the payment has none. */
+    async ofPayment(scope: Scope, paymentIntentId: string) {
+      const invoice = await invoices.findByPayment(scope, paymentIntentId);
+      return invoice ? presentInvoice(invoice, await deliveries.find(scope, invoice.id)) : null;
+    },
 
     async ubl(scope: Scope, id: string) {
       const invoice = await invoiceOr404(scope, id);

@@ -10,6 +10,8 @@ import { creditLines, invoiceAmounts, type SaleLine } from '../../domain/invoice
 import { newId, ID_PREFIX } from '../../domain/ids';
 import { isVatRate } from '../../domain/vat';
 import { presentCreditNote, presentInvoice } from './invoice-object';
+import { createInvoiceDeliveryRepository } from '../../db/invoice-deliveries';
+import { invoiceDeliveryWake } from '../../engine/invoice-delivery-starter';
 
 /**
  * What a sale's invoice lists: a renewal's product (with its proration and discount as lines of
@@ -93,7 +95,8 @@ function draftOf(s: SaleSource): InvoiceDraft {
  * Issues the invoices of these captured payments that sell something and have none yet, numbered
  * in one statement, with an `invoice.finalized` event each, in the caller's transaction (call it
  * last: the merchant's sequence stays locked until the transaction ends). Returns the channels to
- * wake after commit. Idempotent: a payment's second call finds its invoice and issues nothing.
+ * wake after commit, and the invoice deliveries to start (decision 0217). Idempotent: a payment's
+ * second call finds its invoice and issues nothing.
  */
 export async function issueInvoices(
   trx: Knex.Transaction,
@@ -116,13 +119,20 @@ export async function issueClaimInvoices(
 
 async function issueFor(trx: Knex.Transaction, sales: SaleSource[]): Promise<string[]> {
   const rows = await createInvoiceRepository(trx).insertNumbered(trx, sales.map(draftOf));
+  // Each invoice's delivery, as its customer chose, in this transaction: the outbox its delivery
+  // workflow, started after commit, works from (decision 0217).
+  const queued = await createInvoiceDeliveryRepository(trx).queue(
+    trx,
+    rows.map((r) => r.id),
+  );
+  const deliveries = new Map(queued.map((d) => [d.invoice_id, d]));
   const events: BatchEvent[] = rows.map((r) => ({
     merchantId: r.merchant_id,
     livemode: r.livemode,
     type: 'invoice.finalized',
-    data: presentInvoice(r),
+    data: presentInvoice(r, deliveries.get(r.id)),
   }));
-  return recordEvents(trx, events);
+  return [...(await recordEvents(trx, events)), ...queued.map(invoiceDeliveryWake)];
 }
 
 /**

@@ -34,6 +34,8 @@ import { callApi, type TestStack, type TestStackOptions } from './stack';
 import { startTestMail } from './mail';
 import { startSimulatedCarriers } from '../../simulators/carriers/service';
 import { simulatedCarrierConnections } from '../../adapters/carriers/carriers';
+import { httpAccessPoint } from '../../adapters/access-point/http-access-point';
+import { startTestAccessPoint } from './access-point';
 
 /**
  * The API and, unless told otherwise, a worker, on this file's own database and task queue, against
@@ -95,6 +97,9 @@ export async function startStack(opts: TestStackOptions = {}): Promise<TestStack
     ? { ...simulatedClient, client: createEnvironmentAcquirer(simulatedClient.client, opts.liveAcquirer) }
     : simulatedClient;
   const carriers = await startSimulatedCarriers();
+  // Test-mode e-invoices go to the simulated access point, which validates them with the official
+  // artefacts (decision 0216).
+  const accessPoint = await startTestAccessPoint();
   const port = opts.realBaseUrl ? await freePort() : 0;
   const mail = await startTestMail();
   const app = createApp({
@@ -140,6 +145,8 @@ export async function startStack(opts: TestStackOptions = {}): Promise<TestStack
       ...(claimsApi && { claimsApi }),
       ...(liveClaimsApi && { liveClaimsApi }),
       acquirer: acquirerClient.client,
+      accessPoints: { test: httpAccessPoint({ baseUrl: accessPoint.url, token: accessPoint.token }) },
+      mailer: mail.mailer,
       ...(bankFiles && { bankConnections: [bankFiles.connection] }),
       ...(opts.webhookAttemptTimeoutMs !== undefined && {
         webhookAttemptTimeoutMs: opts.webhookAttemptTimeoutMs,
@@ -175,6 +182,7 @@ export async function startStack(opts: TestStackOptions = {}): Promise<TestStack
     bankFiles,
     acquirer,
     carriers,
+    accessPoint,
     mail: mail.catcher,
     async merchant(name = 'Test merchant') {
       const m = await createMerchantRepository(knex).create({ name });
@@ -194,6 +202,7 @@ export async function startStack(opts: TestStackOptions = {}): Promise<TestStack
       claimsApi?.close();
       await acquirer.stop();
       await carriers.stop();
+      await accessPoint.stop();
       await mail.stop();
       await bank?.bank.stop();
       // After every file the ledger invariant holds on its database (decision 0107); the

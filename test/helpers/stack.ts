@@ -12,6 +12,7 @@ import type { ClaimsApi } from '../../adapters/banks/claims-api';
 import type { MailCatcher } from './mail';
 import type { RateLimits } from '../../api/middleware/rate-limit';
 import type { SimulatedCarriers } from '../../simulators/carriers/service';
+import type { SimulatedAccessPoint } from '../../simulators/access-point/service';
 import { TEST_SECRETS_KEY } from './secrets-key';
 
 export { TEST_SECRETS_KEY };
@@ -40,6 +41,8 @@ export interface TestStack {
   acquirer: TestAcquirer;
   /** The simulated pickup-point carriers (Dropp's and Pósturinn's APIs) test mode books with. */
   carriers: SimulatedCarriers;
+  /** The simulated Peppol access point test-mode invoices are delivered through (decision 0216). */
+  accessPoint: SimulatedAccessPoint;
   /** The local mail catcher the API's mail goes to over SMTP (decision 0114). */
   mail: MailCatcher;
   /** A new merchant with a test and a live key. */

@@ -46,6 +46,12 @@ describe('customers', () => {
       kennitala: '1201603389',
       description: 'VIP',
       address: { line1: 'Laugavegur 1', line2: null, postal_code: '101', city: 'Reykjavík', country: 'IS' },
+      // A person's kennitala, not marked business: a consumer, no Peppol e-invoices (decision 0210).
+      business: false,
+      gln: null,
+      peppol_id: null,
+      einvoice: false,
+      invoice_settings: { delivery_method: 'none' },
       default_payment_method: null,
       test_clock: null,
       warnings: [],

@@ -49,6 +49,7 @@ test('in a terminal, npm start prints readable log lines, no JSON, and its banne
       SIMULATED_BANK_SFTP_PORT: '0',
       SIMULATED_ACQUIRER_PORT: '0',
       SIMULATED_CARRIERS_PORT: '0',
+      SIMULATED_ACCESS_POINT_PORT: '0',
       MAIL_CATCHER_SMTP_PORT: '0',
       MAIL_CATCHER_PORT: '0',
     },

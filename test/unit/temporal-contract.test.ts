@@ -15,6 +15,7 @@ import {
   testClockBillingRunWorkflowId,
   testClockWorkflowId,
   webhookWorkflowId,
+  invoiceDeliveryWorkflowId,
 } from '../../workflows/contract';
 import { SCHEDULES, bankSyncSchedules } from '../../worker/schedules';
 
@@ -32,6 +33,7 @@ test('workflow ids are the business keys running workflows already carry', () =>
   expect(settlementRunWorkflowId(false, 'acct_1', '2026-11-23')).toBe('settlement/test/acct_1/2026-11-23');
   expect(settlementRunWorkflowId(true, 'acct_1', '2026-11-23')).toBe('settlement/live/acct_1/2026-11-23');
   expect(settlementDayWorkflowId(false, 'skil', '2026-11-23')).toBe('settlement-day/test/skil/2026-11-23');
+  expect(invoiceDeliveryWorkflowId('in_1')).toBe('invoice-delivery/in_1');
 });
 
 test('workflow type names, signals, queries, updates and the task queue keep their names', () => {
@@ -72,6 +74,7 @@ test('schedules keep their ids and workflows', () => {
     ['settlement-day/test/q', 'settlementDay'],
     ['settlement-day/live/q', 'settlementDay'],
     ['claim-payments-sync/q', 'claimPaymentsSync'],
+    ['invoice-delivery-relay/q', 'invoiceDeliveryRelay'],
     ['bank-sync/simulated/q', 'bankSync'],
   ]);
 });

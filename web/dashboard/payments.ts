@@ -1,5 +1,7 @@
 import { Router, type Request, type Response } from 'express';
-import { html } from '../../html/html';
+import { html, type SafeHtml } from '../../html/html';
+import type { Locale } from '../../domain/locale';
+import type { InvoiceObject } from '../../services/invoices/invoice-object';
 import { formatIsk } from '../../domain/isk';
 import { randomBase62 } from '../../domain/ids';
 import { defineMessages } from '../messages';
@@ -67,6 +69,14 @@ const t = defineMessages({
     notRefundable: 'Nothing is left to refund.',
     noRefunds: 'No refunds.',
     badAmount: 'The amount must be a whole number of krónur (amount).',
+    invoice: 'Invoice',
+    invoiceNumber: 'Number',
+    delivery: 'Delivery to the buyer',
+    deliveryMethod_peppol: 'E-invoice (Peppol)',
+    deliveryMethod_email: 'E-mail with PDF',
+    noDelivery: 'Not sent: the customer chose no delivery',
+    receiver: 'Receiver',
+    refusedFor: 'Not delivered, for these rules',
   },
   is: {
     title: 'Greiðslur',
@@ -104,8 +114,45 @@ const t = defineMessages({
     notRefundable: 'Ekkert er eftir til að endurgreiða.',
     noRefunds: 'Engar endurgreiðslur.',
     badAmount: 'Upphæðin verður að vera heil tala í krónum (amount).',
+    invoice: 'Reikningur',
+    invoiceNumber: 'Númer',
+    delivery: 'Sending til kaupanda',
+    deliveryMethod_peppol: 'Rafrænn reikningur (Peppol)',
+    deliveryMethod_email: 'Tölvupóstur með PDF',
+    noDelivery: 'Ekki sendur: viðskiptavinurinn valdi enga sendingu',
+    receiver: 'Viðtakandi',
+    refusedFor: 'Ekki afhentur, vegna þessara reglna',
   },
 });
+
+/**
+ * The payment's invoice and how it reached the buyer (decision 0219): the delivery's status, and
+ * for a refused e-invoice the access point's rule ids.
+ */
+function invoiceSection(l: Locale, invoice: InvoiceObject | null): SafeHtml | string {
+  if (!invoice) return '';
+  const d = invoice.delivery;
+  const rows: [string, string | SafeHtml][] = [[t(l, 'invoiceNumber'), invoice.number]];
+  if (!d) rows.push([t(l, 'delivery'), t(l, 'noDelivery')]);
+  else {
+    rows.push([
+      t(l, 'delivery'),
+      html`${t(l, `deliveryMethod_${d.method}`)} ${statusBadge(d.status, l, 'invoice-delivery-status')}`,
+    ]);
+    if (d.receiver) rows.push([t(l, 'receiver'), html`<code>${d.receiver}</code>`]);
+    if (d.failure_reasons.length > 0)
+      rows.push([
+        t(l, 'refusedFor'),
+        html`<ul data-testid="invoice-delivery-reasons">
+          ${d.failure_reasons.map((r) => html`<li><code>${r.rule}</code> ${r.message}</li>`)}
+        </ul>`,
+      ]);
+  }
+  return html`<section aria-labelledby="invoice-title">
+    <h2 id="invoice-title">${t(l, 'invoice')}</h2>
+    ${facts(rows)}
+  </section>`;
+}
 
 /** `/dashboard/payments`: the list with filters and search, a payment's detail and timeline, refunds. */
 export function paymentPages(ctx: WebContext): Router {
@@ -184,10 +231,11 @@ export function paymentPages(ctx: WebContext): Router {
       data.paymentIntents.retrieve(view.scope, id),
     );
     if (!p) return;
-    const [refunds, events, disputes] = await Promise.all([
+    const [refunds, events, disputes, invoice] = await Promise.all([
       data.refunds.list(view.scope, { limit: 100, paymentIntentId: p.id }),
       data.events.list(view.scope, { limit: 100, objectId: p.id }),
       p.disputed ? data.disputes.ofPaymentIntent(view.scope, p.id) : Promise.resolve([]),
+      data.invoices.ofPayment(view.scope, p.id),
     ]);
     const refundable = p.amount_received - p.amount_refunded;
     const card = p.payment_method_details?.card;
@@ -227,7 +275,7 @@ export function paymentPages(ctx: WebContext): Router {
         [t(l, 'description'), p.description ?? '—'],
         [t(l, 'created'), when(p.created_at, l)],
       ])}
-      ${disputeSection(view, disputes)} ${refundForm}
+      ${invoiceSection(view.locale, invoice)} ${disputeSection(view, disputes)} ${refundForm}
       <h2>${t(l, 'refunds')}</h2>
       ${table(
         t(l, 'refunds'),

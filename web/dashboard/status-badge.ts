@@ -6,7 +6,7 @@ type Tone = 'ok' | 'warn' | 'danger' | 'neutral';
 
 /**
  * The statuses the merchant's pages show (payments, refunds, subscriptions, kröfur, settlement runs,
- * payouts, webhook channels and deliveries, disputes), each with its tone and its words in both
+ * payouts, webhook channels and deliveries, invoice deliveries, disputes), each with its tone and its words in both
  * languages. The API's value stays on the badge as `data-status`.
  */
 const STATUSES: Record<string, { tone: Tone; en: string; is: string }> = {
@@ -40,6 +40,9 @@ const STATUSES: Record<string, { tone: Tone; en: string; is: string }> = {
   // Webhook channels and deliveries.
   enabled: { tone: 'ok', en: 'Enabled', is: 'Virkur' },
   disabled: { tone: 'danger', en: 'Disabled', is: 'Óvirkur' },
+  // Invoice deliveries (decision 0219).
+  sent: { tone: 'warn', en: 'Sent, awaiting the access point', is: 'Sent, beðið svars skeytamiðlara' },
+  delivered: { tone: 'ok', en: 'Delivered', is: 'Afhentur' },
   // Disputes.
   needs_response: { tone: 'danger', en: 'Needs response', is: 'Þarf svar' },
   under_review: { tone: 'warn', en: 'Under review', is: 'Til skoðunar' },

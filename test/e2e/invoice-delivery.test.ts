@@ -1,0 +1,278 @@
+/**
+ * Invoice delivery (decisions 0215–0219), through the real paths: a customer's delivery choice set
+ * over the API, a checkout paid by card issues the invoice, its delivery workflow sends the UBL to
+ * the simulated access point, which validates it with the official artefacts (Saxon) and delivers
+ * or refuses it; the outcome shows on the invoice in the API, as an event, and on the payment's
+ * dashboard page.
+ *
+ * (a) A business buyer's invoice is delivered: status `delivered`, `invoice.delivery_succeeded`.
+ * (b) Two the access point refuses, never delivered: a receiver it does not know (a person's
+ *     kennitala is in no Peppol directory) and a document that breaks the Icelandic rules (a buyer
+ *     without address: IS-R-005). Each shows `failed` with the rule ids in the API, in its
+ *     `invoice.delivery_failed` event and on the dashboard, in English and Icelandic, at 390 and
+ *     1280 px with no axe finding.
+ * (c) A customer who chose e-mail gets the PDF invoice at its address; the delivery is `delivered`.
+ * (d) Sending again is harmless: six deliveries of one invoice at once make one transmission, one
+ *     event and one outcome.
+ */
+import type { Browser } from 'playwright-core';
+import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
+import { until } from '../helpers/until';
+import { createMerchantUser } from '../helpers/accounts';
+import { launchChromium, openPage } from '../helpers/browser';
+import { seriousAccessibilityFindings } from '../helpers/accessibility';
+
+declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
+
+let stack: TestStack;
+let browser: Browser;
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([sharedTestStack(), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+async function seller(): Promise<TestMerchant> {
+  const m = await stack.merchant('Kaffibrennslan ehf.');
+  const res = await stack.api(m.testKey, '/v1/merchant', {
+    method: 'PATCH',
+    json: {
+      name: 'Kaffibrennslan ehf.',
+      merchant_type: 'company',
+      kennitala: '5501692829',
+      legal_address: { street: 'Laugavegur 1', city: 'Reykjavík', postalCode: '101', country: 'IS' },
+      bank_account: '0133-26-012345',
+      vat_number: '123456',
+      default_vat_rate: 24,
+    },
+  });
+  expect(res.status).toBe(200);
+  return m;
+}
+
+async function customer(m: TestMerchant, json: Record<string, unknown>): Promise<string> {
+  const res = await stack.api(m.testKey, '/v1/customers', {
+    method: 'POST',
+    json: { email: 'reikningar@example.is', invoice_settings: { delivery_method: 'peppol' }, ...json },
+  });
+  expect(res.status).toBe(200);
+  expect(res.body.invoice_settings).toEqual({ delivery_method: 'peppol' });
+  return res.body.id as string;
+}
+
+/** A checkout for the customer paid by card; its invoice. */
+async function buy(m: TestMerchant, customerId: string): Promise<{ id: string; payment_intent: string }> {
+  const s = await stack.api(m.testKey, '/v1/checkout/sessions', {
+    method: 'POST',
+    json: {
+      currency: 'ISK',
+      success_url: 'https://shop.example/ok',
+      customer: customerId,
+      items: [{ description: 'Kaffi 1 kg', quantity: 2, unit_amount: 4990, vat_rate: 24 }],
+    },
+  });
+  expect(s.status).toBe(200);
+  const done = await stack.api(m.testKey, `/v1/test_helpers/checkout/sessions/${s.body.id}/complete`, {
+    method: 'POST',
+    json: {},
+  });
+  expect(done.status).toBe(200);
+  const pi = done.body.payment_intent as string;
+  const list = await until(
+    () => stack.api(m.testKey, `/v1/invoices?customer=${customerId}`),
+    (r) => (r.body.data as { payment_intent: string }[]).some((i) => i.payment_intent === pi),
+  );
+  return (list.body.data as { id: string; payment_intent: string }[]).find((i) => i.payment_intent === pi)!;
+}
+
+/** The invoice once its delivery is final (the access point's Saxon run takes seconds). */
+const finished = (m: TestMerchant, id: string) =>
+  until(
+    () => stack.api(m.testKey, `/v1/invoices/${id}`),
+    (r) => ['delivered', 'failed'].includes(r.body.delivery?.status as string),
+    60_000,
+  ).then((r) => r.body as { id: string; number: string; delivery: Record<string, any> });
+
+async function deliveryEvents(m: TestMerchant, invoiceId: string) {
+  const res = await stack.api(m.testKey, '/v1/events?limit=100');
+  return (res.body.data as { type: string; data: { id: string; delivery: unknown } }[]).filter(
+    (e) => e.type.startsWith('invoice.delivery_') && e.data.id === invoiceId,
+  );
+}
+
+const transmissionsOf = (invoiceId: string) =>
+  stack.accessPoint.transmissions().filter((t) => t.reference === invoiceId);
+
+test('the delivery choice is checked against what it needs', async () => {
+  const m = await stack.merchant();
+  const res = await stack.api(m.testKey, '/v1/customers', {
+    method: 'POST',
+    json: { name: 'Án kennitölu', invoice_settings: { delivery_method: 'peppol' } },
+  });
+  expect(res.status).toBe(400);
+  expect(res.body.error.param).toBe('invoice_settings[delivery_method]');
+  const bad = await stack.api(m.testKey, '/v1/customers', {
+    method: 'POST',
+    json: { invoice_settings: { delivery_method: 'fax' } },
+  });
+  expect(bad.status).toBe(400);
+  const plain = await stack.api(m.testKey, '/v1/customers', { method: 'POST', json: { name: 'Jón' } });
+  expect(plain.body.invoice_settings).toEqual({ delivery_method: 'none' });
+});
+
+test('a business invoice is delivered; refused ones are never delivered and show failed with the rule ids in the API, events and dashboard', async () => {
+  const m = await seller();
+  const address = { line1: 'Hverfisgata 4', postal_code: '101', city: 'Reykjavík', country: 'IS' };
+  const business = await customer(m, { name: 'Bókhaldsstofan ehf.', kennitala: '4101692659', address });
+  // A sole trader marked business (decision 0210): its e-invoice is addressed to a person's
+  // kennitala, which the access point's directory does not have.
+  const person = await customer(m, {
+    name: 'Guðrún Jónsdóttir',
+    kennitala: '0101302989',
+    address,
+    business: true,
+  });
+  const noAddress = await customer(m, { name: 'Heildsalan ehf.', kennitala: '6503140490' });
+  const none = await stack.api(m.testKey, '/v1/customers', {
+    method: 'POST',
+    json: { name: 'Engin sending ehf.', kennitala: '4101692659', address },
+  });
+
+  const [ok, unknown, broken, plain] = await Promise.all([
+    buy(m, business),
+    buy(m, person),
+    buy(m, noAddress),
+    buy(m, none.body.id as string),
+  ]);
+  const [okDone, unknownDone, brokenDone] = await Promise.all([
+    finished(m, ok.id),
+    finished(m, unknown.id),
+    finished(m, broken.id),
+  ]);
+
+  // (a) Delivered, to the buyer's kennitala as participant id, with the event.
+  expect(okDone.delivery).toMatchObject({
+    method: 'peppol',
+    status: 'delivered',
+    receiver: '0196:4101692659',
+    failure_reasons: [],
+  });
+  expect(transmissionsOf(ok.id)).toMatchObject([
+    { status: 'delivered', sender: '0196:5501692829', receiver: '0196:4101692659' },
+  ]);
+  expect((await deliveryEvents(m, ok.id)).map((e) => e.type)).toEqual(['invoice.delivery_succeeded']);
+
+  // (b) Refused: never delivered, failed with the rule ids.
+  expect(unknownDone.delivery).toMatchObject({ status: 'failed', receiver: '0196:0101302989' });
+  expect(unknownDone.delivery.failure_reasons.map((r: { rule: string }) => r.rule)).toEqual([
+    'receiver_not_registered',
+  ]);
+  // A business without an address has no valid e-invoice (IS-R-005): Skil refuses to make one
+  // (decision 0210), so nothing is sent at all, and the delivery says why.
+  expect(brokenDone.delivery.status).toBe('failed');
+  const brokenRules = brokenDone.delivery.failure_reasons.map((r: { rule: string }) => r.rule);
+  expect(brokenRules).toEqual(['buyer_incomplete']);
+  expect(brokenDone.delivery.failure_reasons[0].message).toContain('IS-R-005');
+  expect(transmissionsOf(broken.id)).toEqual([]);
+  for (const inv of [unknown, broken]) {
+    if (inv === unknown) expect(transmissionsOf(inv.id).map((t) => t.status)).toEqual(['rejected']);
+    const events = await deliveryEvents(m, inv.id);
+    expect(events.map((e) => e.type)).toEqual(['invoice.delivery_failed']);
+    expect(events[0]!.data.delivery).toMatchObject({ status: 'failed' });
+  }
+  // A customer who chose no delivery: nothing is sent.
+  expect((await stack.api(m.testKey, `/v1/invoices/${plain.id}`)).body.delivery).toBeNull();
+  expect(transmissionsOf(plain.id)).toEqual([]);
+
+  // The payment's dashboard page shows each delivery's status and the refused one's rule ids.
+  const user = await createMerchantUser(stack.knex, m.id);
+  const tab = await openPage(browser, stack.url);
+  const { page } = tab;
+  await page.goto(`${stack.url}/dashboard/sign-in`);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
+  const status = page.getByTestId('invoice-delivery-status');
+  await page.goto(`${stack.url}/dashboard/payments/${ok.payment_intent}`);
+  await expect(status.getAttribute('data-status')).resolves.toBe('delivered');
+  await page.goto(`${stack.url}/dashboard/payments/${unknown.payment_intent}`);
+  await expect(status.getAttribute('data-status')).resolves.toBe('failed');
+  await expect(page.getByTestId('invoice-delivery-reasons').innerText()).resolves.toContain(
+    'receiver_not_registered',
+  );
+  for (const [lang, width] of [
+    ['en', 1280],
+    ['is', 390],
+  ] as const) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${stack.url}/dashboard/payments/${broken.payment_intent}?lang=${lang}`);
+    await expect(status.getAttribute('data-status')).resolves.toBe('failed');
+    await expect(status.innerText()).resolves.toBe(lang === 'en' ? 'Failed' : 'Mistókst');
+    const reasons = await page.getByTestId('invoice-delivery-reasons').innerText();
+    for (const rule of brokenRules) expect(reasons).toContain(rule);
+    await expect(seriousAccessibilityFindings(page)).resolves.toEqual([]);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+  }
+  expect(tab.errors).toEqual([]);
+  await tab.context.close();
+  // Four checkouts, one Saxon run of both artefacts (seconds of JVM start on a loaded machine) and
+  // five page loads with axe.
+}, 120_000);
+
+test('a customer who chose e-mail gets the invoice PDF at its address', async () => {
+  const m = await seller();
+  // Receipts off (decision 0141): the one message with the invoice is the delivery's.
+  const off = await stack.api(m.testKey, '/v1/merchant', {
+    method: 'PATCH',
+    json: { receipt_emails: false },
+  });
+  expect(off.status).toBe(200);
+  const email = `reikningar-${m.id.slice(-8).toLowerCase()}@example.is`;
+  const res = await stack.api(m.testKey, '/v1/customers', {
+    method: 'POST',
+    json: { name: 'Póstsending ehf.', email, invoice_settings: { delivery_method: 'email' } },
+  });
+  expect(res.status).toBe(200);
+  const invoice = await buy(m, res.body.id as string);
+  const done = await finished(m, invoice.id);
+  expect(done.delivery).toMatchObject({ method: 'email', status: 'delivered', receiver: email });
+  await stack.mail.waitFor((msg) => msg.to.includes(email), 20_000);
+  const mails = stack.mail.messages().filter((msg) => msg.to.includes(email));
+  expect(mails.map((msg) => msg.attachments.map((a) => [a.filename, a.contentType]))).toEqual([
+    [[`${done.number}.pdf`, 'application/pdf']],
+  ]);
+  expect(transmissionsOf(invoice.id)).toEqual([]);
+  expect((await deliveryEvents(m, invoice.id)).map((e) => e.type)).toEqual(['invoice.delivery_succeeded']);
+});
+
+test('sending an invoice again is harmless: six deliveries at once make one transmission and one event', async () => {
+  const m = await seller();
+  const business = await customer(m, {
+    name: 'Bókhaldsstofan ehf.',
+    kennitala: '4101692659',
+    address: { line1: 'Hverfisgata 4', postal_code: '101', city: 'Reykjavík', country: 'IS' },
+  });
+  const invoice = await buy(m, business);
+  const input = { merchantId: m.id, livemode: false, invoiceId: invoice.id };
+  // Five more runs of the delivery beside the one started after commit, as retries and a relay
+  // that found it open would be.
+  const outcomes = await Promise.all(
+    [1, 2, 3, 4, 5].map((n) =>
+      stack.client.workflow.execute('invoiceDelivery', {
+        workflowId: `invoice-delivery-again/${invoice.id}/${n}`,
+        taskQueue: stack.taskQueue,
+        args: [input],
+      }),
+    ),
+  );
+  expect(outcomes).toEqual(['delivered', 'delivered', 'delivered', 'delivered', 'delivered']);
+  const done = await finished(m, invoice.id);
+  expect(done.delivery.status).toBe('delivered');
+  expect(transmissionsOf(invoice.id)).toHaveLength(1);
+  expect((await deliveryEvents(m, invoice.id)).map((e) => e.type)).toEqual(['invoice.delivery_succeeded']);
+});
