@@ -110,7 +110,8 @@ export function createApp(deps: AppDeps): Express {
   );
 
   const v1 = express.Router();
-  v1.use(authenticate(access, services.pos.access));
+  const guard = services.keyGuessGuard ?? undefined;
+  v1.use(authenticate(access, services.pos.access, guard));
   if (limiter) v1.use(limitPerApiKey(limiter.shared, limiter.limits, deps.log));
   v1.use(...bodyParsers(deps.bodyLimitBytes), bodyErrors(deps.bodyLimitBytes), requireObjectBody, checkInput);
   v1.use(idempotency(services.idempotency, deps.log));
@@ -160,6 +161,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     mcpRouter({
       access,
+      ...(guard && { keyGuessGuard: guard }),
       log: deps.log,
       bodyLimitBytes: deps.bodyLimitBytes,
       limitPerKey: limiter ? limitPerApiKey(limiter.shared, limiter.limits, deps.log) : undefined,

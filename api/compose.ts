@@ -81,6 +81,7 @@ import { createAgentSafety } from '../services/mcp/agent-safety';
 import { rolledBack } from '../services/dry-run';
 import type { WriteServices } from './mcp/services';
 import type { RateLimits } from './middleware/rate-limit';
+import { createKeyGuessGuard } from '../services/key-guessing';
 import type { PageServices } from '../web/page-services';
 
 /** What the API process's services are built from: its entry (`api/main.ts`) or a test stack. */
@@ -110,6 +111,8 @@ export interface ServiceDeps {
   testBank?: TestBankPayer | undefined;
   /** CIDR ranges notification channels may reach although private (decision 0111); default none. */
   webhookAllowPrivateRanges?: readonly string[];
+  /** Whether test channels may reach loopback (WEBHOOK_ALLOW_LOOPBACK; decision 0225); default no. */
+  webhookAllowLoopback?: boolean;
   /** The rule by which the worker disables failing channels, which the dashboard states (decision 0112). */
   webhookAutoDisable?: AutoDisableRule;
   /** Rate limits per API key and per client address (decision 0110); unset: none, and no counters. */
@@ -227,7 +230,14 @@ export function composeServices(deps: ServiceDeps) {
   const prices = createPriceService({ knex });
   const paymentLinks = createPaymentLinkService({ knex, checkout, publicBaseUrl });
   const events = createEventService(knex);
-  const channelDeps = { knex, log, dispatcher, secrets, allowPrivateRanges };
+  const channelDeps = {
+    knex,
+    log,
+    dispatcher,
+    secrets,
+    allowPrivateRanges,
+    allowLoopback: deps.webhookAllowLoopback ?? false,
+  };
   const channels = createNotificationChannelService(channelDeps);
   const webhookDeliveries = createWebhookDeliveryService(channelDeps);
   const accounts = createMerchantAccountService(knex);
@@ -346,6 +356,14 @@ export function composeServices(deps: ServiceDeps) {
       ? createRateLimiter({
           knex,
           onPurgeError: (err) => log.warn({ err }, 'could not purge rate-limit counters'),
+        })
+      : null,
+    /** Slows API-key guessing per client address (decision 0226); null when that limit is off. */
+    keyGuessGuard: deps.rateLimits?.apiKeyFailures
+      ? createKeyGuessGuard({
+          knex,
+          limit: deps.rateLimits.apiKeyFailures,
+          onBackgroundError: (err) => log.warn({ err }, 'could not record an API key sighting'),
         })
       : null,
     // API keys and operator tokens: the operator routes check the latter themselves.

@@ -1,5 +1,6 @@
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { KeyGuessGuard } from '../../services/key-guessing';
 import type { AccessService } from '../../services/access';
 import type { Logger } from '../../stack/logger';
 import { ApiError, type ErrorBody } from '../../domain/errors';
@@ -70,6 +71,8 @@ export function mcpRouter(deps: {
   bodyLimitBytes: number;
   /** The API's rate limit per key, counted in the same bucket as the key's /v1 requests. */
   limitPerKey?: RequestHandler | undefined;
+  /** Slows key guessing per client address, as on /v1 (decision 0226). */
+  keyGuessGuard?: KeyGuessGuard;
 }): Router {
   const router = Router();
   const tools = new Map(deps.tools.map((t) => [t.name, t]));
@@ -100,7 +103,7 @@ export function mcpRouter(deps: {
     }
   }
 
-  router.use('/mcp', authenticate(deps.access));
+  router.use('/mcp', authenticate(deps.access, undefined, deps.keyGuessGuard));
   if (deps.limitPerKey) router.use('/mcp', deps.limitPerKey);
   router.post(
     '/mcp',
