@@ -82,6 +82,7 @@ import { rolledBack } from '../services/dry-run';
 import type { WriteServices } from './mcp/services';
 import type { RateLimits } from './middleware/rate-limit';
 import { createKeyGuessGuard } from '../services/key-guessing';
+import { createAuditLogService } from '../services/audit/audit-log-service';
 import type { PageServices } from '../web/page-services';
 
 /** What the API process's services are built from: its entry (`api/main.ts`) or a test stack. */
@@ -284,6 +285,7 @@ export function composeServices(deps: ServiceDeps) {
     catalog: createTillCatalog({ catalog: posCatalog, access: posAccess }),
   };
 
+  const auditLog = createAuditLogService({ knex });
   const accountDeps = { knex, mailer: mailer ?? unconfiguredMailer(), publicBaseUrl, log };
   const pages: PageServices = {
     signUp: createSignUpService(accountDeps),
@@ -297,6 +299,7 @@ export function composeServices(deps: ServiceDeps) {
     themes,
     scanWebsite: (address: string) => scanWebsite(address, { allowPrivateRanges }),
     signIn: createSignInService(knex),
+    auditLog,
     accounts,
     keys: createDashboardKeyService(knex),
     device,
@@ -351,6 +354,7 @@ export function composeServices(deps: ServiceDeps) {
 
   return {
     readiness: createReadinessCheck({ knex, temporal: deps.temporal }),
+    auditLog,
     /** The counters behind the rate limits (decision 0110); null when requests are not limited. */
     rateLimiter: deps.rateLimits
       ? createRateLimiter({

@@ -37,6 +37,7 @@ import * as sessionIntentOncePaid from './20261231_0100_session_intent_once_paid
 import * as mcpConfirmationObjects from './20261231_0200_mcp_confirmation_objects';
 import * as userLocale from './20261231_0300_user_locale';
 import * as apiKeySightings from './20270101_0400_api_key_sightings';
+import * as merchantAuditLog from './20270101_0410_merchant_audit_log';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -83,4 +84,5 @@ export const migrations: Record<string, Migration> = {
   '20261231_0200_mcp_confirmation_objects': mcpConfirmationObjects,
   '20261231_0300_user_locale': userLocale,
   '20270101_0400_api_key_sightings': apiKeySightings,
+  '20270101_0410_merchant_audit_log': merchantAuditLog,
 };

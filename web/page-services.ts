@@ -36,6 +36,7 @@ import type { SignUpService } from '../services/accounts/sign-up';
 import type { EmailVerificationService } from '../services/accounts/email-verification';
 import type { PasswordResetService } from '../services/accounts/password-reset';
 import type { TeamService } from '../services/accounts/team';
+import type { AuditLogService } from '../services/audit/audit-log-service';
 
 /**
  * The API's own services, which the merchant dashboard pages call with the signed-in member's
@@ -90,6 +91,8 @@ export interface PageServices {
   /** The theme scan of a merchant's website, under the operator's private-range allowance. */
   scanWebsite: (address: string) => ReturnType<typeof scanWebsite>;
   signIn: SignInService;
+  /** The merchant's audit log (decision 0227): written by every write, read on its page. */
+  auditLog: AuditLogService;
   accounts: MerchantAccountService;
   keys: DashboardKeyService;
   device: DeviceService;
