@@ -44,6 +44,7 @@ import { createEventService } from '../services/events/events-service';
 import { createNotificationChannelService } from '../services/channels/notification-channels-service';
 import { createWebhookDeliveryService } from '../services/channels/webhook-deliveries-service';
 import { createMerchantAccountService } from '../services/merchant/merchant-account';
+import { createPayoutAccountGuard } from '../services/merchant/payout-account-guard';
 import { createMerchantService } from '../services/merchant/merchant-service';
 import { createRegistryLookup, type CompanyRegistries } from '../services/merchant/registry-lookup';
 import { createMerchantReviewService } from '../services/operator/merchant-review';
@@ -241,7 +242,15 @@ export function composeServices(deps: ServiceDeps) {
   };
   const channels = createNotificationChannelService(channelDeps);
   const webhookDeliveries = createWebhookDeliveryService(channelDeps);
-  const accounts = createMerchantAccountService(knex);
+  // A changed payout account is recorded, its owners emailed and its payouts held (decision 0228).
+  const payoutGuard = createPayoutAccountGuard({
+    knex,
+    mailer: mailer ?? unconfiguredMailer(),
+    publicBaseUrl,
+    log,
+    wakeHeldRuns: (merchantId) => settlement.wakeApprovedRuns(merchantId),
+  });
+  const accounts = createMerchantAccountService(knex, { payoutGuard });
   const themes = createThemeService(knex);
   // One device flow for the token endpoints and the verification page; only `authorize`, which the
   // page never calls, reads the poll interval.
@@ -300,6 +309,7 @@ export function composeServices(deps: ServiceDeps) {
     scanWebsite: (address: string) => scanWebsite(address, { allowPrivateRanges }),
     signIn: createSignInService(knex),
     auditLog,
+    payoutGuard,
     accounts,
     keys: createDashboardKeyService(knex),
     device,

@@ -38,6 +38,7 @@ import * as mcpConfirmationObjects from './20261231_0200_mcp_confirmation_object
 import * as userLocale from './20261231_0300_user_locale';
 import * as apiKeySightings from './20270101_0400_api_key_sightings';
 import * as merchantAuditLog from './20270101_0410_merchant_audit_log';
+import * as payoutAccountChanges from './20270101_0420_payout_account_changes';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -85,4 +86,5 @@ export const migrations: Record<string, Migration> = {
   '20261231_0300_user_locale': userLocale,
   '20270101_0400_api_key_sightings': apiKeySightings,
   '20270101_0410_merchant_audit_log': merchantAuditLog,
+  '20270101_0420_payout_account_changes': payoutAccountChanges,
 };

@@ -21,6 +21,7 @@ import { passwordResetPages } from './password-reset-pages';
 import { teamPages } from './team-pages';
 import { auditFormPosts } from './audit-capture';
 import { securityPages } from './security-pages';
+import { payoutAccountPages } from './payout-account-pages';
 
 const WEB_PATH = /^\/(dashboard|device)(\/|$)/;
 
@@ -117,6 +118,7 @@ function dashboardRouter(deps: Omit<WebContext, 'cookies'>): Router {
   router.use(signInPages(ctx));
   router.use(signUpPages(ctx));
   router.use(passwordResetPages(ctx));
+  router.use(payoutAccountPages(ctx));
   router.use(teamPages(ctx));
   router.use(profilePages(ctx));
   router.use(themePages(ctx));
