@@ -163,3 +163,6 @@ export function createPayoutAccountGuard(deps: {
 }
 
 export type PayoutAccountGuard = ReturnType<typeof createPayoutAccountGuard>;
+
+/** A recorded change of the payout account, as the pages show it. */
+export type PayoutAccountChange = PayoutAccountChangeRow;

@@ -3,8 +3,7 @@ import type { Locale } from '../../domain/locale';
 import { html, type SafeHtml } from '../../html/html';
 import { notice } from '../../html/notice';
 import { formatLocalTime } from '../../domain/local-time';
-import { maskedAccount } from '../../services/merchant/payout-account-guard';
-import type { PayoutAccountChangeRow } from '../../db/payout-account-changes';
+import { maskedAccount, type PayoutAccountChange } from '../../services/merchant/payout-account-guard';
 import { defineMessages } from '../messages';
 import { csrfField, sendPage } from '../layout';
 import { csrfValid, preSessionCsrf, webSession } from '../session';
@@ -55,7 +54,7 @@ export function payoutAccountPages(ctx: WebContext): Router {
     });
   }
 
-  const facts = (l: Locale, c: PayoutAccountChangeRow) =>
+  const facts = (l: Locale, c: PayoutAccountChange) =>
     html`<p>
       ${t(l, 'change', {
         from: maskedAccount(c.previous_account),
