@@ -4,32 +4,54 @@ import type { Db } from './knex';
 export const SIGHTING_HOURS = 1;
 
 /**
- * What slows API-key guessing (decision 0226): failed authentications per client address, counted
- * in the rate limiter's windows, and where each key last authenticated.
+ * What slows API-key guessing (decision 0226): authentication attempts with keys not known at the
+ * client's address, counted in the rate limiter's windows (those that succeed are taken back), and
+ * where each key last authenticated.
  */
 export function createKeyGuessingRepository(db: Db) {
   return {
     /**
-     * The failures counted from `address` in the current window, the milliseconds until it ends, and
-     * whether the key with `keyDigest` authenticated from there in the last hour. One statement.
+     * One authentication attempt with a key from an address, before the key is looked up, in one
+     * statement: whether the key authenticated from there in the last hour (then nothing is
+     * counted), else the attempt counted in the address's window, with the count so far and the
+     * milliseconds until the window ends. Counting before the lookup holds the limit under
+     * concurrent attempts: each gets a distinct count, as the rate limiter's requests do.
      */
-    async standing(
-      failureBucket: string,
+    async attempt(
+      bucket: string,
+      windowMs: number,
       address: string,
       keyDigest: string,
-    ): Promise<{ failures: number; resetMs: number; known: boolean }> {
-      const { rows } = await db.raw<{ rows: { failures: number; reset_ms: number; known: boolean }[] }>(
-        `select coalesce(sum(c.hits), 0)::int as failures,
-                coalesce(greatest(0, extract(epoch from max(c.expires_at) - now()) * 1000), 0)::float8 as reset_ms,
-                exists (select 1 from api_key_sightings s
-                         where s.address = ? and s.key_digest = ?
-                           and s.last_at > now() - ? * interval '1 hour') as known
-           from rate_limit_counters c
-          where c.bucket = ? and c.expires_at > now()`,
-        [address, keyDigest, SIGHTING_HOURS, failureBucket],
+    ): Promise<{ known: boolean; attempts: number; resetMs: number }> {
+      const { rows } = await db.raw<{
+        rows: { known: boolean; hits: number | null; reset_ms: number | null }[];
+      }>(
+        `with known as (
+           select exists (select 1 from api_key_sightings s
+                           where s.address = ? and s.key_digest = ?
+                             and s.last_at > now() - ? * interval '1 hour') as k),
+         hit as (
+           insert into rate_limit_counters as c (bucket, window_start, expires_at, hits)
+           select ?, w.start, w.start + ? * interval '1 millisecond', 1
+             from (select to_timestamp((floor(extract(epoch from now()) * 1000 / ?) * ? / 1000)::float8) as start) w
+            where not (select k from known)
+           on conflict (bucket, window_start) do update set hits = c.hits + 1
+           returning c.hits, greatest(0, extract(epoch from c.expires_at - now()) * 1000)::float8 as reset_ms)
+         select (select k from known) as known, (select hits from hit) as hits, (select reset_ms from hit) as reset_ms`,
+        [address, keyDigest, SIGHTING_HOURS, bucket, windowMs, windowMs, windowMs],
       );
       const row = rows[0]!;
-      return { failures: row.failures, resetMs: row.reset_ms, known: row.known };
+      return { known: row.known, attempts: row.hits ?? 0, resetMs: row.reset_ms ?? 0 };
+    },
+
+    /** Takes back one counted attempt of the current window: it authenticated, it was no guess. */
+    async forgive(bucket: string, windowMs: number): Promise<void> {
+      await db.raw(
+        `update rate_limit_counters set hits = greatest(0, hits - 1)
+          where bucket = ?
+            and window_start = to_timestamp((floor(extract(epoch from now()) * 1000 / ?) * ? / 1000)::float8)`,
+        [bucket, windowMs, windowMs],
+      );
     },
 
     /** Records that the key authenticated from the address now. */

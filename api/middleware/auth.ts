@@ -63,7 +63,7 @@ export function authenticate(
     if (posDevices && secret.startsWith('skpos_')) {
       const device = await posDevices.device(secret);
       if (!device) {
-        await guard?.failed(clientAddress(req));
+        guard?.failed(clientAddress(req), secret);
         throw new AuthenticationError('Invalid or revoked device credential', 'invalid_device_credential');
       }
       guard?.succeeded(clientAddress(req), secret);
@@ -82,7 +82,7 @@ export function authenticate(
     // Never echoed, not even in part: a message is logged and shown, and header bytes that are not
     // ASCII come back garbled anyway (decision 0108).
     if (!key) {
-      await guard?.failed(clientAddress(req));
+      guard?.failed(clientAddress(req), secret);
       throw new AuthenticationError('Invalid API key provided');
     }
     guard?.succeeded(clientAddress(req), secret);

@@ -14,7 +14,7 @@ beforeAll(async () => {
   stack = await startTestStack({ worker: false });
   const env = { TRUST_PROXY: 'loopback', RATE_LIMIT_API_KEY_FAILURES: `${LIMIT}/1h` };
   apis.push(...(await Promise.all([spawnApi(stack, env), spawnApi(stack, env)])));
-});
+}, 120_000); // two API processes compiled by tsx at once: past a minute on two busy cores
 afterAll(async () => {
   await Promise.all(apis.map((a) => a.stop()));
   await stack.stop();
@@ -83,4 +83,15 @@ test('200 random live keys from one address meet 429 after the limit; a key that
   // Another client of the balancer is not held by the attacker's failures.
   expect((await viaBalancer(a, unseen.liveKey, '198.51.100.4')).status).toBe(200);
   expect((await viaBalancer(a, randomLiveKey(), '198.51.100.4')).status).toBe(401);
+});
+
+test('guesses sent all at once, to both processes, meet the same limit: exactly the documented number are looked up', async () => {
+  const [a, b] = apis as [ApiProcess, ApiProcess];
+  const address = '203.0.113.77';
+  const answers = await Promise.all(
+    Array.from({ length: 100 }, (_, i) => viaBalancer(i % 2 === 0 ? a : b, randomLiveKey(), address)),
+  );
+  const counts = { 401: 0, 429: 0 } as Record<number, number>;
+  for (const r of answers) counts[r.status] = (counts[r.status] ?? 0) + 1;
+  expect(counts).toEqual({ 401: LIMIT, 429: 100 - LIMIT });
 });
