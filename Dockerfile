@@ -13,9 +13,11 @@ RUN npm ci --omit=dev && npm cache clean --force
 # 2. The runtime: the source (TypeScript, run by tsx as `npm run api` does) and those dependencies,
 #    owned by root and run as the unprivileged `node` user (uid 1000), so the process cannot change them.
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
+# No test channel reaches a loopback address in a deployed image (decision 0225).
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
-    PORT=3000
+    PORT=3000 \
+    WEBHOOK_ALLOW_LOOPBACK=false
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY . .

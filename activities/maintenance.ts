@@ -7,5 +7,9 @@ export function createMaintenanceActivities(deps: { housekeeping: Housekeeping }
     async purgeExpiredIdempotencyKeys(): Promise<number> {
       return deps.housekeeping.purgeExpiredIdempotencyKeys();
     },
+    /** Deletes merchant audit entries past their retention (decision 0227); returns how many. */
+    async pruneMerchantAuditLog(): Promise<number> {
+      return deps.housekeeping.pruneMerchantAuditLog();
+    },
   };
 }

@@ -58,8 +58,11 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
       return callAdapter(() => deps.settlementRuns.status(key));
     },
 
-    /** Writes the approved run's payout once, or fails the run when it has nowhere to go. */
-    async writePayout(key: RunKey): Promise<{ payoutId: string } | { status: 'failed' }> {
+    /**
+     * Writes the approved run's payout once, or fails the run when it has nowhere to go; a payout
+     * account whose change is held answers `payout_held` and writes nothing (decision 0228).
+     */
+    async writePayout(key: RunKey): Promise<{ payoutId: string } | { status: 'failed' | 'payout_held' }> {
       return callAdapter(() => deps.payouts.write(key));
     },
 

@@ -10,6 +10,7 @@ import { checkInput } from './middleware/input-check';
 import { idempotency } from './middleware/idempotency';
 import { errorHandler, routeNotFound } from './middleware/errors';
 import { limitPerAddress, limitPerApiKey } from './middleware/rate-limit';
+import { auditWrites } from './middleware/audit';
 import { systemRouter } from './routes/system';
 import { eventsRouter } from './routes/events';
 import { notificationChannelsRouter } from './routes/notification-channels';
@@ -110,9 +111,11 @@ export function createApp(deps: AppDeps): Express {
   );
 
   const v1 = express.Router();
-  v1.use(authenticate(access, services.pos.access));
+  const guard = services.keyGuessGuard ?? undefined;
+  v1.use(authenticate(access, services.pos.access, guard));
   if (limiter) v1.use(limitPerApiKey(limiter.shared, limiter.limits, deps.log));
   v1.use(...bodyParsers(deps.bodyLimitBytes), bodyErrors(deps.bodyLimitBytes), requireObjectBody, checkInput);
+  v1.use(auditWrites(services.auditLog, deps.log));
   v1.use(idempotency(services.idempotency, deps.log));
   v1.use(eventsRouter({ events: services.events }, docs));
   v1.use(notificationChannelsRouter({ channels: services.channels }, docs));
@@ -160,6 +163,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     mcpRouter({
       access,
+      ...(guard && { keyGuessGuard: guard }),
+      auditLog: services.auditLog,
       log: deps.log,
       bodyLimitBytes: deps.bodyLimitBytes,
       limitPerKey: limiter ? limitPerApiKey(limiter.shared, limiter.limits, deps.log) : undefined,

@@ -44,6 +44,7 @@ import { createEventService } from '../services/events/events-service';
 import { createNotificationChannelService } from '../services/channels/notification-channels-service';
 import { createWebhookDeliveryService } from '../services/channels/webhook-deliveries-service';
 import { createMerchantAccountService } from '../services/merchant/merchant-account';
+import { createPayoutAccountGuard } from '../services/merchant/payout-account-guard';
 import { createMerchantService } from '../services/merchant/merchant-service';
 import { createRegistryLookup, type CompanyRegistries } from '../services/merchant/registry-lookup';
 import { createMerchantReviewService } from '../services/operator/merchant-review';
@@ -81,6 +82,8 @@ import { createAgentSafety } from '../services/mcp/agent-safety';
 import { rolledBack } from '../services/dry-run';
 import type { WriteServices } from './mcp/services';
 import type { RateLimits } from './middleware/rate-limit';
+import { createKeyGuessGuard } from '../services/key-guessing';
+import { createAuditLogService } from '../services/audit/audit-log-service';
 import type { PageServices } from '../web/page-services';
 
 /** What the API process's services are built from: its entry (`api/main.ts`) or a test stack. */
@@ -110,6 +113,8 @@ export interface ServiceDeps {
   testBank?: TestBankPayer | undefined;
   /** CIDR ranges notification channels may reach although private (decision 0111); default none. */
   webhookAllowPrivateRanges?: readonly string[];
+  /** Whether test channels may reach loopback (WEBHOOK_ALLOW_LOOPBACK; decision 0225); default no. */
+  webhookAllowLoopback?: boolean;
   /** The rule by which the worker disables failing channels, which the dashboard states (decision 0112). */
   webhookAutoDisable?: AutoDisableRule;
   /** Rate limits per API key and per client address (decision 0110); unset: none, and no counters. */
@@ -229,10 +234,25 @@ export function composeServices(deps: ServiceDeps) {
   const prices = createPriceService({ knex });
   const paymentLinks = createPaymentLinkService({ knex, checkout, publicBaseUrl });
   const events = createEventService(knex);
-  const channelDeps = { knex, log, dispatcher, secrets, allowPrivateRanges };
+  const channelDeps = {
+    knex,
+    log,
+    dispatcher,
+    secrets,
+    allowPrivateRanges,
+    allowLoopback: deps.webhookAllowLoopback ?? false,
+  };
   const channels = createNotificationChannelService(channelDeps);
   const webhookDeliveries = createWebhookDeliveryService(channelDeps);
-  const accounts = createMerchantAccountService(knex);
+  // A changed payout account is recorded, its owners emailed and its payouts held (decision 0228).
+  const payoutGuard = createPayoutAccountGuard({
+    knex,
+    mailer: mailer ?? unconfiguredMailer(),
+    publicBaseUrl,
+    log,
+    wakeHeldRuns: (merchantId) => settlement.wakeApprovedRuns(merchantId),
+  });
+  const accounts = createMerchantAccountService(knex, { payoutGuard });
   const themes = createThemeService(knex);
   // One device flow for the token endpoints and the verification page; only `authorize`, which the
   // page never calls, reads the poll interval.
@@ -276,6 +296,7 @@ export function composeServices(deps: ServiceDeps) {
     catalog: createTillCatalog({ catalog: posCatalog, access: posAccess }),
   };
 
+  const auditLog = createAuditLogService({ knex });
   const accountDeps = { knex, mailer: mailer ?? unconfiguredMailer(), publicBaseUrl, log };
   const pages: PageServices = {
     signUp: createSignUpService(accountDeps),
@@ -289,6 +310,8 @@ export function composeServices(deps: ServiceDeps) {
     themes,
     scanWebsite: (address: string) => scanWebsite(address, { allowPrivateRanges }),
     signIn: createSignInService(knex),
+    auditLog,
+    payoutGuard,
     accounts,
     keys: createDashboardKeyService(knex),
     device,
@@ -344,11 +367,20 @@ export function composeServices(deps: ServiceDeps) {
 
   return {
     readiness: createReadinessCheck({ knex, temporal: deps.temporal }),
+    auditLog,
     /** The counters behind the rate limits (decision 0110); null when requests are not limited. */
     rateLimiter: deps.rateLimits
       ? createRateLimiter({
           knex,
           onPurgeError: (err) => log.warn({ err }, 'could not purge rate-limit counters'),
+        })
+      : null,
+    /** Slows API-key guessing per client address (decision 0226); null when that limit is off. */
+    keyGuessGuard: deps.rateLimits?.apiKeyFailures
+      ? createKeyGuessGuard({
+          knex,
+          limit: deps.rateLimits.apiKeyFailures,
+          onBackgroundError: (err) => log.warn({ err }, 'could not record an API key sighting'),
         })
       : null,
     // API keys and operator tokens: the operator routes check the latter themselves.

@@ -85,6 +85,7 @@ async function main(): Promise<void> {
       },
     }),
     webhookAllowPrivateRanges: config.WEBHOOK_ALLOW_PRIVATE_RANGES,
+    webhookAllowLoopback: config.WEBHOOK_ALLOW_LOOPBACK === 'true',
     apiKeyCache,
     rateLimits: {
       apiLive: config.RATE_LIMIT_API_LIVE,
@@ -94,6 +95,7 @@ async function main(): Promise<void> {
       signIn: config.RATE_LIMIT_SIGN_IN,
       signUp: config.RATE_LIMIT_SIGN_UP,
       pages: config.RATE_LIMIT_PAGES,
+      apiKeyFailures: config.RATE_LIMIT_API_KEY_FAILURES,
     },
     trustProxy: config.TRUST_PROXY,
     devicePollIntervalSeconds: config.DEVICE_POLL_INTERVAL_SECONDS,

@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import { withAuditEntry } from './merchant-audit-log';
 
 export type { Knex };
 
@@ -11,6 +12,30 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (text: string) => {
   return value;
 });
 
+interface PgQuery {
+  sql: string;
+  bindings?: readonly unknown[];
+}
+
+// knex's PostgreSQL client (no type declarations of its own; its public API is typed through Knex).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const PgClient = require('knex/lib/dialects/postgres') as new (config: Knex.Config) => {
+  _query(connection: unknown, query: PgQuery): Promise<unknown>;
+};
+
+/**
+ * knex's PostgreSQL client, with the merchant audit entry of the write request a statement runs for
+ * put in front of every data-changing statement (decision 0227; db/merchant-audit-log.ts). A
+ * subclass rather than a patched instance, because knex builds each transaction's client from the
+ * class's prototype.
+ */
+class AuditingPgClient extends PgClient {
+  override _query(connection: unknown, query: PgQuery): Promise<unknown> {
+    withAuditEntry(query);
+    return super._query(connection, query);
+  }
+}
+
 /**
  * Creates the knex instance for a PostgreSQL URL: `poolMax` connections at most, each with
  * `statementTimeoutMs` as its statement_timeout (0 or unset: none), waiting at most `acquireTimeoutMs`
@@ -21,7 +46,7 @@ export function createKnex(
   opts: { poolMax?: number; statementTimeoutMs?: number; acquireTimeoutMs?: number } = {},
 ): Knex {
   return knexFactory({
-    client: 'pg',
+    client: AuditingPgClient as unknown as typeof knexFactory.Client,
     connection: {
       connectionString: databaseUrl,
       ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),

@@ -32,6 +32,15 @@ export interface SessionRow {
   created_at: Date;
   expires_at: Date;
   last_seen_at: Date;
+  /** Where and in what browser the session began (decision 0227); null for sessions from before. */
+  client_address: string | null;
+  user_agent: string | null;
+}
+
+/** Where a session begins: the client's address and its browser's User-Agent. */
+export interface SessionOrigin {
+  address: string | null;
+  userAgent: string | null;
 }
 
 export interface ThrottleRow {
@@ -186,6 +195,7 @@ export function createUserRepository(db: Db) {
       userId: string,
       ttlSeconds: number,
       trx: Db = db,
+      origin?: SessionOrigin,
     ): Promise<{ row: SessionRow; token: string }> {
       const token = randomBase62(43);
       const [row] = await trx<SessionRow>('dashboard_sessions')
@@ -195,6 +205,8 @@ export function createUserRepository(db: Db) {
           user_id: userId,
           csrf_token: randomBase62(32),
           expires_at: trx.raw(`now() + ? * interval '1 second'`, [ttlSeconds]) as never,
+          client_address: origin?.address ?? null,
+          user_agent: origin?.userAgent?.slice(0, 300) ?? null,
         })
         .returning('*');
       return { row: row!, token };
@@ -224,6 +236,22 @@ export function createUserRepository(db: Db) {
 
     async deleteSession(id: string, trx: Db = db): Promise<void> {
       await trx('dashboard_sessions').where({ id }).delete();
+    },
+
+    /** A user's sessions that have not expired, the most recently seen first. */
+    async activeSessions(userId: string, trx: Db = db): Promise<SessionRow[]> {
+      return trx<SessionRow>('dashboard_sessions')
+        .where({ user_id: userId })
+        .where('expires_at', '>', trx.fn.now())
+        .orderBy([
+          { column: 'last_seen_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ]);
+    },
+
+    /** Ends one of the user's own sessions; false when it is not theirs or already gone. */
+    async deleteOwnSession(userId: string, id: string, trx: Db = db): Promise<boolean> {
+      return (await trx('dashboard_sessions').where({ id, user_id: userId }).delete()) > 0;
     },
 
     // ---- sign-in throttle, keyed by the address typed ----

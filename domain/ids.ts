@@ -50,6 +50,8 @@ export const ID_PREFIX = {
   posZReport: 'zrep',
   delivery: 'dlv',
   platformConnection: 'pcon',
+  auditEntry: 'aud',
+  payoutAccountChange: 'pac',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];

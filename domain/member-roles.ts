@@ -26,6 +26,8 @@ export const DASHBOARD_ACTIONS = [
   'manage_settings',
   /** Invite, change and remove team members. */
   'manage_team',
+  /** Read and export the merchant's audit log (decision 0227). */
+  'read_audit_log',
 ] as const;
 export type DashboardAction = (typeof DASHBOARD_ACTIONS)[number];
 

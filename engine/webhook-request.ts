@@ -14,6 +14,7 @@ export async function sendDelivery(input: {
   deliveryId: string;
   timeoutMs: number;
   allowPrivateRanges: readonly string[];
+  allowLoopback: boolean;
 }): Promise<PostResult> {
   const { channel, event } = input;
   const payload = toEventPayload(event);
@@ -24,6 +25,7 @@ export async function sendDelivery(input: {
     timeoutMs: input.timeoutMs,
     livemode: channel.livemode,
     allowPrivateRanges: input.allowPrivateRanges,
+    allowLoopback: input.allowLoopback,
     headers: {
       'x-service-signature': signWebhookBody(channel.secret, body),
       // During a rotation's overlap the previous secret signs too, in a header of its own:

@@ -40,6 +40,9 @@ import * as einvoiceBuyers from './20270101_0100_einvoice_buyers';
 import * as krafaInvoices from './20270101_0110_krafa_invoices';
 import * as checkoutBusinessBuyer from './20270101_0120_checkout_business_buyer';
 import * as invoiceDelivery from './20270101_0201_invoice_delivery';
+import * as apiKeySightings from './20270101_0400_api_key_sightings';
+import * as merchantAuditLog from './20270101_0410_merchant_audit_log';
+import * as payoutAccountChanges from './20270101_0420_payout_account_changes';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -89,4 +92,7 @@ export const migrations: Record<string, Migration> = {
   '20270101_0110_krafa_invoices': krafaInvoices,
   '20270101_0120_checkout_business_buyer': checkoutBusinessBuyer,
   '20270101_0201_invoice_delivery': invoiceDelivery,
+  '20270101_0400_api_key_sightings': apiKeySightings,
+  '20270101_0410_merchant_audit_log': merchantAuditLog,
+  '20270101_0420_payout_account_changes': payoutAccountChanges,
 };

@@ -1,7 +1,7 @@
 import type { Knex } from '../db/knex';
-import { createUserRepository, type SessionRow, type UserRow } from '../db/users';
+import { createUserRepository, type SessionOrigin, type SessionRow, type UserRow } from '../db/users';
 
-export type { SessionRow, UserKind, UserRow } from '../db/users';
+export type { SessionOrigin, SessionRow, UserKind, UserRow } from '../db/users';
 import { hashPassword, verifyPassword, PASSWORD_MAX_LENGTH } from '../domain/password';
 import { randomBase62 } from '../domain/ids';
 import type { Locale } from '../domain/locale';
@@ -30,7 +30,7 @@ export function createSignInService(knex: Knex) {
   let dummyHash: Promise<string> | undefined;
 
   return {
-    async signIn(email: string, password: string): Promise<SignInResult> {
+    async signIn(email: string, password: string, origin?: SessionOrigin): Promise<SignInResult> {
       if (await users.isLocked(email)) return { ok: false, reason: 'locked' };
       const user = await users.findByEmail(email);
       let valid = false;
@@ -46,7 +46,12 @@ export function createSignInService(knex: Knex) {
         return { ok: false, reason: row.locked_until ? 'locked' : 'invalid' };
       }
       await users.clearFailures(email);
-      const { row: session, token } = await users.createSession(user.id, SESSION_TTL_SECONDS);
+      const { row: session, token } = await users.createSession(
+        user.id,
+        SESSION_TTL_SECONDS,
+        undefined,
+        origin,
+      );
       return { ok: true, user, session, token };
     },
 
@@ -57,6 +62,16 @@ export function createSignInService(knex: Knex) {
 
     async signOut(sessionId: string): Promise<void> {
       await users.deleteSession(sessionId);
+    },
+
+    /** The member's own sessions that have not expired (decision 0227). */
+    async sessionsOf(userId: string): Promise<SessionRow[]> {
+      return users.activeSessions(userId);
+    },
+
+    /** Ends one of the member's own sessions; false when it is not theirs. */
+    async endSession(userId: string, sessionId: string): Promise<boolean> {
+      return users.deleteOwnSession(userId, sessionId);
     },
 
     /**

@@ -141,6 +141,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       HOST,
       // The load balancer is the one hop in front of every API process (see stack/load-balancer.ts).
       TRUST_PROXY: '1',
+      // The production shape: nothing on the host is a channel's to reach (decision 0225).
+      WEBHOOK_ALLOW_LOOPBACK: 'false',
     };
     const apis: SupervisedProcess[] = [];
     const backends: { host: string; port: number }[] = [];

@@ -219,6 +219,12 @@ const ConfigSchema = z
       )
       .refine((list) => list.every((r) => ipaddr.isValidCIDR(r)), 'must be CIDR ranges, comma-separated'),
     /**
+     * Whether test-mode notification channels may reach loopback addresses (decision 0225): `true`
+     * for local development (`npm start` sets it), `false` (the default, the container image, the
+     * cluster) wherever other services listen on the host.
+     */
+    WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
+    /**
      * A notification channel is disabled when every delivery that ended in the last
      * WEBHOOK_DISABLE_WINDOW_HOURS failed and at least WEBHOOK_DISABLE_AFTER_FAILURES did (decision
      * 0112); 0 failures: never.
@@ -258,6 +264,12 @@ const ConfigSchema = z
     RATE_LIMIT_DEVICE_TOKEN: zRateLimit('120/1m'),
     RATE_LIMIT_SIGN_IN: zRateLimit('10/1m'),
     RATE_LIMIT_PAGES: zRateLimit('300/1m'),
+    /**
+     * Failed authentications (API keys, till credentials) per client address in a window; past it,
+     * a key that has not authenticated from that address in the last hour is answered 429 without
+     * being looked up until the window ends (decision 0226).
+     */
+    RATE_LIMIT_API_KEY_FAILURES: zRateLimit('20/10m'),
     /**
      * Which proxies' X-Forwarded-For names the client (Express's `trust proxy`): `false` (default:
      * the peer is the client), a number of hops, or addresses, CIDR ranges and the names loopback,

@@ -90,6 +90,8 @@ async function main(): Promise<void> {
     stops.push(...world.stops);
 
     const env = {
+      // Local development: a test channel may point at a receiver on this machine (decision 0225).
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
       ...process.env,
       ...world.env,
       DATABASE_URL: databaseUrl,

@@ -37,6 +37,8 @@ import type { EmailVerificationService } from '../services/accounts/email-verifi
 import type { PasswordResetService } from '../services/accounts/password-reset';
 import type { TeamService } from '../services/accounts/team';
 import type { InvoiceService } from '../services/invoices/invoices-service';
+import type { AuditLogService } from '../services/audit/audit-log-service';
+import type { PayoutAccountGuard } from '../services/merchant/payout-account-guard';
 
 /**
  * The API's own services, which the merchant dashboard pages call with the signed-in member's
@@ -93,6 +95,10 @@ export interface PageServices {
   /** The theme scan of a merchant's website, under the operator's private-range allowance. */
   scanWebsite: (address: string) => ReturnType<typeof scanWebsite>;
   signIn: SignInService;
+  /** The merchant's audit log (decision 0227): written by every write, read on its page. */
+  auditLog: AuditLogService;
+  /** Payout account changes: their holds and the owners' confirmation (decision 0228). */
+  payoutGuard: PayoutAccountGuard;
   accounts: MerchantAccountService;
   keys: DashboardKeyService;
   device: DeviceService;

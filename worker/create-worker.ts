@@ -63,6 +63,8 @@ export interface WorkerDeps {
   webhookAttemptTimeoutMs?: number;
   /** CIDR ranges notification channels may reach although private (decision 0111); default none. */
   webhookAllowPrivateRanges?: readonly string[];
+  /** Whether test channels may reach loopback (WEBHOOK_ALLOW_LOOPBACK; decision 0225); default no. */
+  webhookAllowLoopback?: boolean;
   /** When a failing channel is disabled (decision 0112); default 20 failures, none succeeding, in 72 h. */
   webhookAutoDisable?: AutoDisableRule;
   /** The webhook activities' clock (attempt end times, the disabling rule); tests move it forward. */
@@ -218,6 +220,7 @@ export async function createWorker(
         dueDeliveries,
         ...(deps.webhookAttemptTimeoutMs !== undefined && { attemptTimeoutMs: deps.webhookAttemptTimeoutMs }),
         allowPrivateRanges: deps.webhookAllowPrivateRanges ?? [],
+        allowLoopback: deps.webhookAllowLoopback ?? false,
         ...(deps.webhookAutoDisable && { autoDisable: deps.webhookAutoDisable }),
         ...(deps.webhookClock && { clock: deps.webhookClock }),
       }),

@@ -79,6 +79,7 @@ export async function runWorker(overrides: Partial<Pick<WorkerDeps, 'acquirer'>>
     }),
     bankSyncParseWorkers: config.BANK_SYNC_PARSE_WORKERS,
     webhookAllowPrivateRanges: config.WEBHOOK_ALLOW_PRIVATE_RANGES,
+    webhookAllowLoopback: config.WEBHOOK_ALLOW_LOOPBACK === 'true',
     webhookAutoDisable: {
       afterFailures: config.WEBHOOK_DISABLE_AFTER_FAILURES,
       windowHours: config.WEBHOOK_DISABLE_WINDOW_HOURS,

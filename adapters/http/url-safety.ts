@@ -4,15 +4,18 @@ import type { LookupFunction } from 'node:net';
 
 /**
  * Which addresses a channel may reach (decision 0111). Live channels: public addresses only. Test
- * channels: public addresses and loopback, for local development (decision 0005). Neither reaches
- * private, link-local (cloud metadata at 169.254.169.254), carrier-grade NAT, unique-local or
- * reserved addresses, unless the operator opened a range (`WEBHOOK_ALLOW_PRIVATE_RANGES`).
- * Unspecified, multicast and broadcast addresses are never reachable.
+ * channels: public addresses, and loopback where the deployment allows it (`WEBHOOK_ALLOW_LOOPBACK`,
+ * on for `npm start`'s local development, off in the container and the cluster; decisions 0005,
+ * 0225). Neither reaches private, link-local (cloud metadata at 169.254.169.254), carrier-grade NAT,
+ * unique-local or reserved addresses, unless the operator opened a range
+ * (`WEBHOOK_ALLOW_PRIVATE_RANGES`). Unspecified, multicast and broadcast addresses are never reachable.
  */
 export interface AddressPolicy {
   livemode: boolean;
   /** CIDR ranges the operator allows, in either mode. */
   allowPrivateRanges: readonly string[];
+  /** Whether test channels may reach loopback (WEBHOOK_ALLOW_LOOPBACK); unset: no. */
+  allowLoopback?: boolean | undefined;
 }
 
 type Addr = ipaddr.IPv4 | ipaddr.IPv6;
@@ -59,7 +62,7 @@ export function addressRefusal(ip: string, policy: AddressPolicy): string | null
   if (range === 'unicast') return null;
   const name = RANGE_NAMES[range] ?? `reserved (${range})`;
   if (NEVER.has(range)) return `${bare} is an ${name} address`;
-  if (range === 'loopback' && !policy.livemode) return null;
+  if (range === 'loopback' && !policy.livemode && policy.allowLoopback === true) return null;
   if (inRanges(addr, policy.allowPrivateRanges)) return null;
   return `${bare} is a ${name} address, which ${policy.livemode ? 'a live' : 'a test'} channel may not reach`;
 }

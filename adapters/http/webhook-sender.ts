@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { addressRefusal, guardedLookup, type AddressPolicy } from './url-safety';
+import { addressRefusal, guardedLookup, isPublicAddress, type AddressPolicy } from './url-safety';
 
 export interface PostResult {
   /** HTTP status, or null when no response arrived. */
@@ -11,7 +11,12 @@ export interface PostResult {
   error: string | null;
 }
 
-/** How much of a receiver's reply an attempt keeps (decision 0111); the rest is never read. */
+/**
+ * How much of a receiver's reply an attempt keeps (decision 0111); the rest is never read. A reply
+ * from an address that is not on the public internet (loopback, private, link-local, a range the
+ * operator opened) is never kept at all: the attempt records its status only, so a channel cannot be
+ * used to read what services beside Skil answer (decision 0225).
+ */
 export const REPLY_PREFIX_BYTES = 1024;
 const LOCATION_PREFIX_CHARS = 256;
 
@@ -59,12 +64,15 @@ export async function postWebhook(input: {
   livemode: boolean;
   /** CIDR ranges the operator allows beyond the mode's own rule (WEBHOOK_ALLOW_PRIVATE_RANGES). */
   allowPrivateRanges?: readonly string[];
+  /** Whether a test delivery may reach loopback (WEBHOOK_ALLOW_LOOPBACK; decision 0225); unset: no. */
+  allowLoopback?: boolean;
 }): Promise<PostResult> {
   const started = performance.now();
   const url = remember(parsedUrls, input.url, () => new URL(input.url));
   const policy: AddressPolicy = {
     livemode: input.livemode,
     allowPrivateRanges: input.allowPrivateRanges ?? [],
+    allowLoopback: input.allowLoopback ?? false,
   };
   const latencyMs = () => Math.round(performance.now() - started);
   // An IP literal is connected to without a lookup, so it is checked here.
@@ -72,7 +80,7 @@ export async function postWebhook(input: {
   if (isIP(host) !== 0) {
     const refusal = remember(
       literalVerdicts,
-      `${policy.livemode}|${policy.allowPrivateRanges.join(',')}|${host}`,
+      `${policy.livemode}|${policy.allowLoopback}|${policy.allowPrivateRanges.join(',')}|${host}`,
       () => addressRefusal(host, policy),
     );
     if (refusal) return { status: null, latencyMs: latencyMs(), error: refusal };
@@ -107,23 +115,28 @@ export async function postWebhook(input: {
       },
       (res) => {
         const status = res.statusCode ?? 0;
+        // The address the socket is connected to, not the one the URL names: a name re-pointed
+        // after the check is judged by where the request really went.
+        const readBack = isPublicAddress(res.socket?.remoteAddress ?? '');
         const kept: Buffer[] = [];
         let size = 0;
         const finish = () => {
           if (status >= 200 && status < 300) return done(status, null);
           const to = res.headers.location;
-          const location = to
-            ? ` (redirect to ${to.slice(0, LOCATION_PREFIX_CHARS)}${to.length > LOCATION_PREFIX_CHARS ? '…' : ''} not followed)`
-            : '';
+          const location = !to
+            ? ''
+            : readBack
+              ? ` (redirect to ${to.slice(0, LOCATION_PREFIX_CHARS)}${to.length > LOCATION_PREFIX_CHARS ? '…' : ''} not followed)`
+              : ' (redirect not followed)';
           const sample = Buffer.concat(kept).toString('utf8');
-          done(status, `HTTP ${status}${location}: ${sample}`.trim());
+          done(status, `HTTP ${status}${location}${readBack ? `: ${sample}` : ''}`.trim().replace(/:$/, ''));
         };
         res.on('data', (chunk: Buffer) => {
           const room = REPLY_PREFIX_BYTES - size;
-          if (room > 0) {
-            kept.push(chunk.subarray(0, room));
-            size += Math.min(room, chunk.length);
-          }
+          // Up to the prefix is read either way (a short reply leaves the socket reusable); it is
+          // kept only from a public address.
+          if (room > 0 && readBack) kept.push(chunk.subarray(0, room));
+          size += Math.min(Math.max(room, 0), chunk.length);
           // More than the prefix: stop reading. The socket is dropped rather than drained, so a
           // receiver that streams without end costs one prefix, not the attempt's whole time limit.
           if (chunk.length > room) {

@@ -1,5 +1,9 @@
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { KeyGuessGuard } from '../../services/key-guessing';
+import type { AuditLogService } from '../../services/audit/audit-log-service';
+import { withAuditDraft } from '../../stack/audit-context';
+import { recordedAddress } from '../../domain/client-address';
 import type { AccessService } from '../../services/access';
 import type { Logger } from '../../stack/logger';
 import { ApiError, type ErrorBody } from '../../domain/errors';
@@ -70,6 +74,13 @@ export function mcpRouter(deps: {
   bodyLimitBytes: number;
   /** The API's rate limit per key, counted in the same bucket as the key's /v1 requests. */
   limitPerKey?: RequestHandler | undefined;
+  /** Slows key guessing per client address, as on /v1 (decision 0226). */
+  keyGuessGuard?: KeyGuessGuard;
+  /**
+   * The merchant's audit log (decision 0227): a tool call that changes something leaves an entry
+   * with the statements that change data; calls that only read, and dry runs, leave none.
+   */
+  auditLog?: AuditLogService;
 }): Router {
   const router = Router();
   const tools = new Map(deps.tools.map((t) => [t.name, t]));
@@ -100,7 +111,7 @@ export function mcpRouter(deps: {
     }
   }
 
-  router.use('/mcp', authenticate(deps.access));
+  router.use('/mcp', authenticate(deps.access, undefined, deps.keyGuessGuard));
   if (deps.limitPerKey) router.use('/mcp', deps.limitPerKey);
   router.post(
     '/mcp',
@@ -116,9 +127,23 @@ export function mcpRouter(deps: {
         { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
       );
       server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({ tools: list }));
-      server.setRequestHandler(sdk.CallToolRequestSchema, (request) =>
-        callTool(sdk, ctx, request.params.name, request.params.arguments ?? {}, requestId),
-      );
+      server.setRequestHandler(sdk.CallToolRequestSchema, (request) => {
+        const args = request.params.arguments ?? {};
+        const call = () => callTool(sdk, ctx, request.params.name, args, requestId);
+        if (!deps.auditLog) return call();
+        const draft = deps.auditLog.draft({
+          merchantId: ctx.scope.merchantId,
+          livemode: ctx.scope.livemode,
+          actorType: 'api_key',
+          actorId: ctx.apiKeyId,
+          clientAddress: recordedAddress(req.ip ?? req.socket.remoteAddress),
+          requestId,
+          action: `MCP ${request.params.name}`.slice(0, 120),
+          body: args,
+          pathObjectId: typeof args.id === 'string' ? args.id : null,
+        });
+        return withAuditDraft(draft, call);
+      });
       const transport = new sdk.StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,

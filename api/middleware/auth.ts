@@ -1,7 +1,29 @@
 import type { RequestHandler } from 'express';
+import type { Request, Response } from 'express';
 import type { AccessService } from '../../services/access';
-import { AuthenticationError, PermissionError } from '../../domain/errors';
+import type { KeyGuessGuard } from '../../services/key-guessing';
+import { AuthenticationError, PermissionError, RateLimitError } from '../../domain/errors';
+import { policyOf } from '../../domain/rate-limit';
 import { context } from '../../stack/request-context';
+import { clientAddress } from './rate-limit';
+
+/**
+ * Past the limit of failed authentications from the client's address, a credential not seen
+ * authenticating from there in the last hour is refused before it is looked up (decision 0226).
+ * The address is Express's `req.ip`: the peer, or what the trusted load balancer forwarded
+ * (TRUST_PROXY), never a header a client sets for itself.
+ */
+async function admit(guard: KeyGuessGuard | undefined, req: Request, res: Response, secret: string) {
+  if (!guard) return;
+  const verdict = await guard.admit(clientAddress(req), secret);
+  if (verdict.admitted) return;
+  res.setHeader('Retry-After', String(verdict.retryAfterSeconds));
+  res.setHeader('RateLimit-Policy', policyOf(verdict.limit));
+  const window = verdict.limit.windowMs / 1000;
+  throw new RateLimitError(
+    `Too many failed authentications from this address: more than ${verdict.limit.max} in ${window} seconds. Only keys that authenticated from here in the last hour are checked until the window ends; retry after ${verdict.retryAfterSeconds} second${verdict.retryAfterSeconds === 1 ? '' : 's'}.`,
+  );
+}
 
 /**
  * Authenticates `Authorization: Bearer <key>` or `x-api-key: <key>` (spec §5) and sets the request
@@ -14,6 +36,7 @@ export function authenticate(
       secret: string,
     ): Promise<{ id: string; merchant_id: string; livemode: boolean; register_id: string } | undefined>;
   },
+  guard?: KeyGuessGuard,
 ): RequestHandler {
   return async (req, res, next) => {
     const authorization = req.get('authorization');
@@ -35,11 +58,15 @@ export function authenticate(
         'missing_api_key',
       );
     }
+    await admit(guard, req, res, secret);
     // A paired till's credential opens its register's POS routes and nothing else (decision 0126).
     if (posDevices && secret.startsWith('skpos_')) {
       const device = await posDevices.device(secret);
-      if (!device)
+      if (!device) {
+        guard?.failed(clientAddress(req), secret);
         throw new AuthenticationError('Invalid or revoked device credential', 'invalid_device_credential');
+      }
+      guard?.succeeded(clientAddress(req), secret);
       if (!req.path.startsWith('/v1/pos/'))
         throw new PermissionError(
           'A till’s device credential opens the POS routes only',
@@ -54,7 +81,11 @@ export function authenticate(
     const key = await access.apiKey(secret);
     // Never echoed, not even in part: a message is logged and shown, and header bytes that are not
     // ASCII come back garbled anyway (decision 0108).
-    if (!key) throw new AuthenticationError('Invalid API key provided');
+    if (!key) {
+      guard?.failed(clientAddress(req), secret);
+      throw new AuthenticationError('Invalid API key provided');
+    }
+    guard?.succeeded(clientAddress(req), secret);
     context(res).scope = key.scope;
     context(res).apiKeyId = key.id;
     next();

@@ -19,6 +19,11 @@ export interface RateLimits {
   /** Merchant sign-ups (decision 0115); unset: off. */
   signUp?: RateLimit | null;
   pages: RateLimit | null;
+  /**
+   * Failed authentications per client address before keys not seen there in the last hour are
+   * refused unread (decision 0226); unset: off.
+   */
+  apiKeyFailures?: RateLimit | null;
 }
 
 /**

@@ -16,7 +16,13 @@ export function roleName(locale: Locale, role: MemberRole): string {
  * The account emails in Icelandic and English: plain text with the link on a line of its own (so
  * every mail client makes it clickable), and a small HTML part with the same words.
  */
-function message(to: string, subject: string, lines: string[], link: string, action: string): MailMessage {
+export function message(
+  to: string,
+  subject: string,
+  lines: string[],
+  link: string,
+  action: string,
+): MailMessage {
   const esc = (s: string) =>
     s.replace(
       /[&<>"']/g,

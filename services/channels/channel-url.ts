@@ -4,15 +4,15 @@ import { hostRefusal } from '../../adapters/http/url-safety';
 const PARAM = 'config.url';
 
 /**
- * Live channels need https and a host on the public internet; test channels may use plain http and
- * also reach loopback, for local development (spec §6.5, decision 0005). Neither reaches private,
- * link-local, CGNAT, unique-local or unspecified addresses unless the operator allowed the range
- * (decision 0111). The address is checked again at every connection.
+ * Live channels need https and a host on the public internet; test channels may use plain http and,
+ * where the deployment allows it, reach loopback for local development (spec §6.5, decisions 0005,
+ * 0225). Neither reaches private, link-local, CGNAT, unique-local or unspecified addresses unless the
+ * operator allowed the range (decision 0111). The address is checked again at every connection.
  */
 export async function assertChannelUrl(
   raw: string,
   livemode: boolean,
-  allowPrivateRanges: readonly string[] = [],
+  reach: { allowPrivateRanges?: readonly string[] | undefined; allowLoopback?: boolean | undefined } = {},
 ): Promise<void> {
   let url: URL;
   try {
@@ -44,11 +44,17 @@ export async function assertChannelUrl(
       param: PARAM,
     });
   }
-  const reason = await hostRefusal(url.hostname, { livemode, allowPrivateRanges });
+  const reason = await hostRefusal(url.hostname, {
+    livemode,
+    allowPrivateRanges: reach.allowPrivateRanges ?? [],
+    allowLoopback: reach.allowLoopback,
+  });
   if (reason) {
     const needs = livemode
       ? 'A live channel needs a public host'
-      : 'A test channel needs a public or loopback host';
+      : reach.allowLoopback
+        ? 'A test channel needs a public or loopback host'
+        : 'A test channel needs a public host';
     throw new InvalidRequestError(`${needs}: ${reason}`, {
       code: 'url_not_public',
       param: PARAM,

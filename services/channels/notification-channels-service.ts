@@ -21,6 +21,8 @@ export interface ChannelServiceDeps {
   secrets: SecretBox;
   /** CIDR ranges the operator lets channels reach (WEBHOOK_ALLOW_PRIVATE_RANGES; decision 0111). */
   allowPrivateRanges?: readonly string[];
+  /** Whether test channels may point at loopback (WEBHOOK_ALLOW_LOOPBACK; decision 0225). */
+  allowLoopback?: boolean;
 }
 
 export interface CreateChannelInput {
@@ -46,10 +48,11 @@ export function createNotificationChannelService(deps: ChannelServiceDeps) {
   const deliveries = createDeliveryRepository(deps.knex);
   const findChannel = createChannelLookup(channels);
   const wake = createChannelWaker(deps.dispatcher, deps.log);
+  const reach = { allowPrivateRanges: deps.allowPrivateRanges, allowLoopback: deps.allowLoopback };
 
   return {
     async create(scope: Scope, input: CreateChannelInput): Promise<ChannelObject> {
-      await assertChannelUrl(input.url, scope.livemode, deps.allowPrivateRanges);
+      await assertChannelUrl(input.url, scope.livemode, reach);
       const row = await channels.create(scope, {
         type: input.type,
         url: input.url,
@@ -72,7 +75,7 @@ export function createNotificationChannelService(deps: ChannelServiceDeps) {
 
     async update(scope: Scope, id: string, input: UpdateChannelInput): Promise<ChannelObject> {
       const before = await findChannel(scope, id);
-      if (input.url !== undefined) await assertChannelUrl(input.url, scope.livemode, deps.allowPrivateRanges);
+      if (input.url !== undefined) await assertChannelUrl(input.url, scope.livemode, reach);
       const row = await channels.update(scope, before.id, {
         ...(input.url !== undefined && { url: input.url }),
         ...(input.eventSubscriptions && { eventSubscriptions: input.eventSubscriptions }),

@@ -51,6 +51,8 @@ export interface WebhookDeliveryBatchDeps {
   attemptTimeoutMs?: number | undefined;
   /** CIDR ranges the operator lets channels reach (WEBHOOK_ALLOW_PRIVATE_RANGES; decision 0111). */
   allowPrivateRanges?: readonly string[] | undefined;
+  /** Whether test channels may reach loopback (WEBHOOK_ALLOW_LOOPBACK; decision 0225); unset: no. */
+  allowLoopback?: boolean | undefined;
   /**
    * A channel is disabled when every delivery that ended in the last `windowHours` failed and at
    * least `afterFailures` did (decision 0112); `afterFailures` 0 never disables. Default 20 in 72 h.
@@ -137,6 +139,7 @@ export function createWebhookDeliveryBatches(deps: WebhookDeliveryBatchDeps) {
                 deliveryId: delivery.id,
                 timeoutMs,
                 allowPrivateRanges: deps.allowPrivateRanges ?? [],
+                allowLoopback: deps.allowLoopback ?? false,
               });
         outcomes.push(outcomeOf(delivery, result, clock(), input.schedule));
         observe(delivery, result, event);

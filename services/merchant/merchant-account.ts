@@ -10,6 +10,7 @@ import { IDENTITY_FIELDS, VERIFIED_FIELDS, type ProfilePatch } from '../../domai
 import { ConflictError, NotFoundError, PermissionError, UnprocessableError } from '../../domain/errors';
 import { missingForSubmit } from './onboarding';
 import { createUserRepository } from '../../db/users';
+import type { PayoutAccountGuard } from './payout-account-guard';
 
 /**
  * The merchant account: profile updates, the application and the operator's onboarding steps.
@@ -40,7 +41,10 @@ function sameValue(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-export function createMerchantAccountService(knex: Knex) {
+export function createMerchantAccountService(
+  knex: Knex,
+  opts: { payoutGuard?: PayoutAccountGuard | undefined } = {},
+) {
   const merchants = createMerchantRepository(knex);
 
   async function load(id: string): Promise<MerchantRow> {
@@ -89,7 +93,8 @@ export function createMerchantAccountService(knex: Knex) {
      * dashboard (docs/decisions/0012-profile-changes-after-submission.md).
      */
     async updateProfile(id: string, patch: ProfilePatch, actor: ProfileActor): Promise<MerchantRow> {
-      return withLocked(id, async (row, trx) => {
+      let tellOwners: (() => Promise<void>) | undefined;
+      const updated = await withLocked(id, async (row, trx) => {
         if (patch.claim_terms !== undefined)
           patch = { ...patch, claim_terms: { ...row.claim_terms, ...patch.claim_terms } };
         if (patch.mcp !== undefined) patch = { ...patch, mcp: { ...row.mcp, ...patch.mcp } };
@@ -122,10 +127,21 @@ export function createMerchantAccountService(knex: Knex) {
           }
         }
         if (changed.length === 0) return row;
+        // A new payout account is recorded with the change and its owners told after the commit
+        // (decision 0228).
+        if (changed.includes('bank_account') && patch.bank_account && opts.payoutGuard)
+          tellOwners = await opts.payoutGuard.changed(trx, {
+            merchantId: id,
+            previous: row.bank_account,
+            next: patch.bank_account,
+            actor,
+          });
         const values: MerchantUpdate = {};
         for (const key of changed) (values as Record<string, unknown>)[key] = patch[key];
         return (await merchants.update(id, values, trx))!;
       });
+      await tellOwners?.();
+      return updated;
     },
 
     /** Sends the application to review; 422 naming every required field that is unset. */

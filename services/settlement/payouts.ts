@@ -7,6 +7,7 @@ import { createSettlementRunRepository } from '../../db/settlement-runs';
 import { createPayoutRepository, findPayoutDestination } from '../../db/payouts';
 import { refundTransfersOfRun } from '../../db/claim-refunds';
 import { createMerchantRepository } from '../../db/merchants';
+import { createPayoutAccountChangeRepository } from '../../db/payout-account-changes';
 import { FailureType } from '../../workflows/contract';
 import { StepFailure } from '../step-failure';
 import { createSettlementRunFailure } from './settlement-run-failure';
@@ -26,6 +27,7 @@ export function createPayouts(deps: PayoutDeps) {
   const runs = createSettlementRunRepository(deps.knex);
   const payouts = createPayoutRepository(deps.knex);
   const merchants = createMerchantRepository(deps.knex);
+  const accountChanges = createPayoutAccountChangeRepository(deps.knex);
   const failRun = createSettlementRunFailure(deps);
   const channelFor = (livemode: boolean): PayoutChannel | undefined => {
     if (deps.payoutChannel) return deps.payoutChannel(livemode);
@@ -38,7 +40,7 @@ export function createPayouts(deps: PayoutDeps) {
      * Writes the approved run's payout once (`{stl_id}:payout`) to the merchant's bank account as
      * it is now. A merchant without an account or kennitala fails the run with that reason.
      */
-    async write(key: RunKey): Promise<{ payoutId: string } | { status: 'failed' }> {
+    async write(key: RunKey): Promise<{ payoutId: string } | { status: 'failed' | 'payout_held' }> {
       const scope = scopeOf(key);
       const run = await runs.find(scope, key.runId);
       if (!run) throw runMissing(`no settlement run ${key.runId}`);
@@ -49,6 +51,10 @@ export function createPayouts(deps: PayoutDeps) {
       const destination = await findPayoutDestination(deps.knex, key.merchantId);
       if (!destination)
         return { status: await failRun(key, 'The merchant has no bank account and kennitala to pay out to') };
+      // A changed account waits out its hold unless an owner confirmed it (decision 0228): the run
+      // stays approved and its workflow re-reads it when woken by the confirmation, or hourly.
+      if (await accountChanges.holdOn(key.merchantId, destination.bankAccount))
+        return { status: 'payout_held' as const };
       const channel = channelFor(key.livemode);
       if (!channel)
         return {

@@ -108,6 +108,17 @@ export function createSettlementService(deps: SettlementServiceDeps) {
     retryRun: async (runId: string, actor: AuditActor) =>
       presentOneForOperator(await approval.retryRun(runId, actor)),
 
+    /**
+     * Wakes the merchant's approved runs in both modes, whose payouts wait on a payout account
+     * change (decision 0228), once an owner confirmed it; each re-reads its run (also hourly).
+     */
+    async wakeApprovedRuns(merchantId: string): Promise<void> {
+      for (const livemode of [false, true]) {
+        const approved = await runs.list({ merchantId, livemode }, { status: 'approved' }, { limit: 100 });
+        for (const run of approved.data) await wakeRun(run, approveSignal);
+      }
+    },
+
     /** Wakes the run's workflow after bank sync marked its payout paid (also done hourly by itself). */
     async confirmPayout(run: SettlementRunRow): Promise<void> {
       await wakeRun(run, payoutConfirmedSignal);

@@ -23,6 +23,8 @@ export async function spawnApi(
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'api', 'main.ts')], {
     cwd: root,
     env: {
+      // Receivers in tests listen on 127.0.0.1, as in `npm start` (decision 0225).
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
       ...process.env,
       DATABASE_URL: 'db' in target ? target.db.url : target.databaseUrl,
       TEMPORAL_ADDRESS: process.env.SKIL_TEST_TEMPORAL_ADDRESS,

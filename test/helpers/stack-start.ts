@@ -114,6 +114,8 @@ export async function startStack(opts: TestStackOptions = {}): Promise<TestStack
     acquirer: acquirerClient,
     ...(opts.liveRegistry && { registries: { test: createTestCompanyRegistry(), live: opts.liveRegistry } }),
     secretsKey: TEST_SECRETS_KEY,
+    // Tests' receivers listen on 127.0.0.1, as `npm start`'s local development does (decision 0225).
+    webhookAllowLoopback: true,
     carriers: simulatedCarrierConnections(carriers),
     ...(opts.rateLimits && { rateLimits: opts.rateLimits }),
     ...(claimsApi && { claimsApi }),
@@ -141,6 +143,7 @@ export async function startStack(opts: TestStackOptions = {}): Promise<TestStack
       namespace: 'default',
       taskQueue,
       secretsKey: TEST_SECRETS_KEY,
+      webhookAllowLoopback: true,
       workflowBundlePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE!,
       ...(claimsApi && { claimsApi }),
       ...(liveClaimsApi && { liveClaimsApi }),

@@ -38,6 +38,7 @@ export async function startWebStack(opts: WebStackOptions = {}): Promise<WebStac
     bodyLimitBytes: 256 * 1024,
     acquirer: httpAcquirerAt(acquirer.url),
     secretsKey: TEST_SECRETS_KEY,
+    webhookAllowLoopback: true,
     checkResponses: true,
     ...(opts.allowPrivateRanges && { webhookAllowPrivateRanges: opts.allowPrivateRanges }),
   });

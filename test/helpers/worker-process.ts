@@ -19,6 +19,8 @@ export async function spawnWorker(
   const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, '--import', 'tsx', entry], {
     cwd: root,
     env: {
+      // Receivers in tests listen on 127.0.0.1, as in `npm start` (decision 0225).
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
       ...process.env,
       DATABASE_URL: stack.db.url,
       TEMPORAL_ADDRESS: process.env.SKIL_TEST_TEMPORAL_ADDRESS,

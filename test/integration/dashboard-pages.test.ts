@@ -177,13 +177,22 @@ const LANGUAGES = ['en', 'is'] as const;
 /** Where each page's screenshot is written, one folder per language and width (README, "Tests"). */
 const SCREENSHOTS = join(__dirname, '..', 'artifacts', 'dashboard-pages');
 
-const TOKEN_PAGES = ['/dashboard/verify-email', '/dashboard/invitation', '/dashboard/reset-password'];
+const TOKEN_PAGES = [
+  '/dashboard/verify-email',
+  '/dashboard/invitation',
+  '/dashboard/reset-password',
+  '/dashboard/payout-account/confirm',
+];
 
 /** Who visits a route: signed out for sign-in, the operator for operator pages, else the owner. */
 const visitorOf = (path: string): 'anonymous' | 'operator' | 'owner' =>
-  ['/dashboard/sign-in', '/dashboard/sign-up', '/dashboard/reset-password', '/dashboard/invitation'].includes(
-    path,
-  )
+  [
+    '/dashboard/sign-in',
+    '/dashboard/sign-up',
+    '/dashboard/reset-password',
+    '/dashboard/invitation',
+    '/dashboard/payout-account/confirm',
+  ].includes(path)
     ? 'anonymous'
     : /^\/dashboard\/(operator|finance)(\/|$)/.test(path)
       ? 'operator'

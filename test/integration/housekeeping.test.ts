@@ -47,7 +47,7 @@ test('the relay delivers an event whose wake-up signal was lost', async () => {
   }
 });
 
-test('maintenance forgets idempotency keys older than 24 hours and keeps newer ones', async () => {
+test('maintenance forgets idempotency keys older than 24 hours and audit entries past their two years, and keeps newer ones', async () => {
   const m = await stack.merchant();
   const row = (key: string, hoursAgo: number) => ({
     merchant_id: m.id,
@@ -62,11 +62,30 @@ test('maintenance forgets idempotency keys older than 24 hours and keeps newer o
     created_at: new Date(Date.now() - hoursAgo * 3600_000),
   });
   await stack.knex('idempotency_keys').insert([row('old', 25), row('new', 23)]);
+  // Entries written 731 and 729 days ago: only the older is past the retention (decision 0227). No
+  // write path makes an entry in the past, so they are inserted as they would have been then.
+  const entry = (id: string, daysAgo: number) => ({
+    id,
+    merchant_id: m.id,
+    livemode: false,
+    occurred_at: new Date(Date.now() - daysAgo * 86_400_000),
+    actor_type: 'api_key',
+    actor_id: 'key_x',
+    action: 'POST /v1/customers',
+  });
+  await stack.knex('merchant_audit_entries').insert([entry('aud_old', 731), entry('aud_new', 729)]);
+  // The newer one cannot be deleted by hand either: the table refuses it.
+  await expect(stack.knex('merchant_audit_entries').where({ id: 'aud_new' }).delete()).rejects.toThrow(
+    /append-only/,
+  );
   const result = await stack.client.workflow.execute('maintenance', {
     workflowId: `maintenance-test-${randomBase62(6)}`,
     taskQueue: stack.taskQueue,
   });
-  expect(result).toEqual({ idempotencyKeysPurged: 1 });
+  expect(result).toEqual({ idempotencyKeysPurged: 1, auditEntriesPruned: 1 });
   const left = await stack.knex('idempotency_keys').where({ merchant_id: m.id }).pluck('key');
   expect(left).toEqual(['new']);
+  expect(await stack.knex('merchant_audit_entries').where({ merchant_id: m.id }).pluck('id')).toEqual([
+    'aud_new',
+  ]);
 });

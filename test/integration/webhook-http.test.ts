@@ -23,8 +23,8 @@ async function serve(handler: http.RequestListener) {
   return { base, hits, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-async function deliverOnce(url: string) {
-  const m = await stack.merchant();
+async function deliverOnce(url: string, merchant?: { testKey: string }) {
+  const m = merchant ?? (await stack.merchant());
   const channel = await stack.api(m.testKey, '/v1/notification-channels', {
     method: 'POST',
     json: { type: 'webhook', config: { url }, event_subscriptions: ['*'] },
@@ -96,4 +96,37 @@ test('a refused connection is recorded as a failed attempt with its error', asyn
   const delivery = await deliverOnce('http://127.0.0.1:9/hook');
   expect(delivery.status).toBe('failed');
   expect(delivery.attempts[0].error).toMatch(/ECONNREFUSED/);
+});
+
+test('a reply from a loopback receiver is never read back: the attempt shows its status only (decision 0225)', async () => {
+  const secret = `internal-secret-${Math.random().toString(36).slice(2)}`;
+  // A local service that answers anyone with something only the host should see, as an error page
+  // and as a redirect, the two ways a reply used to reach an attempt's error.
+  const target = await serve((req, res) => {
+    if (req.url === '/moved') res.writeHead(302, { location: `/${secret}` }).end(secret);
+    else res.writeHead(500, { 'content-type': 'text/plain' }).end(`token=${secret}`);
+  });
+  try {
+    const m = await stack.merchant();
+    for (const [path, status, error] of [
+      ['/admin', 500, 'HTTP 500'],
+      ['/moved', 302, 'HTTP 302 (redirect not followed)'],
+    ] as const) {
+      const delivery = await deliverOnce(`${target.base}${path}`, m);
+      expect(delivery.attempts[0]).toMatchObject({ response_status: status, outcome: 'failed', error });
+      // Nowhere in what the API gives the merchant: the delivery, the list of deliveries, the channel.
+      const channelPath = `/v1/notification-channels/${delivery.channel}`;
+      for (const read of [
+        `${channelPath}/deliveries/${delivery.id}`,
+        `${channelPath}/deliveries`,
+        channelPath,
+      ]) {
+        const res = await stack.api(m.testKey, read);
+        expect(res.status).toBe(200);
+        expect(res.text).not.toContain(secret);
+      }
+    }
+  } finally {
+    await target.close();
+  }
 });

@@ -3,7 +3,8 @@ import { nextAttemptAt, scaledSchedule, WEBHOOK_RETRY_DELAYS_MS } from '../../do
 import { signWebhookBody, verifyWebhookSignature } from '../../domain/webhook-signature';
 import { chatLine, toEventPayload } from '../../domain/event-payload';
 import { isSubscribed } from '../../domain/event-types';
-import { isPublicAddress } from '../../adapters/http/url-safety';
+import { addressRefusal, isPublicAddress } from '../../adapters/http/url-safety';
+import { assertChannelUrl } from '../../services/channels/channel-url';
 
 describe('webhook schedule', () => {
   test('five attempts: now, then 1 min, 5 min, 30 min and 2 h after each failure', () => {
@@ -98,5 +99,29 @@ describe('isPublicAddress', () => {
     ['not-an-ip', false],
   ])('%s → %s', (ip, expected) => {
     expect(isPublicAddress(ip)).toBe(expected);
+  });
+});
+
+describe('loopback for test channels is a setting (decision 0225)', () => {
+  test.each([
+    ['127.0.0.1', false, true, null],
+    ['::1', false, true, null],
+    ['127.0.0.1', false, false, 'refused'],
+    ['::ffff:127.0.0.1', false, false, 'refused'],
+    ['127.0.0.1', true, true, 'refused'],
+    ['10.0.0.1', false, true, 'refused'],
+  ] as const)('%s, live %s, loopback allowed %s → %s', (ip, livemode, allowLoopback, verdict) => {
+    const refusal = addressRefusal(ip, { livemode, allowLoopback, allowPrivateRanges: [] });
+    expect(refusal === null ? null : 'refused').toBe(verdict);
+  });
+
+  test('a channel URL on loopback is refused when the setting is off, with the param named', async () => {
+    await expect(assertChannelUrl('http://127.0.0.1:8080/hook', false)).rejects.toMatchObject({
+      code: 'url_not_public',
+      param: 'config.url',
+    });
+    await expect(
+      assertChannelUrl('http://127.0.0.1:8080/hook', false, { allowLoopback: true }),
+    ).resolves.toBeUndefined();
   });
 });

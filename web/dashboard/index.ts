@@ -19,6 +19,9 @@ import { isLocale } from '../../domain/locale';
 import { signUpPages } from './sign-up-pages';
 import { passwordResetPages } from './password-reset-pages';
 import { teamPages } from './team-pages';
+import { auditFormPosts } from './audit-capture';
+import { securityPages } from './security-pages';
+import { payoutAccountPages } from './payout-account-pages';
 
 const WEB_PATH = /^\/(dashboard|device)(\/|$)/;
 
@@ -106,6 +109,7 @@ function dashboardRouter(deps: Omit<WebContext, 'cookies'>): Router {
       (res.locals as { merchantNav?: unknown }).merchantNav = merchantNav(merchantView(req, res));
     next();
   });
+  router.use(auditFormPosts(ctx));
   router.get('/dashboard', requireUser(), (req, res) => {
     const home = sessionOf(res).user.kind === 'operator' ? '/dashboard/operator' : '/dashboard/home';
     // The language asked for is stored by now; it is carried along too, so it holds without cookies.
@@ -114,11 +118,13 @@ function dashboardRouter(deps: Omit<WebContext, 'cookies'>): Router {
   router.use(signInPages(ctx));
   router.use(signUpPages(ctx));
   router.use(passwordResetPages(ctx));
+  router.use(payoutAccountPages(ctx));
   router.use(teamPages(ctx));
   router.use(profilePages(ctx));
   router.use(themePages(ctx));
   router.use(apiKeyPages(ctx));
   router.use(merchantPages(ctx));
+  router.use(securityPages(ctx));
   router.use(operatorPages(ctx));
   router.use(financePages(ctx));
   router.use(devicePages(ctx));

@@ -10,6 +10,8 @@ import type { ApplicationStatus, CapabilityName, CapabilityStatus } from '../../
 import type { Locale } from '../../domain/locale';
 import { toInvalidRequest } from '../../domain/invalid-request';
 import { presentMerchant, type MerchantRow } from '../../services/merchant/merchant-account';
+import { maskedAccount } from '../../services/merchant/payout-account-guard';
+import { formatLocalTime } from '../../domain/local-time';
 import { html } from '../../html/html';
 import { notice } from '../../html/notice';
 import { defineMessages } from '../messages';
@@ -51,6 +53,8 @@ const t = defineMessages({
     website: 'Website',
     description: 'What you sell',
     bankAccount: 'Settlement bank account (0000-00-000000)',
+    payoutHeld:
+      'The payout account was changed to {account} on {changed}. Payouts to it wait until {until} unless an owner confirms the change from the email sent to every owner.',
     legalAddress: 'Legal address',
     street: 'Street',
     city: 'City',
@@ -98,6 +102,8 @@ const t = defineMessages({
     website: 'Vefsíða',
     description: 'Hvað þú selur',
     bankAccount: 'Bankareikningur fyrir uppgjör (0000-00-000000)',
+    payoutHeld:
+      'Greiðslureikningnum var breytt í {account} {changed}. Útborganir á hann bíða til {until} nema eigandi staðfesti breytinguna úr tölvupóstinum sem allir eigendur fengu.',
     legalAddress: 'Lögheimili',
     street: 'Heimilisfang',
     city: 'Staður',
@@ -140,13 +146,14 @@ export function profilePages(ctx: WebContext): Router {
   );
   const merchantIdOf = (res: Response) => sessionOf(res).user.merchant_id!;
 
-  function profilePage(
+  async function profilePage(
     req: Request,
     res: Response,
     row: MerchantRow,
     opts: { error?: string; ok?: string; status?: number } = {},
   ) {
     const view = merchantView(req, res);
+    const hold = await ctx.services.payoutGuard.holdOf(row.id, row.bank_account);
     const l = view.locale;
     const m = presentMerchant(row, false);
     const live = presentMerchant(row, true).enabled_capabilities;
@@ -175,7 +182,19 @@ export function profilePages(ctx: WebContext): Router {
     );
     const status: ApplicationStatus = m.application.status;
     const canSubmit = status === 'unsubmitted' || status === 'rejected';
-    const body = html`${m.warnings.map((w) => notice('warn', warningText(l, w, m.merchant_type)))}
+    const held = hold
+      ? notice(
+          'warn',
+          html`<span data-testid="payout-held"
+            >${t(l, 'payoutHeld', {
+              account: maskedAccount(hold.new_account),
+              changed: formatLocalTime(hold.created_at, l),
+              until: formatLocalTime(hold.held_until, l),
+            })}</span
+          >`,
+        )
+      : '';
+    const body = html`${held}${m.warnings.map((w) => notice('warn', warningText(l, w, m.merchant_type)))}
       <section aria-labelledby="app-h">
         <h2 id="app-h">${t(l, 'application')}</h2>
         <p>
@@ -241,7 +260,7 @@ ${m.business_description ?? ''}</textarea>
     });
   }
   router.get('/dashboard/profile', async (req, res) => {
-    profilePage(req, res, await accounts.load(merchantIdOf(res)));
+    await profilePage(req, res, await accounts.load(merchantIdOf(res)));
   });
 
   router.post('/dashboard/profile', async (req, res) => {
@@ -272,18 +291,18 @@ ${m.business_description ?? ''}</textarea>
       }
     }
     const ok = t(merchantView(req, res).locale, 'saved');
-    profilePage(req, res, await accounts.load(id), error ? { error, status: 400 } : { ok });
+    await profilePage(req, res, await accounts.load(id), error ? { error, status: 400 } : { ok });
   });
 
   router.post('/dashboard/profile/submit', async (req, res) => {
     const id = merchantIdOf(res);
     try {
       await accounts.submit(id);
-      profilePage(req, res, await accounts.load(id), {
+      await profilePage(req, res, await accounts.load(id), {
         ok: t(merchantView(req, res).locale, 'submitted'),
       });
     } catch (err) {
-      profilePage(req, res, await accounts.load(id), { error: errorMessage(err), status: 400 });
+      await profilePage(req, res, await accounts.load(id), { error: errorMessage(err), status: 400 });
     }
   });
 

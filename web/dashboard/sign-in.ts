@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { Locale } from '../../domain/locale';
 import { SESSION_TTL_SECONDS } from '../../services/sign-in';
+import { recordedAddress } from '../../domain/client-address';
 import { html } from '../../html/html';
 import { notice } from '../../html/notice';
 import { csrfField, sendPage } from '../layout';
@@ -70,7 +71,10 @@ export function signInPages(ctx: WebContext): Router {
       retry(403, t(locale, 'sign_in_expired'));
       return;
     }
-    const result = await signIn.signIn(email, field(req, 'password'));
+    const result = await signIn.signIn(email, field(req, 'password'), {
+      address: recordedAddress(req.ip ?? req.socket.remoteAddress),
+      userAgent: req.get('user-agent') ?? null,
+    });
     if (!result.ok) {
       if (result.reason === 'locked') {
         retry(429, t(locale, 'sign_in_locked'));
