@@ -36,6 +36,7 @@ import * as compositeTenantKeys from './20261230_0100_composite_tenant_keys';
 import * as sessionIntentOncePaid from './20261231_0100_session_intent_once_paid';
 import * as mcpConfirmationObjects from './20261231_0200_mcp_confirmation_objects';
 import * as userLocale from './20261231_0300_user_locale';
+import * as secondFactor from './20270101_0300_second_factor';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -81,4 +82,5 @@ export const migrations: Record<string, Migration> = {
   '20261231_0100_session_intent_once_paid': sessionIntentOncePaid,
   '20261231_0200_mcp_confirmation_objects': mcpConfirmationObjects,
   '20261231_0300_user_locale': userLocale,
+  '20270101_0300_second_factor': secondFactor,
 };

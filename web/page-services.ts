@@ -2,6 +2,7 @@ import type { AutoDisableRule } from '../domain/webhook-schedule';
 import type { CheckoutService } from '../services/checkout';
 import type { SubscriptionService } from '../services/subscriptions/subscriptions';
 import type { SignInService } from '../services/sign-in';
+import type { SecondFactorService } from '../services/second-factor';
 import type { MerchantAccountService } from '../services/merchant/merchant-account';
 import type { DashboardKeyService } from '../services/dashboard-keys';
 import type { ThemeService } from '../services/theme';
@@ -90,6 +91,8 @@ export interface PageServices {
   /** The theme scan of a merchant's website, under the operator's private-range allowance. */
   scanWebsite: (address: string) => ReturnType<typeof scanWebsite>;
   signIn: SignInService;
+  /** Members' second factors and re-authentication (decisions 0220-0222). */
+  secondFactor: SecondFactorService;
   accounts: MerchantAccountService;
   keys: DashboardKeyService;
   device: DeviceService;

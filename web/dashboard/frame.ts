@@ -57,6 +57,7 @@ const t = defineMessages({
     profile: 'Profile',
     theme: 'Checkout theme',
     team: 'Team',
+    security: 'Security',
     tills: 'Tills',
     viewing: 'Viewing {mode, select, live {live} other {test}} data',
     switchMode: 'Switch to {mode, select, live {live} other {test}} data',
@@ -91,6 +92,7 @@ const t = defineMessages({
     profile: 'Upplýsingar',
     theme: 'Útlit greiðslusíðu',
     team: 'Teymi',
+    security: 'Öryggi',
     tills: 'Kassar',
     viewing: 'Sýnir {mode, select, live {raungögn} other {prufugögn}}',
     switchMode: 'Skipta í {mode, select, live {raungögn} other {prufugögn}}',
@@ -144,6 +146,7 @@ const NAV: { group?: Key; pages: { href: string; key: Key; action: DashboardActi
       { href: '/dashboard/profile', key: 'profile', action: 'manage_settings' },
       { href: '/dashboard/theme', key: 'theme', action: 'manage_settings' },
       { href: '/dashboard/team', key: 'team', action: 'read' },
+      { href: '/dashboard/security', key: 'security', action: 'read' },
     ],
   },
 ];
