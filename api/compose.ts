@@ -276,7 +276,7 @@ export function composeServices(deps: ServiceDeps) {
   };
 
   const accountDeps = { knex, mailer: mailer ?? unconfiguredMailer(), publicBaseUrl, log };
-  const secondFactor = createSecondFactorService({ knex, secrets, throttle: SIGN_IN_POLICY });
+  const secondFactor = createSecondFactorService({ knex, secrets, throttle: SIGN_IN_POLICY, publicBaseUrl });
   const pages: PageServices = {
     signUp: createSignUpService(accountDeps),
     emailVerification: createEmailVerificationService(accountDeps),

@@ -20,6 +20,18 @@ export interface MerchantSecurityRow {
   reauth_refund_above: string;
 }
 
+/** A member's passkey: a WebAuthn credential, its public key and signature counter (decision 0223). */
+export interface PasskeyRow {
+  /** The credential id, base64url, as the authenticator names it. */
+  id: string;
+  user_id: string;
+  public_key: Buffer;
+  counter: string;
+  transports: string[];
+  created_at: Date;
+  last_used_at: Date | null;
+}
+
 /** Second factors (TOTP and recovery codes) and the merchant's second-factor settings (decision 0220). */
 export function createSecondFactorRepository(db: Db) {
   return {
@@ -87,7 +99,65 @@ export function createSecondFactorRepository(db: Db) {
     async removeAll(userId: string, trx: Db = db): Promise<boolean> {
       const totp = await trx('user_totp').where({ user_id: userId }).delete();
       const codes = await trx('user_recovery_codes').where({ user_id: userId }).delete();
-      return totp + codes > 0;
+      const passkeys = await trx('user_passkeys').where({ user_id: userId }).delete();
+      return totp + codes + passkeys > 0;
+    },
+
+    // ---- passkeys (decision 0223) ----
+
+    async passkeysOf(userId: string, trx: Db = db): Promise<PasskeyRow[]> {
+      return trx<PasskeyRow>('user_passkeys').where({ user_id: userId }).orderBy('created_at');
+    },
+
+    /** Stores a new passkey; false when that credential id is stored already. */
+    async addPasskey(
+      row: { id: string; userId: string; publicKey: Buffer; counter: number; transports: string[] },
+      trx: Db = db,
+    ): Promise<boolean> {
+      const inserted = await trx('user_passkeys')
+        .insert({
+          id: row.id,
+          user_id: row.userId,
+          public_key: row.publicKey,
+          counter: row.counter,
+          transports: row.transports,
+        })
+        .onConflict('id')
+        .ignore()
+        .returning('id');
+      return inserted.length === 1;
+    },
+
+    /** Records a use: the counter moves forward only (a cloned authenticator's lower count is refused). */
+    async usePasskey(id: string, userId: string, counter: number, trx: Db = db): Promise<boolean> {
+      const n = await trx('user_passkeys')
+        .where({ id, user_id: userId })
+        .andWhere((q) => {
+          q.where('counter', '<', counter).orWhere((z) => {
+            z.where('counter', 0).andWhere(trx.raw('? = 0', [counter]));
+          });
+        })
+        .update({ counter, last_used_at: trx.fn.now() });
+      return n === 1;
+    },
+
+    /** The session's outstanding WebAuthn challenge, replacing any earlier one. */
+    async setChallenge(sessionId: string, challenge: string, trx: Db = db): Promise<void> {
+      await trx('dashboard_sessions').where({ id: sessionId }).update({ webauthn_challenge: challenge });
+    },
+
+    /** Takes the session's challenge: answered once, then gone, so an answer cannot be replayed. */
+    async takeChallenge(sessionId: string, trx: Db = db): Promise<string | null> {
+      const { rows } = await trx.raw<{ rows: { challenge: string }[] }>(
+        `with old as (
+           select id, webauthn_challenge as challenge from dashboard_sessions
+           where id = ? and webauthn_challenge is not null for update
+         )
+         update dashboard_sessions s set webauthn_challenge = null from old
+         where s.id = old.id returning old.challenge`,
+        [sessionId],
+      );
+      return rows[0]?.challenge ?? null;
     },
 
     async merchantSettings(merchantId: string, trx: Db = db): Promise<MerchantSecurityRow | undefined> {

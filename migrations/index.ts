@@ -37,6 +37,7 @@ import * as sessionIntentOncePaid from './20261231_0100_session_intent_once_paid
 import * as mcpConfirmationObjects from './20261231_0200_mcp_confirmation_objects';
 import * as userLocale from './20261231_0300_user_locale';
 import * as secondFactor from './20270101_0300_second_factor';
+import * as passkeys from './20270101_0301_passkeys';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -83,4 +84,5 @@ export const migrations: Record<string, Migration> = {
   '20261231_0200_mcp_confirmation_objects': mcpConfirmationObjects,
   '20261231_0300_user_locale': userLocale,
   '20270101_0300_second_factor': secondFactor,
+  '20270101_0301_passkeys': passkeys,
 };

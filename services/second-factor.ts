@@ -8,6 +8,17 @@ import { matchTotp, newTotpSecret, otpauthUri } from '../domain/totp';
 import { sha256 } from '../domain/device-codes';
 import { verifyPassword, PASSWORD_MAX_LENGTH } from '../domain/password';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../domain/errors';
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type AuthenticatorTransportFuture,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+  type RegistrationResponseJSON,
+} from '@simplewebauthn/server';
 
 /** Ten recovery codes at enrolment, each ten base32 characters (50 bits), shown once (decision 0220). */
 export const RECOVERY_CODE_COUNT = 10;
@@ -26,8 +37,31 @@ export interface Throttle {
   lockSeconds: number;
 }
 
+/**
+ * The relying party of passkeys: the public address's host and origin. WebAuthn refuses IP
+ * addresses, so a loopback address (development, tests) is named `localhost` on the same port,
+ * which browsers treat as secure too (decision 0223).
+ */
+export function passkeyParty(publicBaseUrl: string): { rpID: string; origin: string } {
+  const url = new URL(publicBaseUrl);
+  if (url.hostname === '127.0.0.1' || url.hostname === '[::1]') url.hostname = 'localhost';
+  return { rpID: url.hostname, origin: url.origin };
+}
+
 export type FactorResult =
-  { ok: true; via: 'totp' | 'recovery_code' } | { ok: false; reason: 'invalid' | 'locked' };
+  { ok: true; via: 'totp' | 'recovery_code' | 'passkey' } | { ok: false; reason: 'invalid' | 'locked' };
+
+/** The outline of a WebAuthn answer as the page posts it; the library checks the rest. */
+function isCredentialJson(value: unknown): value is { id: string; response: object } {
+  const v = value as { id?: unknown; response?: unknown } | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.id === 'string' &&
+    v.id.length <= 1400 &&
+    typeof v.response === 'object'
+  );
+}
 
 /** A recovery code as stored: lower case, without spaces or hyphens, hashed. */
 function recoveryHash(code: string): string {
@@ -50,9 +84,11 @@ export function createSecondFactorService(deps: {
   knex: Knex;
   secrets: SecretBox;
   throttle: Throttle;
+  publicBaseUrl: string;
   issuer?: string;
 }) {
   const { knex, secrets, throttle } = deps;
+  const party = passkeyParty(deps.publicBaseUrl);
   const issuer = deps.issuer ?? 'Skil';
   const users = createUserRepository(knex);
   const factors = createSecondFactorRepository(knex);
@@ -60,6 +96,29 @@ export function createSecondFactorService(deps: {
 
   const openSecret = (row: { user_id: string; secret: string }) =>
     secrets.open(row.secret, SEALED_AT.totpSecret(row.user_id));
+
+  /** Whether the browser's answer proves the session's challenge with one of the user's passkeys. */
+  async function verifyPasskey(session: SessionRow, user: UserRow, response: unknown): Promise<boolean> {
+    const challenge = await factors.takeChallenge(session.id);
+    if (!challenge || !isCredentialJson(response)) return false;
+    const passkey = (await factors.passkeysOf(user.id)).find((p) => p.id === response.id);
+    if (!passkey) return false;
+    const verified = await verifyAuthenticationResponse({
+      response: response as unknown as AuthenticationResponseJSON,
+      expectedChallenge: challenge,
+      expectedOrigin: party.origin,
+      expectedRPID: party.rpID,
+      credential: {
+        id: passkey.id,
+        publicKey: new Uint8Array(passkey.public_key),
+        counter: Number(passkey.counter),
+        transports: passkey.transports as AuthenticatorTransportFuture[],
+      },
+      requireUserVerification: false,
+    }).catch(() => null);
+    if (!verified?.verified) return false;
+    return factors.usePasskey(passkey.id, user.id, verified.authenticationInfo.newCounter);
+  }
 
   /** Checks a TOTP code or a recovery code, without the throttle. */
   async function check(user: UserRow, code: string): Promise<FactorResult> {
@@ -117,9 +176,101 @@ export function createSecondFactorService(deps: {
     },
 
     /** What the security page shows of the member's own factors. */
-    async status(userId: string): Promise<{ totp: boolean; recoveryCodesLeft: number }> {
-      const [totp, left] = await Promise.all([factors.totpOf(userId), factors.recoveryCodesLeft(userId)]);
-      return { totp: Boolean(totp?.confirmed_at), recoveryCodesLeft: left };
+    async status(userId: string): Promise<{ totp: boolean; recoveryCodesLeft: number; passkeys: number }> {
+      const [totp, left, passkeys] = await Promise.all([
+        factors.totpOf(userId),
+        factors.recoveryCodesLeft(userId),
+        factors.passkeysOf(userId),
+      ]);
+      return { totp: Boolean(totp?.confirmed_at), recoveryCodesLeft: left, passkeys: passkeys.length };
+    },
+
+    /**
+     * Options for adding a passkey, its challenge kept on the session. A passkey comes beside the
+     * authenticator app, whose recovery codes cover both (decision 0223).
+     */
+    async passkeyRegistrationOptions(
+      session: SessionRow,
+      user: UserRow,
+    ): Promise<PublicKeyCredentialCreationOptionsJSON> {
+      if (!(await service.hasFactor(user.id)))
+        throw new ConflictError(
+          'Set up an authenticator app before adding a passkey',
+          'second_factor_required',
+        );
+      const existing = await factors.passkeysOf(user.id);
+      const options = await generateRegistrationOptions({
+        rpName: issuer,
+        rpID: party.rpID,
+        userName: user.email,
+        userID: new TextEncoder().encode(user.id),
+        attestationType: 'none',
+        excludeCredentials: existing.map((p) => ({
+          id: p.id,
+          transports: p.transports as AuthenticatorTransportFuture[],
+        })),
+        authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
+      });
+      await factors.setChallenge(session.id, options.challenge);
+      return options;
+    },
+
+    /** Verifies the browser's answer to the session's challenge and stores the new passkey. */
+    async addPasskey(session: SessionRow, user: UserRow, response: unknown): Promise<boolean> {
+      const challenge = await factors.takeChallenge(session.id);
+      if (!challenge || !isCredentialJson(response)) return false;
+      const verified = await verifyRegistrationResponse({
+        response: response as unknown as RegistrationResponseJSON,
+        expectedChallenge: challenge,
+        expectedOrigin: party.origin,
+        expectedRPID: party.rpID,
+        requireUserVerification: false,
+      }).catch(() => null);
+      if (!verified?.verified) return false;
+      const { credential } = verified.registrationInfo;
+      return factors.addPasskey({
+        id: credential.id,
+        userId: user.id,
+        publicKey: Buffer.from(credential.publicKey),
+        counter: credential.counter,
+        transports: credential.transports ?? [],
+      });
+    },
+
+    /** Options for signing in with a passkey, or null for a member without one. */
+    async passkeyAuthenticationOptions(
+      session: SessionRow,
+      user: UserRow,
+    ): Promise<PublicKeyCredentialRequestOptionsJSON | null> {
+      const passkeys = await factors.passkeysOf(user.id);
+      if (passkeys.length === 0) return null;
+      const options = await generateAuthenticationOptions({
+        rpID: party.rpID,
+        allowCredentials: passkeys.map((p) => ({
+          id: p.id,
+          transports: p.transports as AuthenticatorTransportFuture[],
+        })),
+        userVerification: 'preferred',
+      });
+      await factors.setChallenge(session.id, options.challenge);
+      return options;
+    },
+
+    /** The sign-in's second step with a passkey, under the same throttle as codes. */
+    async completeSignInWithPasskey(
+      session: SessionRow,
+      user: UserRow,
+      response: unknown,
+    ): Promise<FactorResult> {
+      if (await users.isLocked(user.email)) return { ok: false, reason: 'locked' };
+      const ok = await verifyPasskey(session, user, response);
+      if (ok) {
+        await users.clearFailures(user.email);
+        await users.completeSecondFactor(session.id);
+        return { ok: true, via: 'passkey' };
+      }
+      const row = await users.recordFailure(user.email, throttle);
+      return { ok: false, reason: row.locked_until ? 'locked' : 'invalid' };
     },
 
     /**

@@ -121,7 +121,7 @@ export function limitPerAddress(limiter: RateLimiter, limits: RateLimits, log: L
       name: 'sign-in',
       limit: limits.signIn,
       // The second-factor step counts with the password step (decision 0220).
-      applies: (req) => req.method === 'POST' && /^\/dashboard\/sign-in(\/code)?$/.test(req.path),
+      applies: (req) => req.method === 'POST' && /^\/dashboard\/sign-in(\/code|\/passkey)?$/.test(req.path),
     },
     {
       name: 'sign-up',

@@ -327,3 +327,81 @@ test('a required second factor comes first; an operator reset is audited; turnin
   const after = await web.knex('merchants').where({ id: other.id }).first('require_second_factor');
   expect(after.require_second_factor).toBe(false);
 });
+
+test('add a passkey with a virtual authenticator and sign in with it', async () => {
+  const member = await createMerchantUser(web.knex, merchant.id, 'finance');
+  // The authenticator app first, over HTTP; its recovery codes cover the passkey too (decision 0223).
+  const client = new WebClient(web.url);
+  await client.signIn(member.email, member.password);
+  const { secret } = await enrolOverHttp(client);
+
+  // WebAuthn refuses IP addresses: the browser uses the loopback name the server expects.
+  const origin = web.url.replace('127.0.0.1', 'localhost');
+  const context = await browser.newContext({ bypassCSP: false });
+  const page = await context.newPage();
+  await page.route('**/*', (route) =>
+    route
+      .request()
+      .url()
+      .startsWith(origin + '/')
+      ? route.continue()
+      : route.abort(),
+  );
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  try {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    await page.goto(`${origin}/dashboard/sign-in?lang=en`);
+    await page.getByLabel('Email').fill(member.email);
+    await page.getByLabel('Password').fill(member.password);
+    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
+    await submitCode(page, codeFor(secret, 1));
+    await page.goto(`${origin}/dashboard/security?lang=en`);
+    await page.getByText('No passkey yet.').waitFor();
+    await Promise.all([
+      page.waitForNavigation(),
+      page.getByRole('button', { name: 'Add a passkey' }).click(),
+    ]);
+    await Promise.all([
+      page.waitForNavigation(),
+      page.getByRole('button', { name: 'Create a passkey' }).click(),
+    ]);
+    await page.getByText('Passkey added.').waitFor();
+    await page.getByText('One passkey.').waitFor();
+    const stored = await web.knex('user_passkeys').where({ user_id: member.id });
+    expect(stored).toHaveLength(1);
+    const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+    expect(credentials).toHaveLength(1);
+    expect(stored[0].id).toBe(
+      credentials[0]!.credentialId.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
+    );
+
+    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign out' }).click()]);
+    await page.getByLabel('Email').fill(member.email);
+    await page.getByLabel('Password').fill(member.password);
+    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
+    expect(new URL(page.url()).pathname).toBe('/dashboard/sign-in/code');
+    await Promise.all([
+      page.waitForNavigation(),
+      page.getByRole('button', { name: 'Use a passkey' }).click(),
+    ]);
+    expect(new URL(page.url()).pathname).toBe('/dashboard/home');
+    // The signature counter moved on with the use.
+    const used = await web.knex('user_passkeys').where({ user_id: member.id }).first();
+    expect(used.last_used_at).not.toBeNull();
+    expect(errors).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});

@@ -19,6 +19,8 @@ import {
 import { merchantView, sendMerchantPage, viewPreferences } from './frame';
 import { langField, languageSwitch, localeOf } from './account-messages';
 import { requireRecentSignIn } from './reauth';
+import { PASSKEY_JS } from './passkey-script';
+import type { SafeHtml } from '../../html/html';
 
 const t = defineMessages({
   en: {
@@ -58,6 +60,18 @@ const t = defineMessages({
     save: 'Save',
     saved: 'Saved.',
     owner_live: 'As an owner of a merchant that takes live payments, you must have a second factor.',
+    passkeys_heading: 'Passkeys',
+    passkeys_count:
+      '{count, plural, =0 {No passkey yet. A passkey on this device or a security key signs you in without typing a code.} one {One passkey.} other {# passkeys.}}',
+    passkeys_need_totp: 'Set up an authenticator app first; its recovery codes cover your passkeys too.',
+    passkey_add: 'Add a passkey',
+    passkey_create: 'Create a passkey',
+    passkey_intro:
+      'Your browser will ask you to confirm with this device (fingerprint, face, PIN) or a security key.',
+    passkey_added: 'Passkey added.',
+    passkey_failed: 'The passkey was not created or not accepted. Try again.',
+    passkey_use: 'Use a passkey',
+    passkey_wrong: 'The passkey was not accepted.',
   },
   is: {
     code_title: 'Tveggja þrepa innskráning',
@@ -98,8 +112,50 @@ const t = defineMessages({
     save: 'Vista',
     saved: 'Vistað.',
     owner_live: 'Sem eigandi söluaðila sem tekur við raungreiðslum verður þú að hafa annað auðkenni.',
+    passkeys_heading: 'Aðgangslyklar',
+    passkeys_count:
+      '{count, plural, =0 {Enginn aðgangslykill enn. Aðgangslykill í þessu tæki eða öryggislykill skráir þig inn án þess að slá inn kóða.} one {Einn aðgangslykill.} other {# aðgangslyklar.}}',
+    passkeys_need_totp:
+      'Settu fyrst upp auðkenningarforrit; endurheimtarkóðar þess gilda líka fyrir aðgangslyklana.',
+    passkey_add: 'Bæta við aðgangslykli',
+    passkey_create: 'Búa til aðgangslykil',
+    passkey_intro:
+      'Vafrinn biður þig að staðfesta með þessu tæki (fingrafari, andliti, PIN) eða öryggislykli.',
+    passkey_added: 'Aðgangslykli bætt við.',
+    passkey_failed: 'Aðgangslykillinn var ekki búinn til eða ekki samþykktur. Reyndu aftur.',
+    passkey_use: 'Nota aðgangslykil',
+    passkey_wrong: 'Aðgangslyklinum var hafnað.',
   },
 });
+
+const PASSKEY_SCRIPT = '/dashboard/assets/passkey.js';
+
+/**
+ * The passkey button: hidden until the script finds WebAuthn, the options in a data attribute, the
+ * answer posted by a form (the pages' CSP allows no request from script, decision 0223).
+ */
+function passkeyWidget(
+  locale: Locale,
+  mode: 'create' | 'get',
+  options: unknown,
+  action: string,
+  hidden: SafeHtml,
+  label: string,
+): SafeHtml {
+  return html`<div
+    id="passkey"
+    data-mode="${mode}"
+    data-options="${JSON.stringify(options)}"
+    data-failed="${t(locale, 'passkey_failed')}"
+  >
+    <p><button type="button" id="passkey-start" hidden>${label}</button></p>
+    <p id="passkey-status" role="status"></p>
+    <form id="passkey-form" method="post" action="${action}">
+      ${hidden}
+      <input type="hidden" name="credential" value="" />
+    </form>
+  </div>`;
+}
 
 const home = (kind: string) => (kind === 'operator' ? '/dashboard/operator' : '/dashboard/home');
 
@@ -114,8 +170,15 @@ export function secondFactorPages(ctx: WebContext): Router {
 
   // ---- the sign-in's second step, for a session that has given its password ----
 
-  function codeForm(locale: Locale, token: string, next: string | null, error?: string) {
+  function codeForm(locale: Locale, token: string, next: string | null, error?: string, passkey?: unknown) {
+    const carried = html`${csrfField(token)} ${langField(locale)}
+    ${next ? html`<input type="hidden" name="next" value="${next}" />` : ''}`;
     return html`${error ? notice('error', error) : ''}
+      ${
+        passkey
+          ? html`${passkeyWidget(locale, 'get', passkey, '/dashboard/sign-in/passkey', carried, t(locale, 'passkey_use'))}`
+          : ''
+      }
       <p>${t(locale, 'code_intro')}</p>
       <form method="post" action="/dashboard/sign-in/code">
         ${csrfField(token)} ${langField(locale)}
@@ -139,7 +202,12 @@ export function secondFactorPages(ctx: WebContext): Router {
       </form>`;
   }
 
-  router.get('/dashboard/sign-in/code', (req, res) => {
+  router.get(PASSKEY_SCRIPT, (_req, res) => {
+    res.type('application/javascript').setHeader('Cache-Control', 'public, max-age=300');
+    res.send(PASSKEY_JS);
+  });
+
+  router.get('/dashboard/sign-in/code', async (req, res) => {
     const pending = pendingFactorSession(res);
     if (!pending) {
       res.redirect(303, '/dashboard/sign-in');
@@ -147,14 +215,15 @@ export function secondFactorPages(ctx: WebContext): Router {
     }
     const locale = localeOf(req, res, ctx.cookies);
     const next = safeNext(req.query.next);
+    const passkey = await secondFactor.passkeyAuthenticationOptions(pending.session, pending.user);
     sendPage(
       res,
-      html`${languageSwitch(req, locale)}${codeForm(locale, preSessionCsrf(req, res, ctx.cookies), next)}`,
-      { title: t(locale, 'code_title'), lang: locale },
+      html`${languageSwitch(req, locale)}${codeForm(locale, preSessionCsrf(req, res, ctx.cookies), next, undefined, passkey)}`,
+      { title: t(locale, 'code_title'), lang: locale, ...(passkey && { scripts: [PASSKEY_SCRIPT] }) },
     );
   });
 
-  router.post('/dashboard/sign-in/code', async (req, res) => {
+  router.post(['/dashboard/sign-in/code', '/dashboard/sign-in/passkey'], async (req, res) => {
     const locale = localeOf(req, res, ctx.cookies);
     const next = safeNext(field(req, 'next'));
     const pending = pendingFactorSession(res);
@@ -162,21 +231,32 @@ export function secondFactorPages(ctx: WebContext): Router {
       res.redirect(303, '/dashboard/sign-in');
       return;
     }
-    const retry = (status: number, message: string) =>
-      sendPage(res, codeForm(locale, preSessionCsrf(req, res, ctx.cookies), next, message), {
+    const retry = async (status: number, message: string) => {
+      const passkey = await secondFactor.passkeyAuthenticationOptions(pending.session, pending.user);
+      sendPage(res, codeForm(locale, preSessionCsrf(req, res, ctx.cookies), next, message, passkey), {
         title: t(locale, 'code_title'),
         lang: locale,
         status,
+        ...(passkey && { scripts: [PASSKEY_SCRIPT] }),
       });
+    };
     if (!csrfValid(req, res, ctx.cookies, 'pre-session')) {
-      retry(403, t(locale, 'code_expired'));
+      await retry(403, t(locale, 'code_expired'));
       return;
     }
-    const result = await secondFactor.completeSignIn(pending.session, pending.user, field(req, 'code'));
+    const byPasskey = req.path === '/dashboard/sign-in/passkey';
+    const result = byPasskey
+      ? await secondFactor.completeSignInWithPasskey(
+          pending.session,
+          pending.user,
+          parseCredential(field(req, 'credential')),
+        )
+      : await secondFactor.completeSignIn(pending.session, pending.user, field(req, 'code'));
     if (!result.ok) {
-      retry(
+      const wrong = byPasskey ? 'passkey_wrong' : 'code_wrong';
+      await retry(
         result.reason === 'locked' ? 429 : 401,
-        t(locale, result.reason === 'locked' ? 'code_locked' : 'code_wrong'),
+        t(locale, result.reason === 'locked' ? 'code_locked' : wrong),
       );
       return;
     }
@@ -219,6 +299,18 @@ export function secondFactorPages(ctx: WebContext): Router {
                   ${view.csrf}
                   <p><button type="submit">${t(l, 'start')}</button></p>
                 </form>`
+        }
+      </section>
+      <section aria-labelledby="passkeys-heading">
+        <h2 id="passkeys-heading">${t(l, 'passkeys_heading')}</h2>
+        ${
+          mine.totp
+            ? html`<p data-testid="passkey-count">${t(l, 'passkeys_count', { count: mine.passkeys })}</p>
+                <form method="post" action="/dashboard/security/passkeys/new">
+                  ${view.csrf}
+                  <p><button type="submit">${t(l, 'passkey_add')}</button></p>
+                </form>`
+            : html`<p>${t(l, 'passkeys_need_totp')}</p>`
         }
       </section>
       ${
@@ -292,6 +384,34 @@ export function secondFactorPages(ctx: WebContext): Router {
 
   router.get('/dashboard/security', (req, res) => securityPage(req, res));
 
+  router.post('/dashboard/security/passkeys/new', async (req, res) => {
+    const view = merchantView(req, res);
+    const l = view.locale;
+    const { session, user } = sessionOf(res);
+    try {
+      const options = await secondFactor.passkeyRegistrationOptions(session, user);
+      const body = html`<p>${t(l, 'passkey_intro')}</p>
+        ${passkeyWidget(l, 'create', options, '/dashboard/security/passkeys', view.csrf, t(l, 'passkey_create'))}`;
+      sendMerchantPage(res, view, body, { title: t(l, 'passkey_add'), scripts: [PASSKEY_SCRIPT] });
+    } catch (err) {
+      await securityPage(req, res, {
+        error: errorMessage(err),
+        status: err instanceof ApiError ? err.status : 400,
+      });
+    }
+  });
+
+  router.post('/dashboard/security/passkeys', async (req, res) => {
+    const l = merchantView(req, res).locale;
+    const { session, user } = sessionOf(res);
+    const added = await secondFactor.addPasskey(session, user, parseCredential(field(req, 'credential')));
+    await securityPage(
+      req,
+      res,
+      added ? { ok: t(l, 'passkey_added') } : { error: t(l, 'passkey_failed'), status: 400 },
+    );
+  });
+
   router.post('/dashboard/security/totp', async (req, res) => {
     try {
       await enrolPage(req, res);
@@ -357,4 +477,14 @@ export function secondFactorPages(ctx: WebContext): Router {
   );
 
   return router;
+}
+
+/** The posted WebAuthn answer, or null when it is not JSON of a sane size. */
+function parseCredential(text: string): unknown {
+  if (text.length === 0 || text.length > 20_000) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
 }
