@@ -405,3 +405,86 @@ test('add a passkey with a virtual authenticator and sign in with it', async () 
     await context.close();
   }
 });
+
+test('a role change, a live key and a refund above the amount ask again; a small refund does not', async () => {
+  const shop = await web.merchant('Verðir ehf.');
+  const boss = await createMerchantUser(web.knex, shop.id);
+  const clerk = await createMerchantUser(web.knex, shop.id, 'read_only');
+  const client = new WebClient(web.url);
+  await client.signIn(boss.email, boss.password);
+  const { codes } = await enrolOverHttp(client);
+  const card = { number: '4242424242424242', exp_month: 12, exp_year: 2040, cvc: '123' };
+  const pay = async (amount: number) => {
+    const res = await fetch(`${web.url}/v1/payment-intents`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${shop.testKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount, card, confirm: true }),
+    });
+    const body = (await res.json()) as { id: string; status: string };
+    expect(body.status).toBe('succeeded');
+    return body.id;
+  };
+  const [large, small] = await Promise.all([pay(150_000), pay(5_000)]);
+  // Approved for live (the operator's review is another test's subject).
+  await web.knex('merchants').where({ id: shop.id }).update({ application_status: 'approved' });
+  // The clock moves on past the window.
+  await web
+    .knex('dashboard_sessions')
+    .where({ user_id: boss.id })
+    .update({
+      authenticated_at: web.knex.raw("now() - interval '10 minutes'"),
+    });
+  const refunded = async (id: string) =>
+    Number((await web.knex('refunds').where({ payment_intent_id: id }).sum('amount as s').first())?.s ?? 0);
+
+  await client.get('/dashboard/team');
+  const role = await client.post(`/dashboard/team/members/${clerk.id}/role`, { role: 'finance' });
+  expect(role.status).toBe(401);
+  expect((await web.knex('users').where({ id: clerk.id }).first()).role).toBe('read_only');
+
+  await client.get('/dashboard/api-keys');
+  const live = await client.post('/dashboard/api-keys', { mode: 'live' });
+  expect(live.status).toBe(401);
+  expect(live.text).not.toContain('sk_live_');
+  // A test key is not guarded.
+  expect((await client.post('/dashboard/api-keys', { mode: 'test' })).text).toContain('sk_test_');
+
+  await client.get(`/dashboard/payments/${small}`);
+  expect((await client.post(`/dashboard/payments/${small}/refund`, { amount: '' })).status).toBe(200);
+  expect(await refunded(small)).toBe(5_000);
+  await client.get(`/dashboard/payments/${large}`);
+  const refund = await client.post(`/dashboard/payments/${large}/refund`, { amount: '' });
+  expect(refund.status).toBe(401);
+  expect(await refunded(large)).toBe(0);
+  // Answered: the refund goes through as first posted, once.
+  const done = await client.post(`/dashboard/payments/${large}/refund`, {
+    amount: '',
+    _reauth: '1',
+    _reauth_password: boss.password,
+    _reauth_code: codes[0]!,
+  });
+  expect(done.status).toBe(200);
+  expect(await refunded(large)).toBe(150_000);
+  // Within the window now: the role change goes straight through.
+  await client.get('/dashboard/team');
+  expect((await client.post(`/dashboard/team/members/${clerk.id}/role`, { role: 'finance' })).status).toBe(
+    200,
+  );
+  expect((await web.knex('users').where({ id: clerk.id }).first()).role).toBe('finance');
+});
+
+test('one code raced from four sign-ins at once opens exactly one', async () => {
+  const member = await createMerchantUser(web.knex, merchant.id, 'read_only');
+  const first = new WebClient(web.url);
+  await first.signIn(member.email, member.password);
+  const { secret } = await enrolOverHttp(first);
+  // Four pending sign-ins (fewer than the five failures that lock, so the lock decides nothing).
+  const clients = Array.from({ length: 4 }, () => new WebClient(web.url));
+  for (const c of clients) {
+    expect((await c.signIn(member.email, member.password)).location).toMatch(/^\/dashboard\/sign-in\/code/);
+    await c.get('/dashboard/sign-in/code');
+  }
+  const code = codeFor(secret, 1);
+  const results = await Promise.all(clients.map((c) => c.post('/dashboard/sign-in/code', { code })));
+  expect(results.map((r) => r.status).sort()).toEqual([303, 401, 401, 401]);
+});
