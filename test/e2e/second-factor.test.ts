@@ -93,6 +93,18 @@ test('set up an authenticator app from its QR page, then sign in with it; a code
   try {
     await passwordStep(page, owner);
     expect(new URL(page.url()).pathname).toBe('/dashboard/home');
+    // The enrolment page in Icelandic first; the English one below shows the same waiting secret.
+    await page.goto(`${web.url}/dashboard/security?lang=is`);
+    await Promise.all([
+      page.waitForNavigation(),
+      page.getByRole('button', { name: 'Setja upp auðkenningarforrit' }).click(),
+    ]);
+    await page.getByRole('img', { name: 'QR-kóði fyrir auðkenningarforritið' }).waitFor();
+    const shownInIcelandic = (await page.getByTestId('totp-secret').innerText()).replace(/\s/g, '');
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await checkLayout(page, `enrolment is at ${width}`);
+    }
     await page.goto(`${web.url}/dashboard/security?lang=en`);
     await Promise.all([
       page.waitForNavigation(),
@@ -101,6 +113,7 @@ test('set up an authenticator app from its QR page, then sign in with it; a code
     await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
     ownerSecret = (await page.getByTestId('totp-secret').innerText()).replace(/\s/g, '');
     expect(ownerSecret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(ownerSecret).toBe(shownInIcelandic);
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
       await checkLayout(page, `enrolment at ${width}`);
@@ -200,6 +213,19 @@ test('a sensitive change without a recent sign-in asks again and changes nothing
       .update({
         authenticated_at: web.knex.raw("now() - interval '10 minutes'"),
       });
+    // Asked in Icelandic: the page asks in Icelandic, and nothing changes.
+    await page.goto(`${web.url}/dashboard/profile?lang=is`);
+    await page.locator('input[name="bank_account"]').fill('0133-26-999999');
+    await Promise.all([
+      page.waitForNavigation(),
+      page.locator('form[action="/dashboard/profile"] button[type="submit"]').click(),
+    ]);
+    await page.getByRole('heading', { name: 'Staðfestu að þetta sért þú' }).waitFor();
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await checkLayout(page, `re-authentication is at ${width}`);
+    }
+    expect(await bankAccount()).toBe(before);
     await page.goto(`${web.url}/dashboard/profile?lang=en`);
     await page.getByLabel('Settlement bank account (0000-00-000000)').fill('0133-26-654321');
     await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Save profile' }).click()]);
@@ -378,6 +404,10 @@ test('add a passkey with a virtual authenticator and sign in with it', async () 
       page.getByRole('button', { name: 'Create a passkey' }).click(),
     ]);
     await page.getByText('Passkey added.').waitFor();
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await checkLayout(page, `security with a passkey at ${width}`);
+    }
     await page.getByText('One passkey.').waitFor();
     const stored = await web.knex('user_passkeys').where({ user_id: member.id });
     expect(stored).toHaveLength(1);
@@ -392,6 +422,7 @@ test('add a passkey with a virtual authenticator and sign in with it', async () 
     await page.getByLabel('Password').fill(member.password);
     await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
     expect(new URL(page.url()).pathname).toBe('/dashboard/sign-in/code');
+    await checkLayout(page, 'code step with a passkey');
     await Promise.all([
       page.waitForNavigation(),
       page.getByRole('button', { name: 'Use a passkey' }).click(),
