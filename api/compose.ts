@@ -51,7 +51,8 @@ import { createMerchantReviewService } from '../services/operator/merchant-revie
 import { createThemeService } from '../services/theme';
 import { scanWebsite } from '../services/theme-scan';
 import { createDeviceService } from '../services/device/device-authorization';
-import { createSignInService } from '../services/sign-in';
+import { createSignInService, SIGN_IN_POLICY } from '../services/sign-in';
+import { createSecondFactorService } from '../services/second-factor';
 import { createDashboardKeyService } from '../services/dashboard-keys';
 import { createSignUpService } from '../services/accounts/sign-up';
 import { createEmailVerificationService } from '../services/accounts/email-verification';
@@ -298,6 +299,7 @@ export function composeServices(deps: ServiceDeps) {
 
   const auditLog = createAuditLogService({ knex });
   const accountDeps = { knex, mailer: mailer ?? unconfiguredMailer(), publicBaseUrl, log };
+  const secondFactor = createSecondFactorService({ knex, secrets, throttle: SIGN_IN_POLICY, publicBaseUrl });
   const pages: PageServices = {
     signUp: createSignUpService(accountDeps),
     emailVerification: createEmailVerificationService(accountDeps),
@@ -309,7 +311,8 @@ export function composeServices(deps: ServiceDeps) {
     portal: createPortalService({ knex, acquirer, subscriptions }),
     themes,
     scanWebsite: (address: string) => scanWebsite(address, { allowPrivateRanges }),
-    signIn: createSignInService(knex),
+    signIn: createSignInService(knex, secondFactor),
+    secondFactor,
     auditLog,
     payoutGuard,
     accounts,

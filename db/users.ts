@@ -35,6 +35,12 @@ export interface SessionRow {
   /** Where and in what browser the session began (decision 0227); null for sessions from before. */
   client_address: string | null;
   user_agent: string | null;
+  /** Password given, second factor still to give: the session opens no page but that step (decision 0220). */
+  factor_pending: boolean;
+  /** Signed in, but a second factor must be set up before any other page (decision 0221). */
+  must_enrol: boolean;
+  /** The last time the member gave password and second factor here: sign-in or re-authentication. */
+  authenticated_at: Date;
 }
 
 /** Where a session begins: the client's address and its browser's User-Agent. */
@@ -195,7 +201,7 @@ export function createUserRepository(db: Db) {
       userId: string,
       ttlSeconds: number,
       trx: Db = db,
-      origin?: SessionOrigin,
+      opts: { origin?: SessionOrigin; factorPending?: boolean; mustEnrol?: boolean } = {},
     ): Promise<{ row: SessionRow; token: string }> {
       const token = randomBase62(43);
       const [row] = await trx<SessionRow>('dashboard_sessions')
@@ -204,9 +210,11 @@ export function createUserRepository(db: Db) {
           token_hash: sha256(token),
           user_id: userId,
           csrf_token: randomBase62(32),
+          factor_pending: opts.factorPending ?? false,
+          must_enrol: opts.mustEnrol ?? false,
           expires_at: trx.raw(`now() + ? * interval '1 second'`, [ttlSeconds]) as never,
-          client_address: origin?.address ?? null,
-          user_agent: origin?.userAgent?.slice(0, 300) ?? null,
+          client_address: opts.origin?.address ?? null,
+          user_agent: opts.origin?.userAgent?.slice(0, 300) ?? null,
         })
         .returning('*');
       return { row: row!, token };
@@ -232,6 +240,37 @@ export function createUserRepository(db: Db) {
         .where('last_seen_at', '<', trx.raw("now() - interval '1 minute'"))
         .update({ last_seen_at: trx.fn.now() });
       return { session, user };
+    },
+
+    /**
+     * The second factor was given: the session is signed in from now, and must set one up first
+     * when `mustEnrol` (never: a member who just gave one has one).
+     */
+    async completeSecondFactor(id: string, trx: Db = db): Promise<void> {
+      await trx('dashboard_sessions')
+        .where({ id })
+        .update({ factor_pending: false, must_enrol: false, authenticated_at: trx.fn.now() });
+    },
+
+    /** Password and second factor given again in this session (re-authentication, decision 0222). */
+    async markAuthenticated(id: string, trx: Db = db): Promise<void> {
+      await trx('dashboard_sessions').where({ id }).update({ authenticated_at: trx.fn.now() });
+    },
+
+    /** The user has a second factor now: none of their sessions is held at enrolment any longer. */
+    async releaseEnrolment(userId: string, trx: Db = db): Promise<void> {
+      await trx('dashboard_sessions')
+        .where({ user_id: userId, must_enrol: true })
+        .update({ must_enrol: false });
+    },
+
+    /** Whether the session's last full sign-in is within `seconds` (the database's clock decides). */
+    async authenticatedWithin(id: string, seconds: number, trx: Db = db): Promise<boolean> {
+      const row: { id: string } | undefined = await trx<{ id: string }>('dashboard_sessions')
+        .where({ id })
+        .where('authenticated_at', '>', trx.raw(`now() - ? * interval '1 second'`, [seconds]))
+        .first('id');
+      return row !== undefined;
     },
 
     async deleteSession(id: string, trx: Db = db): Promise<void> {

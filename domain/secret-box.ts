@@ -76,6 +76,7 @@ export function createSecretBox(keyText: string): SecretBox {
 export const SEALED_AT = {
   channelSecret: (channelId: string) => `notification_channels.secret:${channelId}`,
   channelPreviousSecret: (channelId: string) => `notification_channels.previous_secret:${channelId}`,
+  totpSecret: (userId: string) => `user_totp.secret:${userId}`,
   platformSecret: (connectionId: string) => `platform_connections.secret:${connectionId}`,
   replay: (merchantId: string, livemode: boolean, key: string) =>
     `idempotency_keys.response_body:${merchantId}:${livemode ? 'live' : 'test'}:${key}`,

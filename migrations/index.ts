@@ -43,6 +43,8 @@ import * as invoiceDelivery from './20270101_0201_invoice_delivery';
 import * as apiKeySightings from './20270101_0400_api_key_sightings';
 import * as merchantAuditLog from './20270101_0410_merchant_audit_log';
 import * as payoutAccountChanges from './20270101_0420_payout_account_changes';
+import * as secondFactor from './20270101_0300_second_factor';
+import * as passkeys from './20270101_0301_passkeys';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -95,4 +97,6 @@ export const migrations: Record<string, Migration> = {
   '20270101_0400_api_key_sightings': apiKeySightings,
   '20270101_0410_merchant_audit_log': merchantAuditLog,
   '20270101_0420_payout_account_changes': payoutAccountChanges,
+  '20270101_0300_second_factor': secondFactor,
+  '20270101_0301_passkeys': passkeys,
 };

@@ -5,6 +5,7 @@ export type { SessionOrigin, SessionRow, UserKind, UserRow } from '../db/users';
 import { hashPassword, verifyPassword, PASSWORD_MAX_LENGTH } from '../domain/password';
 import { randomBase62 } from '../domain/ids';
 import type { Locale } from '../domain/locale';
+import type { SecondFactorService } from './second-factor';
 
 /** Five failures within 15 minutes lock the address for 15 minutes (docs/decisions/0016-dashboard-sign-in.md). */
 export const SIGN_IN_POLICY = { maxFailures: 5, windowSeconds: 15 * 60, lockSeconds: 15 * 60 };
@@ -17,15 +18,24 @@ export interface DashboardSession {
   user: UserRow;
 }
 
+/**
+ * After the password: `second_factor` when the member has one to give before the session opens
+ * anything, `enrol` when they must set one up first (decisions 0220, 0221), else `done`.
+ */
+export type SignInStep = 'done' | 'second_factor' | 'enrol';
+
 export type SignInResult =
-  | { ok: true; user: UserRow; session: SessionRow; token: string }
+  | { ok: true; user: UserRow; session: SessionRow; token: string; step: SignInStep }
   | { ok: false; reason: 'invalid' | 'locked' };
 
 /**
  * Dashboard sign-in and sessions. Unknown addresses cost the same key derivation as known ones and
  * are throttled alike, so neither timing nor lockout tells which addresses have accounts.
  */
-export function createSignInService(knex: Knex) {
+export function createSignInService(
+  knex: Knex,
+  secondFactor?: Pick<SecondFactorService, 'hasFactor' | 'mustEnrol'>,
+) {
   const users = createUserRepository(knex);
   let dummyHash: Promise<string> | undefined;
 
@@ -46,13 +56,19 @@ export function createSignInService(knex: Knex) {
         return { ok: false, reason: row.locked_until ? 'locked' : 'invalid' };
       }
       await users.clearFailures(email);
-      const { row: session, token } = await users.createSession(
-        user.id,
-        SESSION_TTL_SECONDS,
-        undefined,
+      const step: SignInStep = !secondFactor
+        ? 'done'
+        : (await secondFactor.hasFactor(user.id))
+          ? 'second_factor'
+          : (await secondFactor.mustEnrol(user))
+            ? 'enrol'
+            : 'done';
+      const { row: session, token } = await users.createSession(user.id, SESSION_TTL_SECONDS, knex, {
         origin,
-      );
-      return { ok: true, user, session, token };
+        factorPending: step === 'second_factor',
+        mustEnrol: step === 'enrol',
+      });
+      return { ok: true, user, session, token, step };
     },
 
     /** The live session of a cookie token, if any. */

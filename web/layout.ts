@@ -44,6 +44,7 @@ const t = defineMessages({
     platform: 'Platform',
     applications: 'Applications',
     finance: 'Finance',
+    secondFactors: 'Second factors',
     settings: 'Settings',
     profile: 'Profile',
     theme: 'Checkout theme',
@@ -61,6 +62,7 @@ const t = defineMessages({
     platform: 'Umsjón',
     applications: 'Umsóknir',
     finance: 'Fjármál',
+    secondFactors: 'Önnur auðkenni',
     settings: 'Stillingar',
     profile: 'Upplýsingar',
     theme: 'Útlit greiðslusíðu',
@@ -101,6 +103,11 @@ function nav(
                 current: current('/dashboard/operator'),
               },
               { href: '/dashboard/finance', label: t(l, 'finance'), current: current('/dashboard/finance') },
+              {
+                href: '/dashboard/operator/second-factor',
+                label: t(l, 'secondFactors'),
+                current: current('/dashboard/operator/second-factor'),
+              },
             ],
           },
         ]

@@ -2,6 +2,7 @@ import type { AutoDisableRule } from '../domain/webhook-schedule';
 import type { CheckoutService } from '../services/checkout';
 import type { SubscriptionService } from '../services/subscriptions/subscriptions';
 import type { SignInService } from '../services/sign-in';
+import type { SecondFactorService } from '../services/second-factor';
 import type { MerchantAccountService } from '../services/merchant/merchant-account';
 import type { DashboardKeyService } from '../services/dashboard-keys';
 import type { ThemeService } from '../services/theme';
@@ -99,6 +100,8 @@ export interface PageServices {
   auditLog: AuditLogService;
   /** Payout account changes: their holds and the owners' confirmation (decision 0228). */
   payoutGuard: PayoutAccountGuard;
+  /** Members' second factors and re-authentication (decisions 0220-0222). */
+  secondFactor: SecondFactorService;
   accounts: MerchantAccountService;
   keys: DashboardKeyService;
   device: DeviceService;

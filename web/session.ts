@@ -65,13 +65,23 @@ export function webSession(res: Response): WebSession | undefined {
   return (res.locals as { web?: WebSession }).web;
 }
 
+/**
+ * A session that has given its password and still owes the second factor (decision 0220): it is
+ * not a signed-in session, and only the sign-in's code step reads it.
+ */
+export function pendingFactorSession(res: Response): WebSession | undefined {
+  return (res.locals as { pendingFactor?: WebSession }).pendingFactor;
+}
+
 /** Loads the session of the cookie, if any and still valid. */
 export function loadSession(signIn: SignInService, names: CookieNames): RequestHandler {
   return async (req, res, next) => {
     const token = readCookies(req)[names.session];
     if (token && /^[0-9A-Za-z]{20,100}$/.test(token)) {
       const found = await signIn.findSession(token);
-      if (found) (res.locals as { web?: WebSession }).web = found;
+      const locals = res.locals as { web?: WebSession; pendingFactor?: WebSession };
+      if (found?.session.factor_pending) locals.pendingFactor = found;
+      else if (found) locals.web = found;
     }
     next();
   };

@@ -125,7 +125,8 @@ export function limitPerAddress(limiter: RateLimiter, limits: RateLimits, log: L
     {
       name: 'sign-in',
       limit: limits.signIn,
-      applies: (req) => req.method === 'POST' && req.path === '/dashboard/sign-in',
+      // The second-factor step counts with the password step (decision 0220).
+      applies: (req) => req.method === 'POST' && /^\/dashboard\/sign-in(\/code|\/passkey)?$/.test(req.path),
     },
     {
       name: 'sign-up',

@@ -5,6 +5,7 @@ import { html, type SafeHtml } from '../../html/html';
 import { defineMessages } from '../messages';
 import { merchantView, requireAction, sendMerchantPage, table, viewPreferences } from './frame';
 import { errorMessage, field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
+import { requireRecentSignIn } from './reauth';
 
 const t = defineMessages({
   en: {
@@ -163,7 +164,14 @@ export function apiKeyPages(ctx: WebContext): Router {
 
   router.get('/dashboard/api-keys', (req, res) => keysPage(req, res));
 
-  router.post('/dashboard/api-keys', async (req, res) => {
+  // A new live secret, made or rolled, asks for a recent sign-in (decision 0222).
+  const newLiveKey = requireRecentSignIn(ctx, (req) => field(req, 'mode') === 'live');
+  const liveKeyRolled = requireRecentSignIn(ctx, async (req, res) => {
+    const all = await keys.list(merchantIdOf(res));
+    return all.some((k) => k.id === String(req.params.id) && k.livemode);
+  });
+
+  router.post('/dashboard/api-keys', newLiveKey, async (req, res) => {
     const livemode = field(req, 'mode') === 'live';
     try {
       const { secret } = await keys.create(merchantIdOf(res), livemode);
@@ -176,7 +184,7 @@ export function apiKeyPages(ctx: WebContext): Router {
     }
   });
 
-  router.post('/dashboard/api-keys/:id/roll', async (req, res) => {
+  router.post('/dashboard/api-keys/:id/roll', liveKeyRolled, async (req, res) => {
     try {
       const { row, secret } = await keys.roll(merchantIdOf(res), String(req.params.id));
       await keysPage(req, res, {

@@ -59,6 +59,7 @@ const t = defineMessages({
     team: 'Team',
     auditLog: 'Audit log',
     sessions: 'Your sessions',
+    security: 'Security',
     tills: 'Tills',
     viewing: 'Viewing {mode, select, live {live} other {test}} data',
     switchMode: 'Switch to {mode, select, live {live} other {test}} data',
@@ -95,6 +96,7 @@ const t = defineMessages({
     team: 'Teymi',
     auditLog: 'Atvikaskrá',
     sessions: 'Innskráningar þínar',
+    security: 'Öryggi',
     tills: 'Kassar',
     viewing: 'Sýnir {mode, select, live {raungögn} other {prufugögn}}',
     switchMode: 'Skipta í {mode, select, live {raungögn} other {prufugögn}}',
@@ -150,6 +152,7 @@ const NAV: { group?: Key; pages: { href: string; key: Key; action: DashboardActi
       { href: '/dashboard/team', key: 'team', action: 'read' },
       { href: '/dashboard/audit-log', key: 'auditLog', action: 'read_audit_log' },
       { href: '/dashboard/sessions', key: 'sessions', action: 'read' },
+      { href: '/dashboard/security', key: 'security', action: 'read' },
     ],
   },
 ];

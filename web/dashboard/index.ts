@@ -22,6 +22,7 @@ import { teamPages } from './team-pages';
 import { auditFormPosts } from './audit-capture';
 import { securityPages } from './security-pages';
 import { payoutAccountPages } from './payout-account-pages';
+import { secondFactorPages } from './second-factor-pages';
 
 const WEB_PATH = /^\/(dashboard|device)(\/|$)/;
 
@@ -98,6 +99,14 @@ function dashboardRouter(deps: Omit<WebContext, 'cookies'>): Router {
   router.use(express.urlencoded({ extended: true, limit: '64kb', parameterLimit: 100 }));
   router.use(loadSession(deps.services.signIn, ctx.cookies));
   router.use(rememberLanguage(ctx));
+  // A member who must set up a second factor sees the security page before anything else (decision 0221).
+  router.use((req, res, next) => {
+    if (webSession(res)?.session.must_enrol && !/^\/dashboard\/(security|sign-out)(\/|$)/.test(req.path)) {
+      res.redirect(303, '/dashboard/security');
+      return;
+    }
+    next();
+  });
   router.use((req, res, next) => {
     context(res).route = req.path.replace(/\/[a-z]{2,6}_[0-9A-Za-z]{8,}/g, '/:id');
     next();
@@ -116,6 +125,7 @@ function dashboardRouter(deps: Omit<WebContext, 'cookies'>): Router {
     res.redirect(303, isLocale(req.query.lang) ? withLanguage(req, home, req.query.lang) : home);
   });
   router.use(signInPages(ctx));
+  router.use(secondFactorPages(ctx));
   router.use(signUpPages(ctx));
   router.use(passwordResetPages(ctx));
   router.use(payoutAccountPages(ctx));

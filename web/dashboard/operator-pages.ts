@@ -47,6 +47,12 @@ const t = defineMessages({
     done: 'Done.',
     notFound: 'Not found',
     unknownAction: 'Unknown action.',
+    resetTitle: 'Reset a second factor',
+    resetIntro:
+      'For a member who lost both their authenticator and their recovery codes, once you have confirmed who they are. Their authenticator app, recovery codes and sessions are removed, and the audit log records that you did it.',
+    resetEmail: 'Member’s email',
+    resetButton: 'Reset second factor',
+    resetDone: 'The second factor of {email} is reset. They set up a new one at their next sign-in.',
   },
   is: {
     applications: 'Umsóknir',
@@ -83,6 +89,12 @@ const t = defineMessages({
     done: 'Lokið.',
     notFound: 'Fannst ekki',
     unknownAction: 'Óþekkt aðgerð.',
+    resetTitle: 'Endurstilla annað auðkenni',
+    resetIntro:
+      'Fyrir notanda sem hefur týnt bæði auðkenningarforritinu og endurheimtarkóðunum, eftir að þú hefur staðfest hver hann er. Auðkenningarforrit, endurheimtarkóðar og innskráningar hans eru fjarlægð og atvikaskráin geymir að þú gerðir það.',
+    resetEmail: 'Netfang notanda',
+    resetButton: 'Endurstilla annað auðkenni',
+    resetDone: 'Annað auðkenni {email} er endurstillt. Nýtt er sett upp við næstu innskráningu.',
   },
 });
 
@@ -228,6 +240,47 @@ export function operatorPages(ctx: WebContext): Router {
       lang: l,
     });
   }
+
+  // A member's lost second factor, reset by an operator and audited (decision 0221).
+  function resetPage(
+    req: Request,
+    res: Response,
+    opts: { error?: string; ok?: string; status?: number } = {},
+  ) {
+    const l = dashboardLocale(req, res);
+    const session = sessionOf(res);
+    const body = html`${opts.error ? notice('error', opts.error) : ''}${opts.ok ? notice('ok', opts.ok) : ''}
+      <p>${t(l, 'resetIntro')}</p>
+      <form method="post" action="/dashboard/operator/second-factor">
+        ${csrfField(session.session.csrf_token)}
+        <label for="email">${t(l, 'resetEmail')}</label>
+        <input id="email" name="email" type="email" required maxlength="320" />
+        <p><button type="submit">${t(l, 'resetButton')}</button></p>
+      </form>`;
+    sendPage(res, body, {
+      title: t(l, 'resetTitle'),
+      session,
+      status: opts.status ?? 200,
+      lang: l,
+      here: '/dashboard/operator/second-factor',
+    });
+  }
+
+  router.get('/dashboard/operator/second-factor', (req, res) => resetPage(req, res));
+
+  router.post('/dashboard/operator/second-factor', async (req, res) => {
+    const operator = sessionOf(res).user;
+    try {
+      const member = await ctx.services.secondFactor.resetByOperator(
+        { kind: 'operator', id: operator.id, name: operator.name ?? operator.email },
+        field(req, 'email').trim().slice(0, 320),
+      );
+      resetPage(req, res, { ok: t(dashboardLocale(req, res), 'resetDone', { email: member.email }) });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      resetPage(req, res, { error: err.message, status: err.status });
+    }
+  });
 
   router.get('/dashboard/operator/merchants/:id', (req, res) =>
     merchantPage(req, res, String(req.params.id)),

@@ -6,6 +6,7 @@ import { formatIsk } from '../../domain/isk';
 import { randomBase62 } from '../../domain/ids';
 import { defineMessages } from '../messages';
 import { field, type WebContext } from './context';
+import { requireRecentSignIn } from './reauth';
 import {
   afterCursor,
   facts,
@@ -303,7 +304,19 @@ export function paymentPages(ctx: WebContext): Router {
 
   router.get('/dashboard/payments/:id', (req, res) => detail(req, res, {}));
 
-  router.post('/dashboard/payments/:id/refund', requireAction('refund'), async (req, res) => {
+  // A refund above the merchant's amount asks for a recent sign-in (decision 0222); no amount is the
+  // whole refundable rest, which the payment tells.
+  const largeRefund = requireRecentSignIn(ctx, async (req, res) => {
+    const view = merchantView(req, res);
+    const { reauthRefundAbove } = await ctx.services.secondFactor.merchantSettings(view.scope.merchantId);
+    const raw = field(req, 'amount').trim();
+    if (/^\d{1,12}$/.test(raw)) return Number(raw) > reauthRefundAbove;
+    if (raw !== '') return false;
+    const p = await data.paymentIntents.retrieve(view.scope, String(req.params.id)).catch(() => null);
+    return p !== null && p.amount_received - p.amount_refunded > reauthRefundAbove;
+  });
+
+  router.post('/dashboard/payments/:id/refund', requireAction('refund'), largeRefund, async (req, res) => {
     const view = merchantView(req, res);
     const raw = field(req, 'amount').trim();
     const reason = REASONS.find((r) => r === field(req, 'reason'));

@@ -17,6 +17,7 @@ import { notice } from '../../html/notice';
 import { defineMessages } from '../messages';
 import { merchantView, requireAction, sendMerchantPage, table, viewPreferences } from './frame';
 import { errorMessage, field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
+import { requireRecentSignIn } from './reauth';
 
 const t = defineMessages({
   en: {
@@ -263,7 +264,13 @@ ${m.business_description ?? ''}</textarea>
     await profilePage(req, res, await accounts.load(merchantIdOf(res)));
   });
 
-  router.post('/dashboard/profile', async (req, res) => {
+  // A new payout bank account asks for a recent sign-in (decision 0222); the rest of the profile does not.
+  const bankAccountChange = requireRecentSignIn(ctx, async (req, res) => {
+    const current = await accounts.load(merchantIdOf(res));
+    return (field(req, 'bank_account') || null) !== current.bank_account;
+  });
+
+  router.post('/dashboard/profile', bankAccountChange, async (req, res) => {
     const id = merchantIdOf(res);
     const nullable = (name: string) => (field(req, name) === '' ? null : field(req, name));
     const address = (req.body as { legal_address?: Record<string, unknown> }).legal_address ?? {};

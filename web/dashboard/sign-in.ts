@@ -87,6 +87,17 @@ export function signInPages(ctx: WebContext): Router {
     const old = webSession(res);
     if (old) await signIn.signOut(old.session.id);
     setCookie(res, ctx.cookies, ctx.cookies.session, result.token, SESSION_TTL_SECONDS);
+    // The session opens nothing until the second factor is given (decision 0220), and one that
+    // must set up a second factor opens the security page first (decision 0221).
+    if (result.step === 'second_factor') {
+      const query = new URLSearchParams({ lang: locale, ...(next && { next }) });
+      res.redirect(303, `/dashboard/sign-in/code?${query.toString()}`);
+      return;
+    }
+    if (result.step === 'enrol') {
+      res.redirect(303, '/dashboard/security');
+      return;
+    }
     res.redirect(303, next ?? home(result.user.kind));
   });
 

@@ -10,6 +10,7 @@ import { notice } from '../../html/notice';
 import { csrfField, sendPage, tableFrame } from '../layout';
 import { csrfValid, preSessionCsrf, readCookies, setCookie, webSession } from '../session';
 import { field, requireCsrf, requireUser, sessionOf, type WebContext } from './context';
+import { requireRecentSignIn } from './reauth';
 import { issueSummary, langField, languageSwitch, localeOf, t, textInput } from './account-messages';
 
 const roleLabel = (locale: Locale, role: MemberRole) => t(locale, `role_${role}`);
@@ -235,6 +236,8 @@ export function teamPages(ctx: WebContext): Router {
 
   router.post(
     '/dashboard/team/members/:id/role',
+    // A role decides who may move money: changing one asks for a recent sign-in (decision 0222).
+    requireRecentSignIn(ctx),
     memberAction(
       (req, res) => team.changeRole(sessionOf(res).user, String(req.params.id), field(req, 'role')),
       'team_role_changed',
