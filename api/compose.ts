@@ -58,6 +58,7 @@ import { createPasswordResetService } from '../services/accounts/password-reset'
 import { createTeamService } from '../services/accounts/team';
 import { createPortalService } from '../services/portal/portal';
 import { createOverviewService } from '../services/dashboard/overview';
+import { createHomeFiguresService } from '../services/dashboard/home-figures';
 import { createFinanceRunService } from '../services/finance/runs';
 import { createFinanceBankService } from '../services/finance/bank';
 import { createBankExceptionService } from '../services/settlement/bank-exceptions';
@@ -298,6 +299,7 @@ export function composeServices(deps: ServiceDeps) {
     channelAutoDisable: deps.webhookAutoDisable ?? DEFAULT_AUTO_DISABLE,
     subscriptions,
     overview: createOverviewService({ knex }),
+    homeFigures: createHomeFiguresService({ knex }),
     data: {
       paymentIntents,
       refunds,

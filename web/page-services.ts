@@ -26,6 +26,7 @@ import type { EventService } from '../services/events/events-service';
 import type { WebhookDeliveryService } from '../services/channels/webhook-deliveries-service';
 import type { SettlementService } from '../services/settlement/settlement-service';
 import type { OverviewService } from '../services/dashboard/overview';
+import type { HomeFiguresService } from '../services/dashboard/home-figures';
 import type { PosAccess } from '../services/pos/access';
 import type { PosSetupService } from '../services/pos/pos-setup';
 import type { TillService } from '../services/pos/till';
@@ -104,6 +105,8 @@ export interface PageServices {
   channelAutoDisable: AutoDisableRule;
   subscriptions: SubscriptionService;
   overview: OverviewService;
+  /** The home page's figures for a period against the previous one (decision 0230). */
+  homeFigures: HomeFiguresService;
   /** The merchant dashboard's data (payments, customers, catalog, kröfur, events, settlement). */
   data: MerchantDataServices;
   /** The point of sale: the till app and the dashboard's pairing page. */
