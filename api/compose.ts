@@ -59,6 +59,7 @@ import { createTeamService } from '../services/accounts/team';
 import { createPortalService } from '../services/portal/portal';
 import { createOverviewService } from '../services/dashboard/overview';
 import { createHomeFiguresService } from '../services/dashboard/home-figures';
+import { createDashboardSearchService } from '../services/dashboard/search';
 import { createFinanceRunService } from '../services/finance/runs';
 import { createFinanceBankService } from '../services/finance/bank';
 import { createBankExceptionService } from '../services/settlement/bank-exceptions';
@@ -300,6 +301,7 @@ export function composeServices(deps: ServiceDeps) {
     subscriptions,
     overview: createOverviewService({ knex }),
     homeFigures: createHomeFiguresService({ knex }),
+    search: createDashboardSearchService({ knex }),
     data: {
       paymentIntents,
       refunds,

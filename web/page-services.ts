@@ -27,6 +27,7 @@ import type { WebhookDeliveryService } from '../services/channels/webhook-delive
 import type { SettlementService } from '../services/settlement/settlement-service';
 import type { OverviewService } from '../services/dashboard/overview';
 import type { HomeFiguresService } from '../services/dashboard/home-figures';
+import type { DashboardSearchService } from '../services/dashboard/search';
 import type { PosAccess } from '../services/pos/access';
 import type { PosSetupService } from '../services/pos/pos-setup';
 import type { TillService } from '../services/pos/till';
@@ -107,6 +108,8 @@ export interface PageServices {
   overview: OverviewService;
   /** The home page's figures for a period against the previous one (decision 0230). */
   homeFigures: HomeFiguresService;
+  /** The header's search over payments, customers, subscriptions, kröfur and invoices (decision 0231). */
+  search: DashboardSearchService;
   /** The merchant dashboard's data (payments, customers, catalog, kröfur, events, settlement). */
   data: MerchantDataServices;
   /** The point of sale: the till app and the dashboard's pairing page. */

@@ -11,6 +11,7 @@ import { defineMessages } from '../messages';
 import { readCookies, setCookie, webSession } from '../session';
 import { sessionOf, type WebContext } from './context';
 import { dashboardLocale } from './language';
+import { headerSearch } from './header-search';
 
 /**
  * What every merchant page knows about its request: who is signed in with which team role, the
@@ -192,6 +193,7 @@ export function merchantNav(view: MerchantView): SafeHtml {
       .map((p) => ({ href: p.href, label: t(l, p.key), current: current(p.href) })),
   }));
   return html`${sectionsNav(groups, { label: t(l, 'nav'), menu: t(l, 'menu'), close: t(l, 'closeMenu') })}
+    ${view.can('read') ? headerSearch(l) : ''}
     <p class="switches">
       <span class="mode mode-${view.scope.livemode ? 'live' : 'test'}" data-testid="mode"
         >${t(l, 'viewing', { mode: view.scope.livemode ? 'live' : 'test' })}</span

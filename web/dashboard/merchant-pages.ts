@@ -13,6 +13,7 @@ import { settlementPages } from './settlement';
 import { webhookListPages } from './webhooks';
 import { webhookChannelPages } from './webhook-channel';
 import { tillPages } from './tills';
+import { searchPages } from './search';
 
 /** The paths of the merchant's pages; each is for signed-in merchant members, its forms CSRF-checked. */
 const MERCHANT_AREAS = [
@@ -27,6 +28,7 @@ const MERCHANT_AREAS = [
   '/dashboard/webhooks',
   '/dashboard/settlement',
   '/dashboard/tills',
+  '/dashboard/search',
 ];
 
 /**
@@ -59,5 +61,6 @@ export function merchantPages(ctx: WebContext): Router {
   router.use(webhookListPages(ctx));
   router.use(webhookChannelPages(ctx));
   router.use(tillPages(ctx));
+  router.use(searchPages(ctx));
   return router;
 }
