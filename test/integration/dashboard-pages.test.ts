@@ -9,6 +9,7 @@ import { accessibilityFindings } from '../helpers/accessibility';
 import { until } from '../helpers/until';
 import { setPos } from '../helpers/pos';
 import { dashboardRoutes } from '../../web/dashboard';
+import { sidewaysOverflow } from '../helpers/page-checks';
 
 /**
  * A merchant signs up on the dashboard, makes data through the API, the operator API and the
@@ -135,41 +136,6 @@ const NOT_VISITED: Record<string, string> = {
   '/dashboard/finance/bank-files/:id':
     'an operator page that needs a bank statement file fetched by bank sync',
 };
-
-/**
- * How far the page scrolls sideways, and the outermost elements reaching past its right edge, so
- * a failure names what to fix; null when nothing does. Runs in the page.
- */
-function sidewaysOverflow(): string | null {
-  interface El {
-    tagName: string;
-    id: string;
-    className: unknown;
-    children: ArrayLike<El>;
-    getBoundingClientRect(): { right: number };
-  }
-  const doc = (
-    globalThis as unknown as {
-      document: { documentElement: El & { scrollWidth: number; clientWidth: number }; body: El };
-    }
-  ).document;
-  const root = doc.documentElement;
-  const by = root.scrollWidth - root.clientWidth;
-  if (by <= 0) return null;
-  const past: string[] = [];
-  const walk = (el: El) => {
-    if (el.getBoundingClientRect().right > root.clientWidth + 1) {
-      const name = `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}${typeof el.className === 'string' && el.className ? '.' + el.className.split(' ').join('.') : ''}`;
-      const inner = Array.from(el.children).some(
-        (c) => c.getBoundingClientRect().right > root.clientWidth + 1,
-      );
-      if (!inner) return void past.push(name);
-    }
-    Array.from(el.children).forEach(walk);
-  };
-  walk(doc.body);
-  return `${by} px sideways (${past.slice(0, 5).join(', ')})`;
-}
 
 /** Every page at a phone's, a tablet's and a desk's width, in both languages (decision 0207). */
 const WIDTHS = [1280, 768, 390] as const;
