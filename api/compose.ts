@@ -60,6 +60,7 @@ import { createPortalService } from '../services/portal/portal';
 import { createOverviewService } from '../services/dashboard/overview';
 import { createHomeFiguresService } from '../services/dashboard/home-figures';
 import { createDashboardSearchService } from '../services/dashboard/search';
+import { createPaymentListService } from '../services/dashboard/payment-list';
 import { createFinanceRunService } from '../services/finance/runs';
 import { createFinanceBankService } from '../services/finance/bank';
 import { createBankExceptionService } from '../services/settlement/bank-exceptions';
@@ -302,6 +303,7 @@ export function composeServices(deps: ServiceDeps) {
     overview: createOverviewService({ knex }),
     homeFigures: createHomeFiguresService({ knex }),
     search: createDashboardSearchService({ knex }),
+    paymentList: createPaymentListService({ knex }),
     data: {
       paymentIntents,
       refunds,

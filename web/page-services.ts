@@ -28,6 +28,7 @@ import type { SettlementService } from '../services/settlement/settlement-servic
 import type { OverviewService } from '../services/dashboard/overview';
 import type { HomeFiguresService } from '../services/dashboard/home-figures';
 import type { DashboardSearchService } from '../services/dashboard/search';
+import type { PaymentListService } from '../services/dashboard/payment-list';
 import type { PosAccess } from '../services/pos/access';
 import type { PosSetupService } from '../services/pos/pos-setup';
 import type { TillService } from '../services/pos/till';
@@ -110,6 +111,8 @@ export interface PageServices {
   homeFigures: HomeFiguresService;
   /** The header's search over payments, customers, subscriptions, kröfur and invoices (decision 0231). */
   search: DashboardSearchService;
+  /** The payment list's filters, sorting and streaming CSV export (decision 0232). */
+  paymentList: PaymentListService;
   /** The merchant dashboard's data (payments, customers, catalog, kröfur, events, settlement). */
   data: MerchantDataServices;
   /** The point of sale: the till app and the dashboard's pairing page. */
