@@ -225,6 +225,7 @@ export function composeServices(deps: ServiceDeps) {
   });
   const settlement = createSettlementService({ knex, client: temporalClient, taskQueue });
   const customers = createCustomerService({ knex });
+  const invoices = createInvoiceService({ knex });
   const products = createProductService({ knex });
   const variants = createVariantService({ knex, products });
   const prices = createPriceService({ knex });
@@ -318,6 +319,7 @@ export function composeServices(deps: ServiceDeps) {
       events,
       deliveries: webhookDeliveries,
       settlement,
+      invoices,
     },
     pos,
   };
@@ -393,7 +395,7 @@ export function composeServices(deps: ServiceDeps) {
     checkout,
     paymentIntents,
     refunds,
-    invoices: createInvoiceService({ knex }),
+    invoices,
     disputes,
     pos,
     paymentMethods,

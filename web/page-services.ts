@@ -22,6 +22,7 @@ import type { ProductService } from '../services/catalog/products';
 import type { VariantService } from '../services/catalog/variants';
 import type { PriceService } from '../services/catalog/prices';
 import type { ClaimsService } from '../services/claims/claims-service';
+import type { InvoiceService } from '../services/invoices/invoices-service';
 import type { EventService } from '../services/events/events-service';
 import type { WebhookDeliveryService } from '../services/channels/webhook-deliveries-service';
 import type { SettlementService } from '../services/settlement/settlement-service';
@@ -58,6 +59,7 @@ export interface MerchantDataServices {
   events: EventService;
   deliveries: WebhookDeliveryService;
   settlement: SettlementService;
+  invoices: InvoiceService;
 }
 
 /** The POS operations the till app (`/pos`) and the dashboard's tills page call, as the API does. */

@@ -83,9 +83,13 @@ const pages = (): [string, string][] => [
   ['/dashboard/search?q=nothing-like-this', '.empty'],
   ['/dashboard/payments?min=1000&sort=amount_desc', '[data-payment]'],
   ['/dashboard/payments?from=2026-12-10&to=2026-12-01&min=abc', '[data-error="min"]'],
+  ['/dashboard/invoices', '[data-invoice]'],
+  [`/dashboard/invoices/${made.invoice}`, '#invoices-title, dl.facts'],
+  [`/dashboard/customers/${made.customer}`, '[data-testid="customer-timeline"]'],
+  [`/dashboard/subscriptions/${made.subscription}`, '#invoices-title'],
 ];
 
-test('home, search, payments with filters: both languages at 390 and 1280 px, no overflow, no axe finding', async () => {
+test('home, search, payments with filters, invoices, a customer: both languages at 390 and 1280 px, no overflow, no axe finding', async () => {
   const user = await createMerchantUser(stack.knex, m.id);
   const { page, context, errors, blocked } = await openPage(browser, stack.url);
   await page.goto(`${stack.url}/dashboard/sign-in`);

@@ -135,6 +135,8 @@ async function signIn(page: Page, u: TestUser): Promise<void> {
 const NOT_VISITED: Record<string, string> = {
   '/dashboard/finance/bank-files/:id':
     'an operator page that needs a bank statement file fetched by bank sync',
+  '/dashboard/invoices/:id/credit-notes/:note':
+    "a credit note's UBL download; this file's refund is of a payment with no invoice (dashboard-invoices.test.ts fetches one)",
 };
 
 /** Every page at a phone's, a tablet's and a desk's width, in both languages (decision 0207). */
@@ -142,6 +144,13 @@ const WIDTHS = [1280, 768, 390] as const;
 const LANGUAGES = ['en', 'is'] as const;
 /** Where each page's screenshot is written, one folder per language and width (README, "Tests"). */
 const SCREENSHOTS = join(__dirname, '..', 'artifacts', 'dashboard-pages');
+
+/** Routes that are downloads, by how their path ends, and the type each answers with. */
+const DOWNLOADS: [string, string][] = [
+  ['.csv', 'text/csv; charset=utf-8'],
+  ['.pdf', 'application/pdf'],
+  ['.xml', 'application/xml; charset=utf-8'],
+];
 
 const TOKEN_PAGES = ['/dashboard/verify-email', '/dashboard/invitation', '/dashboard/reset-password'];
 
@@ -203,13 +212,14 @@ test('every page route of the router, at three widths in both languages: no side
     if (route in NOT_VISITED) continue;
     const { page } = sessions[visitorOf(route)];
     const path = await concretePath(page, route);
-    if (path.endsWith('.csv')) {
+    const download = DOWNLOADS.find(([ending]) => path.split('?')[0]!.endsWith(ending));
+    if (download) {
       // A download, not a page: fetched with the same session, as the browser's download would be.
-      const csv = await page.context().request.get(`${stack.url}${path}`);
-      expect({ route, status: csv.status(), type: csv.headers()['content-type'] }).toEqual({
+      const file = await page.context().request.get(`${stack.url}${path}`);
+      expect({ route, status: file.status(), type: file.headers()['content-type'] }).toEqual({
         route,
         status: 200,
-        type: 'text/csv; charset=utf-8',
+        type: download[1],
       });
       visited.push(route);
       continue;

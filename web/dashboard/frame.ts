@@ -47,6 +47,7 @@ const t = defineMessages({
     payments: 'Payments',
     customers: 'Customers',
     subscriptions: 'Subscriptions',
+    invoices: 'Invoices',
     products: 'Products',
     links: 'Payment links',
     claims: 'Kröfur',
@@ -81,6 +82,7 @@ const t = defineMessages({
     payments: 'Greiðslur',
     customers: 'Viðskiptavinir',
     subscriptions: 'Áskriftir',
+    invoices: 'Reikningar',
     products: 'Vörur',
     links: 'Greiðslutenglar',
     claims: 'Kröfur',
@@ -122,6 +124,7 @@ const NAV: { group?: Key; pages: { href: string; key: Key; action: DashboardActi
     pages: [
       { href: '/dashboard/customers', key: 'customers', action: 'read' },
       { href: '/dashboard/subscriptions', key: 'subscriptions', action: 'read' },
+      { href: '/dashboard/invoices', key: 'invoices', action: 'read' },
       { href: '/dashboard/products', key: 'products', action: 'read' },
     ],
   },

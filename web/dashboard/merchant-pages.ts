@@ -14,6 +14,7 @@ import { webhookListPages } from './webhooks';
 import { webhookChannelPages } from './webhook-channel';
 import { tillPages } from './tills';
 import { searchPages } from './search';
+import { invoicePages } from './invoices';
 
 /** The paths of the merchant's pages; each is for signed-in merchant members, its forms CSRF-checked. */
 const MERCHANT_AREAS = [
@@ -29,6 +30,7 @@ const MERCHANT_AREAS = [
   '/dashboard/settlement',
   '/dashboard/tills',
   '/dashboard/search',
+  '/dashboard/invoices',
 ];
 
 /**
@@ -62,5 +64,6 @@ export function merchantPages(ctx: WebContext): Router {
   router.use(webhookChannelPages(ctx));
   router.use(tillPages(ctx));
   router.use(searchPages(ctx));
+  router.use(invoicePages(ctx));
   return router;
 }

@@ -19,6 +19,7 @@ import {
 } from './frame';
 import { disputeMessages, disputeSection, evidenceOfForm } from './payment-dispute';
 import { statusBadge } from './status-badge';
+import { invoicesSection } from './invoices';
 import { PAYMENT_SORTS, readPaymentFilter, type FilterError } from '../../services/dashboard/payment-list';
 
 const STATUSES = [
@@ -331,10 +332,11 @@ export function paymentPages(ctx: WebContext): Router {
       data.paymentIntents.retrieve(view.scope, id),
     );
     if (!p) return;
-    const [refunds, events, disputes] = await Promise.all([
+    const [refunds, events, disputes, invoices] = await Promise.all([
       data.refunds.list(view.scope, { limit: 100, paymentIntentId: p.id }),
       data.events.list(view.scope, { limit: 100, objectId: p.id }),
       p.disputed ? data.disputes.ofPaymentIntent(view.scope, p.id) : Promise.resolve([]),
+      data.invoices.list(view.scope, { limit: 1, paymentIntentId: p.id }),
     ]);
     const refundable = p.amount_received - p.amount_refunded;
     const card = p.payment_method_details?.card;
@@ -374,7 +376,8 @@ export function paymentPages(ctx: WebContext): Router {
         [t(l, 'description'), p.description ?? '—'],
         [t(l, 'created'), when(p.created_at, l)],
       ])}
-      ${disputeSection(view, disputes)} ${refundForm}
+      ${invoices.data.length ? invoicesSection(l, invoices.data) : ''} ${disputeSection(view, disputes)}
+      ${refundForm}
       <h2>${t(l, 'refunds')}</h2>
       ${table(
         t(l, 'refunds'),
