@@ -318,7 +318,8 @@ test('with the keyboard alone: sign in, create a payment link, refund a payment'
 
   await tabTo(page, 'Payments');
   await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
-  await tabTo(page, 'Lyklaborð');
+  // The list's filter fields and the header's search box come first (decisions 0231, 0232).
+  await tabTo(page, 'Lyklaborð', 80);
   await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
   expect(page.url()).toBe(`${stack.url}/dashboard/payments/${paid.body.id}`);
   await tabTo(page, 'Refund payment');

@@ -152,14 +152,15 @@ async function sendDocument(
 /** `/dashboard/invoices`: the list, an invoice's page with its lines and credit notes, its PDF and UBL. */
 export function invoicePages(ctx: WebContext): Router {
   const router = Router();
-  const { invoices } = ctx.services.data;
+  // Read per request: the route list (dashboardRoutes) builds this router over no services.
+  const invoicesOf = () => ctx.services.data.invoices;
 
   router.get('/dashboard/invoices', async (req, res) => {
     const view = merchantView(req, res);
     const l = view.locale;
     const after = afterCursor(req);
     const page = await loadOrSendFailure(res, view, t(l, 'title'), () =>
-      invoices.list(view.scope, { limit: 25, ...(after && { startingAfter: after }) }),
+      invoicesOf().list(view.scope, { limit: 25, ...(after && { startingAfter: after }) }),
     );
     if (!page) return;
     const last = page.data[page.data.length - 1];
@@ -172,10 +173,10 @@ export function invoicePages(ctx: WebContext): Router {
     const view = merchantView(req, res);
     const l = view.locale;
     const i = await loadOrSendFailure(res, view, t(l, 'title'), () =>
-      invoices.retrieve(view.scope, String(req.params.id)),
+      invoicesOf().retrieve(view.scope, String(req.params.id)),
     );
     if (!i) return;
-    const notes = await invoices.listCreditNotes(view.scope, { limit: 100, invoice: i.id });
+    const notes = await invoicesOf().listCreditNotes(view.scope, { limit: 100, invoice: i.id });
     const isk = (n: number) => formatIsk(n, l);
     const body = html`${facts([
         [t(l, 'number'), i.number],
@@ -248,13 +249,13 @@ export function invoicePages(ctx: WebContext): Router {
   router.get('/dashboard/invoices/:id/invoice.pdf', async (req, res) => {
     const view = merchantView(req, res);
     const id = String(req.params.id);
-    await sendDocument(res, view, 'application/pdf', `${id}.pdf`, () => invoices.pdf(view.scope, id));
+    await sendDocument(res, view, 'application/pdf', `${id}.pdf`, () => invoicesOf().pdf(view.scope, id));
   });
 
   router.get('/dashboard/invoices/:id/invoice.xml', async (req, res) => {
     const view = merchantView(req, res);
     const id = String(req.params.id);
-    await sendDocument(res, view, 'application/xml', `${id}.xml`, () => invoices.ubl(view.scope, id));
+    await sendDocument(res, view, 'application/xml', `${id}.xml`, () => invoicesOf().ubl(view.scope, id));
   });
 
   // A credit note's UBL, under its own invoice: a note of another invoice is not found here.
@@ -263,9 +264,9 @@ export function invoicePages(ctx: WebContext): Router {
     const id = String(req.params.id);
     const note = String(req.params.note);
     await sendDocument(res, view, 'application/xml', `${note}.xml`, async () => {
-      const found = await invoices.retrieveCreditNote(view.scope, note);
+      const found = await invoicesOf().retrieveCreditNote(view.scope, note);
       if (found.invoice !== id) throw new NotFoundError(`No such credit note: '${note}'`, 'id');
-      return invoices.creditNoteUbl(view.scope, note);
+      return invoicesOf().creditNoteUbl(view.scope, note);
     });
   });
 
