@@ -1,6 +1,7 @@
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import { csvRow } from '../../domain/csv';
+import type { ClaimFilters } from '../../db/claims';
 import {
   createPaymentListRepository,
   PAYMENT_SORTS,
@@ -176,3 +177,60 @@ export function createPaymentListService(deps: { knex: Knex }) {
 }
 
 export type PaymentListService = ReturnType<typeof createPaymentListService>;
+
+/** The kröfur list's filter fields as typed. */
+export type ClaimFilterValues = Record<'status' | 'due_from' | 'due_to' | 'customer' | 'payer', string>;
+
+export interface ClaimFilterError {
+  param: keyof ClaimFilterValues;
+  code: 'choice' | 'date' | 'reversed' | 'id' | 'kennitala';
+}
+
+/**
+ * Reads the kröfur list's query string (decision 0232): status, due date range (gjalddagi, both
+ * days included), customer id and payer's kennitala, each fault named by its field.
+ */
+export function readClaimFilter(
+  query: Record<string, unknown>,
+  statuses: readonly string[],
+): {
+  values: ClaimFilterValues;
+  filters: ClaimFilters;
+  errors: ClaimFilterError[];
+} {
+  const raw = (k: keyof ClaimFilterValues) => {
+    const v = query[k];
+    return typeof v === 'string' ? v.trim().slice(0, 100) : '';
+  };
+  const values: ClaimFilterValues = {
+    status: raw('status'),
+    due_from: raw('due_from'),
+    due_to: raw('due_to'),
+    customer: raw('customer'),
+    payer: raw('payer'),
+  };
+  const errors: ClaimFilterError[] = [];
+  const filters: ClaimFilters = {};
+  if (values.status) {
+    // A member of the claim statuses the caller passed, which are the presenter's.
+    if (statuses.includes(values.status)) filters.status = values.status as ClaimFilters['status'];
+    else errors.push({ param: 'status', code: 'choice' });
+  }
+  const from = values.due_from ? dateOf(values.due_from) : null;
+  const to = values.due_to ? dateOf(values.due_to) : null;
+  if (values.due_from && !from) errors.push({ param: 'due_from', code: 'date' });
+  if (values.due_to && !to) errors.push({ param: 'due_to', code: 'date' });
+  if (from && to && from > to) errors.push({ param: 'due_to', code: 'reversed' });
+  if (from) filters.dueDateGte = values.due_from;
+  if (to) filters.dueDateLte = values.due_to;
+  if (values.customer) {
+    if (/^cus_[0-9A-Za-z]{1,60}$/.test(values.customer)) filters.customerId = values.customer;
+    else errors.push({ param: 'customer', code: 'id' });
+  }
+  if (values.payer) {
+    const digits = values.payer.replace('-', '');
+    if (/^\d{10}$/.test(digits)) filters.payerKennitala = digits;
+    else errors.push({ param: 'payer', code: 'kennitala' });
+  }
+  return { values, filters, errors };
+}

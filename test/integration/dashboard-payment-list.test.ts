@@ -11,6 +11,8 @@ let stack: TestStack;
 let m: TestMerchant;
 const web = {} as Record<MemberRole, WebClient>;
 const payments: { id: string; amount: number; description: string }[] = [];
+const claims: { id: string; due: string; payer: string }[] = [];
+const dayAhead = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 
 const card = { number: '4242424242424242', exp_month: 12, exp_year: 2040, cvc: '123' };
 const FORMULAS = ['=1+2', '+SUM(A1:A2)', '-2+3', '@cmd', '=HYPERLINK("http://example.test","x")'];
@@ -28,6 +30,23 @@ beforeAll(async () => {
     });
     expect(r.body.status).toBe('succeeded');
     payments.push({ id: r.body.id, amount: i * 1000, description });
+  }
+  // Three kröfur due in 10, 20 and 30 days, the last from another payer.
+  await stack.api(m.testKey, '/v1/merchant', {
+    method: 'PATCH',
+    json: { kennitala: '4709063520', bank_account: '0101-26-123456' },
+  });
+  for (const [days, payer] of [
+    [10, '0101302989'],
+    [20, '0101302989'],
+    [30, '1203894569'],
+  ] as const) {
+    const r = await stack.api(m.testKey, '/v1/claims', {
+      method: 'POST',
+      json: { payer_kennitala: payer, amount: 1000 * days, due_date: dayAhead(days) },
+    });
+    expect(r.status).toBe(200);
+    claims.push({ id: r.body.id, due: r.body.due_date, payer });
   }
   for (const amount of [5000, 15000])
     await stack.api(other.testKey, '/v1/payment-intents', {
@@ -155,4 +174,28 @@ test('bad filter input is an inline error beside its field, never a 500', async 
   }
   const is = await web.owner.get('/dashboard/payments?min=abc&lang=is');
   expect(is.text).toContain('Skrifaðu heila tölu í krónum.');
+});
+
+test('kröfur: due date range and payer filter the list; bad input is an inline error beside its field', async () => {
+  const shown = async (query: string) => {
+    const res = await web.owner.get(`/dashboard/claims?${query}&lang=en`);
+    expect({ query, status: res.status }).toEqual({ query, status: 200 });
+    return [...res.text.matchAll(/data-claim="([^"]+)"/g)].map((x) => x[1]);
+  };
+  expect(await shown(`due_from=${dayAhead(15)}&due_to=${claims[2]!.due}`)).toEqual([
+    claims[2]!.id,
+    claims[1]!.id,
+  ]);
+  expect((await shown('payer=010130-2989')).sort()).toEqual([claims[0]!.id, claims[1]!.id].sort());
+  for (const [query, fields] of [
+    [`due_from=${dayAhead(30)}&due_to=${dayAhead(10)}`, ['due_to']],
+    ['due_from=31.12.2026&payer=12345', ['due_from', 'payer']],
+    ['status=paid_twice&customer=nobody', ['status', 'customer']],
+  ] as const) {
+    const res = await web.owner.get(`/dashboard/claims?${query}&lang=en`);
+    expect({ query, status: res.status }).toEqual({ query, status: 400 });
+    expect([...res.text.matchAll(/data-error="(\w+)"/g)].map((x) => x[1])).toEqual(fields);
+  }
+  // A well-formed customer id that names nobody: the API's own 4xx, shown on the page.
+  expect((await web.owner.get('/dashboard/claims?customer=cus_doesnotexist1')).status).toBeLessThan(500);
 });
