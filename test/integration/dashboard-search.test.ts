@@ -146,8 +146,10 @@ test('a customer by kennitala (with or without the dash), and their subscription
   expect((await found('sigga@example')).customers).toEqual([ids.customer]);
 });
 
-test('an invoice by its number; a krafa by its amount', async () => {
+test('an invoice by its number, linking to its page; a krafa by its amount', async () => {
   expect((await found(ids.invoiceNumber)).invoices).toEqual([ids.invoice]);
+  const res = await web.get(`/dashboard/search?q=${encodeURIComponent(ids.invoiceNumber)}`);
+  expect(res.text).toContain(`href="/dashboard/invoices/${ids.invoice}"`);
   expect((await found('6120')).claims).toEqual([ids.claim]);
 });
 

@@ -189,7 +189,7 @@ export function searchPages(ctx: WebContext): Router {
       found.invoices.map(
         (i) =>
           html`<tr data-hit="${i.id}">
-            <td><a href="/dashboard/payments/${i.payment_intent_id}">${i.number}</a></td>
+            <td><a href="/dashboard/invoices/${i.id}">${i.number}</a></td>
             <td>${isk(Number(i.total))}</td>
             <td>${statusBadge(i.status, l)}</td>
             <td>${when(unix(i.issued_at), l)}</td>
