@@ -60,6 +60,9 @@ import { createPasswordResetService } from '../services/accounts/password-reset'
 import { createTeamService } from '../services/accounts/team';
 import { createPortalService } from '../services/portal/portal';
 import { createOverviewService } from '../services/dashboard/overview';
+import { createHomeFiguresService } from '../services/dashboard/home-figures';
+import { createDashboardSearchService } from '../services/dashboard/search';
+import { createPaymentListService } from '../services/dashboard/payment-list';
 import { createFinanceRunService } from '../services/finance/runs';
 import { createFinanceBankService } from '../services/finance/bank';
 import { createBankExceptionService } from '../services/settlement/bank-exceptions';
@@ -326,6 +329,9 @@ export function composeServices(deps: ServiceDeps) {
     channelAutoDisable: deps.webhookAutoDisable ?? DEFAULT_AUTO_DISABLE,
     subscriptions,
     overview: createOverviewService({ knex }),
+    homeFigures: createHomeFiguresService({ knex }),
+    search: createDashboardSearchService({ knex }),
+    paymentList: createPaymentListService({ knex }),
     data: {
       paymentIntents,
       refunds,

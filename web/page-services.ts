@@ -23,10 +23,14 @@ import type { ProductService } from '../services/catalog/products';
 import type { VariantService } from '../services/catalog/variants';
 import type { PriceService } from '../services/catalog/prices';
 import type { ClaimsService } from '../services/claims/claims-service';
+import type { InvoiceService } from '../services/invoices/invoices-service';
 import type { EventService } from '../services/events/events-service';
 import type { WebhookDeliveryService } from '../services/channels/webhook-deliveries-service';
 import type { SettlementService } from '../services/settlement/settlement-service';
 import type { OverviewService } from '../services/dashboard/overview';
+import type { HomeFiguresService } from '../services/dashboard/home-figures';
+import type { DashboardSearchService } from '../services/dashboard/search';
+import type { PaymentListService } from '../services/dashboard/payment-list';
 import type { PosAccess } from '../services/pos/access';
 import type { PosSetupService } from '../services/pos/pos-setup';
 import type { TillService } from '../services/pos/till';
@@ -37,7 +41,6 @@ import type { SignUpService } from '../services/accounts/sign-up';
 import type { EmailVerificationService } from '../services/accounts/email-verification';
 import type { PasswordResetService } from '../services/accounts/password-reset';
 import type { TeamService } from '../services/accounts/team';
-import type { InvoiceService } from '../services/invoices/invoices-service';
 import type { AuditLogService } from '../services/audit/audit-log-service';
 import type { PayoutAccountGuard } from '../services/merchant/payout-account-guard';
 
@@ -59,7 +62,7 @@ export interface MerchantDataServices {
   events: EventService;
   deliveries: WebhookDeliveryService;
   settlement: SettlementService;
-  /** A payment's invoice and its delivery (decision 0219). */
+  /** Invoices: lists, pages, documents, a payment's invoice and its delivery (decisions 0219, 0233). */
   invoices: InvoiceService;
 }
 
@@ -116,6 +119,12 @@ export interface PageServices {
   channelAutoDisable: AutoDisableRule;
   subscriptions: SubscriptionService;
   overview: OverviewService;
+  /** The home page's figures for a period against the previous one (decision 0230). */
+  homeFigures: HomeFiguresService;
+  /** The header's search over payments, customers, subscriptions, kröfur and invoices (decision 0231). */
+  search: DashboardSearchService;
+  /** The payment list's filters, sorting and streaming CSV export (decision 0232). */
+  paymentList: PaymentListService;
   /** The merchant dashboard's data (payments, customers, catalog, kröfur, events, settlement). */
   data: MerchantDataServices;
   /** The point of sale: the till app and the dashboard's pairing page. */

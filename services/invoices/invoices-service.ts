@@ -45,7 +45,10 @@ export function createInvoiceService(deps: { knex: Knex }) {
     );
 
   return {
-    async list(scope: Scope, opts: PageOptions & { customerId?: string; subscriptionId?: string }) {
+    async list(
+      scope: Scope,
+      opts: PageOptions & { customerId?: string; subscriptionId?: string; paymentIntentId?: string },
+    ) {
       const { customerId, subscriptionId } = opts;
       if (customerId !== undefined)
         await findReference('customer', customerId, 'customer', () => customers.findById(scope, customerId));

@@ -101,7 +101,7 @@ test('sign up, verify, sell a subscription by link, see it on home, refund it, a
   // Home: today's volume, the payment in the recent list, and the chart's figures.
   await go('/dashboard/home');
   await page.waitForSelector('#volume-chart[data-drawn="1"]');
-  expect(await page.getByTestId('volume-today').innerText()).toMatch(/3[.,\s\u00a0]?990/);
+  expect(await page.getByTestId('gross').innerText()).toMatch(/3[.,\s\u00a0]?990/);
   const series = JSON.parse((await page.locator('#volume-chart').getAttribute('data-series'))!);
   expect(series.card.reduce((a: number, b: number) => a + b, 0)).toBe(PRICE);
   expect(series.card[series.card.length - 1]).toBe(PRICE);

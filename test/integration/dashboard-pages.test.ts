@@ -9,6 +9,7 @@ import { accessibilityFindings } from '../helpers/accessibility';
 import { until } from '../helpers/until';
 import { setPos } from '../helpers/pos';
 import { dashboardRoutes } from '../../web/dashboard';
+import { sidewaysOverflow } from '../helpers/page-checks';
 
 /**
  * A merchant signs up on the dashboard, makes data through the API, the operator API and the
@@ -134,48 +135,22 @@ async function signIn(page: Page, u: TestUser): Promise<void> {
 const NOT_VISITED: Record<string, string> = {
   '/dashboard/finance/bank-files/:id':
     'an operator page that needs a bank statement file fetched by bank sync',
+  '/dashboard/invoices/:id/credit-notes/:note':
+    "a credit note's UBL download; this file's refund is of a payment with no invoice (dashboard-invoices.test.ts fetches one)",
 };
-
-/**
- * How far the page scrolls sideways, and the outermost elements reaching past its right edge, so
- * a failure names what to fix; null when nothing does. Runs in the page.
- */
-function sidewaysOverflow(): string | null {
-  interface El {
-    tagName: string;
-    id: string;
-    className: unknown;
-    children: ArrayLike<El>;
-    getBoundingClientRect(): { right: number };
-  }
-  const doc = (
-    globalThis as unknown as {
-      document: { documentElement: El & { scrollWidth: number; clientWidth: number }; body: El };
-    }
-  ).document;
-  const root = doc.documentElement;
-  const by = root.scrollWidth - root.clientWidth;
-  if (by <= 0) return null;
-  const past: string[] = [];
-  const walk = (el: El) => {
-    if (el.getBoundingClientRect().right > root.clientWidth + 1) {
-      const name = `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}${typeof el.className === 'string' && el.className ? '.' + el.className.split(' ').join('.') : ''}`;
-      const inner = Array.from(el.children).some(
-        (c) => c.getBoundingClientRect().right > root.clientWidth + 1,
-      );
-      if (!inner) return void past.push(name);
-    }
-    Array.from(el.children).forEach(walk);
-  };
-  walk(doc.body);
-  return `${by} px sideways (${past.slice(0, 5).join(', ')})`;
-}
 
 /** Every page at a phone's, a tablet's and a desk's width, in both languages (decision 0207). */
 const WIDTHS = [1280, 768, 390] as const;
 const LANGUAGES = ['en', 'is'] as const;
 /** Where each page's screenshot is written, one folder per language and width (README, "Tests"). */
 const SCREENSHOTS = join(__dirname, '..', 'artifacts', 'dashboard-pages');
+
+/** Routes that are downloads, by how their path ends, and the type each answers with. */
+const DOWNLOADS: [string, string][] = [
+  ['.csv', 'text/csv; charset=utf-8'],
+  ['.pdf', 'application/pdf'],
+  ['.xml', 'application/xml; charset=utf-8'],
+];
 
 const TOKEN_PAGES = [
   '/dashboard/verify-email',
@@ -246,13 +221,14 @@ test('every page route of the router, at three widths in both languages: no side
     if (route in NOT_VISITED) continue;
     const { page } = sessions[visitorOf(route)];
     const path = await concretePath(page, route);
-    if (path.endsWith('.csv')) {
+    const download = DOWNLOADS.find(([ending]) => path.split('?')[0]!.endsWith(ending));
+    if (download) {
       // A download, not a page: fetched with the same session, as the browser's download would be.
-      const csv = await page.context().request.get(`${stack.url}${path}`);
-      expect({ route, status: csv.status(), type: csv.headers()['content-type'] }).toEqual({
+      const file = await page.context().request.get(`${stack.url}${path}`);
+      expect({ route, status: file.status(), type: file.headers()['content-type'] }).toEqual({
         route,
         status: 200,
-        type: 'text/csv; charset=utf-8',
+        type: download[1],
       });
       visited.push(route);
       continue;
@@ -351,7 +327,8 @@ test('with the keyboard alone: sign in, create a payment link, refund a payment'
 
   await tabTo(page, 'Payments');
   await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
-  await tabTo(page, 'Lyklaborð');
+  // The list's filter fields and the header's search box come first (decisions 0231, 0232).
+  await tabTo(page, 'Lyklaborð', 80);
   await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
   expect(page.url()).toBe(`${stack.url}/dashboard/payments/${paid.body.id}`);
   await tabTo(page, 'Refund payment');

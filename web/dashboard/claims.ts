@@ -18,6 +18,7 @@ import {
   when,
 } from './frame';
 import { statusBadge } from './status-badge';
+import { readClaimFilter, type ClaimFilterError } from '../../services/dashboard/payment-list';
 
 const t = defineMessages({
   en: {
@@ -26,6 +27,15 @@ const t = defineMessages({
     status: 'Status',
     any: 'Any',
     apply: 'Apply',
+    dueFrom: 'Due from (date)',
+    dueTo: 'Due to (date)',
+    customerId: 'Customer id',
+    fixFilters: 'Some filters are not valid; correct them below.',
+    error_choice: 'Choose one of the options.',
+    error_date: 'Write a date as yyyy-mm-dd.',
+    error_reversed: 'This must not come before the first one.',
+    error_id: 'Write a customer id (cus_…).',
+    error_kennitala: 'Write a kennitala of ten digits.',
     krafa: 'Krafa',
     payer: 'Payer kennitala',
     amount: 'Amount',
@@ -50,6 +60,15 @@ const t = defineMessages({
     status: 'Staða',
     any: 'Allar',
     apply: 'Sía',
+    dueFrom: 'Gjalddagi frá (dagsetning)',
+    dueTo: 'Gjalddagi til (dagsetning)',
+    customerId: 'Auðkenni viðskiptavinar',
+    fixFilters: 'Sumar síur eru ógildar; lagaðu þær hér fyrir neðan.',
+    error_choice: 'Veldu einn af kostunum.',
+    error_date: 'Skrifaðu dagsetningu sem áááá-mm-dd.',
+    error_reversed: 'Þetta má ekki vera á undan hinu fyrra.',
+    error_id: 'Skrifaðu auðkenni viðskiptavinar (cus_…).',
+    error_kennitala: 'Skrifaðu kennitölu, tíu tölustafi.',
     krafa: 'Krafa',
     payer: 'Kennitala greiðanda',
     amount: 'Upphæð',
@@ -78,50 +97,91 @@ export function claimPages(ctx: WebContext): Router {
   router.get('/dashboard/claims', async (req, res) => {
     const view = merchantView(req, res);
     const l = view.locale;
-    const status = CLAIM_STATUSES.find((s) => s === req.query.status);
+    const read = readClaimFilter(req.query, CLAIM_STATUSES);
+    const errorOf = (param: ClaimFilterError['param']) => read.errors.find((e) => e.param === param);
+    const invalid = (param: ClaimFilterError['param']) => {
+      const error = errorOf(param);
+      return error
+        ? {
+            attrs: html`aria-invalid="true" aria-describedby="f-${param}-error"`,
+            note: html`<p class="field-error" id="f-${param}-error" data-error="${param}">
+              ${t(l, `error_${error.code}`)}
+            </p>`,
+          }
+        : { attrs: '', note: '' };
+    };
+    const field = (param: 'due_from' | 'due_to' | 'customer' | 'payer', label: string, type: string) => {
+      const e = invalid(param);
+      return html`<div class="filter-field">
+        <label for="f-${param}">${label}</label>
+        <input
+          id="f-${param}"
+          name="${param}"
+          type="${type}"
+          value="${read.values[param]}"
+          maxlength="100"
+          ${e.attrs}
+        />
+        ${e.note}
+      </div>`;
+    };
+    const statusError = invalid('status');
+    const form = html`<form
+      method="get"
+      action="/dashboard/claims"
+      role="search"
+      aria-label="${t(l, 'filters')}"
+      class="filters"
+    >
+      <div class="filter-field">
+        <label for="f-status">${t(l, 'status')}</label>
+        <select id="f-status" name="status" ${statusError.attrs}>
+          <option value="">${t(l, 'any')}</option>
+          ${CLAIM_STATUSES.map(
+            (s) => html`<option value="${s}" ${s === read.values.status ? 'selected' : ''}>${s}</option>`,
+          )}
+        </select>
+        ${statusError.note}
+      </div>
+      ${field('due_from', t(l, 'dueFrom'), 'date')} ${field('due_to', t(l, 'dueTo'), 'date')}
+      ${field('customer', t(l, 'customerId'), 'text')} ${field('payer', t(l, 'payer'), 'text')}
+      <p><button type="submit">${t(l, 'apply')}</button></p>
+    </form>`;
+    if (read.errors.length > 0) {
+      sendMerchantPage(res, view, form, { title: t(l, 'title'), status: 400, error: t(l, 'fixFilters') });
+      return;
+    }
     const after = afterCursor(req);
     const page = await loadOrSendFailure(res, view, t(l, 'title'), () =>
-      data.claims.list(
-        view.scope,
-        { ...(status && { status }) },
-        {
-          limit: 25,
-          ...(after && { startingAfter: after }),
-        },
-      ),
+      data.claims.list(view.scope, read.filters, {
+        limit: 25,
+        ...(after && { startingAfter: after }),
+      }),
     );
     if (!page) return;
     const last = page.data[page.data.length - 1];
-    const body = html`<form method="get" action="/dashboard/claims" aria-label="${t(l, 'filters')}">
-        <label for="status">${t(l, 'status')}</label>
-        <select id="status" name="status">
-          <option value="">${t(l, 'any')}</option>
-          ${CLAIM_STATUSES.map((s) => html`<option value="${s}" ${s === status ? 'selected' : ''}>${s}</option>`)}
-        </select>
-        <button type="submit">${t(l, 'apply')}</button>
-      </form>
-      ${table(
-        t(l, 'title'),
-        [t(l, 'krafa'), t(l, 'payer'), t(l, 'amount'), t(l, 'paid'), t(l, 'status'), t(l, 'due')],
-        page.data.map(
-          (k) =>
-            html`<tr>
-              <td><a href="/dashboard/claims/${k.id}">${k.description ?? k.id}</a></td>
-              <td>${k.payer_kennitala}</td>
-              <td>${formatIsk(k.amount, view.locale)}</td>
-              <td>${formatIsk(k.amount_paid, view.locale)}</td>
-              <td>${statusBadge(k.status, l)}</td>
-              <td>${k.due_date}</td>
-            </tr>`,
-        ),
-        t(l, 'none'),
-      )}
-      ${nextPage(
-        page.hasMore && last
-          ? `/dashboard/claims?${status ? `status=${status}&` : ''}after=${last.id}`
-          : null,
-        t(l, 'older'),
-      )}`;
+    const keep = new URLSearchParams(Object.entries(read.values).filter(([, v]) => v !== '')).toString();
+    const body = html`${form}
+    ${table(
+      t(l, 'title'),
+      [t(l, 'krafa'), t(l, 'payer'), t(l, 'amount'), t(l, 'paid'), t(l, 'status'), t(l, 'due')],
+      page.data.map(
+        (k) =>
+          html`<tr data-claim="${k.id}">
+            <td><a href="/dashboard/claims/${k.id}">${k.description ?? k.id}</a></td>
+            <td>${k.payer_kennitala}</td>
+            <td>${formatIsk(k.amount, view.locale)}</td>
+            <td>${formatIsk(k.amount_paid, view.locale)}</td>
+            <td>${statusBadge(k.status, l)}</td>
+            <td>${k.due_date}</td>
+          </tr>`,
+      ),
+      t(l, 'none'),
+    )}
+    ${nextPage(
+      page.hasMore && last ? `/dashboard/claims?${keep ? `${keep}&` : ''}after=${last.id}` : null,
+      t(l, 'older'),
+    )}`;
     sendMerchantPage(res, view, body, { title: t(l, 'title') });
   });
 

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { formatIsk } from '../../domain/isk';
-import { html } from '../../html/html';
+import { html, type SafeHtml } from '../../html/html';
 import { defineMessages } from '../messages';
 import type { WebContext } from './context';
 import {
@@ -14,6 +14,7 @@ import {
   when,
 } from './frame';
 import { statusBadge } from './status-badge';
+import { invoicesSection } from './invoices';
 
 const t = defineMessages({
   en: {
@@ -45,6 +46,13 @@ const t = defineMessages({
     payments: 'Payments',
     payment: 'Payment',
     noPayments: 'No payments.',
+    timeline: 'Timeline',
+    noTimeline: 'Nothing yet.',
+    tlPayment: 'Payment',
+    tlSubscription: 'Subscription started',
+    tlSubscriptionEnded: 'Subscription ended',
+    tlClaim: 'Krafa created',
+    tlInvoice: 'Invoice issued',
   },
   is: {
     title: 'Viðskiptavinir',
@@ -75,6 +83,13 @@ const t = defineMessages({
     payments: 'Greiðslur',
     payment: 'Greiðsla',
     noPayments: 'Engar greiðslur.',
+    timeline: 'Tímalína',
+    noTimeline: 'Ekkert enn.',
+    tlPayment: 'Greiðsla',
+    tlSubscription: 'Áskrift hófst',
+    tlSubscriptionEnded: 'Áskrift lauk',
+    tlClaim: 'Krafa stofnuð',
+    tlInvoice: 'Reikningur gefinn út',
   },
 });
 
@@ -134,12 +149,52 @@ export function customerPages(ctx: WebContext): Router {
       data.customers.retrieve(view.scope, String(req.params.id)),
     );
     if (!c) return;
-    const [methods, subs, claims, payments] = await Promise.all([
+    const [methods, subs, claims, payments, invoices] = await Promise.all([
       data.paymentMethods.list(view.scope, { limit: 100, customerId: c.id }),
       ctx.services.subscriptions.list(view.scope, { limit: 100, customer: c.id }),
       data.claims.list(view.scope, { customerId: c.id }, { limit: 100 }),
       data.paymentIntents.list(view.scope, { limit: 100, customerId: c.id }),
+      data.invoices.list(view.scope, { limit: 100, customerId: c.id }),
     ]);
+    // One timeline of what happened with this customer, newest first (decision 0233).
+    const isk = (n: number) => formatIsk(n, l);
+    const entries: { at: number; kind: string; what: SafeHtml }[] = [
+      ...payments.data.map((p) => ({
+        at: p.created_at,
+        kind: 'payment',
+        what: html`${t(l, 'tlPayment')} <a href="/dashboard/payments/${p.id}">${p.description ?? p.id}</a> ·
+          ${isk(p.amount)} · ${statusBadge(p.status, l)}`,
+      })),
+      ...subs.data.flatMap((s) => [
+        {
+          at: s.created_at,
+          kind: 'subscription',
+          what: html`${t(l, 'tlSubscription')} <a href="/dashboard/subscriptions/${s.id}">${s.id}</a>`,
+        },
+        ...(s.ended_at !== null
+          ? [
+              {
+                at: s.ended_at,
+                kind: 'subscription-ended',
+                what: html`${t(l, 'tlSubscriptionEnded')}
+                  <a href="/dashboard/subscriptions/${s.id}">${s.id}</a>`,
+              },
+            ]
+          : []),
+      ]),
+      ...claims.data.map((k) => ({
+        at: k.created_at,
+        kind: 'claim',
+        what: html`${t(l, 'tlClaim')} <a href="/dashboard/claims/${k.id}">${k.id}</a> · ${isk(k.amount)} ·
+          ${statusBadge(k.status, l)}`,
+      })),
+      ...invoices.data.map((i) => ({
+        at: i.issued_at,
+        kind: 'invoice',
+        what: html`${t(l, 'tlInvoice')} <a href="/dashboard/invoices/${i.id}">${i.number}</a> ·
+          ${isk(i.total)}`,
+      })),
+    ].sort((a, b) => b.at - a.at);
     const body = html`${facts([
         [t(l, 'name'), c.name ?? '—'],
         [t(l, 'email'), c.email ?? '—'],
@@ -147,6 +202,23 @@ export function customerPages(ctx: WebContext): Router {
         [t(l, 'kennitala'), c.kennitala ?? '—'],
         [t(l, 'created'), when(c.created_at, l)],
       ])}
+      <section aria-labelledby="timeline-title">
+        <h2 id="timeline-title">${t(l, 'timeline')}</h2>
+        ${
+          entries.length
+            ? html`<ol class="timeline" data-testid="customer-timeline">
+                ${entries.map(
+                  (e) =>
+                    html`<li data-kind="${e.kind}">
+                      <time datetime="${new Date(e.at * 1000).toISOString()}">${when(e.at, l)}</time>
+                      ${e.what}
+                    </li>`,
+                )}
+              </ol>`
+            : html`<p class="empty">${t(l, 'noTimeline')}</p>`
+        }
+      </section>
+      ${invoicesSection(l, invoices.data)}
       <h2>${t(l, 'methods')}</h2>
       ${table(
         t(l, 'methods'),

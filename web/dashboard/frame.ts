@@ -11,6 +11,7 @@ import { defineMessages } from '../messages';
 import { readCookies, setCookie, webSession } from '../session';
 import { sessionOf, type WebContext } from './context';
 import { dashboardLocale } from './language';
+import { headerSearch } from './header-search';
 
 /**
  * What every merchant page knows about its request: who is signed in with which team role, the
@@ -46,6 +47,7 @@ const t = defineMessages({
     payments: 'Payments',
     customers: 'Customers',
     subscriptions: 'Subscriptions',
+    invoices: 'Invoices',
     products: 'Products',
     links: 'Payment links',
     claims: 'Kröfur',
@@ -83,6 +85,7 @@ const t = defineMessages({
     payments: 'Greiðslur',
     customers: 'Viðskiptavinir',
     subscriptions: 'Áskriftir',
+    invoices: 'Reikningar',
     products: 'Vörur',
     links: 'Greiðslutenglar',
     claims: 'Kröfur',
@@ -127,6 +130,7 @@ const NAV: { group?: Key; pages: { href: string; key: Key; action: DashboardActi
     pages: [
       { href: '/dashboard/customers', key: 'customers', action: 'read' },
       { href: '/dashboard/subscriptions', key: 'subscriptions', action: 'read' },
+      { href: '/dashboard/invoices', key: 'invoices', action: 'read' },
       { href: '/dashboard/products', key: 'products', action: 'read' },
     ],
   },
@@ -201,6 +205,7 @@ export function merchantNav(view: MerchantView): SafeHtml {
       .map((p) => ({ href: p.href, label: t(l, p.key), current: current(p.href) })),
   }));
   return html`${sectionsNav(groups, { label: t(l, 'nav'), menu: t(l, 'menu'), close: t(l, 'closeMenu') })}
+    ${view.can('read') ? headerSearch(l) : ''}
     <p class="switches">
       <span class="mode mode-${view.scope.livemode ? 'live' : 'test'}" data-testid="mode"
         >${t(l, 'viewing', { mode: view.scope.livemode ? 'live' : 'test' })}</span

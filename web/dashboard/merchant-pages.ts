@@ -13,6 +13,8 @@ import { settlementPages } from './settlement';
 import { webhookListPages } from './webhooks';
 import { webhookChannelPages } from './webhook-channel';
 import { tillPages } from './tills';
+import { searchPages } from './search';
+import { invoicePages } from './invoices';
 
 /** The paths of the merchant's pages; each is for signed-in merchant members, its forms CSRF-checked. */
 const MERCHANT_AREAS = [
@@ -27,6 +29,8 @@ const MERCHANT_AREAS = [
   '/dashboard/webhooks',
   '/dashboard/settlement',
   '/dashboard/tills',
+  '/dashboard/search',
+  '/dashboard/invoices',
 ];
 
 /**
@@ -59,5 +63,7 @@ export function merchantPages(ctx: WebContext): Router {
   router.use(webhookListPages(ctx));
   router.use(webhookChannelPages(ctx));
   router.use(tillPages(ctx));
+  router.use(searchPages(ctx));
+  router.use(invoicePages(ctx));
   return router;
 }

@@ -22,6 +22,8 @@ import {
 } from './frame';
 import { disputeMessages, disputeSection, evidenceOfForm } from './payment-dispute';
 import { statusBadge } from './status-badge';
+import { invoicesSection } from './invoices';
+import { PAYMENT_SORTS, readPaymentFilter, type FilterError } from '../../services/dashboard/payment-list';
 
 const STATUSES = [
   'succeeded',
@@ -39,8 +41,27 @@ const t = defineMessages({
     filters: 'Filter payments',
     status: 'Status',
     any: 'Any',
-    search: 'Search by id or description',
     apply: 'Apply',
+    from: 'Created from (date)',
+    to: 'Created to (date)',
+    min: 'Amount at least (ISK)',
+    max: 'Amount at most (ISK)',
+    customerId: 'Customer id',
+    kind: 'Payment kind',
+    kind_card: 'Card',
+    kind_krafa: 'Krafa',
+    sort: 'Sort by',
+    sort_created_desc: 'Newest first',
+    sort_created_asc: 'Oldest first',
+    sort_amount_desc: 'Largest amount first',
+    sort_amount_asc: 'Smallest amount first',
+    export: 'Export these payments as CSV',
+    fixFilters: 'Some filters are not valid; correct them below.',
+    error_choice: 'Choose one of the options.',
+    error_date: 'Write a date as yyyy-mm-dd.',
+    error_reversed: 'This must not come before the first one.',
+    error_amount: 'Write a whole number of krónur.',
+    error_id: 'Write a customer id (cus_…).',
     payment: 'Payment',
     amount: 'Amount',
     refunded: 'Refunded',
@@ -84,8 +105,27 @@ const t = defineMessages({
     filters: 'Sía greiðslur',
     status: 'Staða',
     any: 'Allar',
-    search: 'Leita eftir auðkenni eða lýsingu',
     apply: 'Sía',
+    from: 'Stofnuð frá (dagsetning)',
+    to: 'Stofnuð til (dagsetning)',
+    min: 'Upphæð minnst (kr.)',
+    max: 'Upphæð mest (kr.)',
+    customerId: 'Auðkenni viðskiptavinar',
+    kind: 'Greiðsluleið',
+    kind_card: 'Kort',
+    kind_krafa: 'Krafa',
+    sort: 'Röðun',
+    sort_created_desc: 'Nýjustu fyrst',
+    sort_created_asc: 'Elstu fyrst',
+    sort_amount_desc: 'Hæsta upphæð fyrst',
+    sort_amount_asc: 'Lægsta upphæð fyrst',
+    export: 'Sækja þessar greiðslur sem CSV',
+    fixFilters: 'Sumar síur eru ógildar; lagaðu þær hér fyrir neðan.',
+    error_choice: 'Veldu einn af kostunum.',
+    error_date: 'Skrifaðu dagsetningu sem áááá-mm-dd.',
+    error_reversed: 'Þetta má ekki vera á undan hinu fyrra.',
+    error_amount: 'Skrifaðu heila tölu í krónum.',
+    error_id: 'Skrifaðu auðkenni viðskiptavinar (cus_…).',
     payment: 'Greiðsla',
     amount: 'Upphæð',
     refunded: 'Endurgreitt',
@@ -158,70 +198,178 @@ function invoiceSection(l: Locale, invoice: InvoiceObject | null): SafeHtml | st
 /** `/dashboard/payments`: the list with filters and search, a payment's detail and timeline, refunds. */
 export function paymentPages(ctx: WebContext): Router {
   const router = Router();
-  const { data } = ctx.services;
+  const { data, paymentList } = ctx.services;
 
   router.get('/dashboard/payments', async (req, res) => {
     const view = merchantView(req, res);
     const l = view.locale;
-    const status = STATUSES.find((s) => s === req.query.status);
-    const search = typeof req.query.q === 'string' ? req.query.q.trim().slice(0, 200) : '';
+    const read = readPaymentFilter(req.query);
+    const errorOf = (param: FilterError['param']) => read.errors.find((e) => e.param === param);
+    const field = (
+      param: 'from' | 'to' | 'min' | 'max' | 'customer',
+      label: string,
+      attrs: { type: string; inputmode?: string },
+    ) => {
+      const error = errorOf(param);
+      return html`<div class="filter-field">
+        <label for="f-${param}">${label}</label>
+        <input
+          id="f-${param}"
+          name="${param}"
+          type="${attrs.type}"
+          ${attrs.inputmode ? html`inputmode="${attrs.inputmode}"` : ''}
+          value="${read.values[param]}"
+          maxlength="100"
+          ${error ? html`aria-invalid="true" aria-describedby="f-${param}-error"` : ''}
+        />
+        ${
+          error
+            ? html`<p class="field-error" id="f-${param}-error" data-error="${param}">
+                ${t(l, `error_${error.code}`)}
+              </p>`
+            : ''
+        }
+      </div>`;
+    };
+    const choice = (param: 'status' | 'kind' | 'sort', label: string, options: [string, string][]) => {
+      const error = errorOf(param);
+      return html`<div class="filter-field">
+        <label for="f-${param}">${label}</label>
+        <select
+          id="f-${param}"
+          name="${param}"
+          ${error ? html`aria-invalid="true" aria-describedby="f-${param}-error"` : ''}
+        >
+          ${options.map(
+            ([value, text]) =>
+              html`<option value="${value}" ${value === read.values[param] ? 'selected' : ''}>
+                ${text}
+              </option>`,
+          )}
+        </select>
+        ${
+          error
+            ? html`<p class="field-error" id="f-${param}-error" data-error="${param}">
+                ${t(l, 'error_choice')}
+              </p>`
+            : ''
+        }
+      </div>`;
+    };
+    const keep = new URLSearchParams(Object.entries(read.values).filter(([, v]) => v !== '')).toString();
+    const form = html`<form
+      method="get"
+      action="/dashboard/payments"
+      role="search"
+      aria-label="${t(l, 'filters')}"
+      class="filters"
+    >
+      ${choice('status', t(l, 'status'), [
+        ['', t(l, 'any')],
+        ...STATUSES.map((s): [string, string] => [s, s]),
+      ])}
+      ${field('from', t(l, 'from'), { type: 'date' })} ${field('to', t(l, 'to'), { type: 'date' })}
+      ${field('min', t(l, 'min'), { type: 'text', inputmode: 'numeric' })}
+      ${field('max', t(l, 'max'), { type: 'text', inputmode: 'numeric' })}
+      ${field('customer', t(l, 'customerId'), { type: 'text' })}
+      ${choice('kind', t(l, 'kind'), [
+        ['', t(l, 'any')],
+        ['card', t(l, 'kind_card')],
+        ['krafa', t(l, 'kind_krafa')],
+      ])}
+      ${choice(
+        'sort',
+        t(l, 'sort'),
+        PAYMENT_SORTS.map((s): [string, string] => [s === 'created_desc' ? '' : s, t(l, `sort_${s}`)]),
+      )}
+      <p><button type="submit">${t(l, 'apply')}</button></p>
+    </form>`;
+    if (read.errors.length > 0) {
+      sendMerchantPage(res, view, form, { title: t(l, 'title'), status: 400, error: t(l, 'fixFilters') });
+      return;
+    }
     const after = afterCursor(req);
     const page = await loadOrSendFailure(res, view, t(l, 'title'), () =>
-      data.paymentIntents.list(view.scope, {
-        limit: 25,
-        ...(status && { status }),
-        ...(search && { search }),
-        ...(after && { startingAfter: after }),
-      }),
+      paymentList.page(view.scope, read, { limit: 25, ...(after && { after }) }),
     );
     if (!page) return;
     const last = page.data[page.data.length - 1];
-    const keep = new URLSearchParams({ ...(status && { status }), ...(search && { q: search }) });
-    const body = html`<form
-        method="get"
-        action="/dashboard/payments"
-        role="search"
-        aria-label="${t(l, 'filters')}"
-      >
-        <label for="status">${t(l, 'status')}</label>
-        <select id="status" name="status">
-          <option value="">${t(l, 'any')}</option>
-          ${STATUSES.map((s) => html`<option value="${s}" ${s === status ? 'selected' : ''}>${s}</option>`)}
-        </select>
-        <label for="q">${t(l, 'search')}</label>
-        <input id="q" name="q" type="search" value="${search}" maxlength="200" />
-        <button type="submit">${t(l, 'apply')}</button>
-      </form>
-      ${table(
-        t(l, 'title'),
-        [
-          t(l, 'payment'),
-          t(l, 'amount'),
-          t(l, 'refunded'),
-          t(l, 'status'),
-          t(l, 'customer'),
-          t(l, 'created'),
-        ],
-        page.data.map(
-          (p) =>
-            html`<tr data-payment="${p.id}">
-              <td><a href="/dashboard/payments/${p.id}">${p.description ?? p.id}</a></td>
-              <td>${formatIsk(p.amount, view.locale)}</td>
-              <td>${p.amount_refunded ? formatIsk(p.amount_refunded, view.locale) : '—'}</td>
-              <td>${statusBadge(p.status, l)}</td>
-              <td>
-                ${p.customer ? html`<a href="/dashboard/customers/${p.customer}">${p.customer}</a>` : '—'}
-              </td>
-              <td>${when(p.created_at, l)}</td>
-            </tr>`,
-        ),
-        t(l, 'none'),
-      )}
-      ${nextPage(
-        page.hasMore && last ? `/dashboard/payments?${keep.toString()}&after=${last.id}` : null,
-        t(l, 'older'),
-      )}`;
+    const body = html`${form}
+    ${
+      view.can('read_settlement')
+        ? html`<p>
+            <a href="/dashboard/payments/export.csv${keep ? `?${keep}` : ''}" download>${t(l, 'export')}</a>
+          </p>`
+        : ''
+    }
+    ${table(
+      t(l, 'title'),
+      [
+        t(l, 'payment'),
+        t(l, 'amount'),
+        t(l, 'refunded'),
+        t(l, 'status'),
+        t(l, 'kind'),
+        t(l, 'customer'),
+        t(l, 'created'),
+      ],
+      page.data.map(
+        (p) =>
+          html`<tr data-payment="${p.id}">
+            <td><a href="/dashboard/payments/${p.id}">${p.description ?? p.id}</a></td>
+            <td>${formatIsk(Number(p.amount), view.locale)}</td>
+            <td>${Number(p.amount_refunded) ? formatIsk(Number(p.amount_refunded), view.locale) : '—'}</td>
+            <td>${statusBadge(p.status, l)}</td>
+            <td>${t(l, `kind_${p.kind}`)}</td>
+            <td>
+              ${
+                p.customer_id
+                  ? html`<a href="/dashboard/customers/${p.customer_id}">${p.customer_id}</a>`
+                  : '—'
+              }
+            </td>
+            <td>${when(Math.floor(p.created_at.getTime() / 1000), l)}</td>
+          </tr>`,
+      ),
+      t(l, 'none'),
+    )}
+    ${nextPage(
+      page.hasMore && last ? `/dashboard/payments?${keep ? `${keep}&` : ''}after=${last.id}` : null,
+      t(l, 'older'),
+    )}`;
     sendMerchantPage(res, view, body, { title: t(l, 'title') });
+  });
+
+  // The filtered list as CSV, streamed a page at a time (decision 0232); fees and net are in it,
+  // so only members who may read settlement figures may export.
+  router.get('/dashboard/payments/export.csv', requireAction('read_settlement'), async (req, res) => {
+    const view = merchantView(req, res);
+    const read = readPaymentFilter(req.query);
+    if (read.errors.length > 0) {
+      const e = read.errors[0]!;
+      sendMerchantPage(res, view, html``, {
+        title: t(view.locale, 'title'),
+        status: 400,
+        error: `${t(view.locale, `error_${e.code}`)} (${e.param})`,
+      });
+      return;
+    }
+    res.status(200).type('text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', 'attachment; filename="payments.csv"');
+    res.setHeader('Cache-Control', 'no-store');
+    const closed = () => res.destroyed || res.writableEnded;
+    try {
+      for await (const chunk of paymentList.csv(view.scope, read)) {
+        if (closed()) return;
+        // Back-pressure: the next page is read only once the client has taken this one.
+        if (!res.write(chunk)) await new Promise((done) => res.once('drain', done).once('close', done));
+      }
+      if (!closed()) res.end();
+    } catch (err) {
+      // The status line is sent: a cut-off download is the only honest answer left.
+      ctx.log.error({ err }, 'payments export failed');
+      res.destroy();
+    }
   });
 
   async function detail(req: Request, res: Response, opts: { ok?: string; error?: string; status?: number }) {
@@ -232,11 +380,12 @@ export function paymentPages(ctx: WebContext): Router {
       data.paymentIntents.retrieve(view.scope, id),
     );
     if (!p) return;
-    const [refunds, events, disputes, invoice] = await Promise.all([
+    const [refunds, events, disputes, invoice, invoices] = await Promise.all([
       data.refunds.list(view.scope, { limit: 100, paymentIntentId: p.id }),
       data.events.list(view.scope, { limit: 100, objectId: p.id }),
       p.disputed ? data.disputes.ofPaymentIntent(view.scope, p.id) : Promise.resolve([]),
       data.invoices.ofPayment(view.scope, p.id),
+      data.invoices.list(view.scope, { limit: 1, paymentIntentId: p.id }),
     ]);
     const refundable = p.amount_received - p.amount_refunded;
     const card = p.payment_method_details?.card;
@@ -276,7 +425,8 @@ export function paymentPages(ctx: WebContext): Router {
         [t(l, 'description'), p.description ?? '—'],
         [t(l, 'created'), when(p.created_at, l)],
       ])}
-      ${invoiceSection(view.locale, invoice)} ${disputeSection(view, disputes)} ${refundForm}
+      ${invoices.data.length ? invoicesSection(l, invoices.data) : ''} ${invoiceSection(view.locale, invoice)}
+      ${disputeSection(view, disputes)} ${refundForm}
       <h2>${t(l, 'refunds')}</h2>
       ${table(
         t(l, 'refunds'),

@@ -14,6 +14,7 @@ import {
   when,
 } from './frame';
 import { statusBadge } from './status-badge';
+import { invoicesSection } from './invoices';
 
 const ENDED = ['canceled', 'incomplete_expired'];
 
@@ -151,6 +152,7 @@ export function subscriptionPages(ctx: WebContext): Router {
       return;
     }
     const ended = ENDED.includes(s.status);
+    const invoices = await ctx.services.data.invoices.list(view.scope, { limit: 100, subscriptionId: s.id });
     const prices =
       view.can('write_billing') && !ended
         ? (await data.prices.list(view.scope, { limit: 100, type: 'recurring', active: true })).data
@@ -166,6 +168,7 @@ export function subscriptionPages(ctx: WebContext): Router {
       [t(l, 'cancelAtEnd'), s.cancel_at_period_end ? t(l, 'yes') : t(l, 'no')],
       [t(l, 'created'), when(s.created_at, l)],
     ])}
+    ${invoicesSection(l, invoices.data)}
     ${
       prices.length > 0
         ? html`<section aria-labelledby="change-price">
