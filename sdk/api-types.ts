@@ -6319,6 +6319,8 @@ export interface operations {
                             } | null;
                             /** @description Gjalddagi, when paid by krafa */
                             due_date: string | null;
+                            /** @description Whether it has a Peppol e-invoice (GET …/ubl): a business buyer with kennitala and address, and a seller with both (decision 0210) */
+                            einvoice: boolean;
                             /** @description Eindagi, when paid by krafa */
                             final_due_date: string | null;
                             id: string;
@@ -6447,6 +6449,8 @@ export interface operations {
                         } | null;
                         /** @description Gjalddagi, when paid by krafa */
                         due_date: string | null;
+                        /** @description Whether it has a Peppol e-invoice (GET …/ubl): a business buyer with kennitala and address, and a seller with both (decision 0210) */
+                        einvoice: boolean;
                         /** @description Eindagi, when paid by krafa */
                         final_due_date: string | null;
                         id: string;

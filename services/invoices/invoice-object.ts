@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CreditNoteRow, InvoiceRow } from '../../db/invoices';
 import type { InvoiceDeliveryRow } from '../../db/invoice-deliveries';
 import { unix } from '../../domain/unix-time';
+import { einvoiceRefusal } from '../../domain/einvoice-parties';
 
 const Line = z.object({
   description: z.string(),
@@ -86,6 +87,11 @@ export const InvoiceSchema = z.object({
   due_date: z.string().nullable().describe('Gjalddagi, when paid by krafa'),
   final_due_date: z.string().nullable().describe('Eindagi, when paid by krafa'),
   payment_reference: z.string(),
+  einvoice: z
+    .boolean()
+    .describe(
+      'Whether it has a Peppol e-invoice (GET …/ubl): a business buyer with kennitala and address, and a seller with both (decision 0210)',
+    ),
   delivery: Delivery,
   created_at: z.number(),
 });
@@ -139,6 +145,7 @@ export function presentInvoice(
     due_date: row.due_date,
     final_due_date: row.final_due_date,
     payment_reference: row.payment_reference,
+    einvoice: einvoiceRefusal(row.seller, row.buyer) === null,
     delivery: delivery
       ? {
           method: delivery.method,

@@ -27,9 +27,26 @@ async function ok(p: Promise<{ status: number; body: any }>) {
 async function invoiced(key: string) {
   const api = (path: string, json?: unknown, method = 'POST') =>
     stack.api(key, path, json === undefined ? {} : { method, json });
-  await ok(api('/v1/merchant', { kennitala: '4709063520', bank_account: '0101-26-123456' }, 'PATCH'));
+  await ok(
+    api(
+      '/v1/merchant',
+      {
+        kennitala: '4709063520',
+        bank_account: '0101-26-123456',
+        legal_address: { street: 'Laugavegur 1', city: 'Reykjavík', postalCode: '101', country: 'IS' },
+      },
+      'PATCH',
+    ),
+  );
   const customer = await ok(
-    api('/v1/customers', { name: 'Ragnheiður', email: 'ragga@example.test', kennitala: '0101302989' }),
+    api('/v1/customers', {
+      name: 'Ragnheiður',
+      email: 'ragga@example.test',
+      kennitala: '0101302989',
+      // A sole trader with an address: its invoices are e-invoices (decision 0210).
+      business: true,
+      address: { line1: 'Hverfisgata 4', postal_code: '101', city: 'Reykjavík', country: 'IS' },
+    }),
   );
   const pm = await ok(api('/v1/payment-methods', { card, customer: customer.id }));
   const product = await ok(

@@ -53,7 +53,17 @@ beforeAll(async () => {
   operator = await createOperator(stack.knex);
   // Something on every list, through the API as a merchant would make it.
   expect(
-    (await api('/v1/merchant', { kennitala: '4709063520', bank_account: '0101-26-123456' }, 'PATCH')).status,
+    (
+      await api(
+        '/v1/merchant',
+        {
+          kennitala: '4709063520',
+          bank_account: '0101-26-123456',
+          legal_address: { street: 'Laugavegur 1', city: 'Reykjavík', postalCode: '101', country: 'IS' },
+        },
+        'PATCH',
+      )
+    ).status,
   ).toBe(200);
   const product = await api('/v1/products', {
     name: 'Mánaðaráskrift',
@@ -62,7 +72,13 @@ beforeAll(async () => {
   });
   await api(`/v1/products/${product.body.id}/variants`, { name: 'Stór', unit_amount: 3990 });
   await api('/v1/products', { name: 'Bolli', vat_rate: 24, default_price_data: { unit_amount: 1500 } });
-  const customer = await api('/v1/customers', { name: 'Guðrún', email: 'gudrun@example.test' });
+  // A business buyer, so the invoice's UBL download exists (decision 0210).
+  const customer = await api('/v1/customers', {
+    name: 'Guðrún',
+    email: 'gudrun@example.test',
+    kennitala: '4101692659',
+    address: { line1: 'Hverfisgata 4', postal_code: '101', city: 'Reykjavík', country: 'IS' },
+  });
   const pm = await api('/v1/payment-methods', { card, customer: customer.body.id });
   const sub = await api('/v1/subscriptions', {
     customer: customer.body.id,

@@ -43,6 +43,9 @@ const t = defineMessages({
     documents: 'Documents',
     pdf: 'PDF of invoice {number}',
     ubl: 'E-invoice (UBL) of invoice {number}',
+    noEinvoice:
+      'No e-invoice: the buyer is a consumer, or the buyer or seller lacks a kennitala or address. The PDF is the invoice.',
+    claim: 'Krafa',
     lines: 'Lines',
     description: 'Description',
     quantity: 'Quantity',
@@ -77,6 +80,9 @@ const t = defineMessages({
     documents: 'Skjöl',
     pdf: 'PDF reiknings {number}',
     ubl: 'Rafrænn reikningur (UBL) {number}',
+    noEinvoice:
+      'Enginn rafrænn reikningur: kaupandi er neytandi, eða kennitölu eða heimilisfang vantar hjá kaupanda eða seljanda. PDF-skjalið er reikningurinn.',
+    claim: 'Krafa',
     lines: 'Línur',
     description: 'Lýsing',
     quantity: 'Magn',
@@ -195,7 +201,20 @@ export function invoicePages(ctx: WebContext): Router {
             ? html`<a href="/dashboard/subscriptions/${i.subscription}">${i.subscription}</a>`
             : '—',
         ],
-        [t(l, 'payment'), html`<a href="/dashboard/payments/${i.payment_intent}">${i.payment_intent}</a>`],
+        [
+          t(l, 'payment'),
+          i.payment_intent
+            ? html`<a href="/dashboard/payments/${i.payment_intent}">${i.payment_intent}</a>`
+            : '—',
+        ],
+        ...(i.claim
+          ? [
+              [t(l, 'claim'), html`<a href="/dashboard/claims/${i.claim}">${i.claim}</a>`] as [
+                string,
+                SafeHtml,
+              ],
+            ]
+          : []),
         [t(l, 'issued'), when(i.issued_at, l)],
         [t(l, 'supplied'), when(i.supplied_at, l)],
         [t(l, 'due'), i.due_date ?? '—'],
@@ -205,7 +224,15 @@ export function invoicePages(ctx: WebContext): Router {
       <h2>${t(l, 'documents')}</h2>
       <ul>
         <li><a href="/dashboard/invoices/${i.id}/invoice.pdf">${t(l, 'pdf', { number: i.number })}</a></li>
-        <li><a href="/dashboard/invoices/${i.id}/invoice.xml">${t(l, 'ubl', { number: i.number })}</a></li>
+        <li>
+          ${
+            i.einvoice
+              ? html`<a href="/dashboard/invoices/${i.id}/invoice.xml"
+                  >${t(l, 'ubl', { number: i.number })}</a
+                >`
+              : html`<span data-testid="no-einvoice">${t(l, 'noEinvoice')}</span>`
+          }
+        </li>
       </ul>
       <h2>${t(l, 'lines')}</h2>
       ${table(
