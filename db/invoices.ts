@@ -255,7 +255,8 @@ export function createInvoiceRepository(db: Db) {
                 json_build_object('id', k.id, 'account', k.bank || '66' || lpad(k.claim_number::text, 6, '0'),
                   'due_date', k.due_date, 'final_due_date', k.final_due_date) as claim,
                 k.merchant_id, k.livemode, k.amount::int as amount_captured, coalesce(k.issued_at, now()) as captured_at,
-                k.description, k.customer_id, r.subscription_id, k.checkout_session_id,
+                k.description, coalesce(k.customer_id, cs.customer_id) as customer_id, r.subscription_id,
+                k.checkout_session_id,
                 ${SALE_COLUMNS}, ${buyerOf('coalesce(c.kennitala, k.payer_kennitala)')}
            from claims k
            join merchants m on m.id = k.merchant_id

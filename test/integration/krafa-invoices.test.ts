@@ -199,7 +199,12 @@ test('a business paying by krafa: an open invoice at issue with its dates and ac
     business_city: 'Reykjavík',
   });
   const [viaPageInvoice] = await invoiceOfClaim(viaPage.id);
-  expect(viaPageInvoice).toMatchObject({ status: 'open', total: 7_500 });
+  expect(viaPageInvoice).toMatchObject({ status: 'open', total: 7_500, einvoice: true });
+  const viaPageSession = (await get(`/v1/claims/${viaPage.id}`)).body as { metadata: Record<string, string> };
+  const companyCustomer = (await get(`/v1/checkout/sessions/${viaPageSession.metadata.checkout_session}`))
+    .body.customer as string;
+  expect(companyCustomer).toMatch(/^cus_/);
+  expect((await get(`/v1/invoices/${viaPageInvoice!.id}`)).body.customer).toBe(companyCustomer);
 
   const documents = [
     await xml(`/v1/invoices/${viaPageInvoice!.id}/ubl`),

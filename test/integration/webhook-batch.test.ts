@@ -39,6 +39,8 @@ function webhookActivities() {
       secrets,
       wakeChannels,
       dueDeliveries,
+      // The receiver is on loopback, as `npm start` and the test stacks allow (decision 0225).
+      allowLoopback: true,
     }),
   });
 }
