@@ -162,6 +162,18 @@ test("the customer's timeline: payments, the subscription, the krafa and the inv
   const times = entries.map((e) => e.at);
   expect(times).toEqual([...times].sort().reverse());
   expect(timeline).toContain(`/dashboard/payments/${ids.payment}`);
+  // The customer's e-invoice identity (decision 0210): a sole trader marked business, with an
+  // address, so its invoices are e-invoices.
+  const facts = res.text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+  expect(facts).toContain('Address Hverfisgata 4, 101 Reykjavík');
+  expect(facts).toContain('Buys as A business');
+  expect(facts).toContain('E-invoices (Peppol) Yes');
+  expect(facts).toContain('Invoice delivery None');
+  const is = (await web.get(`/dashboard/customers/${ids.customer}?lang=is`)).text
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ');
+  expect(is).toContain('Kaupir sem Fyrirtæki');
+  expect(is).toContain('Rafrænir reikningar (Peppol) Já');
 });
 
 test("another merchant's invoice, and a credit note under the wrong invoice, are not found", async () => {

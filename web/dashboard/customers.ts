@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { isLegalEntityKennitala } from '../../domain/einvoice-parties';
 import { formatIsk } from '../../domain/isk';
 import { html, type SafeHtml } from '../../html/html';
 import { defineMessages } from '../messages';
@@ -48,6 +49,19 @@ const t = defineMessages({
     noPayments: 'No payments.',
     timeline: 'Timeline',
     noTimeline: 'Nothing yet.',
+    address: 'Address',
+    buyer: 'Buys as',
+    business: 'A business',
+    consumer: 'A consumer',
+    gln: 'GLN',
+    peppolId: 'Peppol id',
+    einvoices: 'E-invoices (Peppol)',
+    einvoiceYes: 'Yes',
+    einvoiceNo: 'No: the PDF is the invoice (a consumer, or kennitala or address missing)',
+    delivery: 'Invoice delivery',
+    delivery_peppol: 'Peppol',
+    delivery_email: 'E-mail with PDF',
+    delivery_none: 'None',
     tlPayment: 'Payment',
     tlSubscription: 'Subscription started',
     tlSubscriptionEnded: 'Subscription ended',
@@ -85,6 +99,19 @@ const t = defineMessages({
     noPayments: 'Engar greiðslur.',
     timeline: 'Tímalína',
     noTimeline: 'Ekkert enn.',
+    address: 'Heimilisfang',
+    buyer: 'Kaupir sem',
+    business: 'Fyrirtæki',
+    consumer: 'Neytandi',
+    gln: 'GLN',
+    peppolId: 'Peppol-auðkenni',
+    einvoices: 'Rafrænir reikningar (Peppol)',
+    einvoiceYes: 'Já',
+    einvoiceNo: 'Nei: PDF-skjalið er reikningurinn (neytandi, eða kennitölu eða heimilisfang vantar)',
+    delivery: 'Sending reikninga',
+    delivery_peppol: 'Peppol',
+    delivery_email: 'Tölvupóstur með PDF',
+    delivery_none: 'Engin',
     tlPayment: 'Greiðsla',
     tlSubscription: 'Áskrift hófst',
     tlSubscriptionEnded: 'Áskrift lauk',
@@ -200,6 +227,23 @@ export function customerPages(ctx: WebContext): Router {
         [t(l, 'email'), c.email ?? '—'],
         [t(l, 'phone'), c.phone ?? '—'],
         [t(l, 'kennitala'), c.kennitala ?? '—'],
+        [
+          t(l, 'address'),
+          c.address?.line1
+            ? [c.address.line1, [c.address.postal_code, c.address.city].filter(Boolean).join(' ')]
+                .filter(Boolean)
+                .join(', ')
+            : '—',
+        ],
+        // Who gets e-invoices and why not (decision 0210), and how they reach the buyer (0217).
+        [
+          t(l, 'buyer'),
+          c.business || isLegalEntityKennitala(c.kennitala) ? t(l, 'business') : t(l, 'consumer'),
+        ],
+        [t(l, 'gln'), c.gln ?? '—'],
+        [t(l, 'peppolId'), c.peppol_id ?? '—'],
+        [t(l, 'einvoices'), c.einvoice ? t(l, 'einvoiceYes') : t(l, 'einvoiceNo')],
+        [t(l, 'delivery'), t(l, `delivery_${c.invoice_settings.delivery_method}`)],
         [t(l, 'created'), when(c.created_at, l)],
       ])}
       <section aria-labelledby="timeline-title">
