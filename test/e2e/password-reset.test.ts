@@ -1,5 +1,5 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, signInWithKeyboard } from '../helpers/browser';
+import type { Browser } from 'playwright-core';
+import { launchChromium, openPage as openTestPage, signInWithKeyboard } from '../helpers/browser';
 import { startWebStack, type WebStack } from '../helpers/web-stack';
 import { seriousAccessibilityFindings } from '../helpers/accessibility';
 import { WebClient, createMerchantUser, type TestUser } from '../helpers/accounts';
@@ -25,20 +25,7 @@ afterAll(async () => {
   await web?.stop();
 });
 
-async function openPage(): Promise<{ page: Page; context: BrowserContext }> {
-  // bypassCSP: the accessibility check injects axe-core into pages whose policy allows no script.
-  const context = await browser.newContext({ bypassCSP: true });
-  const page = await context.newPage();
-  await page.route('**/*', (route) =>
-    route
-      .request()
-      .url()
-      .startsWith(web.url + '/')
-      ? route.continue()
-      : route.abort(),
-  );
-  return { page, context };
-}
+const openPage = () => openTestPage(browser, web.url, { bypassCSP: true });
 
 const NEW_PASSWORD = 'a brand new passphrase 42';
 

@@ -1,5 +1,5 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, openPage } from '../helpers/browser';
 import { startWebStack, type WebStack } from '../helpers/web-stack';
 import { seriousAccessibilityFindings } from '../helpers/accessibility';
 import { WebClient, createMerchantUser, createOperator, type TestUser } from '../helpers/accounts';
@@ -33,20 +33,7 @@ function codeFor(secret: string, ahead = 0): string {
   return hotp(base32Decode(secret), totpStep(Date.now() / 1000) + ahead);
 }
 
-async function newPage(): Promise<{ page: Page; context: BrowserContext }> {
-  // bypassCSP: the accessibility check injects axe-core into pages whose policy allows no script.
-  const context = await browser.newContext({ bypassCSP: true });
-  const page = await context.newPage();
-  await page.route('**/*', (route) =>
-    route
-      .request()
-      .url()
-      .startsWith(web.url + '/')
-      ? route.continue()
-      : route.abort(),
-  );
-  return { page, context };
-}
+const newPage = () => openPage(browser, web.url, { bypassCSP: true });
 
 async function passwordStep(page: Page, u: TestUser): Promise<void> {
   await page.goto(`${web.url}/dashboard/sign-in?lang=en`);

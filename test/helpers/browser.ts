@@ -29,9 +29,16 @@ export interface TestPage {
   errors: string[];
 }
 
-/** A fresh browser context whose page may only talk to `origin`. */
-export async function openPage(browser: Browser, origin: string): Promise<TestPage> {
-  const context = await browser.newContext();
+/**
+ * A fresh browser context whose page may only talk to `origin`. `bypassCSP`: for pages whose policy
+ * allows no script, when the accessibility check injects axe-core.
+ */
+export async function openPage(
+  browser: Browser,
+  origin: string,
+  opts: { bypassCSP?: boolean } = {},
+): Promise<TestPage> {
+  const context = await browser.newContext({ bypassCSP: opts.bypassCSP ?? false });
   const page = await context.newPage();
   const blocked: string[] = [];
   const errors: string[] = [];

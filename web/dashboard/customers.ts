@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { isLegalEntityKennitala } from '../../domain/einvoice-parties';
+import { isBusinessBuyer } from '../../domain/einvoice-parties';
 import { formatIsk } from '../../domain/isk';
 import { html, type SafeHtml } from '../../html/html';
 import { defineMessages } from '../messages';
@@ -236,10 +236,7 @@ export function customerPages(ctx: WebContext): Router {
             : '—',
         ],
         // Who gets e-invoices and why not (decision 0210), and how they reach the buyer (0217).
-        [
-          t(l, 'buyer'),
-          c.business || isLegalEntityKennitala(c.kennitala) ? t(l, 'business') : t(l, 'consumer'),
-        ],
+        [t(l, 'buyer'), isBusinessBuyer(c) ? t(l, 'business') : t(l, 'consumer')],
         [t(l, 'gln'), c.gln ?? '—'],
         [t(l, 'peppolId'), c.peppol_id ?? '—'],
         [t(l, 'einvoices'), c.einvoice ? t(l, 'einvoiceYes') : t(l, 'einvoiceNo')],

@@ -6,10 +6,10 @@ import { html, type SafeHtml } from '../../html/html';
 import type { InvoiceObject } from '../../services/invoices/invoice-object';
 import { defineMessages } from '../messages';
 import type { WebContext } from './context';
+import { sendDownload } from './download';
 import {
   afterCursor,
   facts,
-  failure,
   loadOrSendFailure,
   merchantView,
   nextPage,
@@ -131,29 +131,14 @@ export function invoicesSection(l: Locale, invoices: readonly InvoiceObject[]): 
   </section>`;
 }
 
-/** Sends a document, or the failure as a page (an id of nothing, the other mode's). */
-async function sendDocument(
+/** A document of the invoices pages, downloaded (decision 0233). */
+const sendDocument = (
   res: Response,
   view: MerchantView,
   type: string,
   filename: string,
   load: () => Promise<string | Buffer>,
-): Promise<void> {
-  try {
-    const body = await load();
-    res.type(type);
-    res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
-    res.setHeader('Cache-Control', 'no-store');
-    res.send(body);
-  } catch (err) {
-    const f = failure(err);
-    sendMerchantPage(res, view, html``, {
-      title: t(view.locale, 'title'),
-      status: f.status,
-      error: f.message,
-    });
-  }
-}
+) => sendDownload(res, view, { type, filename, title: t(view.locale, 'title') }, load);
 
 /** `/dashboard/invoices`: the list, an invoice's page with its lines and credit notes, its PDF and UBL. */
 export function invoicePages(ctx: WebContext): Router {

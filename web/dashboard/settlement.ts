@@ -3,6 +3,7 @@ import { formatIsk } from '../../domain/isk';
 import { html } from '../../html/html';
 import { defineMessages } from '../messages';
 import type { WebContext } from './context';
+import { sendDownload } from './download';
 import { facts, failure, merchantView, nextPage, sendMerchantPage, table, when } from './frame';
 import { statusBadge } from './status-badge';
 
@@ -173,20 +174,13 @@ export function settlementPages(ctx: WebContext): Router {
 
   router.get('/dashboard/settlement/:id/lines.csv', async (req, res) => {
     const view = merchantView(req, res);
-    try {
-      const { runId, csv } = await data.settlement.linesCsv(view.scope, String(req.params.id));
-      res.type('text/csv; charset=utf-8');
-      res.setHeader('Content-Disposition', `attachment; filename="${runId}-lines.csv"`);
-      res.setHeader('Cache-Control', 'no-store');
-      res.send(csv);
-    } catch (err) {
-      const f = failure(err);
-      sendMerchantPage(res, view, html``, {
-        title: t(view.locale, 'title'),
-        status: f.status,
-        error: f.message,
-      });
-    }
+    const id = String(req.params.id);
+    await sendDownload(
+      res,
+      view,
+      { type: 'text/csv; charset=utf-8', filename: `${id}-lines.csv`, title: t(view.locale, 'title') },
+      async () => (await data.settlement.linesCsv(view.scope, id)).csv,
+    );
   });
 
   return router;
