@@ -3,6 +3,7 @@ import type { Db, Knex } from './knex';
 import type { Scope } from '../domain/scope';
 import type { InvoiceLine, VatPerRate } from '../domain/invoices';
 import type { VatRate } from '../domain/vat';
+import type { VatTreatment } from '../domain/vat-category';
 import type { LegalAddress } from '../domain/merchant-profile';
 import type { Address } from './customers';
 import { sqlArgs } from './event-batch';
@@ -59,9 +60,16 @@ export interface SaleSource {
     amount: number;
     vat_rate: VatRate;
     product_name: string;
+    /** The product's category as it stands when the invoice is issued (decision 0234). */
+    vat: Partial<VatTreatment> | null;
   } | null;
   session: {
-    items: { description: string; quantity: number; unit_amount: number; vat_rate: VatRate }[];
+    items: ({
+      description: string;
+      quantity: number;
+      unit_amount: number;
+      vat_rate: VatRate;
+    } & Partial<VatTreatment>)[];
     discount_amount: number;
     product_name: string | null;
     customer_name: string | null;
@@ -183,7 +191,9 @@ const SALE_COLUMNS = `case when r.id is null then null else json_build_object(
     'period_start', r.period_start, 'quantity', r.quantity, 'unit_amount', pr.unit_amount::int,
     'amount_subtotal', r.amount_subtotal::int, 'discount_amount', r.discount_amount::int,
     'proration_amount', r.proration_amount::int, 'amount', r.amount::int, 'vat_rate', r.vat_rate,
-    'product_name', prod.name) end as renewal,
+    'product_name', prod.name, 'vat', json_build_object('vat_category', prod.vat_category,
+      'vat_exemption_reason', prod.vat_exemption_reason,
+      'vat_exemption_reason_code', prod.vat_exemption_reason_code)) end as renewal,
   case when cs.id is null then null else json_build_object(
     'items', cs.items, 'discount_amount', cs.discount_amount::int, 'product_name', csp.name,
     'customer_name', cs.customer_name, 'customer_email', cs.customer_email) end as session,
@@ -483,6 +493,15 @@ export function createInvoiceRepository(db: Db) {
       if (opts.invoiceId !== undefined) q.where({ invoice_id: opts.invoiceId });
       const page = await pageByCreated<CreditNoteRow>(q, 'credit_notes', scope, opts);
       return { ...page, data: page.data.map(creditNoteRow) };
+    },
+
+    /** The sellers of these invoices as issued, by invoice id: how their credit notes are presented. */
+    async sellersOf(scope: Scope, invoiceIds: readonly string[], trx: Db = db): Promise<Map<string, Seller>> {
+      if (invoiceIds.length === 0) return new Map();
+      const rows: { id: string; seller: Seller }[] = await scoped('invoices', scope, trx)
+        .whereIn('id', [...invoiceIds])
+        .select('id', 'seller');
+      return new Map(rows.map((r) => [r.id, r.seller]));
     },
   };
 }

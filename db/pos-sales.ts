@@ -1,11 +1,12 @@
 import type { Db, Knex } from './knex';
 import type { Scope } from '../domain/scope';
 import type { VatRate } from '../domain/vat';
+import type { VatTreatment } from '../domain/vat-category';
 import type { PosPaymentMethod } from '../domain/pos';
 import type { PageOptions } from './tenant';
 import { posTable, tenant } from './pos-tables';
 
-export interface PosSaleLineRow {
+export interface PosSaleLineRow extends VatTreatment {
   sale_id: string;
   position: number;
   product_id: string | null;

@@ -2398,6 +2398,12 @@ export interface operations {
                                 quantity: number;
                                 unit_amount: number;
                                 variant_id: string | null;
+                                /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                                vat_category: ("S" | "Z" | "E" | "O") | null;
+                                /** @description Why the line is exempt (E) or outside the scope (O) */
+                                vat_exemption_reason: string | null;
+                                /** @description A VATEX code for the exemption */
+                                vat_exemption_reason_code: string | null;
                                 vat_rate: 0 | 11 | 24;
                             }[];
                             livemode: boolean;
@@ -2514,6 +2520,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -2585,6 +2600,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -2656,6 +2680,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -2727,6 +2760,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -2808,6 +2850,12 @@ export interface operations {
                             quantity: number;
                             unit_amount: number;
                             variant_id: string | null;
+                            /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                            vat_category: ("S" | "Z" | "E" | "O") | null;
+                            /** @description Why the line is exempt (E) or outside the scope (O) */
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code for the exemption */
+                            vat_exemption_reason_code: string | null;
                             vat_rate: 0 | 11 | 24;
                         }[];
                         livemode: boolean;
@@ -2929,6 +2977,12 @@ export interface operations {
                             quantity: number;
                             unit_amount: number;
                             variant_id: string | null;
+                            /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                            vat_category: ("S" | "Z" | "E" | "O") | null;
+                            /** @description Why the line is exempt (E) or outside the scope (O) */
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code for the exemption */
+                            vat_exemption_reason_code: string | null;
                             vat_rate: 0 | 11 | 24;
                         }[];
                         livemode: boolean;
@@ -4338,6 +4392,14 @@ export interface operations {
                                 quantity: number;
                                 /** @description Price per unit with VAT */
                                 unit_amount: number;
+                                /**
+                                 * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                                 * @enum {string}
+                                 */
+                                vat_category: "S" | "Z" | "E" | "O";
+                                vat_exemption_reason: string | null;
+                                /** @description A VATEX code */
+                                vat_exemption_reason_code: string | null;
                                 /** @description 0, 11 or 24 */
                                 vat_rate: number;
                             }[];
@@ -4354,6 +4416,14 @@ export interface operations {
                             vat: {
                                 /** @description Amount with VAT of the lines at this rate */
                                 amount: number;
+                                /**
+                                 * @description One group per category and rate (decision 0234)
+                                 * @enum {string}
+                                 */
+                                category: "S" | "Z" | "E" | "O";
+                                /** @description For E and O: why no VAT is charged */
+                                exemption_reason: string | null;
+                                exemption_reason_code: string | null;
                                 rate: number;
                                 taxable_amount: number;
                                 vat_amount: number;
@@ -4416,6 +4486,14 @@ export interface operations {
                             quantity: number;
                             /** @description Price per unit with VAT */
                             unit_amount: number;
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            vat_category: "S" | "Z" | "E" | "O";
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code */
+                            vat_exemption_reason_code: string | null;
                             /** @description 0, 11 or 24 */
                             vat_rate: number;
                         }[];
@@ -4432,6 +4510,14 @@ export interface operations {
                         vat: {
                             /** @description Amount with VAT of the lines at this rate */
                             amount: number;
+                            /**
+                             * @description One group per category and rate (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
+                            /** @description For E and O: why no VAT is charged */
+                            exemption_reason: string | null;
+                            exemption_reason_code: string | null;
                             rate: number;
                             taxable_amount: number;
                             vat_amount: number;
@@ -6334,6 +6420,14 @@ export interface operations {
                                 quantity: number;
                                 /** @description Price per unit with VAT */
                                 unit_amount: number;
+                                /**
+                                 * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                                 * @enum {string}
+                                 */
+                                vat_category: "S" | "Z" | "E" | "O";
+                                vat_exemption_reason: string | null;
+                                /** @description A VATEX code */
+                                vat_exemption_reason_code: string | null;
                                 /** @description 0, 11 or 24 */
                                 vat_rate: number;
                             }[];
@@ -6368,6 +6462,14 @@ export interface operations {
                             vat: {
                                 /** @description Amount with VAT of the lines at this rate */
                                 amount: number;
+                                /**
+                                 * @description One group per category and rate (decision 0234)
+                                 * @enum {string}
+                                 */
+                                category: "S" | "Z" | "E" | "O";
+                                /** @description For E and O: why no VAT is charged */
+                                exemption_reason: string | null;
+                                exemption_reason_code: string | null;
                                 rate: number;
                                 taxable_amount: number;
                                 vat_amount: number;
@@ -6464,6 +6566,14 @@ export interface operations {
                             quantity: number;
                             /** @description Price per unit with VAT */
                             unit_amount: number;
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            vat_category: "S" | "Z" | "E" | "O";
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code */
+                            vat_exemption_reason_code: string | null;
                             /** @description 0, 11 or 24 */
                             vat_rate: number;
                         }[];
@@ -6498,6 +6608,14 @@ export interface operations {
                         vat: {
                             /** @description Amount with VAT of the lines at this rate */
                             amount: number;
+                            /**
+                             * @description One group per category and rate (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
+                            /** @description For E and O: why no VAT is charged */
+                            exemption_reason: string | null;
+                            exemption_reason_code: string | null;
                             rate: number;
                             taxable_amount: number;
                             vat_amount: number;
@@ -9092,6 +9210,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -9152,6 +9279,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -9212,6 +9348,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -9272,6 +9417,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -10578,6 +10732,15 @@ export interface operations {
                         quantity: number | string;
                         /** @description VAT-inclusive ISK */
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate: number | string;
                     })[];
                     /** @description Parts that sum to the sale: cash, card (on the paired terminal), or both */
@@ -10613,6 +10776,15 @@ export interface operations {
                         quantity: number | string;
                         /** @description VAT-inclusive ISK */
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate: number | string;
                     })[];
                     /** @description Parts that sum to the sale: cash, card (on the paired terminal), or both */
@@ -10648,6 +10820,15 @@ export interface operations {
                         quantity: number | string;
                         /** @description VAT-inclusive ISK */
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate: number | string;
                     })[];
                     /** @description Parts that sum to the sale: cash, card (on the paired terminal), or both */
@@ -10683,6 +10864,15 @@ export interface operations {
                         quantity: number | string;
                         /** @description VAT-inclusive ISK */
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate: number | string;
                     })[];
                     /** @description Parts that sum to the sale: cash, card (on the paired terminal), or both */
@@ -10723,6 +10913,12 @@ export interface operations {
                             quantity: number;
                             unit_amount: number;
                             variant: string | null;
+                            /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                            vat_category: ("S" | "Z" | "E" | "O") | null;
+                            /** @description Why the line is exempt (E) or outside the scope (O) */
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code for the exemption */
+                            vat_exemption_reason_code: string | null;
                             vat_rate: 0 | 11 | 24;
                         }[];
                         livemode: boolean;
@@ -11220,6 +11416,12 @@ export interface operations {
                                 quantity: number;
                                 unit_amount: number;
                                 variant: string | null;
+                                /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                                vat_category: ("S" | "Z" | "E" | "O") | null;
+                                /** @description Why the line is exempt (E) or outside the scope (O) */
+                                vat_exemption_reason: string | null;
+                                /** @description A VATEX code for the exemption */
+                                vat_exemption_reason_code: string | null;
                                 vat_rate: 0 | 11 | 24;
                             }[];
                             livemode: boolean;
@@ -11300,6 +11502,12 @@ export interface operations {
                             quantity: number;
                             unit_amount: number;
                             variant: string | null;
+                            /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                            vat_category: ("S" | "Z" | "E" | "O") | null;
+                            /** @description Why the line is exempt (E) or outside the scope (O) */
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code for the exemption */
+                            vat_exemption_reason_code: string | null;
                             vat_rate: 0 | 11 | 24;
                         }[];
                         livemode: boolean;
@@ -12744,6 +12952,12 @@ export interface operations {
                             /** @constant */
                             object: "product";
                             updated_at: number;
+                            /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                            vat_category: ("S" | "Z" | "E" | "O") | null;
+                            /** @description Why the line is exempt (E) or outside the scope (O) */
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code for the exemption */
+                            vat_exemption_reason_code: string | null;
                             vat_rate: 0 | 11 | 24;
                         }[];
                         has_more: boolean;
@@ -12799,6 +13013,15 @@ export interface operations {
                         [key: string]: string;
                     };
                     name: string;
+                    /**
+                     * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                     * @enum {string}
+                     */
+                    vat_category?: "S" | "Z" | "E" | "O";
+                    /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                    vat_exemption_reason?: string;
+                    /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                    vat_exemption_reason_code?: string;
                     /** @description VAT percentage included in the prices: 0, 11 or 24 */
                     vat_rate?: number | string;
                 };
@@ -12822,6 +13045,15 @@ export interface operations {
                         [key: string]: string;
                     };
                     name: string;
+                    /**
+                     * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                     * @enum {string}
+                     */
+                    vat_category?: "S" | "Z" | "E" | "O";
+                    /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                    vat_exemption_reason?: string;
+                    /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                    vat_exemption_reason_code?: string;
                     /** @description VAT percentage included in the prices: 0, 11 or 24 */
                     vat_rate?: number | string;
                 };
@@ -12845,6 +13077,15 @@ export interface operations {
                         [key: string]: string;
                     };
                     name: string;
+                    /**
+                     * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                     * @enum {string}
+                     */
+                    vat_category?: "S" | "Z" | "E" | "O";
+                    /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                    vat_exemption_reason?: string;
+                    /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                    vat_exemption_reason_code?: string;
                     /** @description VAT percentage included in the prices: 0, 11 or 24 */
                     vat_rate?: number | string;
                 };
@@ -12868,6 +13109,15 @@ export interface operations {
                         [key: string]: string;
                     };
                     name: string;
+                    /**
+                     * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                     * @enum {string}
+                     */
+                    vat_category?: "S" | "Z" | "E" | "O";
+                    /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                    vat_exemption_reason?: string;
+                    /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                    vat_exemption_reason_code?: string;
                     /** @description VAT percentage included in the prices: 0, 11 or 24 */
                     vat_rate?: number | string;
                 };
@@ -12895,6 +13145,12 @@ export interface operations {
                         /** @constant */
                         object: "product";
                         updated_at: number;
+                        /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                        vat_category: ("S" | "Z" | "E" | "O") | null;
+                        /** @description Why the line is exempt (E) or outside the scope (O) */
+                        vat_exemption_reason: string | null;
+                        /** @description A VATEX code for the exemption */
+                        vat_exemption_reason_code: string | null;
                         vat_rate: 0 | 11 | 24;
                     };
                 };
@@ -12949,6 +13205,12 @@ export interface operations {
                         /** @constant */
                         object: "product";
                         updated_at: number;
+                        /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                        vat_category: ("S" | "Z" | "E" | "O") | null;
+                        /** @description Why the line is exempt (E) or outside the scope (O) */
+                        vat_exemption_reason: string | null;
+                        /** @description A VATEX code for the exemption */
+                        vat_exemption_reason_code: string | null;
                         vat_rate: 0 | 11 | 24;
                     };
                 };
@@ -13045,6 +13307,9 @@ export interface operations {
                         [key: string]: string;
                     };
                     name?: string;
+                    vat_category?: ("S" | "Z" | "E" | "O") | null;
+                    vat_exemption_reason?: string | null;
+                    vat_exemption_reason_code?: string | null;
                     vat_rate?: number | string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -13069,6 +13334,9 @@ export interface operations {
                         [key: string]: string;
                     };
                     name?: string;
+                    vat_category?: ("S" | "Z" | "E" | "O") | null;
+                    vat_exemption_reason?: string | null;
+                    vat_exemption_reason_code?: string | null;
                     vat_rate?: number | string;
                 };
                 "multipart/form-data": {
@@ -13093,6 +13361,9 @@ export interface operations {
                         [key: string]: string;
                     };
                     name?: string;
+                    vat_category?: ("S" | "Z" | "E" | "O") | null;
+                    vat_exemption_reason?: string | null;
+                    vat_exemption_reason_code?: string | null;
                     vat_rate?: number | string;
                 };
                 "text/plain": {
@@ -13117,6 +13388,9 @@ export interface operations {
                         [key: string]: string;
                     };
                     name?: string;
+                    vat_category?: ("S" | "Z" | "E" | "O") | null;
+                    vat_exemption_reason?: string | null;
+                    vat_exemption_reason_code?: string | null;
                     vat_rate?: number | string;
                 };
             };
@@ -13143,6 +13417,12 @@ export interface operations {
                         /** @constant */
                         object: "product";
                         updated_at: number;
+                        /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                        vat_category: ("S" | "Z" | "E" | "O") | null;
+                        /** @description Why the line is exempt (E) or outside the scope (O) */
+                        vat_exemption_reason: string | null;
+                        /** @description A VATEX code for the exemption */
+                        vat_exemption_reason_code: string | null;
                         vat_rate: 0 | 11 | 24;
                     };
                 };
@@ -15312,6 +15592,12 @@ export interface operations {
                             quantity: number;
                             unit_amount: number;
                             variant_id: string | null;
+                            /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                            vat_category: ("S" | "Z" | "E" | "O") | null;
+                            /** @description Why the line is exempt (E) or outside the scope (O) */
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code for the exemption */
+                            vat_exemption_reason_code: string | null;
                             vat_rate: 0 | 11 | 24;
                         }[];
                         livemode: boolean;

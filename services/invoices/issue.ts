@@ -6,9 +6,17 @@ import {
   type SaleSource,
 } from '../../db/invoices';
 import { recordEvents, type BatchEvent } from '../../db/event-batch';
-import { creditLines, invoiceAmounts, type SaleLine } from '../../domain/invoices';
+import {
+  creditLines,
+  groupCategory,
+  invoiceAmounts,
+  lineCategory,
+  type SaleLine,
+} from '../../domain/invoices';
 import { newId, ID_PREFIX } from '../../domain/ids';
-import { isVatRate } from '../../domain/vat';
+import { isVatRate, type VatRate } from '../../domain/vat';
+import { effectiveVatCategory, vatTreatmentOf, type VatTreatment } from '../../domain/vat-category';
+import type { Seller } from '../../db/invoices';
 import { presentCreditNote, presentInvoice } from './invoice-object';
 import { createInvoiceDeliveryRepository } from '../../db/invoice-deliveries';
 import { invoiceDeliveryWake } from '../../engine/invoice-delivery-starter';
@@ -19,10 +27,19 @@ import { invoiceDeliveryWake } from '../../engine/invoice-delivery-starter';
  * checkout is one line at the merchant's default VAT rate (decision 0138).
  */
 export function saleLines(s: SaleSource): SaleLine[] {
+  const vatOfLine = (rate: VatRate, t: Partial<VatTreatment> | null | undefined) =>
+    lineVat(s.seller, rate, t);
   if (s.renewal) {
     const r = s.renewal;
+    const vat = vatOfLine(r.vat_rate, r.vat);
     const lines: SaleLine[] = [
-      { description: r.product_name, quantity: r.quantity, unit_amount: r.unit_amount, vat_rate: r.vat_rate },
+      {
+        description: r.product_name,
+        quantity: r.quantity,
+        unit_amount: r.unit_amount,
+        vat_rate: r.vat_rate,
+        ...vat,
+      },
     ];
     if (r.proration_amount !== 0)
       lines.push({
@@ -30,6 +47,7 @@ export function saleLines(s: SaleSource): SaleLine[] {
         quantity: 1,
         unit_amount: r.proration_amount,
         vat_rate: r.vat_rate,
+        ...vat,
       });
     if (r.discount_amount !== 0)
       lines.push({
@@ -37,11 +55,14 @@ export function saleLines(s: SaleSource): SaleLine[] {
         quantity: 1,
         unit_amount: -r.discount_amount,
         vat_rate: r.vat_rate,
+        ...vat,
       });
     const sum = lines.reduce((t, l) => t + l.quantity * l.unit_amount, 0);
     // A period priced by rules this reader does not know is still invoiced for what it charged.
     if (sum !== r.amount)
-      return [{ description: r.product_name, quantity: 1, unit_amount: r.amount, vat_rate: r.vat_rate }];
+      return [
+        { description: r.product_name, quantity: 1, unit_amount: r.amount, vat_rate: r.vat_rate, ...vat },
+      ];
     return lines;
   }
   const session = s.session!;
@@ -54,6 +75,7 @@ export function saleLines(s: SaleSource): SaleLine[] {
         quantity: 1,
         unit_amount: s.amount_captured,
         vat_rate: s.default_vat_rate,
+        ...vatOfLine(s.default_vat_rate, null),
       },
     ];
   const lines: SaleLine[] = items.map((i) => ({
@@ -61,12 +83,29 @@ export function saleLines(s: SaleSource): SaleLine[] {
     quantity: i.quantity,
     unit_amount: i.unit_amount,
     vat_rate: i.vat_rate,
+    ...vatOfLine(i.vat_rate, i),
   }));
   if (session.discount_amount > 0) {
     const shares = creditLines(invoiceAmounts(lines), session.discount_amount, 'Discount');
     for (const d of shares) lines.push({ ...d, unit_amount: -d.unit_amount });
   }
   return lines;
+}
+
+/**
+ * A line's VAT as the invoice keeps it: the effective category (decision 0234), with its exemption
+ * reason only where the category has one (a seller without a VAT number drops an E line's reason
+ * for its own "not registered" one).
+ */
+function lineVat(seller: Seller, rate: VatRate, t: Partial<VatTreatment> | null | undefined) {
+  const own = vatTreatmentOf(t);
+  const category = effectiveVatCategory(rate, own.vat_category, seller);
+  const kept = category === own.vat_category && (category === 'E' || category === 'O');
+  return {
+    vat_category: category,
+    vat_exemption_reason: kept ? own.vat_exemption_reason : null,
+    vat_exemption_reason_code: kept ? own.vat_exemption_reason_code : null,
+  };
 }
 
 function draftOf(s: SaleSource): InvoiceDraft {
@@ -183,8 +222,15 @@ async function creditInvoice(
   invoice: InvoiceRow,
   credit: { amount: number; description: string; refundId: string | null; claimId: string | null; at: Date },
 ): Promise<string[]> {
+  // An invoice issued before decision 0234 keeps no categories: its credit note names the derived ones.
+  const seller = invoice.seller;
   const lines = creditLines(
-    { lines: invoice.lines, vat: invoice.vat, total: invoice.total, total_vat: invoice.total_vat },
+    {
+      lines: invoice.lines.map((l) => ({ ...l, vat_category: lineCategory(l, seller) })),
+      vat: invoice.vat.map((v) => ({ ...v, category: groupCategory(v, seller) })),
+      total: invoice.total,
+      total_vat: invoice.total_vat,
+    },
     credit.amount,
     credit.description,
   );
@@ -207,7 +253,7 @@ async function creditInvoice(
       merchantId: note.merchant_id,
       livemode: note.livemode,
       type: 'credit_note.created',
-      data: presentCreditNote(note),
+      data: presentCreditNote(note, invoice.seller),
     },
   ]);
 }

@@ -3,6 +3,7 @@ import type { PosSaleLineRow, PosSalePaymentRow, PosSaleRow } from '../../db/pos
 import { unix } from '../../domain/unix-time';
 import { buildReceipt } from '../receipts';
 import { VatLineSchema, VatRateSchema } from './vat-lines';
+import { VatTreatmentSchema } from '../vat-treatment-object';
 
 export const PosSaleSchema = z.object({
   id: z.string(),
@@ -25,6 +26,7 @@ export const PosSaleSchema = z.object({
       unit_amount: z.number().int(),
       discount_amount: z.number().int(),
       vat_rate: VatRateSchema,
+      ...VatTreatmentSchema.shape,
       amount: z.number().int(),
     }),
   ),
@@ -76,6 +78,9 @@ export function presentSale(s: PosSaleRow, lines: PosSaleLineRow[], payments: Po
       unit_amount: l.unit_amount,
       discount_amount: l.discount_amount,
       vat_rate: l.vat_rate,
+      vat_category: l.vat_category,
+      vat_exemption_reason: l.vat_exemption_reason,
+      vat_exemption_reason_code: l.vat_exemption_reason_code,
       amount: l.amount,
     })),
     payments: payments.map((p) => ({

@@ -152,6 +152,53 @@ test("today's invoices and credit notes, through the real paths, validated by th
     customer: buyer,
     items: [{ description: 'Baunir 1 kg', quantity: 3, unit_amount: 3490, vat_rate: 11 }],
   });
+  // VAT categories beside the rate (decision 0234): an exempt product (text and VATEX code) sold with
+  // an exempt line given by code alone; and a line outside the scope of VAT. Each kind is a sale of
+  // its own (exempt beside taxable and anything beside O are refused, see below).
+  const course = await stack.api(vat.testKey, '/v1/products', {
+    method: 'POST',
+    json: {
+      name: 'Námskeið í kaffigerð',
+      vat_rate: 0,
+      vat_category: 'E',
+      vat_exemption_reason: 'Kennsla, undanþegin VSK (2. gr. laga nr. 50/1988)',
+      vat_exemption_reason_code: 'VATEX-EU-132-1I',
+      default_price_data: { unit_amount: 15000 },
+    },
+  });
+  expect(course.status).toBe(200);
+  expect(course.body).toMatchObject({
+    vat_rate: 0,
+    vat_category: 'E',
+    vat_exemption_reason_code: 'VATEX-EU-132-1I',
+  });
+  const exemptPi = await payCheckout(vat, {
+    customer: buyer,
+    items: [
+      { product: course.body.id, quantity: 2 },
+      {
+        description: 'Prófgjald',
+        quantity: 1,
+        unit_amount: 3000,
+        vat_rate: 0,
+        vat_category: 'E',
+        vat_exemption_reason_code: 'VATEX-EU-132-1J',
+      },
+    ],
+  });
+  const outsidePi = await payCheckout(vat, {
+    customer: buyer,
+    items: [
+      {
+        description: 'Útlagður kostnaður: sendingargjald',
+        quantity: 1,
+        unit_amount: 2500,
+        vat_rate: 0,
+        vat_category: 'O',
+        vat_exemption_reason: 'Útlagður kostnaður fyrir hönd kaupanda',
+      },
+    ],
+  });
   const noVatPi = await payCheckout(noVat, {
     customer: noVatBuyer,
     items: [{ description: 'Lopapeysa', quantity: 1, unit_amount: 24900, vat_rate: 0 }],
@@ -192,6 +239,9 @@ test("today's invoices and credit notes, through the real paths, validated by th
   const business = await invoiceOf(vat, businessPi);
   const partial = await refund(vat, businessPi, business.id, 4000);
   expect(partial.total).toBe(4000);
+  const exempt = await invoiceOf(vat, exemptPi);
+  const exemptNote = await refund(vat, exemptPi, exempt.id, 10000);
+  expect(exemptNote.total).toBe(10000);
   const full = await invoiceOf(vat, fullRefundPi);
   const fullNote = await refund(vat, fullRefundPi, full.id);
   expect(fullNote.total).toBe(3 * 3490);
@@ -237,6 +287,13 @@ test("today's invoices and credit notes, through the real paths, validated by th
       vat,
       `/v1/invoices/${(await invoiceOf(vat, soleTraderPi)).id}/ubl`,
     ],
+    ['business invoice, exempt lines (E), two reasons', vat, `/v1/invoices/${exempt.id}/ubl`],
+    ['partial credit note of the exempt invoice', vat, `/v1/credit-notes/${exemptNote.id}/ubl`],
+    [
+      'business invoice, a line outside the scope of VAT (O)',
+      vat,
+      `/v1/invoices/${(await invoiceOf(vat, outsidePi)).id}/ubl`,
+    ],
     [
       'business invoice, merchant without VAT number',
       noVat,
@@ -254,6 +311,43 @@ test("today's invoices and credit notes, through the real paths, validated by th
     xml[documents.findIndex(([kind]) => kind.startsWith('business invoice, sole trader'))]!;
   expect(soleTraderXml).toContain('<cbc:EndpointID schemeID="0088">5690000000015</cbc:EndpointID>');
   expect(soleTraderXml).toContain('<cbc:ID schemeID="0088">5690000000015</cbc:ID>');
+  // The exempt invoice: one E group with both reasons (one breakdown per category, BR-E-01), its
+  // lines classified E at 0 %; the outside-the-scope invoice without the seller's VAT number (BR-O-02).
+  const exemptJson = await stack.api(vat.testKey, `/v1/invoices/${exempt.id}`);
+  expect(exemptJson.body.lines.map((l: { vat_category: string }) => l.vat_category)).toEqual(['E', 'E']);
+  expect(exemptJson.body.vat).toEqual([
+    expect.objectContaining({
+      rate: 0,
+      category: 'E',
+      // Two codes for one group: neither is the group's code, both are kept in its text.
+      exemption_reason: 'Kennsla, undanþegin VSK (2. gr. laga nr. 50/1988); VATEX-EU-132-1I; VATEX-EU-132-1J',
+      exemption_reason_code: null,
+      vat_amount: 0,
+    }),
+  ]);
+  const exemptXml = xml[documents.findIndex(([kind]) => kind.startsWith('business invoice, exempt'))]!;
+  expect(exemptXml).toContain(
+    '<cac:ClassifiedTaxCategory><cbc:ID>E</cbc:ID><cbc:Percent>0</cbc:Percent><cac:TaxScheme>',
+  );
+  expect(exemptXml).toContain(
+    '<cbc:TaxExemptionReason>Kennsla, undanþegin VSK (2. gr. laga nr. 50/1988); VATEX-EU-132-1I; VATEX-EU-132-1J</cbc:TaxExemptionReason>',
+  );
+  const exemptNoteJson = await stack.api(vat.testKey, `/v1/credit-notes/${exemptNote.id}`);
+  expect(exemptNoteJson.body.vat.map((v: { category: string }) => v.category)).toEqual(['E']);
+  const outsideXml = xml[documents.findIndex(([kind]) => kind.includes('outside the scope'))]!;
+  expect(outsideXml).toContain('<cac:ClassifiedTaxCategory><cbc:ID>O</cbc:ID><cac:TaxScheme>');
+  expect(outsideXml).toContain(
+    '<cbc:TaxExemptionReason>Útlagður kostnaður fyrir hönd kaupanda</cbc:TaxExemptionReason>',
+  );
+  expect(outsideXml).not.toContain('<cac:PartyTaxScheme>');
+  // The PDF says why no VAT is charged on the exempt lines (decision 0234).
+  const exemptPdf = await fetch(`${stack.url}/v1/invoices/${exempt.id}/pdf`, {
+    headers: { authorization: `Bearer ${vat.testKey}` },
+  });
+  const exemptText = await pdfText(Buffer.from(await exemptPdf.arrayBuffer()));
+  expect(exemptText).toContain('Prófgjald | 1 x 3.000 kr. | VSK 0% undanþegið / exempt | 3.000 kr.');
+  expect(exemptText).toContain('VSK 0% undanþegið / exempt: stofn / taxable 33.000 kr., VSK / VAT 0 kr.');
+  expect(exemptText).toContain('Kennsla, undanþegin VSK');
   const started = Date.now();
   const reports = await validateEInvoices(xml);
   const took = Date.now() - started;
@@ -287,6 +381,84 @@ test("today's invoices and credit notes, through the real paths, validated by th
     });
   }
 }, 120_000);
+
+test('a VAT category is checked beside its rate wherever a rate is taken, naming the field', async () => {
+  const m = await stack.merchant();
+  await seller(m, '123456');
+  const post = (path: string, json: Record<string, unknown>, method = 'POST') =>
+    stack.api(m.testKey, path, { method, json });
+  const patch = (path: string, json: Record<string, unknown>) => post(path, json, 'PATCH');
+  const refused = async (path: string, json: Record<string, unknown>, method = 'POST') => {
+    const r = await post(path, json, method);
+    return { status: r.status, param: r.body.error?.param };
+  };
+  const cases: [Record<string, unknown>, string][] = [
+    [{ vat_rate: 0, vat_category: 'S' }, 'vat_rate'],
+    [{ vat_rate: 24, vat_category: 'Z' }, 'vat_rate'],
+    [{ vat_rate: 11, vat_category: 'O' }, 'vat_rate'],
+    [{ vat_rate: 0, vat_category: 'E' }, 'vat_exemption_reason'],
+    [
+      { vat_rate: 0, vat_category: 'E', vat_exemption_reason_code: 'VATEX-EU-O' },
+      'vat_exemption_reason_code',
+    ],
+    [{ vat_rate: 24, vat_exemption_reason: 'Af því bara' }, 'vat_exemption_reason'],
+    [{ vat_rate: 0, vat_category: 'X' }, 'vat_category'],
+  ];
+  for (const [vat, param] of cases) {
+    expect({ vat, ...(await refused('/v1/products', { name: 'Vara', ...vat })) }).toEqual({
+      vat,
+      status: 400,
+      param,
+    });
+    expect(
+      await refused('/v1/checkout/sessions', {
+        currency: 'ISK',
+        success_url: SUCCESS_URL,
+        items: [
+          { description: 'Kaffi', unit_amount: 500, vat_rate: 24 },
+          { description: 'Lína', unit_amount: 1000, ...vat },
+        ],
+      }),
+      // An unknown category fails the item's shape, which zod names by the item.
+    ).toEqual({ status: 400, param: vat.vat_category === 'X' ? 'items.1' : `items.1.${param}` });
+  }
+  // One invoice holds one kind of line: nothing beside O (BR-O-11), no exempt beside taxable.
+  for (const other of [
+    { vat_rate: 0, vat_category: 'O' },
+    { vat_rate: 0, vat_category: 'E', vat_exemption_reason: 'Kennsla' },
+  ])
+    expect(
+      await refused('/v1/checkout/sessions', {
+        currency: 'ISK',
+        success_url: SUCCESS_URL,
+        items: [
+          { description: 'Kaffi', unit_amount: 500, vat_rate: 0 },
+          { description: 'Lína', unit_amount: 1000, ...other },
+        ],
+      }),
+    ).toEqual({ status: 400, param: 'items.1.vat_category' });
+  // An update is checked as the product will stand: S cannot go to 0 %, and a category change
+  // drops the old reason; null puts the category back to derived.
+  const p = await post('/v1/products', { name: 'Vara', vat_rate: 24, vat_category: 'S' });
+  expect(p.body).toMatchObject({ vat_category: 'S', vat_exemption_reason: null });
+  expect(await refused(`/v1/products/${p.body.id}`, { vat_rate: 0 }, 'PATCH')).toEqual({
+    status: 400,
+    param: 'vat_rate',
+  });
+  const e = await patch(`/v1/products/${p.body.id}`, {
+    vat_rate: 0,
+    vat_category: 'E',
+    vat_exemption_reason: 'Undanþegið',
+  });
+  expect(e.body).toMatchObject({ vat_rate: 0, vat_category: 'E', vat_exemption_reason: 'Undanþegið' });
+  const z = await patch(`/v1/products/${p.body.id}`, { vat_category: 'Z' });
+  expect(z.body).toMatchObject({ vat_category: 'Z', vat_exemption_reason: null });
+  const derived = await patch(`/v1/products/${p.body.id}`, { vat_category: null });
+  expect(derived.body).toMatchObject({ vat_rate: 0, vat_category: null });
+  // Products and items that name no category are as they were: derived on the invoice.
+  const plain = await post('/v1/products', { name: 'Vara', vat_rate: 11 });
+  expect(plain.body).toMatchObject({ vat_rate: 11, vat_category: null, vat_exemption_reason_code: null });
+});
 
 test('what has no Peppol document is refused naming why, and the consumer gets the PDF invoice', async () => {
   const vat = await stack.merchant();

@@ -9,7 +9,7 @@ import { createRoutes } from '../../route';
 import { listOf } from '../../list';
 import { zInt } from '../../validation';
 import { pageOptions, zAmount, zId, zLine } from '../../fields';
-import { zVatRate } from '../products';
+import { VatTreatmentInput, zVatRate } from '../products';
 import { actor, list, RegisterQuery, tag, zStaff } from './shared';
 
 const SaleLine = z.union([
@@ -26,6 +26,7 @@ const SaleLine = z.union([
       description: zLine(255).min(1),
       unit_amount: zAmount().describe('VAT-inclusive ISK'),
       vat_rate: zVatRate,
+      ...VatTreatmentInput,
       quantity: zInt().pipe(z.number().min(1).max(1000)),
       discount_amount: zAmount().optional(),
     })
