@@ -41,6 +41,8 @@ export interface PosSaleRow {
   change_due: number;
   amount_refunded: number;
   email: string | null;
+  /** The business buyer the till named, whose sale is invoiced (decision 0235). */
+  customer_id: string | null;
   z_report_id: string | null;
   created_at: Date;
 }

@@ -4407,6 +4407,8 @@ export interface operations {
                             number: string;
                             /** @constant */
                             object: "credit_note";
+                            /** @description The till refund it credits (decision 0235) */
+                            pos_refund: string | null;
                             /** @description The refund it credits; null when it credits a cancelled krafa */
                             refund: string | null;
                             /** @description Numbered in the same sequence as the invoices (decision 0139) */
@@ -4501,6 +4503,8 @@ export interface operations {
                         number: string;
                         /** @constant */
                         object: "credit_note";
+                        /** @description The till refund it credits (decision 0235) */
+                        pos_refund: string | null;
                         /** @description The refund it credits; null when it credits a cancelled krafa */
                         refund: string | null;
                         /** @description Numbered in the same sequence as the invoices (decision 0139) */
@@ -6439,6 +6443,8 @@ export interface operations {
                             /** @description The payment; for an invoice collected by krafa, null until the krafa is paid */
                             payment_intent: string | null;
                             payment_reference: string;
+                            /** @description The till sale it invoices (decision 0235) */
+                            pos_sale: string | null;
                             seller: {
                                 address: {
                                     city: string;
@@ -6585,6 +6591,8 @@ export interface operations {
                         /** @description The payment; for an invoice collected by krafa, null until the krafa is paid */
                         payment_intent: string | null;
                         payment_reference: string;
+                        /** @description The till sale it invoices (decision 0235) */
+                        pos_sale: string | null;
                         seller: {
                             address: {
                                 city: string;
@@ -10715,6 +10723,8 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description A business buyer (a customer marked business or with a company kennitala): the sale is also invoiced, with a UBL e-invoice (decision 0235) */
+                    customer?: string;
                     /**
                      * Format: email
                      * @description Where the receipt is sent
@@ -10759,6 +10769,8 @@ export interface operations {
                     staff?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description A business buyer (a customer marked business or with a company kennitala): the sale is also invoiced, with a UBL e-invoice (decision 0235) */
+                    customer?: string;
                     /**
                      * Format: email
                      * @description Where the receipt is sent
@@ -10803,6 +10815,8 @@ export interface operations {
                     staff?: string;
                 };
                 "multipart/form-data": {
+                    /** @description A business buyer (a customer marked business or with a company kennitala): the sale is also invoiced, with a UBL e-invoice (decision 0235) */
+                    customer?: string;
                     /**
                      * Format: email
                      * @description Where the receipt is sent
@@ -10847,6 +10861,8 @@ export interface operations {
                     staff?: string;
                 };
                 "text/plain": {
+                    /** @description A business buyer (a customer marked business or with a company kennitala): the sale is also invoiced, with a UBL e-invoice (decision 0235) */
+                    customer?: string;
                     /**
                      * Format: email
                      * @description Where the receipt is sent
@@ -10903,8 +10919,12 @@ export interface operations {
                         amount_refunded: number;
                         change_due: number;
                         created_at: number;
+                        /** @description The business buyer named at the till (decision 0235) */
+                        customer: string | null;
                         discount: number;
                         id: string;
+                        /** @description The sale's invoice when sold to a business buyer */
+                        invoice: string | null;
                         lines: {
                             amount: number;
                             description: string;
@@ -11406,8 +11426,12 @@ export interface operations {
                             amount_refunded: number;
                             change_due: number;
                             created_at: number;
+                            /** @description The business buyer named at the till (decision 0235) */
+                            customer: string | null;
                             discount: number;
                             id: string;
+                            /** @description The sale's invoice when sold to a business buyer */
+                            invoice: string | null;
                             lines: {
                                 amount: number;
                                 description: string;
@@ -11492,8 +11516,12 @@ export interface operations {
                         amount_refunded: number;
                         change_due: number;
                         created_at: number;
+                        /** @description The business buyer named at the till (decision 0235) */
+                        customer: string | null;
                         discount: number;
                         id: string;
+                        /** @description The sale's invoice when sold to a business buyer */
+                        invoice: string | null;
                         lines: {
                             amount: number;
                             description: string;

@@ -105,6 +105,7 @@ export const InvoiceSchema = z.object({
     .nullable()
     .describe('The payment; for an invoice collected by krafa, null until the krafa is paid'),
   claim: z.string().nullable().describe('The krafa that collects this invoice (decision 0211)'),
+  pos_sale: z.string().nullable().describe('The till sale it invoices (decision 0235)'),
   customer: z.string().nullable(),
   subscription: z.string().nullable(),
   checkout_session: z.string().nullable(),
@@ -155,6 +156,7 @@ export function presentInvoice(
     currency: 'ISK',
     payment_intent: row.payment_intent_id,
     claim: row.claim_id,
+    pos_sale: row.pos_sale_id ?? null,
     customer: row.customer_id,
     subscription: row.subscription_id,
     checkout_session: row.checkout_session_id,
@@ -202,6 +204,7 @@ export const CreditNoteSchema = z.object({
     .string()
     .nullable()
     .describe('The krafa cancelled unpaid whose invoice it credits in full (decision 0211)'),
+  pos_refund: z.string().nullable().describe('The till refund it credits (decision 0235)'),
   lines: z.array(Line),
   vat: z.array(VatPerRate),
   total: z.number().int(),
@@ -226,6 +229,7 @@ export function presentCreditNote(
     invoice: row.invoice_id,
     refund: row.refund_id,
     claim: row.claim_id,
+    pos_refund: row.pos_refund_id ?? null,
     lines: row.lines.map((l) => presentLine(l, seller)),
     vat: row.vat.map((v) => presentVatGroup(v, seller)),
     total: row.total,

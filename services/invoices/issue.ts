@@ -65,6 +65,30 @@ export function saleLines(s: SaleSource): SaleLine[] {
       ];
     return lines;
   }
+  if (s.pos) {
+    // A till line's own discount is a line of its own at the line's VAT (as a renewal's discount).
+    return s.pos.lines.flatMap((l) => {
+      const vat = vatOfLine(l.vat_rate, l);
+      const sold = {
+        description: l.description,
+        quantity: l.quantity,
+        unit_amount: l.unit_amount,
+        vat_rate: l.vat_rate,
+        ...vat,
+      };
+      if (l.discount_amount === 0) return [sold];
+      return [
+        sold,
+        {
+          description: `Discount: ${l.description}`,
+          quantity: 1,
+          unit_amount: -l.discount_amount,
+          vat_rate: l.vat_rate,
+          ...vat,
+        },
+      ];
+    });
+  }
   const session = s.session!;
   const items = session.items.filter((i) => isVatRate(i.vat_rate));
   const sold = items.reduce((t, i) => t + i.quantity * i.unit_amount, 0);
@@ -116,6 +140,7 @@ function draftOf(s: SaleSource): InvoiceDraft {
     livemode: s.livemode,
     paymentIntentId: s.payment_intent_id,
     claim: s.claim,
+    posSaleId: s.pos?.sale_id ?? null,
     customerId: s.customer_id,
     subscriptionId: s.subscription_id,
     checkoutSessionId: s.checkout_session_id,
@@ -175,6 +200,35 @@ async function issueFor(trx: Knex.Transaction, sales: SaleSource[]): Promise<str
 }
 
 /**
+ * The invoice of a till sale to a business buyer (decision 0235), in the sale's transaction, from the
+ * merchant's one sequence: nothing for a sale without a customer or already invoiced.
+ */
+export async function issuePosSaleInvoice(trx: Knex.Transaction, saleId: string): Promise<string[]> {
+  const sale = await createInvoiceRepository(trx).findUninvoicedPosSale(trx, saleId);
+  return sale ? issueFor(trx, [sale]) : [];
+}
+
+/**
+ * The credit note of a till refund of an invoiced till sale (decision 0235), in the refund's
+ * transaction; nothing for a sale without an invoice.
+ */
+export async function creditPosRefund(
+  trx: Knex.Transaction,
+  refund: { id: string; sale_id: string; amount: number; created_at: Date },
+): Promise<string[]> {
+  const invoice = await createInvoiceRepository(trx).lockOfPosSale(trx, refund.sale_id);
+  if (!invoice) return [];
+  return creditInvoice(trx, invoice, {
+    amount: Number(refund.amount),
+    description: `Refund of invoice ${invoice.number}`,
+    refundId: null,
+    claimId: null,
+    posRefundId: refund.id,
+    at: refund.created_at,
+  });
+}
+
+/**
  * The credit note of a refund of an invoiced payment, numbered next in the merchant's sequence,
  * with its `credit_note.created` event; nothing for a payment without an invoice.
  */
@@ -189,6 +243,7 @@ export async function issueCreditNote(
     description: `Refund of invoice ${invoice.number}`,
     refundId: refund.id,
     claimId: null,
+    posRefundId: null,
     at: refund.created_at,
   });
 }
@@ -213,6 +268,7 @@ export async function creditCancelledClaim(
     description: `Krafa cancelled: invoice ${invoice.number}`,
     refundId: null,
     claimId: claim.id,
+    posRefundId: null,
     at: claim.cancelled_at ?? new Date(),
   });
 }
@@ -220,7 +276,14 @@ export async function creditCancelledClaim(
 async function creditInvoice(
   trx: Knex.Transaction,
   invoice: InvoiceRow,
-  credit: { amount: number; description: string; refundId: string | null; claimId: string | null; at: Date },
+  credit: {
+    amount: number;
+    description: string;
+    refundId: string | null;
+    claimId: string | null;
+    posRefundId: string | null;
+    at: Date;
+  },
 ): Promise<string[]> {
   // An invoice issued before decision 0234 keeps no categories: its credit note names the derived ones.
   const seller = invoice.seller;
@@ -242,6 +305,7 @@ async function creditInvoice(
     invoice_id: invoice.id,
     refund_id: credit.refundId,
     claim_id: credit.claimId,
+    pos_refund_id: credit.posRefundId,
     lines: amounts.lines,
     vat: amounts.vat,
     total: amounts.total,

@@ -40,10 +40,17 @@ export const PosSaleSchema = z.object({
   ),
   vat: z.array(VatLineSchema),
   z_report: z.string().nullable(),
+  customer: z.string().nullable().describe('The business buyer named at the till (decision 0235)'),
+  invoice: z.string().nullable().describe("The sale's invoice when sold to a business buyer"),
   created_at: z.number(),
 });
 /** A sale with its lines and payment parts; its VAT per rate is the receipt's, worked out the one way. */
-export function presentSale(s: PosSaleRow, lines: PosSaleLineRow[], payments: PosSalePaymentRow[]) {
+export function presentSale(
+  s: PosSaleRow,
+  lines: PosSaleLineRow[],
+  payments: PosSalePaymentRow[],
+  invoiceId: string | null = null,
+) {
   const { vat } = buildReceipt({
     kind: 'receipt',
     number: String(s.number),
@@ -91,6 +98,8 @@ export function presentSale(s: PosSaleRow, lines: PosSaleLineRow[], payments: Po
     })),
     vat,
     z_report: s.z_report_id,
+    customer: s.customer_id ?? null,
+    invoice: invoiceId,
     created_at: unix(s.created_at),
   };
 }

@@ -12,6 +12,8 @@
  *     invoice and credit note have no fatal finding under either artefact.
  * (c) Each kind of document's fatal rule ids and warnings, printed; every business kind is held to
  *     no fatal finding, among them a sole trader marked business with a GLN and a Peppol id.
+ *     Also: exempt lines (E, with reason text and VATEX code) and a line outside the scope (O),
+ *     decision 0234; a till sale to a business and its till refund's credit note, decision 0235.
  * (d) What is refused, and why: a seller without kennitala and address, a business buyer without an
  *     address, a consumer's credit note; the consumer's PDF carries what an invoice must.
  */
@@ -20,6 +22,7 @@ import { createInvoiceRepository } from '../../db/invoices';
 import { invoiceUbl } from '../../services/invoices/ubl';
 import { pdfText } from '../helpers/pdf-text';
 import { until } from '../helpers/until';
+import { setPos, setUpTill } from '../helpers/pos';
 import {
   fatalIds,
   validateEInvoices,
@@ -110,6 +113,59 @@ async function refund(m: TestMerchant, paymentIntent: string, invoiceId: string,
     (res) => (res.body.data as unknown[]).length === 1,
   );
   return notes.body.data[0] as { id: string; total: number };
+}
+
+/**
+ * A till sale to a business buyer, paid in cash, and a partial refund at the till (decision 0235):
+ * the sale's invoice and the refund's credit note.
+ */
+async function posSaleToBusiness(m: TestMerchant, customer: string) {
+  await setPos(stack, m.id, true);
+  const till = await setUpTill(stack, m.testKey);
+  const device = (path: string, json: unknown) => stack.api(till.credential, path, { method: 'POST', json });
+  expect((await device('/v1/pos/sign_in', { staff: till.manager.id, pin: till.managerPin })).status).toBe(
+    200,
+  );
+  expect(
+    (await device(`/v1/pos/registers/${till.register.id}/shift/open`, { opening_float: 20_000 })).status,
+  ).toBe(200);
+  // A consumer keeps the receipt: naming one for an invoice is refused, and no sale is made.
+  const consumer = await stack.api(m.testKey, '/v1/customers', {
+    method: 'POST',
+    json: { name: 'Guðrún Jónsdóttir', email: 'gudrun@example.is' },
+  });
+  const refused = await device(`/v1/pos/registers/${till.register.id}/sales`, {
+    customer: consumer.body.id,
+    lines: [{ description: 'Kaffibolli', unit_amount: 690, vat_rate: 24, quantity: 1 }],
+    payments: [{ method: 'cash', amount: 690 }],
+  });
+  expect({
+    status: refused.status,
+    code: refused.body.error?.code,
+    param: refused.body.error?.param,
+  }).toEqual({
+    status: 400,
+    code: 'customer_not_business',
+    param: 'customer',
+  });
+  expect((await stack.api(m.testKey, '/v1/pos/sales')).body.data).toEqual([]);
+  const sale = await device(`/v1/pos/registers/${till.register.id}/sales`, {
+    customer,
+    lines: [
+      { description: 'Kaffivél', unit_amount: 49_900, vat_rate: 24, quantity: 1, discount_amount: 4_990 },
+      { description: 'Kaffibaunir 1 kg', unit_amount: 3_490, vat_rate: 11, quantity: 3 },
+    ],
+    payments: [{ method: 'cash', amount: 55_380, tendered: 60_000 }],
+  });
+  expect(sale.status).toBe(200);
+  expect(sale.body).toMatchObject({ customer, invoice: expect.stringMatching(/^in_/) });
+  const invoice = await stack.api(m.testKey, `/v1/invoices/${sale.body.invoice}`);
+  expect(invoice.body).toMatchObject({ pos_sale: sale.body.id, total: 55_380, status: 'paid', customer });
+  const refund = await device(`/v1/pos/sales/${sale.body.id}/refunds`, { method: 'cash', amount: 3_490 });
+  expect(refund.status).toBe(200);
+  const notes = await stack.api(m.testKey, `/v1/credit-notes?invoice=${sale.body.invoice}`);
+  expect(notes.body.data).toEqual([expect.objectContaining({ pos_refund: refund.body.id, total: 3_490 })]);
+  return { invoice: sale.body.invoice as string, creditNote: notes.body.data[0].id as string };
 }
 
 async function ubl(m: TestMerchant, path: string): Promise<string> {
@@ -239,6 +295,7 @@ test("today's invoices and credit notes, through the real paths, validated by th
   const business = await invoiceOf(vat, businessPi);
   const partial = await refund(vat, businessPi, business.id, 4000);
   expect(partial.total).toBe(4000);
+  const pos = await posSaleToBusiness(vat, buyer);
   const exempt = await invoiceOf(vat, exemptPi);
   const exemptNote = await refund(vat, exemptPi, exempt.id, 10000);
   expect(exemptNote.total).toBe(10000);
@@ -287,6 +344,8 @@ test("today's invoices and credit notes, through the real paths, validated by th
       vat,
       `/v1/invoices/${(await invoiceOf(vat, soleTraderPi)).id}/ubl`,
     ],
+    ['business invoice, till sale in cash with a line discount', vat, `/v1/invoices/${pos.invoice}/ubl`],
+    ['partial credit note of a till refund', vat, `/v1/credit-notes/${pos.creditNote}/ubl`],
     ['business invoice, exempt lines (E), two reasons', vat, `/v1/invoices/${exempt.id}/ubl`],
     ['partial credit note of the exempt invoice', vat, `/v1/credit-notes/${exemptNote.id}/ubl`],
     [

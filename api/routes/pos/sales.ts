@@ -51,6 +51,11 @@ const CreateSale = z
       .max(10)
       .describe('Parts that sum to the sale: cash, card (on the paired terminal), or both'),
     email: z.string().email().max(254).optional().describe('Where the receipt is sent'),
+    customer: zId
+      .optional()
+      .describe(
+        'A business buyer (a customer marked business or with a company kennitala): the sale is also invoiced, with a UBL e-invoice (decision 0235)',
+      ),
     staff: zStaff,
   })
   .strict();
