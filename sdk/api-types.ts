@@ -2398,6 +2398,12 @@ export interface operations {
                                 quantity: number;
                                 unit_amount: number;
                                 variant_id: string | null;
+                                /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                                vat_category: ("S" | "Z" | "E" | "O") | null;
+                                /** @description Why the line is exempt (E) or outside the scope (O) */
+                                vat_exemption_reason: string | null;
+                                /** @description A VATEX code for the exemption */
+                                vat_exemption_reason_code: string | null;
                                 vat_rate: 0 | 11 | 24;
                             }[];
                             livemode: boolean;
@@ -2514,6 +2520,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -2585,6 +2600,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -2656,6 +2680,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -2727,6 +2760,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -2808,6 +2850,12 @@ export interface operations {
                             quantity: number;
                             unit_amount: number;
                             variant_id: string | null;
+                            /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                            vat_category: ("S" | "Z" | "E" | "O") | null;
+                            /** @description Why the line is exempt (E) or outside the scope (O) */
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code for the exemption */
+                            vat_exemption_reason_code: string | null;
                             vat_rate: 0 | 11 | 24;
                         }[];
                         livemode: boolean;
@@ -2929,6 +2977,12 @@ export interface operations {
                             quantity: number;
                             unit_amount: number;
                             variant_id: string | null;
+                            /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                            vat_category: ("S" | "Z" | "E" | "O") | null;
+                            /** @description Why the line is exempt (E) or outside the scope (O) */
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code for the exemption */
+                            vat_exemption_reason_code: string | null;
                             vat_rate: 0 | 11 | 24;
                         }[];
                         livemode: boolean;
@@ -4338,6 +4392,14 @@ export interface operations {
                                 quantity: number;
                                 /** @description Price per unit with VAT */
                                 unit_amount: number;
+                                /**
+                                 * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                                 * @enum {string}
+                                 */
+                                vat_category: "S" | "Z" | "E" | "O";
+                                vat_exemption_reason: string | null;
+                                /** @description A VATEX code */
+                                vat_exemption_reason_code: string | null;
                                 /** @description 0, 11 or 24 */
                                 vat_rate: number;
                             }[];
@@ -4345,6 +4407,8 @@ export interface operations {
                             number: string;
                             /** @constant */
                             object: "credit_note";
+                            /** @description The till refund it credits (decision 0235) */
+                            pos_refund: string | null;
                             /** @description The refund it credits; null when it credits a cancelled krafa */
                             refund: string | null;
                             /** @description Numbered in the same sequence as the invoices (decision 0139) */
@@ -4354,6 +4418,14 @@ export interface operations {
                             vat: {
                                 /** @description Amount with VAT of the lines at this rate */
                                 amount: number;
+                                /**
+                                 * @description One group per category and rate (decision 0234)
+                                 * @enum {string}
+                                 */
+                                category: "S" | "Z" | "E" | "O";
+                                /** @description For E and O: why no VAT is charged */
+                                exemption_reason: string | null;
+                                exemption_reason_code: string | null;
                                 rate: number;
                                 taxable_amount: number;
                                 vat_amount: number;
@@ -4416,6 +4488,14 @@ export interface operations {
                             quantity: number;
                             /** @description Price per unit with VAT */
                             unit_amount: number;
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            vat_category: "S" | "Z" | "E" | "O";
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code */
+                            vat_exemption_reason_code: string | null;
                             /** @description 0, 11 or 24 */
                             vat_rate: number;
                         }[];
@@ -4423,6 +4503,8 @@ export interface operations {
                         number: string;
                         /** @constant */
                         object: "credit_note";
+                        /** @description The till refund it credits (decision 0235) */
+                        pos_refund: string | null;
                         /** @description The refund it credits; null when it credits a cancelled krafa */
                         refund: string | null;
                         /** @description Numbered in the same sequence as the invoices (decision 0139) */
@@ -4432,6 +4514,14 @@ export interface operations {
                         vat: {
                             /** @description Amount with VAT of the lines at this rate */
                             amount: number;
+                            /**
+                             * @description One group per category and rate (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
+                            /** @description For E and O: why no VAT is charged */
+                            exemption_reason: string | null;
+                            exemption_reason_code: string | null;
                             rate: number;
                             taxable_amount: number;
                             vat_amount: number;
@@ -6334,6 +6424,14 @@ export interface operations {
                                 quantity: number;
                                 /** @description Price per unit with VAT */
                                 unit_amount: number;
+                                /**
+                                 * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                                 * @enum {string}
+                                 */
+                                vat_category: "S" | "Z" | "E" | "O";
+                                vat_exemption_reason: string | null;
+                                /** @description A VATEX code */
+                                vat_exemption_reason_code: string | null;
                                 /** @description 0, 11 or 24 */
                                 vat_rate: number;
                             }[];
@@ -6345,6 +6443,8 @@ export interface operations {
                             /** @description The payment; for an invoice collected by krafa, null until the krafa is paid */
                             payment_intent: string | null;
                             payment_reference: string;
+                            /** @description The till sale it invoices (decision 0235) */
+                            pos_sale: string | null;
                             seller: {
                                 address: {
                                     city: string;
@@ -6368,6 +6468,14 @@ export interface operations {
                             vat: {
                                 /** @description Amount with VAT of the lines at this rate */
                                 amount: number;
+                                /**
+                                 * @description One group per category and rate (decision 0234)
+                                 * @enum {string}
+                                 */
+                                category: "S" | "Z" | "E" | "O";
+                                /** @description For E and O: why no VAT is charged */
+                                exemption_reason: string | null;
+                                exemption_reason_code: string | null;
                                 rate: number;
                                 taxable_amount: number;
                                 vat_amount: number;
@@ -6464,6 +6572,14 @@ export interface operations {
                             quantity: number;
                             /** @description Price per unit with VAT */
                             unit_amount: number;
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            vat_category: "S" | "Z" | "E" | "O";
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code */
+                            vat_exemption_reason_code: string | null;
                             /** @description 0, 11 or 24 */
                             vat_rate: number;
                         }[];
@@ -6475,6 +6591,8 @@ export interface operations {
                         /** @description The payment; for an invoice collected by krafa, null until the krafa is paid */
                         payment_intent: string | null;
                         payment_reference: string;
+                        /** @description The till sale it invoices (decision 0235) */
+                        pos_sale: string | null;
                         seller: {
                             address: {
                                 city: string;
@@ -6498,6 +6616,14 @@ export interface operations {
                         vat: {
                             /** @description Amount with VAT of the lines at this rate */
                             amount: number;
+                            /**
+                             * @description One group per category and rate (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
+                            /** @description For E and O: why no VAT is charged */
+                            exemption_reason: string | null;
+                            exemption_reason_code: string | null;
                             rate: number;
                             taxable_amount: number;
                             vat_amount: number;
@@ -9092,6 +9218,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -9152,6 +9287,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -9212,6 +9356,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -9272,6 +9425,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -10561,6 +10723,8 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description A business buyer (a customer marked business or with a company kennitala): the sale is also invoiced, with a UBL e-invoice (decision 0235) */
+                    customer?: string;
                     /**
                      * Format: email
                      * @description Where the receipt is sent
@@ -10578,6 +10742,15 @@ export interface operations {
                         quantity: number | string;
                         /** @description VAT-inclusive ISK */
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate: number | string;
                     })[];
                     /** @description Parts that sum to the sale: cash, card (on the paired terminal), or both */
@@ -10596,6 +10769,8 @@ export interface operations {
                     staff?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description A business buyer (a customer marked business or with a company kennitala): the sale is also invoiced, with a UBL e-invoice (decision 0235) */
+                    customer?: string;
                     /**
                      * Format: email
                      * @description Where the receipt is sent
@@ -10613,6 +10788,15 @@ export interface operations {
                         quantity: number | string;
                         /** @description VAT-inclusive ISK */
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate: number | string;
                     })[];
                     /** @description Parts that sum to the sale: cash, card (on the paired terminal), or both */
@@ -10631,6 +10815,8 @@ export interface operations {
                     staff?: string;
                 };
                 "multipart/form-data": {
+                    /** @description A business buyer (a customer marked business or with a company kennitala): the sale is also invoiced, with a UBL e-invoice (decision 0235) */
+                    customer?: string;
                     /**
                      * Format: email
                      * @description Where the receipt is sent
@@ -10648,6 +10834,15 @@ export interface operations {
                         quantity: number | string;
                         /** @description VAT-inclusive ISK */
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate: number | string;
                     })[];
                     /** @description Parts that sum to the sale: cash, card (on the paired terminal), or both */
@@ -10666,6 +10861,8 @@ export interface operations {
                     staff?: string;
                 };
                 "text/plain": {
+                    /** @description A business buyer (a customer marked business or with a company kennitala): the sale is also invoiced, with a UBL e-invoice (decision 0235) */
+                    customer?: string;
                     /**
                      * Format: email
                      * @description Where the receipt is sent
@@ -10683,6 +10880,15 @@ export interface operations {
                         quantity: number | string;
                         /** @description VAT-inclusive ISK */
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate: number | string;
                     })[];
                     /** @description Parts that sum to the sale: cash, card (on the paired terminal), or both */
@@ -10713,8 +10919,12 @@ export interface operations {
                         amount_refunded: number;
                         change_due: number;
                         created_at: number;
+                        /** @description The business buyer named at the till (decision 0235) */
+                        customer: string | null;
                         discount: number;
                         id: string;
+                        /** @description The sale's invoice when sold to a business buyer */
+                        invoice: string | null;
                         lines: {
                             amount: number;
                             description: string;
@@ -10723,6 +10933,12 @@ export interface operations {
                             quantity: number;
                             unit_amount: number;
                             variant: string | null;
+                            /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                            vat_category: ("S" | "Z" | "E" | "O") | null;
+                            /** @description Why the line is exempt (E) or outside the scope (O) */
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code for the exemption */
+                            vat_exemption_reason_code: string | null;
                             vat_rate: 0 | 11 | 24;
                         }[];
                         livemode: boolean;
@@ -11210,8 +11426,12 @@ export interface operations {
                             amount_refunded: number;
                             change_due: number;
                             created_at: number;
+                            /** @description The business buyer named at the till (decision 0235) */
+                            customer: string | null;
                             discount: number;
                             id: string;
+                            /** @description The sale's invoice when sold to a business buyer */
+                            invoice: string | null;
                             lines: {
                                 amount: number;
                                 description: string;
@@ -11220,6 +11440,12 @@ export interface operations {
                                 quantity: number;
                                 unit_amount: number;
                                 variant: string | null;
+                                /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                                vat_category: ("S" | "Z" | "E" | "O") | null;
+                                /** @description Why the line is exempt (E) or outside the scope (O) */
+                                vat_exemption_reason: string | null;
+                                /** @description A VATEX code for the exemption */
+                                vat_exemption_reason_code: string | null;
                                 vat_rate: 0 | 11 | 24;
                             }[];
                             livemode: boolean;
@@ -11290,8 +11516,12 @@ export interface operations {
                         amount_refunded: number;
                         change_due: number;
                         created_at: number;
+                        /** @description The business buyer named at the till (decision 0235) */
+                        customer: string | null;
                         discount: number;
                         id: string;
+                        /** @description The sale's invoice when sold to a business buyer */
+                        invoice: string | null;
                         lines: {
                             amount: number;
                             description: string;
@@ -11300,6 +11530,12 @@ export interface operations {
                             quantity: number;
                             unit_amount: number;
                             variant: string | null;
+                            /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                            vat_category: ("S" | "Z" | "E" | "O") | null;
+                            /** @description Why the line is exempt (E) or outside the scope (O) */
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code for the exemption */
+                            vat_exemption_reason_code: string | null;
                             vat_rate: 0 | 11 | 24;
                         }[];
                         livemode: boolean;
@@ -12744,6 +12980,12 @@ export interface operations {
                             /** @constant */
                             object: "product";
                             updated_at: number;
+                            /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                            vat_category: ("S" | "Z" | "E" | "O") | null;
+                            /** @description Why the line is exempt (E) or outside the scope (O) */
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code for the exemption */
+                            vat_exemption_reason_code: string | null;
                             vat_rate: 0 | 11 | 24;
                         }[];
                         has_more: boolean;
@@ -12799,6 +13041,15 @@ export interface operations {
                         [key: string]: string;
                     };
                     name: string;
+                    /**
+                     * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                     * @enum {string}
+                     */
+                    vat_category?: "S" | "Z" | "E" | "O";
+                    /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                    vat_exemption_reason?: string;
+                    /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                    vat_exemption_reason_code?: string;
                     /** @description VAT percentage included in the prices: 0, 11 or 24 */
                     vat_rate?: number | string;
                 };
@@ -12822,6 +13073,15 @@ export interface operations {
                         [key: string]: string;
                     };
                     name: string;
+                    /**
+                     * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                     * @enum {string}
+                     */
+                    vat_category?: "S" | "Z" | "E" | "O";
+                    /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                    vat_exemption_reason?: string;
+                    /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                    vat_exemption_reason_code?: string;
                     /** @description VAT percentage included in the prices: 0, 11 or 24 */
                     vat_rate?: number | string;
                 };
@@ -12845,6 +13105,15 @@ export interface operations {
                         [key: string]: string;
                     };
                     name: string;
+                    /**
+                     * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                     * @enum {string}
+                     */
+                    vat_category?: "S" | "Z" | "E" | "O";
+                    /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                    vat_exemption_reason?: string;
+                    /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                    vat_exemption_reason_code?: string;
                     /** @description VAT percentage included in the prices: 0, 11 or 24 */
                     vat_rate?: number | string;
                 };
@@ -12868,6 +13137,15 @@ export interface operations {
                         [key: string]: string;
                     };
                     name: string;
+                    /**
+                     * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                     * @enum {string}
+                     */
+                    vat_category?: "S" | "Z" | "E" | "O";
+                    /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                    vat_exemption_reason?: string;
+                    /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                    vat_exemption_reason_code?: string;
                     /** @description VAT percentage included in the prices: 0, 11 or 24 */
                     vat_rate?: number | string;
                 };
@@ -12895,6 +13173,12 @@ export interface operations {
                         /** @constant */
                         object: "product";
                         updated_at: number;
+                        /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                        vat_category: ("S" | "Z" | "E" | "O") | null;
+                        /** @description Why the line is exempt (E) or outside the scope (O) */
+                        vat_exemption_reason: string | null;
+                        /** @description A VATEX code for the exemption */
+                        vat_exemption_reason_code: string | null;
                         vat_rate: 0 | 11 | 24;
                     };
                 };
@@ -12949,6 +13233,12 @@ export interface operations {
                         /** @constant */
                         object: "product";
                         updated_at: number;
+                        /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                        vat_category: ("S" | "Z" | "E" | "O") | null;
+                        /** @description Why the line is exempt (E) or outside the scope (O) */
+                        vat_exemption_reason: string | null;
+                        /** @description A VATEX code for the exemption */
+                        vat_exemption_reason_code: string | null;
                         vat_rate: 0 | 11 | 24;
                     };
                 };
@@ -13045,6 +13335,9 @@ export interface operations {
                         [key: string]: string;
                     };
                     name?: string;
+                    vat_category?: ("S" | "Z" | "E" | "O") | null;
+                    vat_exemption_reason?: string | null;
+                    vat_exemption_reason_code?: string | null;
                     vat_rate?: number | string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -13069,6 +13362,9 @@ export interface operations {
                         [key: string]: string;
                     };
                     name?: string;
+                    vat_category?: ("S" | "Z" | "E" | "O") | null;
+                    vat_exemption_reason?: string | null;
+                    vat_exemption_reason_code?: string | null;
                     vat_rate?: number | string;
                 };
                 "multipart/form-data": {
@@ -13093,6 +13389,9 @@ export interface operations {
                         [key: string]: string;
                     };
                     name?: string;
+                    vat_category?: ("S" | "Z" | "E" | "O") | null;
+                    vat_exemption_reason?: string | null;
+                    vat_exemption_reason_code?: string | null;
                     vat_rate?: number | string;
                 };
                 "text/plain": {
@@ -13117,6 +13416,9 @@ export interface operations {
                         [key: string]: string;
                     };
                     name?: string;
+                    vat_category?: ("S" | "Z" | "E" | "O") | null;
+                    vat_exemption_reason?: string | null;
+                    vat_exemption_reason_code?: string | null;
                     vat_rate?: number | string;
                 };
             };
@@ -13143,6 +13445,12 @@ export interface operations {
                         /** @constant */
                         object: "product";
                         updated_at: number;
+                        /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                        vat_category: ("S" | "Z" | "E" | "O") | null;
+                        /** @description Why the line is exempt (E) or outside the scope (O) */
+                        vat_exemption_reason: string | null;
+                        /** @description A VATEX code for the exemption */
+                        vat_exemption_reason_code: string | null;
                         vat_rate: 0 | 11 | 24;
                     };
                 };
@@ -15312,6 +15620,12 @@ export interface operations {
                             quantity: number;
                             unit_amount: number;
                             variant_id: string | null;
+                            /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                            vat_category: ("S" | "Z" | "E" | "O") | null;
+                            /** @description Why the line is exempt (E) or outside the scope (O) */
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code for the exemption */
+                            vat_exemption_reason_code: string | null;
                             vat_rate: 0 | 11 | 24;
                         }[];
                         livemode: boolean;
