@@ -96,6 +96,8 @@ test('sign up with the keyboard: the test key at once, then verify the email fro
     const row = await web.knex('users').where({ email }).first();
     expect(row.email_verified_at).not.toBeNull();
     expect(row.role).toBe('owner');
+    // A password a person sets is hashed at the real cost (fixture users are cheaper: helpers/accounts.ts).
+    expect(row.password_hash).toMatch(/^scrypt\$32768\$8\$3\$/);
     // Verified: the application is no longer refused for the email (only for what it lacks).
     const later = await api(key, '/v1/merchant/submit', { method: 'POST', body: '{}' });
     expect(later.status).toBe(422);

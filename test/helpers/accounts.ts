@@ -1,6 +1,6 @@
 import type { Knex } from '../../db/knex';
 import { createUserRepository } from '../../db/users';
-import { hashPassword } from '../../domain/password';
+import { hashPassword, type ScryptCost } from '../../domain/password';
 import { randomBase62 } from '../../domain/ids';
 import type { MemberRole } from '../../domain/member-roles';
 
@@ -9,6 +9,14 @@ export interface TestUser {
   email: string;
   password: string;
 }
+
+/**
+ * The scrypt cost of the users made here, not of anyone signing up: a hash or a sign-in at the real
+ * cost takes 0.22 CPU-s, and the suite makes and signs in hundreds of these users to reach the page
+ * under test. Sign-up, invitation and password-reset tests go through the real path at the real
+ * cost; test/unit/password-and-codes.test.ts holds that cost.
+ */
+const FIXTURE_COST: ScryptCost = { N: 2 ** 10, r: 8, p: 1 };
 
 /** A dashboard user of the merchant, with a random password; the owner unless `role` says otherwise. */
 export async function createMerchantUser(
@@ -22,7 +30,7 @@ export async function createMerchantUser(
     kind: 'merchant',
     merchantId,
     email,
-    passwordHash: await hashPassword(password),
+    passwordHash: await hashPassword(password, FIXTURE_COST),
     role,
   });
   return { id: row.id, email, password };
@@ -37,7 +45,7 @@ export async function createOperator(knex: Knex): Promise<TestUser & { token: st
     kind: 'operator',
     merchantId: null,
     email,
-    passwordHash: await hashPassword(password),
+    passwordHash: await hashPassword(password, FIXTURE_COST),
   });
   const { token } = await users.createOperatorToken(row.id);
   return { id: row.id, email, password, token };
