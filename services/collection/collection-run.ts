@@ -163,7 +163,16 @@ export function createCollectionRun(deps: {
           data: presentStep(s),
         }));
         channels = await recordEvents(trx, events);
+        // The letters read the krafa as this page left it: its plan, next step and costs.
         const byId = new Map(claims.map((c) => [c.id, c]));
+        for (const u of updates)
+          Object.assign(byId.get(u.id)!, {
+            collection_state: u.state,
+            collection_plan: u.plan,
+            collection_next_step: u.nextStep,
+            collection_next_on: u.nextOn,
+            collection_costs: u.costs,
+          });
         return {
           locked: claims.length,
           taken: inserted.map((s) => ({ ...s, claim: byId.get(s.claim_id)! })),
