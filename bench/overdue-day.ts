@@ -39,7 +39,7 @@ async function main(): Promise<void> {
         `insert into claims (id, merchant_id, livemode, status, payer_kennitala, claimant_kennitala, bank,
                              claim_number, bank_claim_id, amount, due_date, final_due_date, cancellation_date,
                              terms, issued_at)
-         select u.id, ?, false, 'issued', '1201603389', '5510730339', '0001', u.n, u.b, 25000, ?, ?, '2031-03-03',
+         select u.id, ?, false, 'issued', '1201603389', '5510730339', '0001', u.n, u.b, 25000, ?, ?, '2031-03-01',
                 '{"defaultInterest":{"referenceDate":"DueDate","baseTimeType":"360"}}', now()
            from unnest(?::text[], ?::int[], ?::text[]) as u(id, n, b)`,
         sqlArgs(
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
         templateCode: 'SKL',
         amount: 25_000,
         finalDueDate: EINDAGI,
-        expirationDate: '2031-03-03',
+        expirationDate: '2031-03-01',
         defaultInterest: { referenceDate: 'DueDate', baseTimeType: '360' },
       };
       ledger.create(details);

@@ -54,14 +54,14 @@ export interface Collector {
 
 /** The collector's HTTP API as the simulated collector speaks it (decision 0247). */
 export function createHttpCollector(opts: { baseUrl: string; token: string }): Collector {
-  const call = async (path: string, init: RequestInit = {}) => {
+  const call = async (path: string, init: RequestInit = {}): Promise<unknown> => {
     const res = await fetch(new URL(path, opts.baseUrl), {
       ...init,
       headers: { authorization: `Bearer ${opts.token}`, 'content-type': 'application/json' },
       signal: AbortSignal.timeout(10_000),
     });
     if (!res.ok) throw new Error(`collector answered ${res.status} to ${path}`);
-    return (await res.json()) as unknown;
+    return res.json();
   };
   return {
     async handOff(c) {

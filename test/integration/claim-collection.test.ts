@@ -257,7 +257,7 @@ test('on a test clock: issue, eindagi, warning, two interim steps, hand-off — 
   const warned = await check('2027-06-16', ['overdue', 'warning'], 950);
   expect(warned).toMatchObject({ state: 'warning', next_step: { kind: 'letter', on: '2027-06-30' } });
   const warningMail = await until(
-    async () => stack.mail.messages().filter((x) => x.subject.startsWith('Innheimtuviðvörun')),
+    () => Promise.resolve(stack.mail.messages().filter((x) => x.subject.startsWith('Innheimtuviðvörun'))),
     (msgs) => msgs.length === 1,
   );
   expect(warningMail[0]!.text).toContain('kt. 551073-0339');
@@ -280,7 +280,7 @@ test('on a test clock: issue, eindagi, warning, two interim steps, hand-off — 
     ]),
   );
   const kase = await until(
-    async () => collector.cases.get(id),
+    () => Promise.resolve(collector.cases.get(id)),
     (k) => k !== undefined,
   );
   expect(kase!.received[0]).toMatchObject({
