@@ -7,8 +7,7 @@ export function createCollectionActivities(deps: { collection: CollectionRun }) 
   return {
     /** One page of one lane: every step due by `asOf` on up to `limit` kröfur, then their bank, mail and hand-off. */
     async collectDuePage(input: CollectionPage): Promise<{ claims: number; steps: number; more: boolean }> {
-      heartbeatSafe();
-      return callAdapter(() => deps.collection.collectDuePage(input));
+      return whileBeating(() => callAdapter(() => deps.collection.collectDuePage(input)));
     },
 
     /** Bank alterations, letters and hand-offs a stopped worker left undone. */
@@ -17,10 +16,24 @@ export function createCollectionActivities(deps: { collection: CollectionRun }) 
       testClockId: string | null;
       limit: number;
     }): Promise<number> {
-      heartbeatSafe();
-      return callAdapter(() => deps.collection.finishUnfinished(input));
+      return whileBeating(() => callAdapter(() => deps.collection.finishUnfinished(input)));
     },
   };
+}
+
+/**
+ * Heartbeats every 5 s while `work` runs: a page's bank alterations can outlast the heartbeat
+ * timeout on a busy day, and a page retried for a missed heartbeat repeats nothing but costs time
+ * (bench/overdue-day.ts saw one).
+ */
+async function whileBeating<T>(work: () => Promise<T>): Promise<T> {
+  heartbeatSafe();
+  const timer = setInterval(heartbeatSafe, 5_000);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 function heartbeatSafe(): void {

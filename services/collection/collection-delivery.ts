@@ -49,9 +49,10 @@ const address = (
 export function createCollectionDelivery(deps: CollectionDeliveryDeps) {
   const repo = createCollectionRepository(deps.knex);
 
-  async function toBank(s: StepWithClaim): Promise<void> {
+  async function toBank(s: StepWithClaim, supersededByLater: boolean): Promise<void> {
     if (s.bank_altered_at !== null) return;
-    if (s.status === 'taken' && s.claim.status === 'issued') {
+    // A later step of the krafa in the same delivery sends totals that include this one's.
+    if (s.status === 'taken' && s.claim.status === 'issued' && !supersededByLater) {
       const bank = claimsBankFor(deps, s.livemode);
       try {
         await bank.alterClaim(
@@ -195,8 +196,8 @@ export function createCollectionDelivery(deps: CollectionDeliveryDeps) {
     const queue = [...byClaim.values()];
     const lane = async () => {
       for (let group = queue.shift(); group; group = queue.shift())
-        for (const s of group.sort((a, b) => a.step - b.step)) {
-          await toBank(s);
+        for (const [i, s] of group.sort((a, b) => a.step - b.step).entries()) {
+          await toBank(s, i < group.length - 1);
           await mail(s, p);
           await handOff(s, p);
         }
