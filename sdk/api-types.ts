@@ -4011,8 +4011,7 @@ export interface operations {
                             cost: number;
                             /** @description Days from sending the payer has to pay, at least 10 (Collection Act art. 7) */
                             pay_within_days: number;
-                            /** @description Leave the warning out when the payer is a company */
-                            waive_for_businesses: boolean | unknown;
+                            waive_for_businesses: boolean;
                         };
                     };
                 };
@@ -4206,8 +4205,7 @@ export interface operations {
                             cost: number;
                             /** @description Days from sending the payer has to pay, at least 10 (Collection Act art. 7) */
                             pay_within_days: number;
-                            /** @description Leave the warning out when the payer is a company */
-                            waive_for_businesses: boolean | unknown;
+                            waive_for_businesses: boolean;
                         };
                     };
                 };

@@ -43,6 +43,7 @@ const Policy = z
   .strict();
 
 const PolicySchema = Policy.extend({
+  warning: Policy.shape.warning.extend({ waive_for_businesses: z.boolean() }),
   object: z.literal('collection_policy'),
   livemode: z.boolean(),
   is_default: z.boolean(),
