@@ -18,6 +18,8 @@ import { webhookDeliveriesRouter } from './routes/webhook-deliveries';
 import { merchantRouter } from './routes/merchant';
 import { deviceRouter } from './routes/device';
 import { operatorRouter } from './routes/operator';
+import { operatorCollectionRouter } from './routes/operator-collection';
+import { collectionRouter } from './routes/collection';
 import { pages } from '../web';
 import { productsRouter } from './routes/products';
 import { pricesRouter } from './routes/prices';
@@ -92,6 +94,13 @@ export function createApp(deps: AppDeps): Express {
   publicV1.use(posPublicRouter({ setup: services.pos.setup }, docs));
   // Settlement's operator routes (approve, settlement days) sit before the general operator router.
   publicV1.use(settlementOperatorRouter({ access, settlement }));
+  publicV1.use(
+    operatorCollectionRouter({
+      access,
+      rates: services.defaultInterestRates,
+      policies: services.collectionPolicies,
+    }),
+  );
   publicV1.use(operatorRouter({ access, merchants: services.merchantReview }));
   app.use((req, res, next) =>
     /^\/v1\/(device|operator)\/|^\/v1\/pos\/(devices|terminal_announcements)$/.test(req.path)
@@ -153,6 +162,7 @@ export function createApp(deps: AppDeps): Express {
       acquirerOrigin: deps.acquirer.origin,
     }),
   );
+  v1.use(collectionRouter({ policies: services.collectionPolicies, collection: services.collection }, docs));
   v1.use(claimsRouter({ claims: services.claims, testPayments: services.claimTestPayments }, docs));
   v1.use(settlementRunsRouter({ settlement }, docs));
   v1.use(paymentLinksRouter({ paymentLinks: services.paymentLinks }, docs));

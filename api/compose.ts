@@ -68,6 +68,9 @@ import { createFinanceBankService } from '../services/finance/bank';
 import { createBankExceptionService } from '../services/settlement/bank-exceptions';
 import { createSettlementService } from '../services/settlement/settlement-service';
 import { createClaimsService } from '../services/claims/claims-service';
+import { createRateTable } from '../services/collection/rate-table';
+import { createCollectionPolicies } from '../services/collection/collection-policy';
+import { createCollectionService } from '../services/collection/collection-service';
 import { createClaimTestPayments } from '../services/claims/test-payments';
 import { createInvoiceService } from '../services/invoices/invoices-service';
 import { sendReceipt } from '../services/invoices/receipt-mail';
@@ -301,6 +304,10 @@ export function composeServices(deps: ServiceDeps) {
   };
 
   const auditLog = createAuditLogService({ knex });
+  // Overdue kröfur (decisions 0244–0246): the rate table, the policies and caps, a krafa's collection.
+  const defaultInterestRates = createRateTable({ knex });
+  const collectionPolicies = createCollectionPolicies({ knex });
+  const collection = createCollectionService({ knex, rates: defaultInterestRates });
   const accountDeps = { knex, mailer: mailer ?? unconfiguredMailer(), publicBaseUrl, log };
   const secondFactor = createSecondFactorService({ knex, secrets, throttle: SIGN_IN_POLICY, publicBaseUrl });
   const pages: PageServices = {
@@ -328,6 +335,7 @@ export function composeServices(deps: ServiceDeps) {
     channels,
     channelAutoDisable: deps.webhookAutoDisable ?? DEFAULT_AUTO_DISABLE,
     subscriptions,
+    collection,
     overview: createOverviewService({ knex }),
     homeFigures: createHomeFiguresService({ knex }),
     search: createDashboardSearchService({ knex }),
@@ -439,6 +447,9 @@ export function composeServices(deps: ServiceDeps) {
     testClocks: createTestClockService({ knex, engine: subscriptionEngine }),
     billingPortal: createBillingPortalService({ knex, publicBaseUrl }),
     claims,
+    defaultInterestRates,
+    collectionPolicies,
+    collection,
     claimTestPayments: createClaimTestPayments({
       knex,
       bank: deps.testBank,

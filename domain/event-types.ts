@@ -11,6 +11,11 @@ export const EVENT_TYPES = [
   'claim.created',
   'claim.paid',
   'claim.failed',
+  // A krafa passed its eindagi unpaid, a collection step was taken on it (warning, interim letter,
+  // reminder, call, closing), it was handed to a collector (decision 0246).
+  'claim.overdue',
+  'claim.collection_step_taken',
+  'claim.handed_off',
   'subscription.created',
   'subscription.activated',
   'subscription.updated',

@@ -46,6 +46,7 @@ import * as apiKeySightings from './20270101_0400_api_key_sightings';
 import * as merchantAuditLog from './20270101_0410_merchant_audit_log';
 import * as payoutAccountChanges from './20270101_0420_payout_account_changes';
 import * as secondFactor from './20270101_0300_second_factor';
+import * as collection from './20270102_0300_collection';
 import * as passkeys from './20270101_0301_passkeys';
 
 export interface Migration {
@@ -103,4 +104,5 @@ export const migrations: Record<string, Migration> = {
   '20270101_0301_passkeys': passkeys,
   '20270102_0100_vat_category': vatCategory,
   '20270102_0110_pos_sale_invoices': posSaleInvoices,
+  '20270102_0300_collection': collection,
 };

@@ -191,6 +191,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/claims/{id}/collection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A krafa's collection: its state, next step and when, the steps taken and what is owed today */
+        get: operations["getV1ClaimsIdCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collection_policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The collection policy for overdue kröfur (the lawful defaults until one is set) */
+        get: operations["getV1CollectionPolicy"];
+        put?: never;
+        /** Set the collection policy; a cost above a legal cap is refused naming the cap */
+        post: operations["postV1CollectionPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/coupons": {
         parameters: {
             query?: never;
@@ -3904,6 +3939,349 @@ export interface operations {
             };
         };
     };
+    getV1ClaimsIdCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        amount_owed: {
+                            collection_costs: number;
+                            costs: number;
+                            date: string;
+                            default_charge: number;
+                            interest: number;
+                            notice_fee: number;
+                            principal: number;
+                            total: number;
+                        };
+                        claim_status: string;
+                        id: string;
+                        livemode: boolean;
+                        next_step: {
+                            /** @enum {string} */
+                            kind: "overdue" | "warning" | "letter" | "reminder" | "call" | "hand_off" | "close";
+                            on: string;
+                        } | null;
+                        /** @constant */
+                        object: "claim_collection";
+                        /** @enum {string} */
+                        state: "not_overdue" | "overdue" | "warning" | "interim" | "handed_off" | "closed" | "stopped";
+                        steps: {
+                            amount_owed: {
+                                costs: number;
+                                interest: number;
+                                principal: number;
+                                total: number;
+                            };
+                            bank_altered: boolean;
+                            claim: string;
+                            cost: number;
+                            created_at: number;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "overdue" | "warning" | "letter" | "reminder" | "call" | "hand_off" | "close";
+                            mailed: boolean;
+                            /** @constant */
+                            object: "claim_collection_step";
+                            /** @enum {string} */
+                            status: "taken" | "withdrawn";
+                            step: number;
+                            taken_on: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1CollectionPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        final_step: {
+                            /** @enum {string} */
+                            action: "hand_off" | "close";
+                            /** @description Whole days */
+                            days_after_previous: number;
+                        };
+                        interim_steps: {
+                            /** @description A call: its cost */
+                            cost?: number;
+                            /** @description A letter or reminder: cost per principal band (≤ 2,999; 3,000–10,499; 10,500–84,999; ≥ 85,000) */
+                            cost_by_band?: [
+                                number,
+                                number,
+                                number,
+                                number
+                            ];
+                            /** @description Whole days */
+                            days_after_previous: number;
+                            /** @enum {string} */
+                            kind: "letter" | "reminder" | "call";
+                        }[];
+                        is_default: boolean;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "collection_policy";
+                        warning: {
+                            /** @description At most the `warning` cap */
+                            cost: number;
+                            /** @description Days from sending the payer has to pay, at least 10 (Collection Act art. 7) */
+                            pay_within_days: number;
+                            waive_for_businesses: boolean;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1CollectionPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    final_step: {
+                        /** @enum {string} */
+                        action: "hand_off" | "close";
+                        /** @description Whole days */
+                        days_after_previous: number | string;
+                    };
+                    interim_steps: {
+                        /** @description A call: its cost */
+                        cost?: number | string;
+                        /** @description A letter or reminder: cost per principal band (≤ 2,999; 3,000–10,499; 10,500–84,999; ≥ 85,000) */
+                        cost_by_band?: [
+                            number | string,
+                            number | string,
+                            number | string,
+                            number | string
+                        ];
+                        /** @description Whole days */
+                        days_after_previous: number | string;
+                        /** @enum {string} */
+                        kind: "letter" | "reminder" | "call";
+                    }[];
+                    warning: {
+                        /** @description At most the `warning` cap */
+                        cost: number | string;
+                        /** @description Days from sending the payer has to pay, at least 10 (Collection Act art. 7) */
+                        pay_within_days: number | string;
+                        /** @description Leave the warning out when the payer is a company */
+                        waive_for_businesses: boolean | ("true" | "false");
+                    };
+                };
+                "application/x-www-form-urlencoded": {
+                    final_step: {
+                        /** @enum {string} */
+                        action: "hand_off" | "close";
+                        /** @description Whole days */
+                        days_after_previous: number | string;
+                    };
+                    interim_steps: {
+                        /** @description A call: its cost */
+                        cost?: number | string;
+                        /** @description A letter or reminder: cost per principal band (≤ 2,999; 3,000–10,499; 10,500–84,999; ≥ 85,000) */
+                        cost_by_band?: [
+                            number | string,
+                            number | string,
+                            number | string,
+                            number | string
+                        ];
+                        /** @description Whole days */
+                        days_after_previous: number | string;
+                        /** @enum {string} */
+                        kind: "letter" | "reminder" | "call";
+                    }[];
+                    warning: {
+                        /** @description At most the `warning` cap */
+                        cost: number | string;
+                        /** @description Days from sending the payer has to pay, at least 10 (Collection Act art. 7) */
+                        pay_within_days: number | string;
+                        /** @description Leave the warning out when the payer is a company */
+                        waive_for_businesses: boolean | ("true" | "false");
+                    };
+                };
+                "multipart/form-data": {
+                    final_step: {
+                        /** @enum {string} */
+                        action: "hand_off" | "close";
+                        /** @description Whole days */
+                        days_after_previous: number | string;
+                    };
+                    interim_steps: {
+                        /** @description A call: its cost */
+                        cost?: number | string;
+                        /** @description A letter or reminder: cost per principal band (≤ 2,999; 3,000–10,499; 10,500–84,999; ≥ 85,000) */
+                        cost_by_band?: [
+                            number | string,
+                            number | string,
+                            number | string,
+                            number | string
+                        ];
+                        /** @description Whole days */
+                        days_after_previous: number | string;
+                        /** @enum {string} */
+                        kind: "letter" | "reminder" | "call";
+                    }[];
+                    warning: {
+                        /** @description At most the `warning` cap */
+                        cost: number | string;
+                        /** @description Days from sending the payer has to pay, at least 10 (Collection Act art. 7) */
+                        pay_within_days: number | string;
+                        /** @description Leave the warning out when the payer is a company */
+                        waive_for_businesses: boolean | ("true" | "false");
+                    };
+                };
+                "text/plain": {
+                    final_step: {
+                        /** @enum {string} */
+                        action: "hand_off" | "close";
+                        /** @description Whole days */
+                        days_after_previous: number | string;
+                    };
+                    interim_steps: {
+                        /** @description A call: its cost */
+                        cost?: number | string;
+                        /** @description A letter or reminder: cost per principal band (≤ 2,999; 3,000–10,499; 10,500–84,999; ≥ 85,000) */
+                        cost_by_band?: [
+                            number | string,
+                            number | string,
+                            number | string,
+                            number | string
+                        ];
+                        /** @description Whole days */
+                        days_after_previous: number | string;
+                        /** @enum {string} */
+                        kind: "letter" | "reminder" | "call";
+                    }[];
+                    warning: {
+                        /** @description At most the `warning` cap */
+                        cost: number | string;
+                        /** @description Days from sending the payer has to pay, at least 10 (Collection Act art. 7) */
+                        pay_within_days: number | string;
+                        /** @description Leave the warning out when the payer is a company */
+                        waive_for_businesses: boolean | ("true" | "false");
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        final_step: {
+                            /** @enum {string} */
+                            action: "hand_off" | "close";
+                            /** @description Whole days */
+                            days_after_previous: number;
+                        };
+                        interim_steps: {
+                            /** @description A call: its cost */
+                            cost?: number;
+                            /** @description A letter or reminder: cost per principal band (≤ 2,999; 3,000–10,499; 10,500–84,999; ≥ 85,000) */
+                            cost_by_band?: [
+                                number,
+                                number,
+                                number,
+                                number
+                            ];
+                            /** @description Whole days */
+                            days_after_previous: number;
+                            /** @enum {string} */
+                            kind: "letter" | "reminder" | "call";
+                        }[];
+                        is_default: boolean;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "collection_policy";
+                        warning: {
+                            /** @description At most the `warning` cap */
+                            cost: number;
+                            /** @description Days from sending the payer has to pay, at least 10 (Collection Act art. 7) */
+                            pay_within_days: number;
+                            waive_for_businesses: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1Coupons: {
         parameters: {
             query?: {
@@ -7501,7 +7879,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7513,7 +7891,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7525,7 +7903,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7537,7 +7915,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7723,7 +8101,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7735,7 +8113,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7747,7 +8125,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7759,7 +8137,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };

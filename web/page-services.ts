@@ -1,3 +1,4 @@
+import type { CollectionService } from '../services/collection/collection-service';
 import type { AutoDisableRule } from '../domain/webhook-schedule';
 import type { CheckoutService } from '../services/checkout';
 import type { SubscriptionService } from '../services/subscriptions/subscriptions';
@@ -118,6 +119,8 @@ export interface PageServices {
   /** The rule that disables failing channels, as the worker applies it (the page states it). */
   channelAutoDisable: AutoDisableRule;
   subscriptions: SubscriptionService;
+  /** Overdue kröfur: the payer page of a krafa and the dashboard's overdue list (decision 0246). */
+  collection: CollectionService;
   overview: OverviewService;
   /** The home page's figures for a period against the previous one (decision 0230). */
   homeFigures: HomeFiguresService;
