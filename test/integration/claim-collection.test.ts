@@ -300,6 +300,9 @@ test('on a test clock: issue, eindagi, warning, two interim steps, hand-off — 
   expect(types.filter((t: string) => t === 'claim.collection_step_taken')).toHaveLength(3);
   expect(types.filter((t: string) => t === 'claim.handed_off')).toHaveLength(1);
   bankNow = null;
+  // Over two minutes allowed: a year and a month of test-clock advances, each running the day's
+  // collection and the simulated bank's alterations (about 50 s alone); up to three times that
+  // beside the rest of the suite on two cores.
 }, 240_000);
 
 /** A krafa on its own clock (so a run scoped to the clock sees it alone), due today, issued. */
@@ -346,6 +349,9 @@ test('a payment made before a step but reported after it withdraws the step; rac
     expect((await api(`/v1/claims/${k.id}/collection`)).body.steps).toHaveLength(c.steps.length);
   }
   console.log(`raced 50: the step ran first ${stepFirst} times, the payment first ${50 - stepFirst}`);
+  // Over two minutes allowed: fifty races, each a krafa issued at the bank, a collection run and a
+  // bank sync side by side, then a later run (about 60 s alone); up to three times that beside the
+  // rest of the suite.
 }, 300_000);
 
 test('a partial payment and a merchant cancelling each stop the steps; two runs at once take each step once', async () => {
