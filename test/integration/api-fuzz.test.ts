@@ -276,6 +276,9 @@ const GENERATORS: Record<string, OpSpec> = {
   postV1ClaimsId: p('claims'),
   postV1ClaimsIdCancel: { ...p('claims'), last: true },
   postV1TestHelpersClaimsIdPay: p('claims'),
+  getV1ClaimsIdCollection: p('claims'),
+  getV1CollectionPolicy: {},
+  postV1CollectionPolicy: {},
   // No settlement run exists in this file (runs come from a settlement day over the bank's files):
   // its valid requests name ids that do not exist and are answered 404.
   getV1SettlementRuns: list('settlementRuns'),
