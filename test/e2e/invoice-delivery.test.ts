@@ -14,6 +14,9 @@
  * (c) A customer who chose e-mail gets the PDF invoice at its address; the delivery is `delivered`.
  * (d) Sending again is harmless: six deliveries of one invoice at once make one transmission, one
  *     event and one outcome.
+ * (e) The dashboard's customer form (decision 0236) makes a consumer a business buyer, its faults
+ *     shown beside their fields in both languages at 390 and 1280 px; the customer's next invoice
+ *     is an e-invoice both official artefacts accept, and the change is in the audit log.
  */
 import type { Browser } from 'playwright-core';
 import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
@@ -21,6 +24,7 @@ import { until } from '../helpers/until';
 import { createMerchantUser } from '../helpers/accounts';
 import { launchChromium, openPage } from '../helpers/browser';
 import { seriousAccessibilityFindings } from '../helpers/accessibility';
+import { fatalIds, validateEInvoices } from '../helpers/official-einvoice-validation';
 
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
 
@@ -276,3 +280,107 @@ test('sending an invoice again is harmless: six deliveries at once make one tran
   expect(transmissionsOf(invoice.id)).toHaveLength(1);
   expect((await deliveryEvents(m, invoice.id)).map((e) => e.type)).toEqual(['invoice.delivery_succeeded']);
 });
+
+test('the dashboard customer form makes a consumer a business buyer; its next invoice is an e-invoice the official artefacts accept', async () => {
+  const m = await seller();
+  const email = `innkaup-${m.id.slice(-8).toLowerCase()}@example.is`;
+  const created = await stack.api(m.testKey, '/v1/customers', {
+    method: 'POST',
+    json: { name: 'Vélsmiðjan ehf.', email },
+  });
+  expect(created.status).toBe(200);
+  const id = created.body.id as string;
+  const before = await buy(m, id);
+  expect((await stack.api(m.testKey, `/v1/invoices/${before.id}`)).body.einvoice).toBe(false);
+
+  const user = await createMerchantUser(stack.knex, m.id);
+  const tab = await openPage(browser, stack.url);
+  const { page } = tab;
+  await page.goto(`${stack.url}/dashboard/sign-in?lang=en`);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
+  const form = page.getByTestId('customer-edit');
+  const save = (label: string) =>
+    Promise.all([page.waitForNavigation(), form.getByRole('button', { name: label }).click()]);
+  const errorOf = (param: string) => page.locator(`[data-error="${param}"]`);
+  const checkLayout = async () => {
+    await expect(seriousAccessibilityFindings(page)).resolves.toEqual([]);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+  };
+
+  // Icelandic at phone width: a kennitala that is no date and a GLN whose check digit fails are
+  // shown at their fields.
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.goto(`${stack.url}/dashboard/customers/${id}?lang=is`);
+  await Promise.all([page.waitForNavigation(), page.getByTestId('customer-edit-link').click()]);
+  await form.getByLabel('Kaupir sem fyrirtæki').check();
+  await form.getByLabel('Kennitala').fill('4113692659');
+  await form.getByLabel('GLN (valfrjálst)').fill('5690000000001');
+  await save('Vista');
+  await expect(errorOf('kennitala').innerText()).resolves.toContain('dagsetningu');
+  await expect(errorOf('gln').innerText()).resolves.toContain('13 tölustafi');
+  await expect(form.getByLabel('Kennitala').getAttribute('aria-invalid')).resolves.toBe('true');
+  await checkLayout();
+
+  // English at desktop width: Peppol delivery with neither kennitala nor Peppol id is the service's
+  // refusal (decision 0217), shown at the delivery choice.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${stack.url}/dashboard/customers/${id}/edit?lang=en`);
+  await form.getByLabel('Peppol e-invoice').check();
+  await save('Save');
+  await expect(errorOf('delivery').innerText()).resolves.toContain('needs a kennitala or a Peppol id');
+  await expect(errorOf('kennitala').count()).resolves.toBe(0);
+  await checkLayout();
+
+  // The buyer data a business e-invoice needs, with a GLN and delivery by e-mail.
+  await form.getByLabel('Buys as a business').check();
+  await form.getByLabel('Kennitala').fill('410169-2659');
+  await form.getByLabel('Street and number').fill('Smiðjuvegur 4');
+  await form.getByLabel('Postcode').fill('200');
+  await form.getByLabel('Town').fill('Kópavogur');
+  await form.getByLabel('GLN (optional)').fill('5690000000008');
+  await form.getByLabel('E-mail with PDF').check();
+  await save('Save');
+  await expect(page.locator('.notice.ok').innerText()).resolves.toContain('Saved');
+  await checkLayout();
+  for (const [lang, width] of [
+    ['en', 390],
+    ['is', 1280],
+  ] as const) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${stack.url}/dashboard/customers/${id}/edit?lang=${lang}`);
+    await expect(form.getByLabel(lang === 'en' ? 'Postcode' : 'Póstnúmer').inputValue()).resolves.toBe('200');
+    await checkLayout();
+  }
+  const customer = (await stack.api(m.testKey, `/v1/customers/${id}`)).body;
+  expect(customer).toMatchObject({
+    business: true,
+    kennitala: '4101692659',
+    address: { line1: 'Smiðjuvegur 4', postal_code: '200', city: 'Kópavogur', country: 'IS' },
+    gln: '5690000000008',
+    peppol_id: null,
+    einvoice: true,
+    invoice_settings: { delivery_method: 'email' },
+  });
+  // The change is the member's, in the audit log as every dashboard write (decision 0227).
+  const audit = await page.request.get(`${stack.url}/dashboard/audit-log.csv`);
+  expect(audit.status()).toBe(200);
+  expect(await audit.text()).toContain('POST /dashboard/customers/:id/edit');
+  // The two refused saves answered 400, as a form with faults does; nothing else went wrong.
+  expect(tab.errors.filter((e) => !/status of 400 \(Bad Request\)/.test(e))).toEqual([]);
+  expect(tab.errors).toHaveLength(2);
+  await tab.context.close();
+
+  // Its next invoice is a business e-invoice: the official artefacts find nothing fatal.
+  const after = await buy(m, id);
+  const ubl = await stack.api(m.testKey, `/v1/invoices/${after.id}/ubl`);
+  expect(ubl.status).toBe(200);
+  const [report] = await validateEInvoices([ubl.text]);
+  expect(fatalIds(report!.en16931)).toEqual([]);
+  expect(fatalIds(report!.peppol)).toEqual([]);
+  expect((await finished(m, after.id)).delivery).toMatchObject({ method: 'email', status: 'delivered' });
+}, 120_000);
