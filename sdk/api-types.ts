@@ -4380,6 +4380,27 @@ export interface operations {
                             created_at: number;
                             /** @constant */
                             currency: "ISK";
+                            /** @description How the credit note reaches the buyer, as its invoice did (decision 0237); null when the customer chose none */
+                            delivery: {
+                                /** @description Why it was not delivered: the validation artefacts' rule ids, or the access point's own code */
+                                failure_reasons: {
+                                    message: string;
+                                    rule: string;
+                                }[];
+                                finished_at: number | null;
+                                /**
+                                 * @description The customer's `invoice_settings.delivery_method` when the invoice was issued
+                                 * @enum {string}
+                                 */
+                                method: "peppol" | "email";
+                                /** @description The Peppol participant id (`0196:<kennitala>`) or e-mail address it went to */
+                                receiver: string | null;
+                                /**
+                                 * @description `sent`: the access point has it; `delivered` and `failed` are final
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "sent" | "delivered" | "failed";
+                            } | null;
                             id: string;
                             invoice: string;
                             issued_at: number;
@@ -4476,6 +4497,27 @@ export interface operations {
                         created_at: number;
                         /** @constant */
                         currency: "ISK";
+                        /** @description How the credit note reaches the buyer, as its invoice did (decision 0237); null when the customer chose none */
+                        delivery: {
+                            /** @description Why it was not delivered: the validation artefacts' rule ids, or the access point's own code */
+                            failure_reasons: {
+                                message: string;
+                                rule: string;
+                            }[];
+                            finished_at: number | null;
+                            /**
+                             * @description The customer's `invoice_settings.delivery_method` when the invoice was issued
+                             * @enum {string}
+                             */
+                            method: "peppol" | "email";
+                            /** @description The Peppol participant id (`0196:<kennitala>`) or e-mail address it went to */
+                            receiver: string | null;
+                            /**
+                             * @description `sent`: the access point has it; `delivered` and `failed` are final
+                             * @enum {string}
+                             */
+                            status: "pending" | "sent" | "delivered" | "failed";
+                        } | null;
                         id: string;
                         invoice: string;
                         issued_at: number;
@@ -7501,7 +7543,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7513,7 +7555,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7525,7 +7567,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7537,7 +7579,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7723,7 +7765,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7735,7 +7777,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7747,7 +7789,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7759,7 +7801,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };

@@ -14,7 +14,10 @@
  * (c) A customer who chose e-mail gets the PDF invoice at its address; the delivery is `delivered`.
  * (d) Sending again is harmless: six deliveries of one invoice at once make one transmission, one
  *     event and one outcome.
- * (e) The dashboard's customer form (decision 0236) makes a consumer a business buyer, its faults
+ * (e) A credit note goes as its invoice did (decision 0237): a partial refund's credit note for a
+ *     Peppol customer reaches the simulated access point and is delivered; one it refuses is never
+ *     delivered and shows failed with the reason in the API, its event and the invoice's dashboard page.
+ * (f) The dashboard's customer form (decision 0236) makes a consumer a business buyer, its faults
  *     shown beside their fields in both languages at 390 and 1280 px; the customer's next invoice
  *     is an e-invoice both official artefacts accept, and the change is in the audit log.
  */
@@ -383,4 +386,103 @@ test('the dashboard customer form makes a consumer a business buyer; its next in
   expect(fatalIds(report!.en16931)).toEqual([]);
   expect(fatalIds(report!.peppol)).toEqual([]);
   expect((await finished(m, after.id)).delivery).toMatchObject({ method: 'email', status: 'delivered' });
+}, 120_000);
+
+test('a partial refund’s credit note is delivered as its invoice was; one the access point refuses shows failed with the reason', async () => {
+  const m = await seller();
+  const address = { line1: 'Hverfisgata 4', postal_code: '101', city: 'Reykjavík', country: 'IS' };
+  const business = await customer(m, { name: 'Bókhaldsstofan ehf.', kennitala: '4101692659', address });
+  const person = await customer(m, {
+    name: 'Guðrún Jónsdóttir',
+    kennitala: '0101302989',
+    address,
+    business: true,
+  });
+  // Refunded at once: the invoice's and the credit note's deliveries run side by side, and the
+  // access point's Saxon runs overlap.
+  const [ok, unknown] = await Promise.all([buy(m, business), buy(m, person)]);
+  const refund = async (inv: { id: string; payment_intent: string }) => {
+    const r = await stack.api(m.testKey, '/v1/refunds', {
+      method: 'POST',
+      json: { payment_intent: inv.payment_intent, amount: 2990 },
+    });
+    expect(r.status).toBe(200);
+    const notes = await until(
+      () => stack.api(m.testKey, `/v1/credit-notes?invoice=${inv.id}`),
+      (res) => (res.body.data as unknown[]).length === 1,
+    );
+    return notes.body.data[0].id as string;
+  };
+  const [okNote, refusedNote] = await Promise.all([refund(ok), refund(unknown)]);
+  const noteDone = (id: string) =>
+    until(
+      () => stack.api(m.testKey, `/v1/credit-notes/${id}`),
+      (r) => ['delivered', 'failed'].includes(r.body.delivery?.status as string),
+      60_000,
+    ).then((r) => r.body as { id: string; total: number; delivery: Record<string, any> });
+  const [delivered, refused] = await Promise.all([noteDone(okNote), noteDone(refusedNote)]);
+
+  expect(delivered.total).toBe(2990);
+  expect(delivered.delivery).toMatchObject({
+    method: 'peppol',
+    status: 'delivered',
+    receiver: '0196:4101692659',
+    failure_reasons: [],
+  });
+  // The access point got a credit note, validated it with the official artefacts and delivered it.
+  expect(transmissionsOf(okNote)).toMatchObject([
+    { status: 'delivered', sender: '0196:5501692829', receiver: '0196:4101692659' },
+  ]);
+  expect(refused.delivery).toMatchObject({ status: 'failed', receiver: '0196:0101302989' });
+  expect(refused.delivery.failure_reasons.map((r: { rule: string }) => r.rule)).toEqual([
+    'receiver_not_registered',
+  ]);
+  expect(transmissionsOf(refusedNote).map((t) => t.status)).toEqual(['rejected']);
+  const events = (await stack.api(m.testKey, '/v1/events?limit=100')).body.data as {
+    type: string;
+    data: { id: string; delivery: { status: string } };
+  }[];
+  const noteEvents = (id: string) =>
+    events.filter((e) => e.type.startsWith('credit_note.delivery_') && e.data.id === id);
+  expect(noteEvents(okNote).map((e) => e.type)).toEqual(['credit_note.delivery_succeeded']);
+  expect(noteEvents(refusedNote).map((e) => [e.type, e.data.delivery.status])).toEqual([
+    ['credit_note.delivery_failed', 'failed'],
+  ]);
+
+  // The invoice's dashboard page shows each credit note's delivery, in both languages and widths.
+  const user = await createMerchantUser(stack.knex, m.id);
+  const tab = await openPage(browser, stack.url);
+  const { page } = tab;
+  await page.goto(`${stack.url}/dashboard/sign-in?lang=en`);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
+  await page.goto(`${stack.url}/dashboard/invoices/${ok.id}`);
+  await expect(
+    page
+      .locator(`[data-credit-note="${okNote}"]`)
+      .getByTestId('credit-note-delivery-status')
+      .getAttribute('data-status'),
+  ).resolves.toBe('delivered');
+  for (const [lang, width] of [
+    ['en', 1280],
+    ['is', 390],
+  ] as const) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${stack.url}/dashboard/invoices/${unknown.id}?lang=${lang}`);
+    const row = page.locator(`[data-credit-note="${refusedNote}"]`);
+    const status = row.getByTestId('credit-note-delivery-status');
+    await expect(status.getAttribute('data-status')).resolves.toBe('failed');
+    await expect(status.innerText()).resolves.toBe(lang === 'en' ? 'Failed' : 'Mistókst');
+    await expect(row.getByTestId('credit-note-delivery-reasons').innerText()).resolves.toContain(
+      'receiver_not_registered',
+    );
+    await expect(seriousAccessibilityFindings(page)).resolves.toEqual([]);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+  }
+  expect(tab.errors).toEqual([]);
+  await tab.context.close();
 }, 120_000);
