@@ -39,6 +39,9 @@ export const EVENT_TYPES = [
   // access point with the rule ids, or undeliverable (decision 0218).
   'invoice.delivery_succeeded',
   'invoice.delivery_failed',
+  // The same for a credit note, delivered as its invoice was (decision 0237).
+  'credit_note.delivery_succeeded',
+  'credit_note.delivery_failed',
   // A delivery's status changed (decision 0133; domain/delivery.ts DELIVERY_EVENTS).
   'delivery.booked',
   'delivery.shipped',

@@ -41,6 +41,7 @@ import * as krafaInvoices from './20270101_0110_krafa_invoices';
 import * as checkoutBusinessBuyer from './20270101_0120_checkout_business_buyer';
 import * as vatCategory from './20270102_0100_vat_category';
 import * as posSaleInvoices from './20270102_0110_pos_sale_invoices';
+import * as creditNoteDelivery from './20270102_0120_credit_note_delivery';
 import * as invoiceDelivery from './20270101_0201_invoice_delivery';
 import * as apiKeySightings from './20270101_0400_api_key_sightings';
 import * as merchantAuditLog from './20270101_0410_merchant_audit_log';
@@ -104,5 +105,6 @@ export const migrations: Record<string, Migration> = {
   '20270101_0301_passkeys': passkeys,
   '20270102_0100_vat_category': vatCategory,
   '20270102_0110_pos_sale_invoices': posSaleInvoices,
+  '20270102_0120_credit_note_delivery': creditNoteDelivery,
   '20270102_0300_collection': collection,
 };

@@ -4758,6 +4758,27 @@ export interface operations {
                             created_at: number;
                             /** @constant */
                             currency: "ISK";
+                            /** @description How the credit note reaches the buyer, as its invoice did (decision 0237); null when the customer chose none */
+                            delivery: {
+                                /** @description Why it was not delivered: the validation artefacts' rule ids, or the access point's own code */
+                                failure_reasons: {
+                                    message: string;
+                                    rule: string;
+                                }[];
+                                finished_at: number | null;
+                                /**
+                                 * @description The customer's `invoice_settings.delivery_method` when the invoice was issued
+                                 * @enum {string}
+                                 */
+                                method: "peppol" | "email";
+                                /** @description The Peppol participant id (`0196:<kennitala>`) or e-mail address it went to */
+                                receiver: string | null;
+                                /**
+                                 * @description `sent`: the access point has it; `delivered` and `failed` are final
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "sent" | "delivered" | "failed";
+                            } | null;
                             id: string;
                             invoice: string;
                             issued_at: number;
@@ -4854,6 +4875,27 @@ export interface operations {
                         created_at: number;
                         /** @constant */
                         currency: "ISK";
+                        /** @description How the credit note reaches the buyer, as its invoice did (decision 0237); null when the customer chose none */
+                        delivery: {
+                            /** @description Why it was not delivered: the validation artefacts' rule ids, or the access point's own code */
+                            failure_reasons: {
+                                message: string;
+                                rule: string;
+                            }[];
+                            finished_at: number | null;
+                            /**
+                             * @description The customer's `invoice_settings.delivery_method` when the invoice was issued
+                             * @enum {string}
+                             */
+                            method: "peppol" | "email";
+                            /** @description The Peppol participant id (`0196:<kennitala>`) or e-mail address it went to */
+                            receiver: string | null;
+                            /**
+                             * @description `sent`: the access point has it; `delivered` and `failed` are final
+                             * @enum {string}
+                             */
+                            status: "pending" | "sent" | "delivered" | "failed";
+                        } | null;
                         id: string;
                         invoice: string;
                         issued_at: number;
@@ -7879,7 +7921,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7891,7 +7933,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7903,7 +7945,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -7915,7 +7957,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -8101,7 +8143,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -8113,7 +8155,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -8125,7 +8167,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -8137,7 +8179,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };

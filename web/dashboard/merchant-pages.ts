@@ -4,6 +4,7 @@ import { requireAction, viewPreferences } from './frame';
 import { homePages } from './home';
 import { paymentPages } from './payments';
 import { customerPages } from './customers';
+import { customerEditPages } from './customer-edit';
 import { subscriptionPages } from './subscriptions';
 import { catalogPages } from './catalog';
 import { paymentLinkPages } from './payment-links';
@@ -53,6 +54,7 @@ export function merchantPages(ctx: WebContext): Router {
   router.use('/dashboard/tills', requireAction('manage_keys'));
   router.use(homePages(ctx));
   router.use(paymentPages(ctx));
+  router.use(customerEditPages(ctx));
   router.use(customerPages(ctx));
   router.use(subscriptionPages(ctx));
   router.use(catalogPages(ctx));
