@@ -70,6 +70,7 @@ import { createSettlementService } from '../services/settlement/settlement-servi
 import { createClaimsService } from '../services/claims/claims-service';
 import { createClaimTestPayments } from '../services/claims/test-payments';
 import { createInvoiceService } from '../services/invoices/invoices-service';
+import { createVatReportService } from '../services/books/vat-report';
 import { sendReceipt } from '../services/invoices/receipt-mail';
 import { createDisputeService } from '../services/disputes/disputes-service';
 import { createDisputeNotifications } from '../services/disputes/dispute-notifications';
@@ -178,6 +179,7 @@ export function composeServices(deps: ServiceDeps) {
   const delivery = { carriers, deliveries, log };
 
   const invoices = createInvoiceService({ knex });
+  const vatReport = createVatReportService({ knex });
   const payments = createPaymentService({ knex, acquirer });
   const checkout = createCheckoutService({
     knex,
@@ -332,6 +334,7 @@ export function composeServices(deps: ServiceDeps) {
     homeFigures: createHomeFiguresService({ knex }),
     search: createDashboardSearchService({ knex }),
     paymentList: createPaymentListService({ knex }),
+    vatReport,
     data: {
       paymentIntents,
       refunds,
@@ -432,6 +435,7 @@ export function composeServices(deps: ServiceDeps) {
     paymentIntents,
     refunds,
     invoices,
+    vatReport,
     disputes,
     pos,
     paymentMethods,

@@ -1,3 +1,4 @@
+import type { VatReportService } from '../services/books/vat-report';
 import type { AutoDisableRule } from '../domain/webhook-schedule';
 import type { CheckoutService } from '../services/checkout';
 import type { SubscriptionService } from '../services/subscriptions/subscriptions';
@@ -125,6 +126,7 @@ export interface PageServices {
   search: DashboardSearchService;
   /** The payment list's filters, sorting and streaming CSV export (decision 0232). */
   paymentList: PaymentListService;
+  vatReport: VatReportService;
   /** The merchant dashboard's data (payments, customers, catalog, kröfur, events, settlement). */
   data: MerchantDataServices;
   /** The point of sale: the till app and the dashboard's pairing page. */

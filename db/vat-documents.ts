@@ -1,0 +1,89 @@
+import type { Knex } from './knex';
+import type { Scope } from '../domain/scope';
+import type { VatRate } from '../domain/vat';
+import type { VatCategory } from '../domain/vat-box';
+import { sqlArgs } from './event-batch';
+
+export type VatDocumentKind = 'invoice' | 'credit_note' | 'pos_sale' | 'pos_refund';
+
+/** A document of a VAT period as stored; its figures are computed in domain/vat-report.ts. */
+export interface VatDocumentRow {
+  kind: VatDocumentKind;
+  id: string;
+  number: string | null;
+  at: Date;
+  /** Invoices and credit notes: their lines; till sales and refunds: the sale's lines. */
+  lines: { vat_rate: VatRate; vat_category?: VatCategory | null; net_amount?: number; amount: number }[];
+  /** Invoices and credit notes: VAT per rate as printed on them. */
+  vat: { rate: VatRate; vat_amount: number }[] | null;
+  /** A till refund's amount. */
+  amount: number | null;
+  /** The invoice a credit note credits, the sale a till refund refunds. */
+  parent: string | null;
+}
+
+/**
+ * The documents a VAT period counts (decision 0238): invoices and credit notes by the day they
+ * were issued, till sales and refunds by the day they were made; in (time, id) order from a cursor,
+ * a page at a time, so a period of any size is read in bounded memory.
+ */
+export function createVatDocumentRepository(knex: Knex) {
+  return {
+    async page(
+      scope: Scope,
+      range: { from: Date; to: Date },
+      opts: { after?: { at: Date; id: string } | undefined; limit: number },
+    ): Promise<VatDocumentRow[]> {
+      const s = [scope.merchantId, scope.livemode, range.from, range.to];
+      const after = opts.after ?? { at: new Date(0), id: '' };
+      // Each branch is ordered and limited on its own index so the planner merges four short runs.
+      const branch = (sql: string) =>
+        `(${sql} and (t.at, t.id) > (?::timestamptz, ?::text) order by t.at, t.id limit ?)`;
+      const cursor = [after.at, after.id, opts.limit];
+      const result = await knex.raw<{ rows: VatDocumentRow[] }>(
+        `select * from (
+           ${branch(`select * from (select 'invoice'::text as kind, i.id, i.number, i.issued_at as at, i.lines,
+                i.vat, null::bigint as amount, null::text as parent
+              from invoices i where i.merchant_id = ? and i.livemode = ? and i.issued_at >= ? and i.issued_at < ?) t where true`)}
+           union all
+           ${branch(`select * from (select 'credit_note'::text as kind, c.id, c.number, c.issued_at as at, c.lines,
+                c.vat, null::bigint as amount, c.invoice_id as parent
+              from credit_notes c where c.merchant_id = ? and c.livemode = ? and c.issued_at >= ? and c.issued_at < ?) t where true`)}
+           union all
+           ${branch(`select * from (select 'pos_sale'::text as kind, s.id, s.number::text as number, s.created_at as at,
+                (select jsonb_agg(jsonb_build_object('vat_rate', l.vat_rate, 'amount', l.amount) order by l.position)
+                   from pos_sale_lines l where l.sale_id = s.id) as lines,
+                null::jsonb as vat, null::bigint as amount, null::text as parent
+              from pos_sales s where s.merchant_id = ? and s.livemode = ? and s.created_at >= ? and s.created_at < ?) t where true`)}
+           union all
+           ${branch(`select * from (select 'pos_refund'::text as kind, r.id, null::text as number, r.created_at as at,
+                (select jsonb_agg(jsonb_build_object('vat_rate', l.vat_rate, 'amount', l.amount) order by l.position)
+                   from pos_sale_lines l where l.sale_id = r.sale_id) as lines,
+                null::jsonb as vat, r.amount, r.sale_id as parent
+              from pos_refunds r where r.merchant_id = ? and r.livemode = ? and r.created_at >= ? and r.created_at < ?) t where true`)}
+         ) d order by d.at, d.id limit ?`,
+        sqlArgs(...s, ...cursor, ...s, ...cursor, ...s, ...cursor, ...s, ...cursor, opts.limit),
+      );
+      return result.rows.map((r) => ({ ...r, amount: r.amount === null ? null : Number(r.amount) }));
+    },
+
+    /** Where a document of this scope sits in the (time, id) order: a drill-down's cursor. */
+    async position(scope: Scope, id: string): Promise<{ at: Date; id: string } | undefined> {
+      const result = await knex.raw<{ rows: { at: Date; id: string }[] }>(
+        `select issued_at as at, id from invoices where id = ? and merchant_id = ? and livemode = ?
+         union all select issued_at, id from credit_notes where id = ? and merchant_id = ? and livemode = ?
+         union all select created_at, id from pos_sales where id = ? and merchant_id = ? and livemode = ?
+         union all select created_at, id from pos_refunds where id = ? and merchant_id = ? and livemode = ?`,
+        sqlArgs(
+          ...[id, scope.merchantId, scope.livemode],
+          ...[id, scope.merchantId, scope.livemode],
+          ...[id, scope.merchantId, scope.livemode],
+          ...[id, scope.merchantId, scope.livemode],
+        ),
+      );
+      return result.rows[0];
+    },
+  };
+}
+
+export type VatDocumentRepository = ReturnType<typeof createVatDocumentRepository>;
