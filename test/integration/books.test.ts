@@ -12,8 +12,15 @@ import { claimBatchWorkflowId } from '../../workflows/contract';
 import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { setPos, setUpTill } from '../helpers/pos';
 import { until } from '../helpers/until';
+import { createMerchantUser } from '../helpers/accounts';
+import { launchChromium, openPage } from '../helpers/browser';
+import { accessibilityFindings } from '../helpers/accessibility';
+import { sidewaysOverflow } from '../helpers/page-checks';
+import { formatIsk } from '../../domain/isk';
 
 let stack: TestStack;
+/** The merchant whose period the first test builds, for the dashboard test. */
+let built: { m: TestMerchant; period: string; boxes: Boxes } | undefined;
 
 beforeAll(async () => {
   stack = await sharedTestStack();
@@ -301,6 +308,7 @@ test('a two-month period through checkout, krafa, till, refunds, a lost dispute 
   });
   expect(report.boxes).toEqual(expected);
   expect(report.credits).toEqual(credits);
+  built = { m, period: period.id, boxes: report.boxes };
   expect(report.boxes.C).toBe(50_000);
   expect(report.boxes.out_of_scope).toBe(0);
 
@@ -376,3 +384,54 @@ test('an unregistered seller: its 0 % sales are outside the return; periods, due
     (await stack.api(m.testKey, '/v1/reports/vat/documents?starting_after=inv_nothing')).body.error.param,
   ).toBe('starting_after');
 });
+
+test('the dashboard page: the boxes as the API gives them, a box opened to its documents, in both languages at 390 and 1280 px with no axe finding', async () => {
+  expect(built).toBeDefined();
+  const { m, period, boxes } = built!;
+  const browser = await launchChromium();
+  try {
+    const user = await createMerchantUser(stack.knex, m.id);
+    const { page, context, errors, blocked } = await openPage(browser, stack.url);
+    await page.goto(`${stack.url}/dashboard/sign-in`);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
+    const overflows: string[] = [];
+    const findings: Record<string, unknown> = {};
+    for (const lang of ['en', 'is'] as const) {
+      for (const path of [`/dashboard/vat?period=${period}`, `/dashboard/vat?period=${period}&box=A`]) {
+        await page.setViewportSize({ width: 1280, height: 800 });
+        const res = await page.goto(`${stack.url}${path}&lang=${lang}`);
+        expect(res!.status()).toBe(200);
+        for (const box of ['A', 'B', 'C', 'D'] as const)
+          expect((await page.getByTestId(`box-${box}`).innerText()).replace(/\s/g, ' ')).toBe(
+            formatIsk(boxes[box], lang).replace(/\s/g, ' '),
+          );
+        for (const width of [1280, 390]) {
+          await page.setViewportSize({ width, height: 800 });
+          const overflow = await page.evaluate(sidewaysOverflow);
+          if (overflow) overflows.push(`${path} (${lang}, ${width} px): ${overflow}`);
+          const found = await accessibilityFindings(page, { everyImpact: true, bestPractices: true });
+          if (found.length > 0) findings[`${path} (${lang}, ${width} px)`] = found;
+        }
+      }
+    }
+    // The box's documents as rows, their figures adding up to the box.
+    const rows = await page.locator('#documents tr[data-document]').count();
+    expect(rows).toBeGreaterThan(0);
+    const csv = await page.request.get(`${stack.url}/dashboard/vat/export.csv?period=${period}`);
+    expect(csv.status()).toBe(200);
+    expect((await csv.text()).split('\r\n')[0]).toBe(
+      'type,id,number,date,parent,A,B,C,D,vat_24,vat_11,out_of_scope',
+    );
+    const bad = await page.goto(`${stack.url}/dashboard/vat?period=2027-02`);
+    expect(bad!.status()).toBe(400);
+    expect(overflows).toEqual([]);
+    expect(findings).toEqual({});
+    expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
+    expect(blocked).toEqual([]);
+    await context.close();
+  } finally {
+    await browser.close();
+  }
+}, 90_000);
