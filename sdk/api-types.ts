@@ -1704,6 +1704,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reports/vat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A VAT period's figures as the boxes of the return RSK 10.01, with its due date */
+        get: operations["getV1ReportsVat"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/vat.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A VAT period's documents with their figures and a total row, as CSV (streamed) */
+        get: operations["getV1ReportsVatCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/vat/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The invoices, credit notes, till sales and refunds behind a VAT period's figures, oldest first */
+        get: operations["getV1ReportsVatDocuments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/settlement-runs": {
         parameters: {
             query?: never;
@@ -6678,6 +6729,11 @@ export interface operations {
                         updated_at: number;
                         /** @description VSK-númer printed on invoices; null: not registered for VAT */
                         vat_number: string | null;
+                        /**
+                         * @description How often the VAT return is filed: two_month (the general periods) or yearly (small filers)
+                         * @enum {string}
+                         */
+                        vat_period: "two_month" | "yearly";
                         warnings: {
                             code: string;
                             message: string;
@@ -6746,6 +6802,8 @@ export interface operations {
                     phone?: string | null;
                     receipt_emails?: boolean;
                     vat_number?: string | null;
+                    /** @enum {string} */
+                    vat_period?: "two_month" | "yearly";
                     website?: string | null;
                 };
                 "application/x-www-form-urlencoded": {
@@ -6782,6 +6840,8 @@ export interface operations {
                     phone?: string | null;
                     receipt_emails?: boolean;
                     vat_number?: string | null;
+                    /** @enum {string} */
+                    vat_period?: "two_month" | "yearly";
                     website?: string | null;
                 };
                 "multipart/form-data": {
@@ -6818,6 +6878,8 @@ export interface operations {
                     phone?: string | null;
                     receipt_emails?: boolean;
                     vat_number?: string | null;
+                    /** @enum {string} */
+                    vat_period?: "two_month" | "yearly";
                     website?: string | null;
                 };
                 "text/plain": {
@@ -6854,6 +6916,8 @@ export interface operations {
                     phone?: string | null;
                     receipt_emails?: boolean;
                     vat_number?: string | null;
+                    /** @enum {string} */
+                    vat_period?: "two_month" | "yearly";
                     website?: string | null;
                 };
             };
@@ -6937,6 +7001,11 @@ export interface operations {
                         updated_at: number;
                         /** @description VSK-númer printed on invoices; null: not registered for VAT */
                         vat_number: string | null;
+                        /**
+                         * @description How often the VAT return is filed: two_month (the general periods) or yearly (small filers)
+                         * @enum {string}
+                         */
+                        vat_period: "two_month" | "yearly";
                         warnings: {
                             code: string;
                             message: string;
@@ -7126,6 +7195,11 @@ export interface operations {
                         updated_at: number;
                         /** @description VSK-númer printed on invoices; null: not registered for VAT */
                         vat_number: string | null;
+                        /**
+                         * @description How often the VAT return is filed: two_month (the general periods) or yearly (small filers)
+                         * @enum {string}
+                         */
+                        vat_period: "two_month" | "yearly";
                         warnings: {
                             code: string;
                             message: string;
@@ -14151,6 +14225,211 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ReportsVat: {
+        parameters: {
+            query?: {
+                period?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        boxes: {
+                            /** @description Box A: sales at 24 % without VAT (ISK) */
+                            A: number;
+                            /** @description Box B: sales at 11 % without VAT */
+                            B: number;
+                            /** @description Box C: zero-rated sales (art. 12 of the VAT Act 50/1988) */
+                            C: number;
+                            /** @description Box D: output VAT (24 % and 11 % together) */
+                            D: number;
+                            /** @description Exempt sales and sales outside the scope of VAT: no box of the return */
+                            out_of_scope: number;
+                            /** @description Output VAT at 11 % */
+                            vat_11: number;
+                            /** @description Output VAT at 24 % */
+                            vat_24: number;
+                        };
+                        /** @description What credit notes and till refunds issued in the period took off the boxes */
+                        credits: {
+                            /** @description Box A: sales at 24 % without VAT (ISK) */
+                            A: number;
+                            /** @description Box B: sales at 11 % without VAT */
+                            B: number;
+                            /** @description Box C: zero-rated sales (art. 12 of the VAT Act 50/1988) */
+                            C: number;
+                            /** @description Box D: output VAT (24 % and 11 % together) */
+                            D: number;
+                            /** @description Exempt sales and sales outside the scope of VAT: no box of the return */
+                            out_of_scope: number;
+                            /** @description Output VAT at 11 % */
+                            vat_11: number;
+                            /** @description Output VAT at 24 % */
+                            vat_24: number;
+                        };
+                        /** @constant */
+                        currency: "isk";
+                        /** @description How many documents of each type */
+                        documents: {
+                            [key: string]: number;
+                        };
+                        livemode: boolean;
+                        /** @constant */
+                        object: "vat_report";
+                        period: {
+                            /** @description The return's due date: the 5th of the second month after, moved to a working day */
+                            due_date: string;
+                            /** @description Last day, YYYY-MM-DD */
+                            end: string;
+                            /** @description 'YYYY-MM' (a two-month period, by its first month) or 'YYYY' (a year) */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "two_month" | "yearly";
+                            /** @description First day, YYYY-MM-DD */
+                            start: string;
+                        };
+                        vat_number: string | null;
+                        /**
+                         * @description The merchant's filing period setting
+                         * @enum {string}
+                         */
+                        vat_period: "two_month" | "yearly";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ReportsVatCsv: {
+        parameters: {
+            query?: {
+                period?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ReportsVatDocuments: {
+        parameters: {
+            query?: {
+                box?: "A" | "B" | "C" | "D" | "out_of_scope";
+                limit?: number | string;
+                period?: string;
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description When it was issued (unix seconds) */
+                            created: number;
+                            /** @description The Iceland date it counts on, YYYY-MM-DD */
+                            date: string;
+                            figures: {
+                                /** @description Box A: sales at 24 % without VAT (ISK) */
+                                A: number;
+                                /** @description Box B: sales at 11 % without VAT */
+                                B: number;
+                                /** @description Box C: zero-rated sales (art. 12 of the VAT Act 50/1988) */
+                                C: number;
+                                /** @description Box D: output VAT (24 % and 11 % together) */
+                                D: number;
+                                /** @description Exempt sales and sales outside the scope of VAT: no box of the return */
+                                out_of_scope: number;
+                                /** @description Output VAT at 11 % */
+                                vat_11: number;
+                                /** @description Output VAT at 24 % */
+                                vat_24: number;
+                            };
+                            id: string;
+                            /** @description The invoice's or credit note's number, the till sale's number */
+                            number: string | null;
+                            /** @constant */
+                            object: "vat_report_document";
+                            /** @description The invoice a credit note credits, the till sale a refund refunds */
+                            parent: string | null;
+                            /** @enum {string} */
+                            type: "invoice" | "credit_note" | "pos_sale" | "pos_refund";
+                        }[];
+                        has_more: boolean;
+                        /** @constant */
+                        object: "list";
+                        url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */

@@ -127,6 +127,14 @@ function resources(http: HttpClient) {
         update: op(http, 'patch', '/v1/merchant/theme/'),
       },
     },
+    reports: {
+      vat: {
+        /** A VAT period's figures as the boxes of RSK 10.01: `{ period: '2027-01' }` or `{ period: '2027' }`. */
+        retrieve: op(http, 'get', '/v1/reports/vat'),
+        /** The documents behind a period's figures (`box` narrows to one box); auto-pages like any list. */
+        documents: list(http, '/v1/reports/vat/documents'),
+      },
+    },
     settlementRuns: {
       retrieve: opById(http, 'get', '/v1/settlement-runs/{id}'),
       list: list(http, '/v1/settlement-runs'),

@@ -17,6 +17,7 @@ import { launchChromium, openPage } from '../helpers/browser';
 import { accessibilityFindings } from '../helpers/accessibility';
 import { sidewaysOverflow } from '../helpers/page-checks';
 import { formatIsk } from '../../domain/isk';
+import { Skil } from '@skil/sdk';
 
 let stack: TestStack;
 /** The merchant whose period the first test builds, for the dashboard test. */
@@ -325,6 +326,14 @@ test('a two-month period through checkout, krafa, till, refunds, a lost dispute 
   expect(everything.filter((d) => d.type === 'pos_sale').map((d) => d.id)).toEqual(
     expect.arrayContaining([mixed, single]),
   );
+
+  // The SDK: the same report, and the documents of a box paged through.
+  const skil = new Skil(m.testKey, { baseUrl: stack.url });
+  expect((await skil.reports.vat.retrieve({ period: period.id })).boxes).toEqual(report.boxes);
+  const zeroRated: string[] = [];
+  for await (const d of skil.reports.vat.documents({ period: period.id, box: 'C', limit: 1 }))
+    zeroRated.push(d.id);
+  expect(zeroRated).toHaveLength(1);
 
   // The CSV: a row per document and a total row equal to the report.
   const csv = await fetch(`${stack.url}/v1/reports/vat.csv?period=${period.id}`, {
