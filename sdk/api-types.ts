@@ -14293,7 +14293,10 @@ export interface operations {
                         currency: "isk";
                         /** @description How many documents of each type */
                         documents: {
-                            [key: string]: number;
+                            credit_note: number;
+                            invoice: number;
+                            pos_refund: number;
+                            pos_sale: number;
                         };
                         livemode: boolean;
                         /** @constant */

@@ -39,7 +39,14 @@ export const VatReportSchema = z.object({
   boxes: Figures,
   /** Credit notes and till refunds are in `boxes` already; shown here as well because the return asks. */
   credits: Figures.describe('What credit notes and till refunds issued in the period took off the boxes'),
-  documents: z.record(z.enum(DOCUMENT_TYPES), z.number().int()).describe('How many documents of each type'),
+  documents: z
+    .object({
+      invoice: z.number().int(),
+      credit_note: z.number().int(),
+      pos_sale: z.number().int(),
+      pos_refund: z.number().int(),
+    })
+    .describe('How many documents of each type'),
 });
 
 export const VatReportDocumentSchema = z.object({
