@@ -17,7 +17,8 @@ import { launchChromium, openPage } from '../helpers/browser';
 import { accessibilityFindings } from '../helpers/accessibility';
 import { sidewaysOverflow } from '../helpers/page-checks';
 import { formatIsk } from '../../domain/isk';
-import { Skil } from '@skil/sdk';
+// The work tree's SDK (the package name resolves to the main checkout's through node_modules).
+import { Skil } from '../../sdk';
 
 let stack: TestStack;
 /** The merchant whose period the first test builds, for the dashboard test. */
@@ -55,9 +56,13 @@ function addDocument(into: Boxes, grossPerRate: Map<number, number>, sign: 1 | -
   for (const [rate, gross] of grossPerRate) {
     const vat = vatIn(gross, rate);
     const net = gross - vat;
-    if (rate === 24) ((into.A += sign * net), (into.vat_24 += sign * vat));
-    else if (rate === 11) ((into.B += sign * net), (into.vat_11 += sign * vat));
-    else if (registered) into.C += sign * net;
+    if (rate === 24) {
+      into.A += sign * net;
+      into.vat_24 += sign * vat;
+    } else if (rate === 11) {
+      into.B += sign * net;
+      into.vat_11 += sign * vat;
+    } else if (registered) into.C += sign * net;
     else into.out_of_scope += sign * net;
   }
   into.D = into.vat_24 + into.vat_11;
@@ -284,8 +289,10 @@ test('a two-month period through checkout, krafa, till, refunds, a lost dispute 
   expect(invoices).toHaveLength(6);
   expect(notes).toHaveLength(2);
   for (const i of invoices) addDocument(expected, perRate(i.lines), 1);
-  for (const n of notes)
-    (addDocument(expected, perRate(n.lines), -1), addDocument(credits, perRate(n.lines), -1));
+  for (const n of notes) {
+    addDocument(expected, perRate(n.lines), -1);
+    addDocument(credits, perRate(n.lines), -1);
+  }
   const tillSales = [
     perRate([
       { vat_rate: 11, amount: 1_950 },
@@ -296,8 +303,10 @@ test('a two-month period through checkout, krafa, till, refunds, a lost dispute 
   ];
   for (const s of tillSales) addDocument(expected, s, 1);
   // The full refund reverses the mixed sale; the part of the single-rate one is 999 at 24 %.
-  for (const r of [tillSales[0]!, perRate([{ vat_rate: 24, amount: 999 }])])
-    (addDocument(expected, r, -1), addDocument(credits, r, -1));
+  for (const r of [tillSales[0]!, perRate([{ vat_rate: 24, amount: 999 }])]) {
+    addDocument(expected, r, -1);
+    addDocument(credits, r, -1);
+  }
 
   const report = await get(`/v1/reports/vat?period=${period.id}`);
   expect(report).toMatchObject({
