@@ -135,7 +135,7 @@ export function createApp(deps: AppDeps): Express {
   v1.use(checkoutSessionsRouter({ checkout: services.checkout }, docs));
   v1.use(paymentIntentsRouter({ paymentIntents: services.paymentIntents, refunds: services.refunds }, docs));
   v1.use(invoicesRouter({ invoices: services.invoices }, docs));
-  v1.use(reportsRouter({ vatReport: services.vatReport, log: deps.log }, docs));
+  v1.use(reportsRouter({ vatReport: services.vatReport, journal: services.journal, log: deps.log }, docs));
   v1.use(disputesRouter({ disputes: services.disputes }, docs));
   v1.use(
     posRouter({ setup: services.pos.setup, till: services.pos.till, receipts: services.pos.receipts }, docs),

@@ -71,6 +71,7 @@ import { createClaimsService } from '../services/claims/claims-service';
 import { createClaimTestPayments } from '../services/claims/test-payments';
 import { createInvoiceService } from '../services/invoices/invoices-service';
 import { createVatReportService } from '../services/books/vat-report';
+import { createJournalService } from '../services/books/journal';
 import { sendReceipt } from '../services/invoices/receipt-mail';
 import { createDisputeService } from '../services/disputes/disputes-service';
 import { createDisputeNotifications } from '../services/disputes/dispute-notifications';
@@ -180,6 +181,7 @@ export function composeServices(deps: ServiceDeps) {
 
   const invoices = createInvoiceService({ knex });
   const vatReport = createVatReportService({ knex });
+  const journal = createJournalService({ knex });
   const payments = createPaymentService({ knex, acquirer });
   const checkout = createCheckoutService({
     knex,
@@ -335,6 +337,7 @@ export function composeServices(deps: ServiceDeps) {
     search: createDashboardSearchService({ knex }),
     paymentList: createPaymentListService({ knex }),
     vatReport,
+    journal,
     data: {
       paymentIntents,
       refunds,
@@ -436,6 +439,7 @@ export function composeServices(deps: ServiceDeps) {
     refunds,
     invoices,
     vatReport,
+    journal,
     disputes,
     pos,
     paymentMethods,

@@ -44,6 +44,7 @@ import * as apiKeySightings from './20270101_0400_api_key_sightings';
 import * as merchantAuditLog from './20270101_0410_merchant_audit_log';
 import * as payoutAccountChanges from './20270101_0420_payout_account_changes';
 import * as vatPeriod from './20270102_0201_vat_period';
+import * as booksJournal from './20270102_0210_books_journal';
 import * as secondFactor from './20270101_0300_second_factor';
 import * as passkeys from './20270101_0301_passkeys';
 
@@ -101,4 +102,5 @@ export const migrations: Record<string, Migration> = {
   '20270101_0300_second_factor': secondFactor,
   '20270101_0301_passkeys': passkeys,
   '20270102_0201_vat_period': vatPeriod,
+  '20270102_0210_books_journal': booksJournal,
 };

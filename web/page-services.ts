@@ -1,4 +1,5 @@
 import type { VatReportService } from '../services/books/vat-report';
+import type { JournalService } from '../services/books/journal';
 import type { AutoDisableRule } from '../domain/webhook-schedule';
 import type { CheckoutService } from '../services/checkout';
 import type { SubscriptionService } from '../services/subscriptions/subscriptions';
@@ -127,6 +128,7 @@ export interface PageServices {
   /** The payment list's filters, sorting and streaming CSV export (decision 0232). */
   paymentList: PaymentListService;
   vatReport: VatReportService;
+  journal: JournalService;
   /** The merchant dashboard's data (payments, customers, catalog, kröfur, events, settlement). */
   data: MerchantDataServices;
   /** The point of sale: the till app and the dashboard's pairing page. */

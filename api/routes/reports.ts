@@ -3,6 +3,9 @@ import { z } from 'zod';
 import type { OperationDoc } from '../openapi';
 import type { VatReportService } from '../../services/books/vat-report';
 import { VatReportDocumentSchema, VatReportSchema } from '../../services/books/vat-report-object';
+import type { JournalService } from '../../services/books/journal';
+import { BooksPeriodSchema, ChartSchema, JournalPageSchema } from '../../services/books/journal-object';
+import { ACCOUNT_ROLES } from '../../domain/journal';
 import { writeChunks } from '../../services/books/write-chunks';
 import { createRoutes } from '../route';
 import { listOf, listResponse } from '../list';
@@ -29,9 +32,43 @@ export const VatDocumentsQuery = z
   })
   .strict();
 
-/** The VAT return's figures, the documents behind them, and their CSV (decision 0238). */
+export const JournalQuery = z
+  .object({
+    period: zPeriod,
+    limit: zInt().pipe(z.number().min(1).max(100)).default(25),
+    page: z.string().min(1).max(200).optional().describe("A list's `next_page`: the entries after it"),
+  })
+  .strict();
+export const ChartBody = z
+  .object({
+    accounts: z
+      .array(
+        z
+          .object({
+            role: z.enum(ACCOUNT_ROLES),
+            number: z
+              .string()
+              .regex(/^[0-9A-Za-z.-]{1,20}$/, 'letters, digits, dots and hyphens, 1 to 20')
+              .describe("The merchant's account number"),
+            name: z.string().min(1).max(100).nullable().optional().describe('Its name; null for the default'),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(ACCOUNT_ROLES.length),
+  })
+  .strict();
+
+/**
+ * The VAT return's figures, the documents behind them, and their CSV (decision 0238); the journal,
+ * its CSV, the chart of accounts and closing a period (decisions 0239, 0240).
+ */
 export function reportsRouter(
-  deps: { vatReport: VatReportService; log: { error: (o: object, m: string) => void } },
+  deps: {
+    vatReport: VatReportService;
+    journal: JournalService;
+    log: { error: (o: object, m: string) => void };
+  },
   docs: OperationDoc[],
 ): Router {
   const router = Router();
@@ -92,6 +129,93 @@ export function reportsRouter(
     await writeChunks(res, vatReport.csv(scope, { period: period.id }), (err) =>
       deps.log.error({ err }, 'VAT report export failed'),
     );
+  });
+
+  const { journal } = deps;
+
+  route({
+    method: 'get',
+    path: '/v1/reports/journal',
+    summary: "A period's accounting journal: balanced entries per source, oldest first, paged by `page`",
+    tag,
+    query: JournalQuery,
+    response: JournalPageSchema,
+    handler: async ({ query, scope }) => {
+      const p = await journal.page(scope, { period: query.period, limit: query.limit, page: query.page });
+      return {
+        object: 'list' as const,
+        url: '/v1/reports/journal',
+        period: p.period,
+        data: p.data,
+        has_more: p.hasMore,
+        next_page: p.nextPage,
+      };
+    },
+  });
+
+  docs.push({
+    method: 'get',
+    path: '/v1/reports/journal.csv',
+    summary:
+      "A period's journal as CSV, a row per line (date, entry, source_type, source_id, reference, account_number, account_name, account, debit, credit); streamed, and the same bytes every time once the period is closed",
+    tag,
+    auth: true,
+    query: VatReportQuery,
+    response: z.string(),
+    status: 200,
+    contentType: 'text/csv',
+  });
+  router.get('/v1/reports/journal.csv', async (req: Request, res: Response) => {
+    context(res).route = '/v1/reports/journal.csv';
+    const scope = scopeOf(res);
+    const query = parseInput(VatReportQuery, req.query, 'query');
+    const period = await journal.periodFor(scope, query.period);
+    res
+      .status(200)
+      .type('text/csv; charset=utf-8')
+      .set('content-disposition', `attachment; filename="journal-${period.id}.csv"`)
+      .set('cache-control', 'no-store');
+    await writeChunks(res, journal.csv(scope, { period: period.id }), (err) =>
+      deps.log.error({ err }, 'journal export failed'),
+    );
+  });
+
+  route({
+    method: 'post',
+    path: '/v1/reports/periods/:period/close',
+    summary:
+      'Closes a period of the books: its journal is kept as it is now, and anything later lands in the next open period',
+    tag,
+    response: BooksPeriodSchema,
+    errors: [400],
+    handler: ({ params, scope }) => journal.close(scope, params.period ?? ''),
+  });
+
+  route({
+    method: 'get',
+    path: '/v1/reports/chart_of_accounts',
+    summary: "The accounts the journal posts to, each with the merchant's number and Skil's default",
+    tag,
+    response: ChartSchema,
+    handler: async ({ scope }) => ({
+      object: 'chart_of_accounts' as const,
+      livemode: scope.livemode,
+      accounts: await journal.chart(scope),
+    }),
+  });
+
+  route({
+    method: 'post',
+    path: '/v1/reports/chart_of_accounts',
+    summary: "Sets the merchant's own account numbers (and names); closed periods keep theirs",
+    tag,
+    body: ChartBody,
+    response: ChartSchema,
+    handler: async ({ body, scope }) => ({
+      object: 'chart_of_accounts' as const,
+      livemode: scope.livemode,
+      accounts: await journal.setChart(scope, body.accounts),
+    }),
   });
 
   return router;

@@ -403,6 +403,244 @@ test('an unregistered seller: its 0 % sales are outside the return; periods, due
   ).toBe('starting_after');
 });
 
+interface Entry {
+  date: string;
+  source: { type: string; id: string };
+  lines: { account: string; account_number: string; account_name: string; debit: number; credit: number }[];
+}
+
+/** Every entry of a period's journal, through `next_page`. */
+async function journalOf(m: TestMerchant, period: string, limit = 100) {
+  const entries: Entry[] = [];
+  let page = '';
+  let status = '';
+  for (;;) {
+    const r = await stack.api(
+      m.testKey,
+      `/v1/reports/journal?period=${period}&limit=${limit}${page && `&page=${page}`}`,
+    );
+    expect(r.status).toBe(200);
+    entries.push(...(r.body.data as Entry[]));
+    status = r.body.period.status;
+    if (!r.body.has_more) return { entries, status };
+    page = r.body.next_page;
+  }
+}
+
+/** The journal's sales and VAT as the report's boxes: credits less debits on those accounts. */
+function boxesOfJournal(entries: Entry[]): Boxes {
+  const box: Record<string, keyof Boxes> = {
+    sales_24: 'A',
+    sales_11: 'B',
+    sales_zero_rated: 'C',
+    sales_out_of_scope: 'out_of_scope',
+    output_vat_24: 'vat_24',
+    output_vat_11: 'vat_11',
+  };
+  const b = zero();
+  for (const e of entries)
+    for (const l of e.lines) if (box[l.account]) b[box[l.account]!] += l.credit - l.debit;
+  b.D = b.vat_24 + b.vat_11;
+  return b;
+}
+
+function dayImbalance(entries: Entry[]) {
+  const days = new Map<string, number>();
+  for (const e of entries)
+    for (const l of e.lines) days.set(e.date, (days.get(e.date) ?? 0) + l.debit - l.credit);
+  return [...days].filter(([, v]) => v !== 0);
+}
+
+const nextPeriodOf = (id: string) => {
+  const [y, mo] = id.split('-').map(Number) as [number, number];
+  return mo === 11 ? `${y + 1}-01` : `${y}-${String(mo + 2).padStart(2, '0')}`;
+};
+
+test('the journal of the built period: every day balances, its sales and VAT are the report boxes, the merchant numbers its accounts, the CSV', async () => {
+  expect(built).toBeDefined();
+  const { m, period, boxes } = built!;
+  // Paged 7 at a time, so the cursor crosses entries of one instant.
+  const { entries, status } = await journalOf(m, period, 7);
+  expect(status).toBe('open');
+  expect(dayImbalance(entries)).toEqual([]);
+  expect(boxesOfJournal(entries)).toEqual(boxes);
+  expect(new Set(entries.map((e) => `${e.source.type}:${e.source.id}`)).size).toBe(entries.length);
+  const types = new Set(entries.map((e) => e.source.type));
+  for (const t of ['invoice', 'credit_note', 'pos_sale', 'pos_refund', 'payment', 'refund', 'dispute'])
+    expect(types).toContain(t);
+  // Cash in the till: the three cash sales less the cash refunds.
+  let cash = 0;
+  for (const e of entries) for (const l of e.lines) if (l.account === 'cash') cash += l.debit - l.credit;
+  expect(cash).toBe(4_440 + 1_999 + 2_580 - 4_440 - 999);
+  // The lost dispute's amount is a loss; the payments' fees an expense.
+  const dispute = entries.find((e) => e.source.type === 'dispute')!;
+  expect(dispute.lines).toEqual([
+    expect.objectContaining({ account: 'dispute_losses', debit: 4_000, credit: 0 }),
+    expect.objectContaining({ account: 'skil_balance', debit: 0, credit: 4_000 }),
+  ]);
+  expect(entries.some((e) => e.lines.some((l) => l.account === 'payment_fees' && l.debit > 0))).toBe(true);
+
+  // The chart: defaults that say what each account is; the merchant's own numbers and names.
+  const chart = await stack.api(m.testKey, '/v1/reports/chart_of_accounts');
+  expect(chart.body.accounts.find((a: { role: string }) => a.role === 'cash')).toMatchObject({
+    number: '1610',
+    default_name: { is: 'Sjóður (kassi)', en: 'Cash in the till' },
+  });
+  const set = await stack.api(m.testKey, '/v1/reports/chart_of_accounts', {
+    method: 'POST',
+    json: {
+      accounts: [
+        { role: 'sales_24', number: '3100', name: '=Sala, almenn' },
+        { role: 'cash', number: '1000' },
+      ],
+    },
+  });
+  expect(set.status).toBe(200);
+  expect(set.body.accounts.find((a: { role: string }) => a.role === 'sales_24')).toMatchObject({
+    number: '3100',
+    name: '=Sala, almenn',
+    default_number: '3010',
+  });
+  for (const bad of [
+    { accounts: [{ role: 'sales_99', number: '1' }] },
+    { accounts: [{ role: 'cash', number: '' }] },
+  ]) {
+    const r = await stack.api(m.testKey, '/v1/reports/chart_of_accounts', { method: 'POST', json: bad });
+    expect(r.status).toBe(400);
+    expect(r.body.error.param).toMatch(/^accounts\.0\./);
+  }
+
+  // The generic CSV: documented columns, a row per line, formula-like names as text, balanced days.
+  const csv = await fetch(`${stack.url}/v1/reports/journal.csv?period=${period}`, {
+    headers: { authorization: `Bearer ${m.testKey}` },
+  });
+  expect(csv.status).toBe(200);
+  const rows = (await csv.text()).trim().split('\r\n');
+  expect(rows[0]).toBe(
+    'date,entry,source_type,source_id,reference,account_number,account_name,account,debit,credit',
+  );
+  expect(rows).toHaveLength(1 + entries.reduce((s, e) => s + e.lines.length, 0));
+  expect(rows.some((r) => r.includes(`,3100,"'=Sala, almenn",sales_24,`))).toBe(true);
+  expect(rows.some((r) => r.includes(',1000,Sjóður (kassi),cash,'))).toBe(true);
+  const perDay = new Map<string, number>();
+  for (const r of rows.slice(1)) {
+    const cells = r.split(',');
+    perDay.set(cells[0]!, (perDay.get(cells[0]!) ?? 0) + Number(cells.at(-2)) - Number(cells.at(-1)));
+  }
+  expect([...perDay.values()].every((v) => v === 0)).toBe(true);
+  const bad = await stack.api(m.testKey, '/v1/reports/journal?page=nonsense');
+  expect([bad.status, bad.body.error.param]).toEqual([400, 'page']);
+});
+
+test('a closed period: its export is the same bytes ever after; a late refund lands in the next period; periods close in order', async () => {
+  const m = await stack.merchant('Lokun ehf.');
+  await registeredSeller(m);
+  const pi = await payCheckout(m, [{ description: 'Stóll', unit_amount: 12_400, vat_rate: 24 }]);
+  await payCheckout(m, [{ description: 'Bók', unit_amount: 5_550, vat_rate: 11 }]);
+  const period = periodOf(Date.now()).id;
+  const next = nextPeriodOf(period);
+  const exportOf = async (p: string) => {
+    const r = await fetch(`${stack.url}/v1/reports/journal.csv?period=${p}`, {
+      headers: { authorization: `Bearer ${m.testKey}` },
+    });
+    expect(r.status).toBe(200);
+    return r.text();
+  };
+  const close = (p: string) =>
+    stack.api(m.testKey, `/v1/reports/periods/${p}/close`, { method: 'POST', json: {} });
+
+  const closed = await close(period);
+  expect(closed.status).toBe(200);
+  expect(closed.body).toMatchObject({ object: 'books_period', id: period, status: 'closed' });
+  expect(closed.body.debit).toBe(closed.body.credit);
+  const before = await exportOf(period);
+  const types = (csv: string) =>
+    [
+      ...new Set(
+        csv
+          .trim()
+          .split('\r\n')
+          .slice(1)
+          .map((r) => r.split(',').slice(1, 4).join(',')),
+      ),
+    ].map((r) => r.split(',')[1]);
+  // Two sales: their invoices and payments, and the acquirer's fee on each capture.
+  expect(types(before).sort()).toEqual([
+    'acquirer_fee',
+    'acquirer_fee',
+    'invoice',
+    'invoice',
+    'payment',
+    'payment',
+  ]);
+  expect(closed.body.entry_count).toBe(6);
+
+  // A late refund, a new sale, and new account numbers: none changes the closed period's file.
+  expect(
+    (
+      await stack.api(m.testKey, '/v1/refunds', {
+        method: 'POST',
+        json: { payment_intent: pi, amount: 2_480 },
+      })
+    ).status,
+  ).toBe(200);
+  await payCheckout(m, [{ description: 'Borð', unit_amount: 31_000, vat_rate: 24 }]);
+  await stack.api(m.testKey, '/v1/reports/chart_of_accounts', {
+    method: 'POST',
+    json: { accounts: [{ role: 'receivables', number: '1200' }] },
+  });
+  expect(await exportOf(period)).toBe(before);
+  expect((await close(period)).body.closed_at).toBe(closed.body.closed_at);
+  const { entries: kept, status } = await journalOf(m, period);
+  expect(status).toBe('closed');
+  expect(kept).toHaveLength(6);
+
+  // The refund and its credit note are in the next period, booked on its first day, balanced.
+  const { entries: later } = await journalOf(m, next);
+  expect(later.map((e) => e.source.type).sort()).toEqual([
+    'acquirer_fee',
+    'credit_note',
+    'invoice',
+    'payment',
+    'refund',
+  ]);
+  expect(later.filter((e) => e.source.type === 'refund').map((e) => e.date)).toEqual([`${next}-01`]);
+  expect(dayImbalance(later)).toEqual([]);
+  expect(later.some((e) => e.lines.some((l) => l.account_number === '1200'))).toBe(true);
+
+  // Closing out of order, a closed period's predecessor, a period not begun, a bad name: 400s.
+  const [y] = period.split('-');
+  for (const bad of [nextPeriodOf(next), `${Number(y) - 1}-01`, '2027-02', 'x'])
+    expect([(await close(bad)).status, (await close(bad)).body.error?.param]).toEqual([400, 'period']);
+});
+
+test('a refund committing while the period closes lands in exactly one period (raced 50 times)', async () => {
+  const period = periodOf(Date.now()).id;
+  const next = nextPeriodOf(period);
+  const landed = { closed: 0, next: 0 };
+  for (let i = 0; i < 50; i += 1) {
+    const m = await stack.merchant(`Kapp ${i}`);
+    const paid = await stack.api(m.testKey, '/v1/payment-intents', {
+      method: 'POST',
+      json: { amount: 1_000 + i, card: card('4242424242424242'), confirm: true },
+    });
+    expect(paid.body.status).toBe('succeeded');
+    const pi = paid.body.id as string;
+    const [refund, close] = await Promise.all([
+      stack.api(m.testKey, '/v1/refunds', { method: 'POST', json: { payment_intent: pi, amount: 500 } }),
+      stack.api(m.testKey, `/v1/reports/periods/${period}/close`, { method: 'POST', json: {} }),
+    ]);
+    expect([refund.status, close.status]).toEqual([200, 200]);
+    const inClosed = (await journalOf(m, period)).entries.filter((e) => e.source.id === refund.body.id);
+    const inNext = (await journalOf(m, next)).entries.filter((e) => e.source.id === refund.body.id);
+    expect(inClosed.length + inNext.length).toBe(1);
+    if (inClosed.length) landed.closed += 1;
+    else landed.next += 1;
+  }
+  // Which side won each race is up to the scheduler; each refund is in one period, never two.
+  expect(landed.closed + landed.next).toBe(50);
+}, 120_000);
+
 test('the dashboard page: the boxes as the API gives them, a box opened to its documents, in both languages at 390 and 1280 px with no axe finding', async () => {
   expect(built).toBeDefined();
   const { m, period, boxes } = built!;
