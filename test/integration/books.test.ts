@@ -641,7 +641,7 @@ test('a refund committing while the period closes lands in exactly one period (r
   expect(landed.closed + landed.next).toBe(50);
 }, 120_000);
 
-test('the dashboard page: the boxes as the API gives them, a box opened to its documents, in both languages at 390 and 1280 px with no axe finding', async () => {
+test('the dashboard pages: the VAT boxes as the API gives them, a box opened to its documents, the journal balanced a page at a time, in both languages at 390 and 1280 px with no axe finding', async () => {
   expect(built).toBeDefined();
   const { m, period, boxes } = built!;
   const browser = await launchChromium();
@@ -680,6 +680,46 @@ test('the dashboard page: the boxes as the API gives them, a box opened to its d
     expect((await csv.text()).split('\r\n')[0]).toBe(
       'type,id,number,date,parent,A,B,C,D,vat_24,vat_11,out_of_scope',
     );
+    // The journal beside it: whole entries a page, so each page's debits equal its credits.
+    for (const lang of ['en', 'is'] as const) {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      const res = await page.goto(`${stack.url}/dashboard/journal?period=${period}&lang=${lang}`);
+      expect(res!.status()).toBe(200);
+      expect(await page.getByTestId('journal-status').getAttribute('data-status')).toBe('open');
+      const sum = (attr: string) =>
+        page.$$eval(
+          `td[${attr}]`,
+          (cells, a) => cells.reduce((s, c) => s + Number(c.getAttribute(a)), 0),
+          attr,
+        );
+      const debit = await sum('data-debit');
+      expect(debit).toBeGreaterThan(0);
+      expect(await sum('data-credit')).toBe(debit);
+      expect(await page.locator('tr[data-entry]').count()).toBeGreaterThan(20);
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 800 });
+        const overflow = await page.evaluate(sidewaysOverflow);
+        if (overflow) overflows.push(`journal (${lang}, ${width} px): ${overflow}`);
+        const found = await accessibilityFindings(page, { everyImpact: true, bestPractices: true });
+        if (found.length > 0) findings[`journal (${lang}, ${width} px)`] = found;
+      }
+    }
+    const more = page.getByRole('link', { name: 'Fleiri færslur' });
+    if ((await more.count()) > 0) {
+      await more.click();
+      expect(await page.locator('tr[data-entry]').count()).toBeGreaterThan(0);
+    }
+    const journalCsv = await page.request.get(`${stack.url}/dashboard/journal/export.csv?period=${period}`);
+    expect(journalCsv.status()).toBe(200);
+    expect((await journalCsv.text()).split('\r\n')[0]).toBe(
+      'date,entry,source_type,source_id,reference,account_number,account_name,account,debit,credit',
+    );
+    // Signed out, the books pages send to the sign-in page.
+    for (const path of ['/dashboard/journal', '/dashboard/vat']) {
+      const anon = await fetch(`${stack.url}${path}`, { redirect: 'manual' });
+      expect([anon.status, anon.headers.get('location')]).toEqual([303, expect.stringContaining('/sign-in')]);
+    }
+
     const bad = await page.goto(`${stack.url}/dashboard/vat?period=2027-02`);
     expect(bad!.status()).toBe(400);
     expect(overflows).toEqual([]);

@@ -76,7 +76,8 @@ function row(type: JournalSourceRow['type'], at: Date, fields: Partial<JournalSo
 }
 
 /** The rows one operation leaves, as the journal's query returns them. */
-function rowsOf(o: fc.Infer<typeof op>, at: Date): JournalSourceRow[] {
+type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
+function rowsOf(o: Op, at: Date): JournalSourceRow[] {
   const fee = (amount: number) => Math.floor(amount / 50);
   switch (o.kind) {
     case 'invoice': {

@@ -55,6 +55,7 @@ const t = defineMessages({
     events: 'Events',
     settlement: 'Settlement',
     vat: 'VAT return',
+    journal: 'Journal',
     developers: 'API keys',
     device: 'Device logins',
     profile: 'Profile',
@@ -94,6 +95,7 @@ const t = defineMessages({
     events: 'Atburðir',
     settlement: 'Uppgjör',
     vat: 'Virðisaukaskattur',
+    journal: 'Dagbók',
     developers: 'API-lyklar',
     device: 'Innskráning tækja',
     profile: 'Upplýsingar',
@@ -143,6 +145,7 @@ const NAV: { group?: Key; pages: { href: string; key: Key; action: DashboardActi
     pages: [
       { href: '/dashboard/settlement', key: 'settlement', action: 'read_settlement' },
       { href: '/dashboard/vat', key: 'vat', action: 'read_settlement' },
+      { href: '/dashboard/journal', key: 'journal', action: 'read_settlement' },
     ],
   },
   {
