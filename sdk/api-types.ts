@@ -1704,6 +1704,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reports/chart_of_accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The accounts the journal posts to, each with the merchant's number and Skil's default */
+        get: operations["getV1ReportsChartOfAccounts"];
+        put?: never;
+        /** Sets the merchant's own account numbers (and names); closed periods keep theirs */
+        post: operations["postV1ReportsChartOfAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/journal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A period's accounting journal: balanced entries per source, oldest first, paged by `page` */
+        get: operations["getV1ReportsJournal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/journal.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A period's journal as CSV, a row per line (date, entry, source_type, source_id, reference, account_number, account_name, account, debit, credit); streamed, and the same bytes every time once the period is closed */
+        get: operations["getV1ReportsJournalCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/periods/{period}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Closes a period of the books: its journal is kept as it is now, and anything later lands in the next open period */
+        post: operations["postV1ReportsPeriodsPeriodClose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reports/vat": {
         parameters: {
             query?: never;
@@ -14225,6 +14294,341 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ReportsChartOfAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accounts: {
+                            default_name: {
+                                en: string;
+                                is: string;
+                            };
+                            default_number: string;
+                            name: string;
+                            number: string;
+                            /** @constant */
+                            object: "account";
+                            /** @enum {string} */
+                            role: "sales_24" | "sales_11" | "sales_zero_rated" | "sales_out_of_scope" | "output_vat_24" | "output_vat_11" | "receivables" | "skil_balance" | "cash" | "bank" | "payment_fees" | "bank_charges" | "dispute_losses";
+                        }[];
+                        livemode: boolean;
+                        /** @constant */
+                        object: "chart_of_accounts";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1ReportsChartOfAccounts: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    accounts: {
+                        /** @description Its name; null for the default */
+                        name?: string | null;
+                        /** @description The merchant's account number */
+                        number: string;
+                        /** @enum {string} */
+                        role: "sales_24" | "sales_11" | "sales_zero_rated" | "sales_out_of_scope" | "output_vat_24" | "output_vat_11" | "receivables" | "skil_balance" | "cash" | "bank" | "payment_fees" | "bank_charges" | "dispute_losses";
+                    }[];
+                };
+                "application/x-www-form-urlencoded": {
+                    accounts: {
+                        /** @description Its name; null for the default */
+                        name?: string | null;
+                        /** @description The merchant's account number */
+                        number: string;
+                        /** @enum {string} */
+                        role: "sales_24" | "sales_11" | "sales_zero_rated" | "sales_out_of_scope" | "output_vat_24" | "output_vat_11" | "receivables" | "skil_balance" | "cash" | "bank" | "payment_fees" | "bank_charges" | "dispute_losses";
+                    }[];
+                };
+                "multipart/form-data": {
+                    accounts: {
+                        /** @description Its name; null for the default */
+                        name?: string | null;
+                        /** @description The merchant's account number */
+                        number: string;
+                        /** @enum {string} */
+                        role: "sales_24" | "sales_11" | "sales_zero_rated" | "sales_out_of_scope" | "output_vat_24" | "output_vat_11" | "receivables" | "skil_balance" | "cash" | "bank" | "payment_fees" | "bank_charges" | "dispute_losses";
+                    }[];
+                };
+                "text/plain": {
+                    accounts: {
+                        /** @description Its name; null for the default */
+                        name?: string | null;
+                        /** @description The merchant's account number */
+                        number: string;
+                        /** @enum {string} */
+                        role: "sales_24" | "sales_11" | "sales_zero_rated" | "sales_out_of_scope" | "output_vat_24" | "output_vat_11" | "receivables" | "skil_balance" | "cash" | "bank" | "payment_fees" | "bank_charges" | "dispute_losses";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accounts: {
+                            default_name: {
+                                en: string;
+                                is: string;
+                            };
+                            default_number: string;
+                            name: string;
+                            number: string;
+                            /** @constant */
+                            object: "account";
+                            /** @enum {string} */
+                            role: "sales_24" | "sales_11" | "sales_zero_rated" | "sales_out_of_scope" | "output_vat_24" | "output_vat_11" | "receivables" | "skil_balance" | "cash" | "bank" | "payment_fees" | "bank_charges" | "dispute_losses";
+                        }[];
+                        livemode: boolean;
+                        /** @constant */
+                        object: "chart_of_accounts";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ReportsJournal: {
+        parameters: {
+            query?: {
+                limit?: number | string;
+                page?: string;
+                period?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The day it is booked, YYYY-MM-DD: the source's own day, or the period's first day for a late one */
+                            date: string;
+                            /** @description Balanced: the debits equal the credits */
+                            lines: {
+                                /**
+                                 * @description What the account is (its role in the chart of accounts)
+                                 * @enum {string}
+                                 */
+                                account: "sales_24" | "sales_11" | "sales_zero_rated" | "sales_out_of_scope" | "output_vat_24" | "output_vat_11" | "receivables" | "skil_balance" | "cash" | "bank" | "payment_fees" | "bank_charges" | "dispute_losses";
+                                account_name: string;
+                                /** @description The merchant's number for it */
+                                account_number: string;
+                                credit: number;
+                                debit: number;
+                            }[];
+                            /** @constant */
+                            object: "journal_entry";
+                            /** @description When the source happened (unix seconds) */
+                            occurred: number;
+                            /** @description The invoice's, credit note's or till sale's number */
+                            reference: string | null;
+                            source: {
+                                /** @description The invoice, credit note, till sale or refund, payment, refund, dispute, cost or payout */
+                                id: string;
+                                /** @enum {string} */
+                                type: "invoice" | "credit_note" | "pos_sale" | "pos_refund" | "payment" | "refund" | "reversal" | "dispute" | "dispute_won" | "acquirer_fee" | "bank_cost" | "payout";
+                            };
+                        }[];
+                        has_more: boolean;
+                        /** @description Pass as `page` for the entries after these */
+                        next_page: string | null;
+                        /** @constant */
+                        object: "list";
+                        period: {
+                            closed_at: number | null;
+                            credit: number | null;
+                            debit: number | null;
+                            /** @description The return's due date: the 5th of the second month after, moved to a working day */
+                            due_date: string;
+                            /** @description Last day, YYYY-MM-DD */
+                            end: string;
+                            /** @description Closed periods: how many entries the close kept */
+                            entry_count: number | null;
+                            /** @description 'YYYY-MM' (a two-month period, by its first month) or 'YYYY' (a year) */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "two_month" | "yearly";
+                            /** @constant */
+                            object: "books_period";
+                            /** @description First day, YYYY-MM-DD */
+                            start: string;
+                            /** @enum {string} */
+                            status: "open" | "closed";
+                        };
+                        url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ReportsJournalCsv: {
+        parameters: {
+            query?: {
+                period?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1ReportsPeriodsPeriodClose: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                period: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        closed_at: number | null;
+                        credit: number | null;
+                        debit: number | null;
+                        /** @description The return's due date: the 5th of the second month after, moved to a working day */
+                        due_date: string;
+                        /** @description Last day, YYYY-MM-DD */
+                        end: string;
+                        /** @description Closed periods: how many entries the close kept */
+                        entry_count: number | null;
+                        /** @description 'YYYY-MM' (a two-month period, by its first month) or 'YYYY' (a year) */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "two_month" | "yearly";
+                        /** @constant */
+                        object: "books_period";
+                        /** @description First day, YYYY-MM-DD */
+                        start: string;
+                        /** @enum {string} */
+                        status: "open" | "closed";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
             /** @description Any other error, among them 500 `api_error` (with the request id) */

@@ -1,7 +1,6 @@
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import { createMerchantRepository } from '../../db/merchants';
-import type { VatDocumentKind } from '../../db/vat-documents';
 import {
   createJournalRepository,
   type ClosedEntryRow,
@@ -46,7 +45,7 @@ export function journalSourceOf(row: JournalSourceRow, seller: { registered: boo
         type: row.type,
         figures: figuresOf(
           {
-            kind: row.type as VatDocumentKind,
+            kind: row.type,
             id: row.id,
             number: row.reference,
             at: row.at,
