@@ -16,6 +16,7 @@ import { simulatedCarrierConnections } from '../adapters/carriers/carriers';
 import { createSmtpMailer, unconfiguredMailer } from '../adapters/mail/mailer';
 import { createApiKeyCache } from '../services/api-key-cache';
 import { listenForApiKeyChanges } from '../db/api-key-changes';
+import { holdIdleConnections } from './idle-connections';
 
 /** Runs the HTTP API; needs DATABASE_URL, TEMPORAL_ADDRESS and SIMULATED_ACQUIRER_URL (npm start sets them). */
 async function main(): Promise<void> {
@@ -104,8 +105,8 @@ async function main(): Promise<void> {
       windowHours: config.WEBHOOK_DISABLE_WINDOW_HOURS,
     },
   });
-  const server = app.listen(config.PORT, config.HOST, () =>
-    log.info({ port: config.PORT }, READY_MESSAGES.api),
+  const server = holdIdleConnections(
+    app.listen(config.PORT, config.HOST, () => log.info({ port: config.PORT }, READY_MESSAGES.api)),
   );
   const stop = () => {
     log.info('API stopping');

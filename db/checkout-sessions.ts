@@ -3,13 +3,15 @@ import type { Scope } from '../domain/scope';
 import type { FormField } from '../domain/checkout';
 import type { Locale } from '../domain/locale';
 import type { VatRate } from '../domain/vat';
+import type { VatTreatment } from '../domain/vat-category';
 import type { PickupPoint } from '../domain/delivery';
 import { newId, ID_PREFIX, randomBase62 } from '../domain/ids';
 import { SESSION_LIFETIME_MS } from '../domain/checkout';
 import { pageByCreated } from './pagination';
 import { existsInOtherMode, type PageOptions } from './tenant';
 
-export interface LineItem {
+/** A stored item; items stored before decision 0234 lack the VAT category fields (read them with vatTreatmentOf). */
+export interface LineItem extends Partial<VatTreatment> {
   id: string;
   product_id: string | null;
   variant_id: string | null;

@@ -3,6 +3,7 @@ import type { Db, Knex } from './knex';
 import type { Scope } from '../domain/scope';
 import type { InvoiceLine, VatPerRate } from '../domain/invoices';
 import type { VatRate } from '../domain/vat';
+import type { VatTreatment } from '../domain/vat-category';
 import type { LegalAddress } from '../domain/merchant-profile';
 import type { Address } from './customers';
 import { sqlArgs } from './event-batch';
@@ -59,13 +60,31 @@ export interface SaleSource {
     amount: number;
     vat_rate: VatRate;
     product_name: string;
+    /** The product's category as it stands when the invoice is issued (decision 0234). */
+    vat: Partial<VatTreatment> | null;
   } | null;
   session: {
-    items: { description: string; quantity: number; unit_amount: number; vat_rate: VatRate }[];
+    items: ({
+      description: string;
+      quantity: number;
+      unit_amount: number;
+      vat_rate: VatRate;
+    } & Partial<VatTreatment>)[];
     discount_amount: number;
     product_name: string | null;
     customer_name: string | null;
     customer_email: string | null;
+  } | null;
+  /** A till sale to a business buyer (decision 0235): its lines as sold. */
+  pos: {
+    sale_id: string;
+    lines: ({
+      description: string;
+      quantity: number;
+      unit_amount: number;
+      discount_amount: number;
+      vat_rate: VatRate;
+    } & Partial<VatTreatment>)[];
   } | null;
   seller: Seller;
   /** The merchant's default VAT rate in force (decision 0138). */
@@ -79,6 +98,7 @@ export interface InvoiceDraft {
   livemode: boolean;
   paymentIntentId: string | null;
   claim: SaleSource['claim'];
+  posSaleId: string | null;
   customerId: string | null;
   subscriptionId: string | null;
   checkoutSessionId: string | null;
@@ -103,6 +123,8 @@ export interface InvoiceRow {
   payment_intent_id: string | null;
   /** The krafa that collects this invoice (decision 0211). */
   claim_id: string | null;
+  /** The till sale it invoices (decision 0235). */
+  pos_sale_id: string | null;
   claim_account: string | null;
   customer_id: string | null;
   subscription_id: string | null;
@@ -132,6 +154,8 @@ export interface CreditNoteRow {
   /** What it credits: a refund, or a krafa cancelled unpaid (decision 0211). */
   refund_id: string | null;
   claim_id: string | null;
+  /** Or a till refund of an invoiced till sale (decision 0235). */
+  pos_refund_id: string | null;
   lines: InvoiceLine[];
   vat: VatPerRate[];
   total: number;
@@ -183,7 +207,9 @@ const SALE_COLUMNS = `case when r.id is null then null else json_build_object(
     'period_start', r.period_start, 'quantity', r.quantity, 'unit_amount', pr.unit_amount::int,
     'amount_subtotal', r.amount_subtotal::int, 'discount_amount', r.discount_amount::int,
     'proration_amount', r.proration_amount::int, 'amount', r.amount::int, 'vat_rate', r.vat_rate,
-    'product_name', prod.name) end as renewal,
+    'product_name', prod.name, 'vat', json_build_object('vat_category', prod.vat_category,
+      'vat_exemption_reason', prod.vat_exemption_reason,
+      'vat_exemption_reason_code', prod.vat_exemption_reason_code)) end as renewal,
   case when cs.id is null then null else json_build_object(
     'items', cs.items, 'discount_amount', cs.discount_amount::int, 'product_name', csp.name,
     'customer_name', cs.customer_name, 'customer_email', cs.customer_email) end as session,
@@ -271,6 +297,49 @@ export function createInvoiceRepository(db: Db) {
     },
 
     /**
+     * The till sale to invoice, in its transaction (decision 0235): its lines, the seller, and its
+     * customer as buyer; nothing when it has no customer or already has its invoice.
+     */
+    async findUninvoicedPosSale(trx: Knex.Transaction, saleId: string): Promise<SaleSource | undefined> {
+      const result = await trx.raw<{ rows: SaleSource[] }>(
+        `select null as payment_intent_id, null as claim, s.merchant_id, s.livemode, s.total::int as amount_captured,
+                s.created_at as captured_at, null as description, s.customer_id, null as subscription_id,
+                null as checkout_session_id,
+                json_build_object('sale_id', s.id, 'lines', (
+                  select json_agg(json_build_object('description', l.description, 'quantity', l.quantity,
+                    'unit_amount', l.unit_amount::int, 'discount_amount', l.discount_amount::int,
+                    'vat_rate', l.vat_rate, 'vat_category', l.vat_category,
+                    'vat_exemption_reason', l.vat_exemption_reason,
+                    'vat_exemption_reason_code', l.vat_exemption_reason_code) order by l.position)
+                  from pos_sale_lines l where l.sale_id = s.id)) as pos,
+                ${SALE_COLUMNS}, ${buyerOf('c.kennitala')}
+           from pos_sales s
+           join merchants m on m.id = s.merchant_id
+           left join renewals r on false
+           ${SALE_JOINS('null', 's.customer_id')}
+          where s.id = ? and s.customer_id is not null
+            and not exists (select 1 from invoices i where i.pos_sale_id = s.id)`,
+        [saleId],
+      );
+      return result.rows.map(saleSource)[0];
+    },
+
+    /** The invoice of a till sale, locked, for the credit note of a till refund (decision 0235). */
+    async lockOfPosSale(trx: Knex.Transaction, saleId: string): Promise<InvoiceRow | undefined> {
+      const row = await trx<InvoiceRow>('invoices').where({ pos_sale_id: saleId }).forUpdate().first();
+      return row && invoiceRow(row);
+    },
+
+    /** The invoices of these till sales, by sale id. */
+    async ofPosSales(saleIds: readonly string[], trx: Db = db): Promise<Map<string, string>> {
+      if (saleIds.length === 0) return new Map();
+      const rows: { id: string; pos_sale_id: string }[] = await trx('invoices')
+        .whereIn('pos_sale_id', [...saleIds])
+        .select('id', 'pos_sale_id');
+      return new Map(rows.map((r) => [r.pos_sale_id, r.id]));
+    },
+
+    /**
      * Inserts the drafts numbered in their order, in one statement: each merchant's environment
      * takes as many numbers as it has drafts from its sequence (allocation in batches).
      */
@@ -281,7 +350,7 @@ export function createInvoiceRepository(db: Db) {
            select t.*, e.ord from jsonb_array_elements(?::jsonb) with ordinality as e(doc, ord),
              jsonb_to_record(e.doc) as t(
                id text, merchant_id text, livemode boolean, payment_intent_id text, claim_id text,
-               claim_account text, due_date date, final_due_date date, customer_id text,
+               pos_sale_id text, claim_account text, due_date date, final_due_date date, customer_id text,
                subscription_id text, checkout_session_id text, seller jsonb, buyer jsonb, lines jsonb, vat jsonb,
                total bigint, total_vat bigint, issued_at timestamptz, supplied_at timestamptz)
          ), counts as (
@@ -293,12 +362,13 @@ export function createInvoiceRepository(db: Db) {
              from d join counts using (merchant_id, livemode) join seq using (merchant_id, livemode)
          )
          insert into invoices (id, merchant_id, livemode, sequence, number, status, payment_intent_id, claim_id,
-                claim_account, due_date, final_due_date, customer_id, subscription_id, checkout_session_id, seller,
+                pos_sale_id, claim_account, due_date, final_due_date, customer_id, subscription_id, checkout_session_id, seller,
                 buyer, lines, vat, total, total_vat, issued_at, supplied_at, payment_reference)
          select id, merchant_id, livemode, sequence, ${NUMBER_SQL('sequence', 'livemode')},
-                case when claim_id is null then 'paid' else 'open' end, payment_intent_id, claim_id, claim_account,
+                case when claim_id is null then 'paid' else 'open' end, payment_intent_id, claim_id, pos_sale_id,
+                claim_account,
                 due_date, final_due_date, customer_id, subscription_id, checkout_session_id, seller, buyer, lines,
-                vat, total, total_vat, issued_at, supplied_at, coalesce(claim_account, payment_intent_id)
+                vat, total, total_vat, issued_at, supplied_at, coalesce(claim_account, payment_intent_id, pos_sale_id)
            from numbered order by ord
          returning *`,
         sqlArgs(
@@ -309,6 +379,7 @@ export function createInvoiceRepository(db: Db) {
               livemode: d.livemode,
               payment_intent_id: d.paymentIntentId,
               claim_id: d.claim?.id ?? null,
+              pos_sale_id: d.posSaleId,
               claim_account: d.claim?.account ?? null,
               due_date: d.claim?.due_date ?? null,
               final_due_date: d.claim?.final_due_date ?? null,
@@ -377,9 +448,9 @@ export function createInvoiceRepository(db: Db) {
          seq as (${TAKE_NUMBERS}),
          inv as (update invoices set amount_credited = amount_credited + ? where id = ? returning id)
          insert into credit_notes (id, merchant_id, livemode, sequence, number, invoice_id, refund_id, claim_id,
-                lines, vat, total, total_vat, issued_at)
+                pos_refund_id, lines, vat, total, total_vat, issued_at)
          select ?, ?, ?, seq.last_number, ${NUMBER_SQL('seq.last_number', '?::boolean')}, (select id from inv), ?, ?,
-                ?::jsonb, ?::jsonb, ?, ?, ?
+                ?, ?::jsonb, ?::jsonb, ?, ?, ?
            from seq
          returning *`,
         sqlArgs(
@@ -393,6 +464,7 @@ export function createInvoiceRepository(db: Db) {
           note.livemode,
           note.refund_id,
           note.claim_id,
+          note.pos_refund_id,
           JSON.stringify(note.lines),
           JSON.stringify(note.vat),
           note.total,
@@ -483,6 +555,15 @@ export function createInvoiceRepository(db: Db) {
       if (opts.invoiceId !== undefined) q.where({ invoice_id: opts.invoiceId });
       const page = await pageByCreated<CreditNoteRow>(q, 'credit_notes', scope, opts);
       return { ...page, data: page.data.map(creditNoteRow) };
+    },
+
+    /** The sellers of these invoices as issued, by invoice id: how their credit notes are presented. */
+    async sellersOf(scope: Scope, invoiceIds: readonly string[], trx: Db = db): Promise<Map<string, Seller>> {
+      if (invoiceIds.length === 0) return new Map();
+      const rows: { id: string; seller: Seller }[] = await scoped('invoices', scope, trx)
+        .whereIn('id', [...invoiceIds])
+        .select('id', 'seller');
+      return new Map(rows.map((r) => [r.id, r.seller]));
     },
   };
 }

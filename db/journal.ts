@@ -44,13 +44,14 @@ interface Branch {
 }
 
 const SALE_LINES = (sale: string) =>
-  `(select jsonb_agg(jsonb_build_object('vat_rate', l.vat_rate, 'amount', l.amount) order by l.position)
+  `(select jsonb_agg(jsonb_build_object('vat_rate', l.vat_rate, 'vat_category', l.vat_category, 'amount', l.amount) order by l.position)
       from pos_sale_lines l where l.sale_id = ${sale})`;
 
 /**
  * Every kind of source, in the order sources of one instant are listed. Each reads what the
  * settlement gather reads (db/settlement-runs.ts), by when the money moved, so the journal and the
- * payouts tell one story; sales documents are the VAT report's (db/vat-documents.ts).
+ * payouts tell one story; sales documents are the VAT report's (db/vat-documents.ts): a till sale's
+ * invoice and a till refund's credit note are booked once, as the till sale and refund.
  */
 const BRANCHES: readonly Branch[] = [
   {
@@ -58,14 +59,14 @@ const BRANCHES: readonly Branch[] = [
     at: 'x.issued_at',
     id: 'x.id',
     cols: `x.number, x.lines, x.vat, null::bigint, null::bigint, 0::bigint, null::text`,
-    from: `invoices x where x.merchant_id = :merchant and x.livemode = :livemode`,
+    from: `invoices x where x.merchant_id = :merchant and x.livemode = :livemode and x.pos_sale_id is null`,
   },
   {
     type: 'credit_note',
     at: 'x.issued_at',
     id: 'x.id',
     cols: `x.number, x.lines, x.vat, null::bigint, null::bigint, 0::bigint, x.invoice_id`,
-    from: `credit_notes x where x.merchant_id = :merchant and x.livemode = :livemode`,
+    from: `credit_notes x where x.merchant_id = :merchant and x.livemode = :livemode and x.pos_refund_id is null`,
   },
   {
     type: 'pos_sale',

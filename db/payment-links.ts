@@ -3,6 +3,7 @@ import type { Scope } from '../domain/scope';
 import type { FormField } from '../domain/checkout';
 import type { Locale } from '../domain/locale';
 import type { VatRate } from '../domain/vat';
+import type { VatCategory } from '../domain/vat-category';
 import { newId, ID_PREFIX } from '../domain/ids';
 import { pageByCreated } from './pagination';
 import { existsInOtherMode, type PageOptions } from './tenant';
@@ -11,7 +12,16 @@ import { existsInOtherMode, type PageOptions } from './tenant';
 export type TemplateItem =
   | { product: string; variant?: string | undefined; quantity: number }
   | { price: string; quantity: number }
-  | { description: string; unit_amount: number; vat_rate: VatRate; quantity: number };
+  | {
+      description: string;
+      unit_amount: number;
+      vat_rate: VatRate;
+      quantity: number;
+      /** Decision 0234. */
+      vat_category?: VatCategory | null | undefined;
+      vat_exemption_reason?: string | null | undefined;
+      vat_exemption_reason_code?: string | null | undefined;
+    };
 
 /** The session template a link opens a checkout session from, as stored (JSON). */
 export interface PaymentLinkTemplate {

@@ -1,11 +1,12 @@
 import type { Db, Knex } from './knex';
 import type { Scope } from '../domain/scope';
 import type { VatRate } from '../domain/vat';
+import type { VatTreatment } from '../domain/vat-category';
 import type { PosPaymentMethod } from '../domain/pos';
 import type { PageOptions } from './tenant';
 import { posTable, tenant } from './pos-tables';
 
-export interface PosSaleLineRow {
+export interface PosSaleLineRow extends VatTreatment {
   sale_id: string;
   position: number;
   product_id: string | null;
@@ -40,6 +41,8 @@ export interface PosSaleRow {
   change_due: number;
   amount_refunded: number;
   email: string | null;
+  /** The business buyer the till named, whose sale is invoiced (decision 0235). */
+  customer_id: string | null;
   z_report_id: string | null;
   created_at: Date;
 }

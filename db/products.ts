@@ -1,11 +1,12 @@
 import type { Db } from './knex';
 import type { Scope } from '../domain/scope';
 import type { VatRate } from '../domain/vat';
+import type { VatTreatment } from '../domain/vat-category';
 import { newId, ID_PREFIX } from '../domain/ids';
 import { pageByCreated } from './pagination';
 import { existsInOtherMode, type PageOptions } from './tenant';
 
-export interface ProductRow {
+export interface ProductRow extends VatTreatment {
   id: string;
   merchant_id: string;
   livemode: boolean;
@@ -27,6 +28,8 @@ export interface ProductInput {
   images?: string[];
   active?: boolean;
   vatRate: VatRate;
+  /** Decision 0234; absent: derived from the rate. */
+  vat?: VatTreatment;
   metadata?: Record<string, string>;
 }
 
@@ -36,6 +39,7 @@ export interface ProductPatch {
   images?: string[];
   active?: boolean;
   vatRate?: VatRate;
+  vat?: VatTreatment;
   defaultPriceId?: string | null;
   metadata?: Record<string, string>;
 }
@@ -58,6 +62,7 @@ export function createProductRepository(db: Db) {
           images: input.images ?? [],
           active: input.active ?? true,
           vat_rate: input.vatRate,
+          ...input.vat,
           metadata: input.metadata ?? {},
         })
         .returning('*');
@@ -108,6 +113,7 @@ export function createProductRepository(db: Db) {
           ...(patch.images !== undefined && { images: patch.images }),
           ...(patch.active !== undefined && { active: patch.active }),
           ...(patch.vatRate !== undefined && { vat_rate: patch.vatRate }),
+          ...patch.vat,
           ...(patch.defaultPriceId !== undefined && { default_price_id: patch.defaultPriceId }),
           ...(patch.metadata !== undefined && { metadata: patch.metadata }),
           updated_at: trx.fn.now(),

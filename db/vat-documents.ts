@@ -24,7 +24,9 @@ export interface VatDocumentRow {
 
 /**
  * The documents a VAT period counts (decision 0238): invoices and credit notes by the day they
- * were issued, till sales and refunds by the day they were made; in (time, id) order from a cursor,
+ * were issued, till sales and refunds by the day they were made; a till sale's invoice and a till
+ * refund's credit note (decision 0235) are the same sale and refund again, counted once, as the
+ * till sale and refund; in (time, id) order from a cursor,
  * a page at a time, so a period of any size is read in bounded memory.
  */
 export function createVatDocumentRepository(knex: Knex) {
@@ -44,20 +46,20 @@ export function createVatDocumentRepository(knex: Knex) {
         `select * from (
            ${branch(`select * from (select 'invoice'::text as kind, i.id, i.number, i.issued_at as at, i.lines,
                 i.vat, null::bigint as amount, null::text as parent
-              from invoices i where i.merchant_id = ? and i.livemode = ? and i.issued_at >= ? and i.issued_at < ?) t where true`)}
+              from invoices i where i.merchant_id = ? and i.livemode = ? and i.pos_sale_id is null and i.issued_at >= ? and i.issued_at < ?) t where true`)}
            union all
            ${branch(`select * from (select 'credit_note'::text as kind, c.id, c.number, c.issued_at as at, c.lines,
                 c.vat, null::bigint as amount, c.invoice_id as parent
-              from credit_notes c where c.merchant_id = ? and c.livemode = ? and c.issued_at >= ? and c.issued_at < ?) t where true`)}
+              from credit_notes c where c.merchant_id = ? and c.livemode = ? and c.pos_refund_id is null and c.issued_at >= ? and c.issued_at < ?) t where true`)}
            union all
            ${branch(`select * from (select 'pos_sale'::text as kind, s.id, s.number::text as number, s.created_at as at,
-                (select jsonb_agg(jsonb_build_object('vat_rate', l.vat_rate, 'amount', l.amount) order by l.position)
+                (select jsonb_agg(jsonb_build_object('vat_rate', l.vat_rate, 'vat_category', l.vat_category, 'amount', l.amount) order by l.position)
                    from pos_sale_lines l where l.sale_id = s.id) as lines,
                 null::jsonb as vat, null::bigint as amount, null::text as parent
               from pos_sales s where s.merchant_id = ? and s.livemode = ? and s.created_at >= ? and s.created_at < ?) t where true`)}
            union all
            ${branch(`select * from (select 'pos_refund'::text as kind, r.id, null::text as number, r.created_at as at,
-                (select jsonb_agg(jsonb_build_object('vat_rate', l.vat_rate, 'amount', l.amount) order by l.position)
+                (select jsonb_agg(jsonb_build_object('vat_rate', l.vat_rate, 'vat_category', l.vat_category, 'amount', l.amount) order by l.position)
                    from pos_sale_lines l where l.sale_id = r.sale_id) as lines,
                 null::jsonb as vat, r.amount, r.sale_id as parent
               from pos_refunds r where r.merchant_id = ? and r.livemode = ? and r.created_at >= ? and r.created_at < ?) t where true`)}

@@ -1,4 +1,5 @@
 import type { VatRate } from './vat';
+import { vatTreatmentOf, type VatTreatment } from './vat-category';
 
 /**
  * One line priced from the catalogue, the same way wherever something is sold: hosted checkout, the
@@ -8,7 +9,7 @@ import type { VatRate } from './vat';
 
 /** A catalogue line: the product, the variant chosen (decision 0022) and the price it sells at. */
 export interface CatalogueLineSource {
-  product: { id: string; name: string; vat_rate: VatRate };
+  product: { id: string; name: string; vat_rate: VatRate } & Partial<VatTreatment>;
   variant?: { id: string; name: string } | null | undefined;
   /** VAT-inclusive price per unit: the variant's price, or the product's default price. */
   unitAmount: number;
@@ -19,11 +20,13 @@ export interface AdHocLineSource {
   description: string;
   unitAmount: number;
   vatRate: VatRate;
+  /** Its VAT category and exemption (decision 0234); absent: derived from the rate. */
+  vat?: VatTreatment;
 }
 
 export type LineSource = CatalogueLineSource | AdHocLineSource;
 
-export interface PricedLine {
+export interface PricedLine extends VatTreatment {
   product_id: string | null;
   variant_id: string | null;
   /** The product's name, then the variant's after a dash ("Kaffi — Stór"); or the ad hoc text. */
@@ -50,8 +53,15 @@ export function priceLine(source: LineSource, quantity: number, discountAmount =
             ? `${source.product.name} — ${source.variant.name}`
             : source.product.name,
           vat_rate: source.product.vat_rate,
+          ...vatTreatmentOf(source.product),
         }
-      : { product_id: null, variant_id: null, description: source.description, vat_rate: source.vatRate };
+      : {
+          product_id: null,
+          variant_id: null,
+          description: source.description,
+          vat_rate: source.vatRate,
+          ...vatTreatmentOf(source.vat),
+        };
   return {
     ...named,
     unit_amount: source.unitAmount,

@@ -1,11 +1,7 @@
 import type { VatRate } from './vat';
+import type { VatCategory } from './vat-category';
 
-/**
- * A line's VAT category (EN 16931 UNCL5305 subset): S standard or reduced rate, Z zero-rated
- * (exports and the other supplies of art. 12 of the VAT Act 50/1988), E exempt (art. 2(3)),
- * O outside the scope of VAT.
- */
-export type VatCategory = 'S' | 'Z' | 'E' | 'O';
+export type { VatCategory };
 
 /**
  * Where a sale's amount goes on the VAT return RSK 10.01 (decision 0238): A sales at 24 % without

@@ -46,17 +46,32 @@ export function addFigures(into: VatFigures, f: VatFigures): VatFigures {
   return into;
 }
 
+type TillLine = { vat_rate: VatRate; vat_category?: VatCategory | null; amount: number };
+
+/**
+ * The category of a till sale's lines at one rate: a sale holds one kind of line (decision 0234),
+ * so its lines at a rate share their category; null (derived) when they name none or differ.
+ */
+function categoryAt(lines: readonly TillLine[], rate: VatRate): VatCategory | null {
+  const found = new Set(lines.filter((l) => l.vat_rate === rate).map((l) => l.vat_category ?? null));
+  return found.size === 1 ? [...found][0]! : null;
+}
+
 /**
  * A till sale's document: VAT once per rate from the rate's VAT-inclusive sum, as its receipt
- * shows it (decision 0129).
+ * shows it (decision 0129); its lines' category (E, O) says whether the sale is on the return.
  */
-export function posSaleDocument(lines: readonly { vat_rate: VatRate; amount: number }[]): VatDocument {
+export function posSaleDocument(lines: readonly TillLine[]): VatDocument {
   const gross = new Map<VatRate, number>();
   for (const l of lines) gross.set(l.vat_rate, (gross.get(l.vat_rate) ?? 0) + l.amount);
   const rates = [...gross.keys()].sort((a, b) => a - b);
   return {
     sign: 1,
-    lines: rates.map((r) => ({ vat_rate: r, net_amount: gross.get(r)! - vatOf(gross.get(r)!, r) })),
+    lines: rates.map((r) => ({
+      vat_rate: r,
+      vat_category: categoryAt(lines, r),
+      net_amount: gross.get(r)! - vatOf(gross.get(r)!, r),
+    })),
     vat: rates.map((r) => ({ rate: r, vat_amount: vatOf(gross.get(r)!, r) })),
   };
 }
@@ -66,17 +81,18 @@ export function posSaleDocument(lines: readonly { vat_rate: VatRate; amount: num
  * them, as a credit note of an invoice is (domain/invoices.ts, creditLines), so a full refund
  * reverses the sale exactly.
  */
-export function posRefundDocument(
-  saleLines: readonly { vat_rate: VatRate; amount: number }[],
-  amount: number,
-): VatDocument {
+export function posRefundDocument(saleLines: readonly TillLine[], amount: number): VatDocument {
   const sale = invoiceAmounts(
     saleLines.map((l) => ({ description: '', quantity: 1, unit_amount: l.amount, vat_rate: l.vat_rate })),
   );
   const credit = invoiceAmounts(creditLines(sale, amount, ''));
   return {
     sign: -1,
-    lines: credit.vat.map((v) => ({ vat_rate: v.rate, net_amount: v.taxable_amount })),
+    lines: credit.vat.map((v) => ({
+      vat_rate: v.rate,
+      vat_category: categoryAt(saleLines, v.rate),
+      net_amount: v.taxable_amount,
+    })),
     vat: credit.vat.map((v) => ({ rate: v.rate, vat_amount: v.vat_amount })),
   };
 }

@@ -39,6 +39,8 @@ import * as userLocale from './20261231_0300_user_locale';
 import * as einvoiceBuyers from './20270101_0100_einvoice_buyers';
 import * as krafaInvoices from './20270101_0110_krafa_invoices';
 import * as checkoutBusinessBuyer from './20270101_0120_checkout_business_buyer';
+import * as vatCategory from './20270102_0100_vat_category';
+import * as posSaleInvoices from './20270102_0110_pos_sale_invoices';
 import * as invoiceDelivery from './20270101_0201_invoice_delivery';
 import * as apiKeySightings from './20270101_0400_api_key_sightings';
 import * as merchantAuditLog from './20270101_0410_merchant_audit_log';
@@ -101,6 +103,8 @@ export const migrations: Record<string, Migration> = {
   '20270101_0420_payout_account_changes': payoutAccountChanges,
   '20270101_0300_second_factor': secondFactor,
   '20270101_0301_passkeys': passkeys,
+  '20270102_0100_vat_category': vatCategory,
+  '20270102_0110_pos_sale_invoices': posSaleInvoices,
   '20270102_0201_vat_period': vatPeriod,
   '20270102_0210_books_journal': booksJournal,
 };

@@ -2518,6 +2518,12 @@ export interface operations {
                                 quantity: number;
                                 unit_amount: number;
                                 variant_id: string | null;
+                                /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                                vat_category: ("S" | "Z" | "E" | "O") | null;
+                                /** @description Why the line is exempt (E) or outside the scope (O) */
+                                vat_exemption_reason: string | null;
+                                /** @description A VATEX code for the exemption */
+                                vat_exemption_reason_code: string | null;
                                 vat_rate: 0 | 11 | 24;
                             }[];
                             livemode: boolean;
@@ -2634,6 +2640,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -2705,6 +2720,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -2776,6 +2800,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -2847,6 +2880,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -2928,6 +2970,12 @@ export interface operations {
                             quantity: number;
                             unit_amount: number;
                             variant_id: string | null;
+                            /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                            vat_category: ("S" | "Z" | "E" | "O") | null;
+                            /** @description Why the line is exempt (E) or outside the scope (O) */
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code for the exemption */
+                            vat_exemption_reason_code: string | null;
                             vat_rate: 0 | 11 | 24;
                         }[];
                         livemode: boolean;
@@ -3049,6 +3097,12 @@ export interface operations {
                             quantity: number;
                             unit_amount: number;
                             variant_id: string | null;
+                            /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                            vat_category: ("S" | "Z" | "E" | "O") | null;
+                            /** @description Why the line is exempt (E) or outside the scope (O) */
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code for the exemption */
+                            vat_exemption_reason_code: string | null;
                             vat_rate: 0 | 11 | 24;
                         }[];
                         livemode: boolean;
@@ -4458,6 +4512,14 @@ export interface operations {
                                 quantity: number;
                                 /** @description Price per unit with VAT */
                                 unit_amount: number;
+                                /**
+                                 * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                                 * @enum {string}
+                                 */
+                                vat_category: "S" | "Z" | "E" | "O";
+                                vat_exemption_reason: string | null;
+                                /** @description A VATEX code */
+                                vat_exemption_reason_code: string | null;
                                 /** @description 0, 11 or 24 */
                                 vat_rate: number;
                             }[];
@@ -4465,6 +4527,8 @@ export interface operations {
                             number: string;
                             /** @constant */
                             object: "credit_note";
+                            /** @description The till refund it credits (decision 0235) */
+                            pos_refund: string | null;
                             /** @description The refund it credits; null when it credits a cancelled krafa */
                             refund: string | null;
                             /** @description Numbered in the same sequence as the invoices (decision 0139) */
@@ -4474,6 +4538,14 @@ export interface operations {
                             vat: {
                                 /** @description Amount with VAT of the lines at this rate */
                                 amount: number;
+                                /**
+                                 * @description One group per category and rate (decision 0234)
+                                 * @enum {string}
+                                 */
+                                category: "S" | "Z" | "E" | "O";
+                                /** @description For E and O: why no VAT is charged */
+                                exemption_reason: string | null;
+                                exemption_reason_code: string | null;
                                 rate: number;
                                 taxable_amount: number;
                                 vat_amount: number;
@@ -4536,6 +4608,14 @@ export interface operations {
                             quantity: number;
                             /** @description Price per unit with VAT */
                             unit_amount: number;
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            vat_category: "S" | "Z" | "E" | "O";
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code */
+                            vat_exemption_reason_code: string | null;
                             /** @description 0, 11 or 24 */
                             vat_rate: number;
                         }[];
@@ -4543,6 +4623,8 @@ export interface operations {
                         number: string;
                         /** @constant */
                         object: "credit_note";
+                        /** @description The till refund it credits (decision 0235) */
+                        pos_refund: string | null;
                         /** @description The refund it credits; null when it credits a cancelled krafa */
                         refund: string | null;
                         /** @description Numbered in the same sequence as the invoices (decision 0139) */
@@ -4552,6 +4634,14 @@ export interface operations {
                         vat: {
                             /** @description Amount with VAT of the lines at this rate */
                             amount: number;
+                            /**
+                             * @description One group per category and rate (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
+                            /** @description For E and O: why no VAT is charged */
+                            exemption_reason: string | null;
+                            exemption_reason_code: string | null;
                             rate: number;
                             taxable_amount: number;
                             vat_amount: number;
@@ -6454,6 +6544,14 @@ export interface operations {
                                 quantity: number;
                                 /** @description Price per unit with VAT */
                                 unit_amount: number;
+                                /**
+                                 * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                                 * @enum {string}
+                                 */
+                                vat_category: "S" | "Z" | "E" | "O";
+                                vat_exemption_reason: string | null;
+                                /** @description A VATEX code */
+                                vat_exemption_reason_code: string | null;
                                 /** @description 0, 11 or 24 */
                                 vat_rate: number;
                             }[];
@@ -6465,6 +6563,8 @@ export interface operations {
                             /** @description The payment; for an invoice collected by krafa, null until the krafa is paid */
                             payment_intent: string | null;
                             payment_reference: string;
+                            /** @description The till sale it invoices (decision 0235) */
+                            pos_sale: string | null;
                             seller: {
                                 address: {
                                     city: string;
@@ -6488,6 +6588,14 @@ export interface operations {
                             vat: {
                                 /** @description Amount with VAT of the lines at this rate */
                                 amount: number;
+                                /**
+                                 * @description One group per category and rate (decision 0234)
+                                 * @enum {string}
+                                 */
+                                category: "S" | "Z" | "E" | "O";
+                                /** @description For E and O: why no VAT is charged */
+                                exemption_reason: string | null;
+                                exemption_reason_code: string | null;
                                 rate: number;
                                 taxable_amount: number;
                                 vat_amount: number;
@@ -6584,6 +6692,14 @@ export interface operations {
                             quantity: number;
                             /** @description Price per unit with VAT */
                             unit_amount: number;
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            vat_category: "S" | "Z" | "E" | "O";
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code */
+                            vat_exemption_reason_code: string | null;
                             /** @description 0, 11 or 24 */
                             vat_rate: number;
                         }[];
@@ -6595,6 +6711,8 @@ export interface operations {
                         /** @description The payment; for an invoice collected by krafa, null until the krafa is paid */
                         payment_intent: string | null;
                         payment_reference: string;
+                        /** @description The till sale it invoices (decision 0235) */
+                        pos_sale: string | null;
                         seller: {
                             address: {
                                 city: string;
@@ -6618,6 +6736,14 @@ export interface operations {
                         vat: {
                             /** @description Amount with VAT of the lines at this rate */
                             amount: number;
+                            /**
+                             * @description One group per category and rate (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
+                            /** @description For E and O: why no VAT is charged */
+                            exemption_reason: string | null;
+                            exemption_reason_code: string | null;
                             rate: number;
                             taxable_amount: number;
                             vat_amount: number;
@@ -9235,6 +9361,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -9295,6 +9430,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -9355,6 +9499,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -9415,6 +9568,15 @@ export interface operations {
                         description: string;
                         quantity?: number | string;
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate?: number | string;
                     })[];
                     locale?: ("is" | "en") | null;
@@ -10704,6 +10866,8 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description A business buyer (a customer marked business or with a company kennitala): the sale is also invoiced, with a UBL e-invoice (decision 0235) */
+                    customer?: string;
                     /**
                      * Format: email
                      * @description Where the receipt is sent
@@ -10721,6 +10885,15 @@ export interface operations {
                         quantity: number | string;
                         /** @description VAT-inclusive ISK */
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate: number | string;
                     })[];
                     /** @description Parts that sum to the sale: cash, card (on the paired terminal), or both */
@@ -10739,6 +10912,8 @@ export interface operations {
                     staff?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description A business buyer (a customer marked business or with a company kennitala): the sale is also invoiced, with a UBL e-invoice (decision 0235) */
+                    customer?: string;
                     /**
                      * Format: email
                      * @description Where the receipt is sent
@@ -10756,6 +10931,15 @@ export interface operations {
                         quantity: number | string;
                         /** @description VAT-inclusive ISK */
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate: number | string;
                     })[];
                     /** @description Parts that sum to the sale: cash, card (on the paired terminal), or both */
@@ -10774,6 +10958,8 @@ export interface operations {
                     staff?: string;
                 };
                 "multipart/form-data": {
+                    /** @description A business buyer (a customer marked business or with a company kennitala): the sale is also invoiced, with a UBL e-invoice (decision 0235) */
+                    customer?: string;
                     /**
                      * Format: email
                      * @description Where the receipt is sent
@@ -10791,6 +10977,15 @@ export interface operations {
                         quantity: number | string;
                         /** @description VAT-inclusive ISK */
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate: number | string;
                     })[];
                     /** @description Parts that sum to the sale: cash, card (on the paired terminal), or both */
@@ -10809,6 +11004,8 @@ export interface operations {
                     staff?: string;
                 };
                 "text/plain": {
+                    /** @description A business buyer (a customer marked business or with a company kennitala): the sale is also invoiced, with a UBL e-invoice (decision 0235) */
+                    customer?: string;
                     /**
                      * Format: email
                      * @description Where the receipt is sent
@@ -10826,6 +11023,15 @@ export interface operations {
                         quantity: number | string;
                         /** @description VAT-inclusive ISK */
                         unit_amount: number | string;
+                        /**
+                         * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                         * @enum {string}
+                         */
+                        vat_category?: "S" | "Z" | "E" | "O";
+                        /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                        vat_exemption_reason?: string;
+                        /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                        vat_exemption_reason_code?: string;
                         vat_rate: number | string;
                     })[];
                     /** @description Parts that sum to the sale: cash, card (on the paired terminal), or both */
@@ -10856,8 +11062,12 @@ export interface operations {
                         amount_refunded: number;
                         change_due: number;
                         created_at: number;
+                        /** @description The business buyer named at the till (decision 0235) */
+                        customer: string | null;
                         discount: number;
                         id: string;
+                        /** @description The sale's invoice when sold to a business buyer */
+                        invoice: string | null;
                         lines: {
                             amount: number;
                             description: string;
@@ -10866,6 +11076,12 @@ export interface operations {
                             quantity: number;
                             unit_amount: number;
                             variant: string | null;
+                            /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                            vat_category: ("S" | "Z" | "E" | "O") | null;
+                            /** @description Why the line is exempt (E) or outside the scope (O) */
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code for the exemption */
+                            vat_exemption_reason_code: string | null;
                             vat_rate: 0 | 11 | 24;
                         }[];
                         livemode: boolean;
@@ -11353,8 +11569,12 @@ export interface operations {
                             amount_refunded: number;
                             change_due: number;
                             created_at: number;
+                            /** @description The business buyer named at the till (decision 0235) */
+                            customer: string | null;
                             discount: number;
                             id: string;
+                            /** @description The sale's invoice when sold to a business buyer */
+                            invoice: string | null;
                             lines: {
                                 amount: number;
                                 description: string;
@@ -11363,6 +11583,12 @@ export interface operations {
                                 quantity: number;
                                 unit_amount: number;
                                 variant: string | null;
+                                /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                                vat_category: ("S" | "Z" | "E" | "O") | null;
+                                /** @description Why the line is exempt (E) or outside the scope (O) */
+                                vat_exemption_reason: string | null;
+                                /** @description A VATEX code for the exemption */
+                                vat_exemption_reason_code: string | null;
                                 vat_rate: 0 | 11 | 24;
                             }[];
                             livemode: boolean;
@@ -11433,8 +11659,12 @@ export interface operations {
                         amount_refunded: number;
                         change_due: number;
                         created_at: number;
+                        /** @description The business buyer named at the till (decision 0235) */
+                        customer: string | null;
                         discount: number;
                         id: string;
+                        /** @description The sale's invoice when sold to a business buyer */
+                        invoice: string | null;
                         lines: {
                             amount: number;
                             description: string;
@@ -11443,6 +11673,12 @@ export interface operations {
                             quantity: number;
                             unit_amount: number;
                             variant: string | null;
+                            /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                            vat_category: ("S" | "Z" | "E" | "O") | null;
+                            /** @description Why the line is exempt (E) or outside the scope (O) */
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code for the exemption */
+                            vat_exemption_reason_code: string | null;
                             vat_rate: 0 | 11 | 24;
                         }[];
                         livemode: boolean;
@@ -12887,6 +13123,12 @@ export interface operations {
                             /** @constant */
                             object: "product";
                             updated_at: number;
+                            /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                            vat_category: ("S" | "Z" | "E" | "O") | null;
+                            /** @description Why the line is exempt (E) or outside the scope (O) */
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code for the exemption */
+                            vat_exemption_reason_code: string | null;
                             vat_rate: 0 | 11 | 24;
                         }[];
                         has_more: boolean;
@@ -12942,6 +13184,15 @@ export interface operations {
                         [key: string]: string;
                     };
                     name: string;
+                    /**
+                     * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                     * @enum {string}
+                     */
+                    vat_category?: "S" | "Z" | "E" | "O";
+                    /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                    vat_exemption_reason?: string;
+                    /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                    vat_exemption_reason_code?: string;
                     /** @description VAT percentage included in the prices: 0, 11 or 24 */
                     vat_rate?: number | string;
                 };
@@ -12965,6 +13216,15 @@ export interface operations {
                         [key: string]: string;
                     };
                     name: string;
+                    /**
+                     * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                     * @enum {string}
+                     */
+                    vat_category?: "S" | "Z" | "E" | "O";
+                    /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                    vat_exemption_reason?: string;
+                    /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                    vat_exemption_reason_code?: string;
                     /** @description VAT percentage included in the prices: 0, 11 or 24 */
                     vat_rate?: number | string;
                 };
@@ -12988,6 +13248,15 @@ export interface operations {
                         [key: string]: string;
                     };
                     name: string;
+                    /**
+                     * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                     * @enum {string}
+                     */
+                    vat_category?: "S" | "Z" | "E" | "O";
+                    /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                    vat_exemption_reason?: string;
+                    /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                    vat_exemption_reason_code?: string;
                     /** @description VAT percentage included in the prices: 0, 11 or 24 */
                     vat_rate?: number | string;
                 };
@@ -13011,6 +13280,15 @@ export interface operations {
                         [key: string]: string;
                     };
                     name: string;
+                    /**
+                     * @description S standard (vat_rate 11 or 24), Z zero rated, E exempt (with a reason), O outside the scope of VAT (Z, E and O with vat_rate 0). Omitted: Z at 0, S otherwise (O when the merchant has no VAT number)
+                     * @enum {string}
+                     */
+                    vat_category?: "S" | "Z" | "E" | "O";
+                    /** @description Why the line is exempt (E) or outside the scope of VAT (O): E needs it or a code */
+                    vat_exemption_reason?: string;
+                    /** @description A code of the VATEX list for E (e.g. VATEX-EU-132-1B), or VATEX-EU-O for O */
+                    vat_exemption_reason_code?: string;
                     /** @description VAT percentage included in the prices: 0, 11 or 24 */
                     vat_rate?: number | string;
                 };
@@ -13038,6 +13316,12 @@ export interface operations {
                         /** @constant */
                         object: "product";
                         updated_at: number;
+                        /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                        vat_category: ("S" | "Z" | "E" | "O") | null;
+                        /** @description Why the line is exempt (E) or outside the scope (O) */
+                        vat_exemption_reason: string | null;
+                        /** @description A VATEX code for the exemption */
+                        vat_exemption_reason_code: string | null;
                         vat_rate: 0 | 11 | 24;
                     };
                 };
@@ -13092,6 +13376,12 @@ export interface operations {
                         /** @constant */
                         object: "product";
                         updated_at: number;
+                        /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                        vat_category: ("S" | "Z" | "E" | "O") | null;
+                        /** @description Why the line is exempt (E) or outside the scope (O) */
+                        vat_exemption_reason: string | null;
+                        /** @description A VATEX code for the exemption */
+                        vat_exemption_reason_code: string | null;
                         vat_rate: 0 | 11 | 24;
                     };
                 };
@@ -13188,6 +13478,9 @@ export interface operations {
                         [key: string]: string;
                     };
                     name?: string;
+                    vat_category?: ("S" | "Z" | "E" | "O") | null;
+                    vat_exemption_reason?: string | null;
+                    vat_exemption_reason_code?: string | null;
                     vat_rate?: number | string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -13212,6 +13505,9 @@ export interface operations {
                         [key: string]: string;
                     };
                     name?: string;
+                    vat_category?: ("S" | "Z" | "E" | "O") | null;
+                    vat_exemption_reason?: string | null;
+                    vat_exemption_reason_code?: string | null;
                     vat_rate?: number | string;
                 };
                 "multipart/form-data": {
@@ -13236,6 +13532,9 @@ export interface operations {
                         [key: string]: string;
                     };
                     name?: string;
+                    vat_category?: ("S" | "Z" | "E" | "O") | null;
+                    vat_exemption_reason?: string | null;
+                    vat_exemption_reason_code?: string | null;
                     vat_rate?: number | string;
                 };
                 "text/plain": {
@@ -13260,6 +13559,9 @@ export interface operations {
                         [key: string]: string;
                     };
                     name?: string;
+                    vat_category?: ("S" | "Z" | "E" | "O") | null;
+                    vat_exemption_reason?: string | null;
+                    vat_exemption_reason_code?: string | null;
                     vat_rate?: number | string;
                 };
             };
@@ -13286,6 +13588,12 @@ export interface operations {
                         /** @constant */
                         object: "product";
                         updated_at: number;
+                        /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                        vat_category: ("S" | "Z" | "E" | "O") | null;
+                        /** @description Why the line is exempt (E) or outside the scope (O) */
+                        vat_exemption_reason: string | null;
+                        /** @description A VATEX code for the exemption */
+                        vat_exemption_reason_code: string | null;
                         vat_rate: 0 | 11 | 24;
                     };
                 };
@@ -15998,6 +16306,12 @@ export interface operations {
                             quantity: number;
                             unit_amount: number;
                             variant_id: string | null;
+                            /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                            vat_category: ("S" | "Z" | "E" | "O") | null;
+                            /** @description Why the line is exempt (E) or outside the scope (O) */
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code for the exemption */
+                            vat_exemption_reason_code: string | null;
                             vat_rate: 0 | 11 | 24;
                         }[];
                         livemode: boolean;

@@ -18,7 +18,7 @@ import {
   zStoredMetadata,
   zUnixSeconds,
 } from '../fields';
-import { zVatRate } from './products';
+import { VatTreatmentInput, zVatRate } from './products';
 import { zTestCard } from './payment-intents';
 
 const zUrl = z
@@ -36,6 +36,7 @@ export const ItemInput = z.union([
       description: zLine(500).min(1),
       unit_amount: zAmount(),
       vat_rate: zVatRate.default(24),
+      ...VatTreatmentInput,
       quantity: zQuantity.default(1),
     })
     .strict(),

@@ -49,13 +49,23 @@ export function figuresOf(row: VatDocumentRow, seller: { registered: boolean }):
       );
     case 'pos_sale':
       return documentFigures(
-        posSaleDocument(lines.map((l) => ({ vat_rate: l.vat_rate, amount: Number(l.amount) }))),
+        posSaleDocument(
+          lines.map((l) => ({
+            vat_rate: l.vat_rate,
+            vat_category: l.vat_category ?? null,
+            amount: Number(l.amount),
+          })),
+        ),
         seller,
       );
     case 'pos_refund':
       return documentFigures(
         posRefundDocument(
-          lines.map((l) => ({ vat_rate: l.vat_rate, amount: Number(l.amount) })),
+          lines.map((l) => ({
+            vat_rate: l.vat_rate,
+            vat_category: l.vat_category ?? null,
+            amount: Number(l.amount),
+          })),
           row.amount ?? 0,
         ),
         seller,

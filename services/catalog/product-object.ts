@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ProductRow } from '../../db/products';
 import { unix } from '../../domain/unix-time';
+import { VatTreatmentSchema } from '../vat-treatment-object';
 
 // The product object: the API response and any other output for a product come from presentProduct.
 
@@ -13,6 +14,7 @@ export const ProductSchema = z.object({
   images: z.array(z.string()),
   active: z.boolean(),
   vat_rate: z.union([z.literal(0), z.literal(11), z.literal(24)]),
+  ...VatTreatmentSchema.shape,
   default_price: z.string().nullable(),
   metadata: z.record(z.string(), z.string()),
   created_at: z.number(),
@@ -40,6 +42,9 @@ export function presentProduct(row: ProductRow) {
     images: row.images,
     active: row.active,
     vat_rate: row.vat_rate,
+    vat_category: row.vat_category,
+    vat_exemption_reason: row.vat_exemption_reason,
+    vat_exemption_reason_code: row.vat_exemption_reason_code,
     default_price: row.default_price_id,
     metadata: row.metadata,
     created_at: unix(row.created_at),

@@ -8,6 +8,8 @@ import { createPriceRepository } from '../../db/prices';
 import { ConflictError, InvalidRequestError } from '../../domain/errors';
 import { findOr404, findReference } from '../lookup';
 import { presentDeletedProduct, presentProduct } from './product-object';
+import { checkedVatTreatment, mergedVatTreatment, type VatTreatmentInput } from '../vat-treatment';
+import { vatTreatmentOf } from '../../domain/vat-category';
 
 /** A price made with its product (`default_price_data`). */
 export interface DefaultPriceData {
@@ -15,7 +17,7 @@ export interface DefaultPriceData {
   recurring?: Recurring;
 }
 
-export interface CreateProductInput {
+export interface CreateProductInput extends VatTreatmentInput {
   name: string;
   vat_rate: VatRate;
   description?: string | null;
@@ -25,7 +27,7 @@ export interface CreateProductInput {
   metadata?: Record<string, string>;
 }
 
-export interface UpdateProductInput {
+export interface UpdateProductInput extends VatTreatmentInput {
   name?: string;
   description?: string | null;
   images?: string[];
@@ -55,12 +57,14 @@ export function createProductService(deps: { knex: Knex }) {
     find,
 
     async create(scope: Scope, input: CreateProductInput) {
+      const vat = checkedVatTreatment(input.vat_rate, input);
       const row = await deps.knex.transaction(async (trx) => {
         const product = await products.create(
           scope,
           {
             name: input.name,
             vatRate: input.vat_rate,
+            vat,
             ...(input.description !== undefined && { description: input.description }),
             ...(input.images !== undefined && { images: input.images }),
             ...(input.active !== undefined && { active: input.active }),
@@ -93,6 +97,11 @@ export function createProductService(deps: { knex: Knex }) {
     /** `default_price_data` replaces the default price: the old one is archived and points to it. */
     async update(scope: Scope, id: string, input: UpdateProductInput) {
       const product = await find(scope, id);
+      // The rate and category are checked together, as they will stand (decision 0234).
+      const vat = checkedVatTreatment(
+        input.vat_rate ?? product.vat_rate,
+        mergedVatTreatment(vatTreatmentOf(product), input),
+      );
       if (input.default_price !== undefined && input.default_price_data !== undefined)
         throw new InvalidRequestError('Send default_price or default_price_data, not both', {
           code: 'parameter_invalid',
@@ -125,6 +134,7 @@ export function createProductService(deps: { knex: Knex }) {
             ...(input.images !== undefined && { images: input.images }),
             ...(input.active !== undefined && { active: input.active }),
             ...(input.vat_rate !== undefined && { vatRate: input.vat_rate }),
+            vat,
             ...(defaultPriceId !== undefined && { defaultPriceId }),
             ...(input.metadata !== undefined && { metadata: input.metadata }),
           },

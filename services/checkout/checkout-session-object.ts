@@ -3,6 +3,8 @@ import { LOCALES } from '../../domain/locale';
 import type { CheckoutSessionRow } from '../../db/checkout-sessions';
 import type { FormField } from '../../domain/checkout';
 import { unix } from '../../domain/unix-time';
+import { vatTreatmentOf } from '../../domain/vat-category';
+import { VatTreatmentSchema } from '../vat-treatment-object';
 import { PickupPointSchema, presentPickupPoint } from '../delivery/delivery-object';
 
 const LineItemSchema = z.object({
@@ -13,6 +15,7 @@ const LineItemSchema = z.object({
   quantity: z.number().int(),
   unit_amount: z.number().int(),
   vat_rate: z.union([z.literal(0), z.literal(11), z.literal(24)]),
+  ...VatTreatmentSchema.shape,
 });
 
 /** A form field of spec §2.1 with its label, null when the merchant gave none (decision 0203). */
@@ -112,7 +115,16 @@ export function presentSession(row: CheckoutSessionRow, baseUrl: string) {
     customer_phone: row.customer_phone,
     payment_status: row.payment_status,
     locale: row.locale,
-    items: row.items,
+    items: row.items.map((i) => ({
+      id: i.id,
+      product_id: i.product_id,
+      variant_id: i.variant_id,
+      description: i.description,
+      quantity: i.quantity,
+      unit_amount: i.unit_amount,
+      vat_rate: i.vat_rate,
+      ...vatTreatmentOf(i),
+    })),
     form_fields: row.form_fields?.map(presentFormField) ?? null,
     custom_fields: row.custom_fields,
     allow_custom_amount: row.allow_custom_amount,

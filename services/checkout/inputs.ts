@@ -4,11 +4,12 @@ import type { Locale } from '../../domain/locale';
 import type { Wallet } from '../../adapters/acquirers/card-acquirer';
 import type { CheckoutSessionRow } from '../../db/checkout-sessions';
 import { InvalidRequestError } from '../../domain/errors';
+import type { VatTreatmentInput } from '../vat-treatment';
 
 export type ItemInput =
   | { product: string; variant?: string | undefined; quantity: number }
   | { price: string; quantity: number }
-  | { description: string; unit_amount: number; vat_rate: VatRate; quantity: number };
+  | ({ description: string; unit_amount: number; vat_rate: VatRate; quantity: number } & VatTreatmentInput);
 
 /** Stripe's `subscription_data`: the trial and metadata of the subscription a session creates. */
 export interface SubscriptionDataInput {

@@ -15,6 +15,8 @@ import { newId, ID_PREFIX } from '../../domain/ids';
 import { InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
 import { priceLine, type PricedLine } from '../../domain/line-pricing';
 import { findOr404, missingReference } from '../lookup';
+import { checkedVatTreatment } from '../vat-treatment';
+import { conflictingVatLine, VAT_CONFLICT_MESSAGE } from '../../domain/vat-category';
 import type { PageOptions } from '../../db/tenant';
 import { presentSession } from './checkout-session-object';
 import { bad, type ItemInput, type SessionInput } from './inputs';
@@ -32,6 +34,9 @@ const lineItem = (line: PricedLine, variantId: string | null): LineItem => ({
   quantity: line.quantity,
   unit_amount: line.unit_amount,
   vat_rate: line.vat_rate,
+  vat_category: line.vat_category,
+  vat_exemption_reason: line.vat_exemption_reason,
+  vat_exemption_reason_code: line.vat_exemption_reason_code,
 });
 
 /** Creating checkout sessions: what they sell, at what price, for whom (spec §2.1). */
@@ -68,7 +73,12 @@ export function createCheckoutSessions(deps: {
       if ('description' in item) {
         if (recurring) throw bad('A subscription checkout needs a recurring price', param);
         const line = priceLine(
-          { description: item.description, unitAmount: item.unit_amount, vatRate: item.vat_rate },
+          {
+            description: item.description,
+            unitAmount: item.unit_amount,
+            vatRate: item.vat_rate,
+            vat: checkedVatTreatment(item.vat_rate, item, `${param}.`),
+          },
           item.quantity,
         );
         out.push(lineItem(line, null));
@@ -111,6 +121,9 @@ export function createCheckoutSessions(deps: {
       out.push(lineItem(line, variantId));
       subtotal += line.amount;
     }
+    // One invoice holds one kind: outside the scope, exempt, or taxable (decision 0234).
+    const conflict = conflictingVatLine(out.map((l) => l.vat_category ?? null));
+    if (conflict >= 0) throw bad(VAT_CONFLICT_MESSAGE, `items.${conflict}.vat_category`);
     return { lines: out, priceIds, subtotal };
   }
 

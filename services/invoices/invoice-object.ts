@@ -3,6 +3,13 @@ import type { CreditNoteRow, InvoiceRow } from '../../db/invoices';
 import type { InvoiceDeliveryRow } from '../../db/invoice-deliveries';
 import { unix } from '../../domain/unix-time';
 import { einvoiceRefusal } from '../../domain/einvoice-parties';
+import {
+  groupCategory,
+  lineCategory,
+  type InvoiceLine,
+  type VatPerRate as VatGroup,
+} from '../../domain/invoices';
+import { VAT_CATEGORIES } from '../../domain/vat-category';
 
 const Line = z.object({
   description: z.string(),
@@ -11,9 +18,17 @@ const Line = z.object({
   amount: z.number().int().describe('quantity × unit_amount, with VAT'),
   net_amount: z.number().int().describe("The line's amount without VAT"),
   vat_rate: z.number().int().describe('0, 11 or 24'),
+  vat_category: z
+    .enum(VAT_CATEGORIES)
+    .describe('S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)'),
+  vat_exemption_reason: z.string().nullable(),
+  vat_exemption_reason_code: z.string().nullable().describe('A VATEX code'),
 });
 const VatPerRate = z.object({
   rate: z.number().int(),
+  category: z.enum(VAT_CATEGORIES).describe('One group per category and rate (decision 0234)'),
+  exemption_reason: z.string().nullable().describe('For E and O: why no VAT is charged'),
+  exemption_reason_code: z.string().nullable(),
   amount: z.number().int().describe('Amount with VAT of the lines at this rate'),
   taxable_amount: z.number().int(),
   vat_amount: z.number().int(),
@@ -47,6 +62,33 @@ const Delivery = z
   .nullable()
   .describe('How the invoice reaches the buyer (decision 0217); null when the customer chose none');
 
+/** A line with its category; a line issued before decision 0234 gets the derived one. */
+function presentLine(l: InvoiceLine, seller: { vat_number: string | null }) {
+  return {
+    description: l.description,
+    quantity: l.quantity,
+    unit_amount: l.unit_amount,
+    amount: l.amount,
+    net_amount: l.net_amount,
+    vat_rate: l.vat_rate,
+    vat_category: lineCategory(l, seller),
+    vat_exemption_reason: l.vat_exemption_reason ?? null,
+    vat_exemption_reason_code: l.vat_exemption_reason_code ?? null,
+  };
+}
+
+function presentVatGroup(v: VatGroup, seller: { vat_number: string | null }) {
+  return {
+    rate: v.rate,
+    category: groupCategory(v, seller),
+    exemption_reason: v.exemption_reason ?? null,
+    exemption_reason_code: v.exemption_reason_code ?? null,
+    amount: v.amount,
+    taxable_amount: v.taxable_amount,
+    vat_amount: v.vat_amount,
+  };
+}
+
 export const InvoiceSchema = z.object({
   id: z.string(),
   object: z.literal('invoice'),
@@ -63,6 +105,7 @@ export const InvoiceSchema = z.object({
     .nullable()
     .describe('The payment; for an invoice collected by krafa, null until the krafa is paid'),
   claim: z.string().nullable().describe('The krafa that collects this invoice (decision 0211)'),
+  pos_sale: z.string().nullable().describe('The till sale it invoices (decision 0235)'),
   customer: z.string().nullable(),
   subscription: z.string().nullable(),
   checkout_session: z.string().nullable(),
@@ -113,6 +156,7 @@ export function presentInvoice(
     currency: 'ISK',
     payment_intent: row.payment_intent_id,
     claim: row.claim_id,
+    pos_sale: row.pos_sale_id ?? null,
     customer: row.customer_id,
     subscription: row.subscription_id,
     checkout_session: row.checkout_session_id,
@@ -123,20 +167,8 @@ export function presentInvoice(
       address: row.seller.address,
     },
     buyer: { name: row.buyer.name, email: row.buyer.email, kennitala: row.buyer.kennitala },
-    lines: row.lines.map((l) => ({
-      description: l.description,
-      quantity: l.quantity,
-      unit_amount: l.unit_amount,
-      amount: l.amount,
-      net_amount: l.net_amount,
-      vat_rate: l.vat_rate,
-    })),
-    vat: row.vat.map((v) => ({
-      rate: v.rate,
-      amount: v.amount,
-      taxable_amount: v.taxable_amount,
-      vat_amount: v.vat_amount,
-    })),
+    lines: row.lines.map((l) => presentLine(l, row.seller)),
+    vat: row.vat.map((v) => presentVatGroup(v, row.seller)),
     total: row.total,
     total_vat: row.total_vat,
     amount_credited: row.amount_credited,
@@ -172,6 +204,7 @@ export const CreditNoteSchema = z.object({
     .string()
     .nullable()
     .describe('The krafa cancelled unpaid whose invoice it credits in full (decision 0211)'),
+  pos_refund: z.string().nullable().describe('The till refund it credits (decision 0235)'),
   lines: z.array(Line),
   vat: z.array(VatPerRate),
   total: z.number().int(),
@@ -182,7 +215,10 @@ export const CreditNoteSchema = z.object({
 
 export type CreditNoteObject = z.output<typeof CreditNoteSchema>;
 
-export function presentCreditNote(row: CreditNoteRow): CreditNoteObject {
+export function presentCreditNote(
+  row: CreditNoteRow,
+  seller: { vat_number: string | null },
+): CreditNoteObject {
   return {
     id: row.id,
     object: 'credit_note',
@@ -193,20 +229,9 @@ export function presentCreditNote(row: CreditNoteRow): CreditNoteObject {
     invoice: row.invoice_id,
     refund: row.refund_id,
     claim: row.claim_id,
-    lines: row.lines.map((l) => ({
-      description: l.description,
-      quantity: l.quantity,
-      unit_amount: l.unit_amount,
-      amount: l.amount,
-      net_amount: l.net_amount,
-      vat_rate: l.vat_rate,
-    })),
-    vat: row.vat.map((v) => ({
-      rate: v.rate,
-      amount: v.amount,
-      taxable_amount: v.taxable_amount,
-      vat_amount: v.vat_amount,
-    })),
+    pos_refund: row.pos_refund_id ?? null,
+    lines: row.lines.map((l) => presentLine(l, seller)),
+    vat: row.vat.map((v) => presentVatGroup(v, seller)),
     total: row.total,
     total_vat: row.total_vat,
     issued_at: unix(row.issued_at),

@@ -92,11 +92,18 @@ export function createInvoiceService(deps: { knex: Knex }) {
         ...opts,
         ...(opts.invoice !== undefined && { invoiceId: opts.invoice }),
       });
-      return { data: page.data.map(presentCreditNote), hasMore: page.hasMore };
+      const sellers = await invoices.sellersOf(scope, [...new Set(page.data.map((n) => n.invoice_id))]);
+      return {
+        data: page.data.map((n) => presentCreditNote(n, sellers.get(n.invoice_id)!)),
+        hasMore: page.hasMore,
+      };
     },
 
-    retrieveCreditNote: async (scope: Scope, id: string) =>
-      presentCreditNote(await creditNoteOr404(scope, id)),
+    async retrieveCreditNote(scope: Scope, id: string) {
+      const note = await creditNoteOr404(scope, id);
+      const sellers = await invoices.sellersOf(scope, [note.invoice_id]);
+      return presentCreditNote(note, sellers.get(note.invoice_id)!);
+    },
 
     async creditNoteUbl(scope: Scope, id: string) {
       const note = await creditNoteOr404(scope, id);

@@ -6,9 +6,17 @@ import {
   type SaleSource,
 } from '../../db/invoices';
 import { recordEvents, type BatchEvent } from '../../db/event-batch';
-import { creditLines, invoiceAmounts, type SaleLine } from '../../domain/invoices';
+import {
+  creditLines,
+  groupCategory,
+  invoiceAmounts,
+  lineCategory,
+  type SaleLine,
+} from '../../domain/invoices';
 import { newId, ID_PREFIX } from '../../domain/ids';
-import { isVatRate } from '../../domain/vat';
+import { isVatRate, type VatRate } from '../../domain/vat';
+import { effectiveVatCategory, vatTreatmentOf, type VatTreatment } from '../../domain/vat-category';
+import type { Seller } from '../../db/invoices';
 import { presentCreditNote, presentInvoice } from './invoice-object';
 import { createInvoiceDeliveryRepository } from '../../db/invoice-deliveries';
 import { invoiceDeliveryWake } from '../../engine/invoice-delivery-starter';
@@ -19,10 +27,19 @@ import { invoiceDeliveryWake } from '../../engine/invoice-delivery-starter';
  * checkout is one line at the merchant's default VAT rate (decision 0138).
  */
 export function saleLines(s: SaleSource): SaleLine[] {
+  const vatOfLine = (rate: VatRate, t: Partial<VatTreatment> | null | undefined) =>
+    lineVat(s.seller, rate, t);
   if (s.renewal) {
     const r = s.renewal;
+    const vat = vatOfLine(r.vat_rate, r.vat);
     const lines: SaleLine[] = [
-      { description: r.product_name, quantity: r.quantity, unit_amount: r.unit_amount, vat_rate: r.vat_rate },
+      {
+        description: r.product_name,
+        quantity: r.quantity,
+        unit_amount: r.unit_amount,
+        vat_rate: r.vat_rate,
+        ...vat,
+      },
     ];
     if (r.proration_amount !== 0)
       lines.push({
@@ -30,6 +47,7 @@ export function saleLines(s: SaleSource): SaleLine[] {
         quantity: 1,
         unit_amount: r.proration_amount,
         vat_rate: r.vat_rate,
+        ...vat,
       });
     if (r.discount_amount !== 0)
       lines.push({
@@ -37,12 +55,39 @@ export function saleLines(s: SaleSource): SaleLine[] {
         quantity: 1,
         unit_amount: -r.discount_amount,
         vat_rate: r.vat_rate,
+        ...vat,
       });
     const sum = lines.reduce((t, l) => t + l.quantity * l.unit_amount, 0);
     // A period priced by rules this reader does not know is still invoiced for what it charged.
     if (sum !== r.amount)
-      return [{ description: r.product_name, quantity: 1, unit_amount: r.amount, vat_rate: r.vat_rate }];
+      return [
+        { description: r.product_name, quantity: 1, unit_amount: r.amount, vat_rate: r.vat_rate, ...vat },
+      ];
     return lines;
+  }
+  if (s.pos) {
+    // A till line's own discount is a line of its own at the line's VAT (as a renewal's discount).
+    return s.pos.lines.flatMap((l) => {
+      const vat = vatOfLine(l.vat_rate, l);
+      const sold = {
+        description: l.description,
+        quantity: l.quantity,
+        unit_amount: l.unit_amount,
+        vat_rate: l.vat_rate,
+        ...vat,
+      };
+      if (l.discount_amount === 0) return [sold];
+      return [
+        sold,
+        {
+          description: `Discount: ${l.description}`,
+          quantity: 1,
+          unit_amount: -l.discount_amount,
+          vat_rate: l.vat_rate,
+          ...vat,
+        },
+      ];
+    });
   }
   const session = s.session!;
   const items = session.items.filter((i) => isVatRate(i.vat_rate));
@@ -54,6 +99,7 @@ export function saleLines(s: SaleSource): SaleLine[] {
         quantity: 1,
         unit_amount: s.amount_captured,
         vat_rate: s.default_vat_rate,
+        ...vatOfLine(s.default_vat_rate, null),
       },
     ];
   const lines: SaleLine[] = items.map((i) => ({
@@ -61,12 +107,29 @@ export function saleLines(s: SaleSource): SaleLine[] {
     quantity: i.quantity,
     unit_amount: i.unit_amount,
     vat_rate: i.vat_rate,
+    ...vatOfLine(i.vat_rate, i),
   }));
   if (session.discount_amount > 0) {
     const shares = creditLines(invoiceAmounts(lines), session.discount_amount, 'Discount');
     for (const d of shares) lines.push({ ...d, unit_amount: -d.unit_amount });
   }
   return lines;
+}
+
+/**
+ * A line's VAT as the invoice keeps it: the effective category (decision 0234), with its exemption
+ * reason only where the category has one (a seller without a VAT number drops an E line's reason
+ * for its own "not registered" one).
+ */
+function lineVat(seller: Seller, rate: VatRate, t: Partial<VatTreatment> | null | undefined) {
+  const own = vatTreatmentOf(t);
+  const category = effectiveVatCategory(rate, own.vat_category, seller);
+  const kept = category === own.vat_category && (category === 'E' || category === 'O');
+  return {
+    vat_category: category,
+    vat_exemption_reason: kept ? own.vat_exemption_reason : null,
+    vat_exemption_reason_code: kept ? own.vat_exemption_reason_code : null,
+  };
 }
 
 function draftOf(s: SaleSource): InvoiceDraft {
@@ -77,6 +140,7 @@ function draftOf(s: SaleSource): InvoiceDraft {
     livemode: s.livemode,
     paymentIntentId: s.payment_intent_id,
     claim: s.claim,
+    posSaleId: s.pos?.sale_id ?? null,
     customerId: s.customer_id,
     subscriptionId: s.subscription_id,
     checkoutSessionId: s.checkout_session_id,
@@ -136,6 +200,35 @@ async function issueFor(trx: Knex.Transaction, sales: SaleSource[]): Promise<str
 }
 
 /**
+ * The invoice of a till sale to a business buyer (decision 0235), in the sale's transaction, from the
+ * merchant's one sequence: nothing for a sale without a customer or already invoiced.
+ */
+export async function issuePosSaleInvoice(trx: Knex.Transaction, saleId: string): Promise<string[]> {
+  const sale = await createInvoiceRepository(trx).findUninvoicedPosSale(trx, saleId);
+  return sale ? issueFor(trx, [sale]) : [];
+}
+
+/**
+ * The credit note of a till refund of an invoiced till sale (decision 0235), in the refund's
+ * transaction; nothing for a sale without an invoice.
+ */
+export async function creditPosRefund(
+  trx: Knex.Transaction,
+  refund: { id: string; sale_id: string; amount: number; created_at: Date },
+): Promise<string[]> {
+  const invoice = await createInvoiceRepository(trx).lockOfPosSale(trx, refund.sale_id);
+  if (!invoice) return [];
+  return creditInvoice(trx, invoice, {
+    amount: Number(refund.amount),
+    description: `Refund of invoice ${invoice.number}`,
+    refundId: null,
+    claimId: null,
+    posRefundId: refund.id,
+    at: refund.created_at,
+  });
+}
+
+/**
  * The credit note of a refund of an invoiced payment, numbered next in the merchant's sequence,
  * with its `credit_note.created` event; nothing for a payment without an invoice.
  */
@@ -150,6 +243,7 @@ export async function issueCreditNote(
     description: `Refund of invoice ${invoice.number}`,
     refundId: refund.id,
     claimId: null,
+    posRefundId: null,
     at: refund.created_at,
   });
 }
@@ -174,6 +268,7 @@ export async function creditCancelledClaim(
     description: `Krafa cancelled: invoice ${invoice.number}`,
     refundId: null,
     claimId: claim.id,
+    posRefundId: null,
     at: claim.cancelled_at ?? new Date(),
   });
 }
@@ -181,10 +276,24 @@ export async function creditCancelledClaim(
 async function creditInvoice(
   trx: Knex.Transaction,
   invoice: InvoiceRow,
-  credit: { amount: number; description: string; refundId: string | null; claimId: string | null; at: Date },
+  credit: {
+    amount: number;
+    description: string;
+    refundId: string | null;
+    claimId: string | null;
+    posRefundId: string | null;
+    at: Date;
+  },
 ): Promise<string[]> {
+  // An invoice issued before decision 0234 keeps no categories: its credit note names the derived ones.
+  const seller = invoice.seller;
   const lines = creditLines(
-    { lines: invoice.lines, vat: invoice.vat, total: invoice.total, total_vat: invoice.total_vat },
+    {
+      lines: invoice.lines.map((l) => ({ ...l, vat_category: lineCategory(l, seller) })),
+      vat: invoice.vat.map((v) => ({ ...v, category: groupCategory(v, seller) })),
+      total: invoice.total,
+      total_vat: invoice.total_vat,
+    },
     credit.amount,
     credit.description,
   );
@@ -196,6 +305,7 @@ async function creditInvoice(
     invoice_id: invoice.id,
     refund_id: credit.refundId,
     claim_id: credit.claimId,
+    pos_refund_id: credit.posRefundId,
     lines: amounts.lines,
     vat: amounts.vat,
     total: amounts.total,
@@ -207,7 +317,7 @@ async function creditInvoice(
       merchantId: note.merchant_id,
       livemode: note.livemode,
       type: 'credit_note.created',
-      data: presentCreditNote(note),
+      data: presentCreditNote(note, invoice.seller),
     },
   ]);
 }

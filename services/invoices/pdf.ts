@@ -1,4 +1,17 @@
 import type { InvoiceRow } from '../../db/invoices';
+import { groupCategory, lineCategory } from '../../domain/invoices';
+import type { VatCategory } from '../../domain/vat-category';
+
+/**
+ * What a rate alone does not say (decision 0234): zero rated, exempt (with why, Reg. 50/1993 asks
+ * the invoice to say why no VAT is charged) or outside the scope. The standard rate says nothing more.
+ */
+const CATEGORY_LABEL: Record<VatCategory, string> = {
+  S: '',
+  Z: ' núllskattað / zero rated',
+  E: ' undanþegið / exempt',
+  O: ' utan gildissviðs VSK / outside the scope of VAT',
+};
 
 const kr = (n: number) => `${n.toLocaleString('is-IS').replace(/\u00a0/g, '.')} kr.`;
 const day = (d: Date | string) => (typeof d === 'string' ? d : d.toISOString().slice(0, 10));
@@ -52,16 +65,22 @@ export async function invoicePdf(inv: InvoiceRow): Promise<Buffer> {
   doc.moveDown();
   doc.font('Helvetica-Bold').text('Línur / Lines');
   doc.font('Helvetica');
+  // A seller without a VAT number says so once, above; its lines keep their rate as before.
+  const label = (c: VatCategory) => (s.vat_number === null ? '' : CATEGORY_LABEL[c]);
   for (const l of inv.lines)
     doc.text(
-      `${l.description} | ${l.quantity} x ${kr(l.unit_amount)} | VSK ${l.vat_rate}% | ${kr(l.amount)}`,
+      `${l.description} | ${l.quantity} x ${kr(l.unit_amount)} | VSK ${l.vat_rate}%${label(lineCategory(l, s))} | ${kr(l.amount)}`,
     );
   doc.text('Verð eru með virðisaukaskatti / Prices include VAT');
   doc.moveDown();
   doc.font('Helvetica-Bold').text('VSK / VAT');
   doc.font('Helvetica');
-  for (const v of inv.vat)
-    doc.text(`VSK ${v.rate}%: stofn / taxable ${kr(v.taxable_amount)}, VSK / VAT ${kr(v.vat_amount)}`);
+  for (const v of inv.vat) {
+    const why = [v.exemption_reason, v.exemption_reason_code].filter(Boolean).join(', ');
+    doc.text(
+      `VSK ${v.rate}%${label(groupCategory(v, s))}: stofn / taxable ${kr(v.taxable_amount)}, VSK / VAT ${kr(v.vat_amount)}${why ? ` (${why})` : ''}`,
+    );
+  }
   doc.moveDown();
   doc.font('Helvetica-Bold').text(`Samtals / Total: ${kr(inv.total)}`);
   doc.font('Helvetica').text(`Þar af VSK / of which VAT: ${kr(inv.total_vat)}`);

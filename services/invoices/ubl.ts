@@ -1,5 +1,6 @@
 import type { Buyer, CreditNoteRow, InvoiceRow, Seller } from '../../db/invoices';
-import type { InvoiceLine, VatPerRate } from '../../domain/invoices';
+import { groupCategory, lineCategory, type InvoiceLine, type VatPerRate } from '../../domain/invoices';
+import type { VatCategory } from '../../domain/vat-category';
 import { buyerEndpoint } from '../../domain/einvoice-parties';
 
 /**
@@ -21,26 +22,44 @@ const esc = (s: string) =>
 const day = (d: Date) => d.toISOString().slice(0, 10);
 const amt = (tag: string, n: number) => `<cbc:${tag} currencyID="ISK">${n}</cbc:${tag}>`;
 
-/** VAT category: standard or zero rated for a VAT-registered seller, outside the scope of VAT otherwise. */
-function category(seller: Seller, rate: number) {
-  if (seller.vat_number === null) return { id: 'O', percent: null };
-  return { id: rate === 0 ? 'Z' : 'S', percent: rate };
+/**
+ * A VAT category (decision 0234): its rate, except outside the scope of VAT, which has none
+ * (BR-O-05); on a VAT breakdown, for E and O, why no VAT is charged — the lines' reason or VATEX
+ * code (BR-E-10), and for O without one the standard text (BR-O-10).
+ */
+function taxCategory(
+  tag: 'TaxCategory' | 'ClassifiedTaxCategory',
+  id: VatCategory,
+  rate: number,
+  exemption?: { reason: string | null; code: string | null; sellerRegistered: boolean },
+) {
+  let why = '';
+  if (exemption && (id === 'E' || id === 'O')) {
+    const reason =
+      exemption.reason ??
+      (id === 'O' && !exemption.code
+        ? exemption.sellerRegistered
+          ? 'Not subject to VAT'
+          : 'Not registered for VAT'
+        : null);
+    why = `${exemption.code ? `<cbc:TaxExemptionReasonCode>${esc(exemption.code)}</cbc:TaxExemptionReasonCode>` : ''}${
+      reason ? `<cbc:TaxExemptionReason>${esc(reason)}</cbc:TaxExemptionReason>` : ''
+    }`;
+  }
+  return `<cac:${tag}><cbc:ID>${id}</cbc:ID>${id === 'O' ? '' : `<cbc:Percent>${rate}</cbc:Percent>`}${why}<cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:${tag}>`;
 }
 
-function taxCategory(tag: string, seller: Seller, rate: number, exemption = false) {
-  const c = category(seller, rate);
-  return `<cac:${tag}><cbc:ID>${c.id}</cbc:ID>${c.percent === null ? '' : `<cbc:Percent>${c.percent}</cbc:Percent>`}${
-    exemption && c.id === 'O' ? '<cbc:TaxExemptionReason>Not registered for VAT</cbc:TaxExemptionReason>' : ''
-  }<cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:${tag}>`;
-}
-
-function sellerParty(s: Seller): string {
+/**
+ * The seller. Its VAT number is left out of a document whose lines are outside the scope of VAT
+ * (BR-O-02); Skil never mixes those with others on one sale (BR-O-11, decision 0234).
+ */
+function sellerParty(s: Seller, outsideScope = false): string {
   const a = s.address;
   return `<cac:AccountingSupplierParty><cac:Party>
 <cbc:EndpointID schemeID="0196">${esc(s.kennitala ?? '')}</cbc:EndpointID>
 <cac:PartyName><cbc:Name>${esc(s.name)}</cbc:Name></cac:PartyName>
 <cac:PostalAddress>${a ? `<cbc:StreetName>${esc(a.street)}</cbc:StreetName><cbc:CityName>${esc(a.city)}</cbc:CityName><cbc:PostalZone>${esc(a.postalCode)}</cbc:PostalZone>` : ''}<cac:Country><cbc:IdentificationCode>${esc(countryCode(a?.country))}</cbc:IdentificationCode></cac:Country></cac:PostalAddress>
-${s.vat_number === null ? '' : `<cac:PartyTaxScheme><cbc:CompanyID>IS${esc(s.vat_number)}</cbc:CompanyID><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:PartyTaxScheme>`}
+${s.vat_number === null || outsideScope ? '' : `<cac:PartyTaxScheme><cbc:CompanyID>IS${esc(s.vat_number)}</cbc:CompanyID><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:PartyTaxScheme>`}
 <cac:PartyLegalEntity><cbc:RegistrationName>${esc(s.name)}</cbc:RegistrationName>${s.kennitala ? `<cbc:CompanyID schemeID="0196">${esc(s.kennitala)}</cbc:CompanyID>` : ''}</cac:PartyLegalEntity>
 </cac:Party></cac:AccountingSupplierParty>`;
 }
@@ -74,7 +93,16 @@ function taxTotal(seller: Seller, vat: readonly VatPerRate[], total: number): st
   const subtotals = vat
     .map(
       (v) =>
-        `<cac:TaxSubtotal>${amt('TaxableAmount', v.taxable_amount)}${amt('TaxAmount', v.vat_amount)}${taxCategory('TaxCategory', seller, v.rate, true)}</cac:TaxSubtotal>`,
+        `<cac:TaxSubtotal>${amt('TaxableAmount', v.taxable_amount)}${amt('TaxAmount', v.vat_amount)}${taxCategory(
+          'TaxCategory',
+          groupCategory(v, seller),
+          v.rate,
+          {
+            reason: v.exemption_reason ?? null,
+            code: v.exemption_reason_code ?? null,
+            sellerRegistered: seller.vat_number !== null,
+          },
+        )}</cac:TaxSubtotal>`,
     )
     .join('\n');
   return `<cac:TaxTotal>${amt('TaxAmount', total)}\n${subtotals}\n</cac:TaxTotal>`;
@@ -99,8 +127,11 @@ function line(tag: 'InvoiceLine' | 'CreditNoteLine', seller: Seller, l: InvoiceL
     ? `<cac:Price>${amt('PriceAmount', abs / l.quantity)}</cac:Price>`
     : `<cac:Price>${amt('PriceAmount', abs)}<cbc:BaseQuantity unitCode="C62">${l.quantity}</cbc:BaseQuantity></cac:Price>`;
   return `<cac:${tag}><cbc:ID>${i + 1}</cbc:ID><cbc:${qtyTag} unitCode="C62">${sign * l.quantity}</cbc:${qtyTag}>${amt('LineExtensionAmount', l.net_amount)}
-<cac:Item><cbc:Name>${esc(l.description)}</cbc:Name>${taxCategory('ClassifiedTaxCategory', seller, l.vat_rate)}</cac:Item>${price}</cac:${tag}>`;
+<cac:Item><cbc:Name>${esc(l.description)}</cbc:Name>${taxCategory('ClassifiedTaxCategory', lineCategory(l, seller), l.vat_rate)}</cac:Item>${price}</cac:${tag}>`;
 }
+
+const outsideScope = (lines: readonly InvoiceLine[], seller: Seller) =>
+  lines.some((l) => lineCategory(l, seller) === 'O');
 
 const buyerReference = (inv: InvoiceRow) => inv.customer_id ?? inv.payment_intent_id ?? inv.claim_id ?? '';
 
@@ -130,7 +161,7 @@ ${inv.due_date ? `<cbc:DueDate>${inv.due_date}</cbc:DueDate>` : ''}
 <cbc:DocumentCurrencyCode>ISK</cbc:DocumentCurrencyCode>
 <cbc:BuyerReference>${esc(buyerReference(inv))}</cbc:BuyerReference>
 ${eindagi}
-${sellerParty(inv.seller)}
+${sellerParty(inv.seller, outsideScope(inv.lines, inv.seller))}
 ${buyerParty(inv.buyer)}
 <cac:Delivery><cbc:ActualDeliveryDate>${day(inv.supplied_at)}</cbc:ActualDeliveryDate></cac:Delivery>
 ${paymentMeans(inv)}
@@ -152,7 +183,7 @@ export function creditNoteUbl(note: CreditNoteRow, inv: InvoiceRow): string {
 <cbc:DocumentCurrencyCode>ISK</cbc:DocumentCurrencyCode>
 <cbc:BuyerReference>${esc(buyerReference(inv))}</cbc:BuyerReference>
 <cac:BillingReference><cac:InvoiceDocumentReference><cbc:ID>${esc(inv.number)}</cbc:ID><cbc:IssueDate>${day(inv.issued_at)}</cbc:IssueDate></cac:InvoiceDocumentReference></cac:BillingReference>
-${sellerParty(inv.seller)}
+${sellerParty(inv.seller, outsideScope(note.lines, inv.seller))}
 ${buyerParty(inv.buyer)}
 ${taxTotal(inv.seller, note.vat, note.total_vat)}
 ${monetaryTotal(note.lines, note.total)}

@@ -4,13 +4,14 @@ import { ID_PREFIX, newId } from '../../domain/ids';
 import type { PosActor } from './access';
 import { presentRefund } from './refund-object';
 import { createTillLookups, noShift, type TillDeps } from './till-deps';
+import { creditPosRefund } from '../invoices/issue';
 
 /**
  * Refunds at a till (a manager): to cash from the drawer, or to the card the sale was paid with
  * through the one refund service, never more than was paid or was paid by card (decision 0129).
  * They run on the locked sale row, so two refunds of one sale never both take its last krónur.
  */
-export function createRefunds(deps: Pick<TillDeps, 'knex' | 'pos' | 'access' | 'refunds'>) {
+export function createRefunds(deps: Pick<TillDeps, 'knex' | 'pos' | 'access' | 'refunds' | 'dispatcher'>) {
   const { pos, access } = deps;
   const { saleOr404 } = createTillLookups(deps);
   return {
@@ -26,6 +27,7 @@ export function createRefunds(deps: Pick<TillDeps, 'knex' | 'pos' | 'access' | '
       const found = await saleOr404(scope, actor, saleId);
       const staff = await access.actingStaff(scope, actor, body.staff, 'manager');
       const key = idempotencyKey ?? newId(ID_PREFIX.posRefund);
+      const wake: string[] = [];
       const row = await deps.knex.transaction(async (trx) => {
         const sale = (await pos.sales.lock(scope, found.id, trx))!;
         const again = await pos.refunds.findByKey(sale.id, key, trx);
@@ -67,7 +69,7 @@ export function createRefunds(deps: Pick<TillDeps, 'knex' | 'pos' | 'access' | '
           });
           refundId = refund.id;
         }
-        return pos.refunds.insert(
+        const refund = await pos.refunds.insert(
           scope,
           {
             id: newId(ID_PREFIX.posRefund),
@@ -82,7 +84,11 @@ export function createRefunds(deps: Pick<TillDeps, 'knex' | 'pos' | 'access' | '
           },
           trx,
         );
+        // An invoiced sale's refund is credited with it, from the same sequence (decision 0235).
+        wake.push(...(await creditPosRefund(trx, refund)));
+        return refund;
       });
+      await deps.dispatcher.wake(wake);
       return presentRefund(row);
     },
   };

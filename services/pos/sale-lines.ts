@@ -4,17 +4,19 @@ import type { VariantRow } from '../../db/product-variants';
 import { InvalidRequestError } from '../../domain/errors';
 import { priceLine, type LineSource } from '../../domain/line-pricing';
 import { missingReference } from '../lookup';
+import { checkedVatTreatment, type VatTreatmentInput } from '../vat-treatment';
+import { conflictingVatLine, VAT_CONFLICT_MESSAGE } from '../../domain/vat-category';
 import type { TillDeps } from './till-deps';
 
 export type SaleLineInput =
   | { product: string; variant?: string | undefined; quantity: number; discount_amount?: number | undefined }
-  | {
+  | ({
       description: string;
       unit_amount: number;
       vat_rate: VatRate;
       quantity: number;
       discount_amount?: number | undefined;
-    };
+    } & VatTreatmentInput);
 
 /**
  * A sale's lines priced from the catalogue (a product's default price or a variant's one-time price),
@@ -23,7 +25,7 @@ export type SaleLineInput =
 export function createSaleLines(deps: Pick<TillDeps, 'catalog'>) {
   const { products, variants, prices } = deps.catalog;
   return async function priceSaleLines(scope: Scope, lines: SaleLineInput[]) {
-    return Promise.all(
+    const priced = await Promise.all(
       lines.map(async (line, i) => {
         const discount = line.discount_amount ?? 0;
         let source: LineSource;
@@ -47,7 +49,12 @@ export function createSaleLines(deps: Pick<TillDeps, 'catalog'>) {
             });
           source = { product, variant, unitAmount: price.unit_amount };
         } else {
-          source = { description: line.description, unitAmount: line.unit_amount, vatRate: line.vat_rate };
+          source = {
+            description: line.description,
+            unitAmount: line.unit_amount,
+            vatRate: line.vat_rate,
+            vat: checkedVatTreatment(line.vat_rate, line, `lines.${i}.`),
+          };
         }
         const priced = priceLine(source, line.quantity, discount);
         if (!Number.isSafeInteger(priced.gross) || discount > priced.gross)
@@ -61,6 +68,9 @@ export function createSaleLines(deps: Pick<TillDeps, 'catalog'>) {
           description: priced.description,
           unit_amount: priced.unit_amount,
           vat_rate: priced.vat_rate,
+          vat_category: priced.vat_category,
+          vat_exemption_reason: priced.vat_exemption_reason,
+          vat_exemption_reason_code: priced.vat_exemption_reason_code,
           position: i,
           quantity: priced.quantity,
           discount_amount: priced.discount_amount,
@@ -68,5 +78,13 @@ export function createSaleLines(deps: Pick<TillDeps, 'catalog'>) {
         };
       }),
     );
+    // A sale invoiced to a business must fit one invoice: one kind of VAT line (decision 0234).
+    const conflict = conflictingVatLine(priced.map((l) => l.vat_category));
+    if (conflict >= 0)
+      throw new InvalidRequestError(VAT_CONFLICT_MESSAGE, {
+        code: 'parameter_invalid',
+        param: `lines.${conflict}.vat_category`,
+      });
+    return priced;
   };
 }

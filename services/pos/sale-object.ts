@@ -3,6 +3,7 @@ import type { PosSaleLineRow, PosSalePaymentRow, PosSaleRow } from '../../db/pos
 import { unix } from '../../domain/unix-time';
 import { buildReceipt } from '../receipts';
 import { VatLineSchema, VatRateSchema } from './vat-lines';
+import { VatTreatmentSchema } from '../vat-treatment-object';
 
 export const PosSaleSchema = z.object({
   id: z.string(),
@@ -25,6 +26,7 @@ export const PosSaleSchema = z.object({
       unit_amount: z.number().int(),
       discount_amount: z.number().int(),
       vat_rate: VatRateSchema,
+      ...VatTreatmentSchema.shape,
       amount: z.number().int(),
     }),
   ),
@@ -38,10 +40,17 @@ export const PosSaleSchema = z.object({
   ),
   vat: z.array(VatLineSchema),
   z_report: z.string().nullable(),
+  customer: z.string().nullable().describe('The business buyer named at the till (decision 0235)'),
+  invoice: z.string().nullable().describe("The sale's invoice when sold to a business buyer"),
   created_at: z.number(),
 });
 /** A sale with its lines and payment parts; its VAT per rate is the receipt's, worked out the one way. */
-export function presentSale(s: PosSaleRow, lines: PosSaleLineRow[], payments: PosSalePaymentRow[]) {
+export function presentSale(
+  s: PosSaleRow,
+  lines: PosSaleLineRow[],
+  payments: PosSalePaymentRow[],
+  invoiceId: string | null = null,
+) {
   const { vat } = buildReceipt({
     kind: 'receipt',
     number: String(s.number),
@@ -76,6 +85,9 @@ export function presentSale(s: PosSaleRow, lines: PosSaleLineRow[], payments: Po
       unit_amount: l.unit_amount,
       discount_amount: l.discount_amount,
       vat_rate: l.vat_rate,
+      vat_category: l.vat_category,
+      vat_exemption_reason: l.vat_exemption_reason,
+      vat_exemption_reason_code: l.vat_exemption_reason_code,
       amount: l.amount,
     })),
     payments: payments.map((p) => ({
@@ -86,6 +98,8 @@ export function presentSale(s: PosSaleRow, lines: PosSaleLineRow[], payments: Po
     })),
     vat,
     z_report: s.z_report_id,
+    customer: s.customer_id ?? null,
+    invoice: invoiceId,
     created_at: unix(s.created_at),
   };
 }

@@ -5,6 +5,11 @@ import type { PosStaffRow } from '../../db/pos-staff';
 import type { CardToken } from '../../adapters/acquirers/card-acquirer';
 import { ID_PREFIX, newId } from '../../domain/ids';
 import { missingReference } from '../lookup';
+import { InvalidRequestError } from '../../domain/errors';
+import { isBusinessBuyer } from '../../domain/einvoice-parties';
+import { createCustomerRepository } from '../../db/customers';
+import { createInvoiceRepository } from '../../db/invoices';
+import { issuePosSaleInvoice } from '../invoices/issue';
 import type { PosActor } from './access';
 import { createSaleCard, PosCardDeclinedError } from './sale-card';
 import { createSaleLines, type SaleLineInput } from './sale-lines';
@@ -17,6 +22,8 @@ export interface SaleInput {
   payments: SalePaymentInput[];
   email?: string | undefined;
   staff?: string | undefined;
+  /** A business buyer: the sale is invoiced (decision 0235). */
+  customer?: string | undefined;
 }
 
 /**
@@ -28,16 +35,36 @@ export function createSales(deps: TillDeps) {
   const { registerOr404, saleOr404 } = createTillLookups(deps);
   const priceSaleLines = createSaleLines(deps);
   const card = createSaleCard(deps);
+  const customers = createCustomerRepository(deps.knex);
+  const invoices = createInvoiceRepository(deps.knex);
 
   async function presentSales(rows: PosSaleRow[]) {
     const { lines, payments } = await pos.sales.parts(rows.map((r) => r.id));
+    const invoiced = await invoices.ofPosSales(rows.filter((r) => r.customer_id).map((r) => r.id));
     return rows.map((s) =>
       presentSale(
         s,
         lines.filter((x) => x.sale_id === s.id),
         payments.filter((x) => x.sale_id === s.id),
+        invoiced.get(s.id) ?? null,
       ),
     );
+  }
+
+  /**
+   * The buyer a till names for an invoice: a customer of the merchant that is a business (decision
+   * 0210); a consumer keeps the receipt, so naming one is refused rather than ignored.
+   */
+  async function businessBuyer(scope: Scope, id: string | undefined) {
+    if (id === undefined) return null;
+    const customer = await customers.findById(scope, id);
+    if (!customer) throw missingReference('customer', id, 'customer');
+    if (!isBusinessBuyer(customer))
+      throw new InvalidRequestError(
+        'A till sale is invoiced only to a business (a customer marked business or with a company kennitala); a consumer gets the receipt',
+        { code: 'customer_not_business', param: 'customer' },
+      );
+    return customer;
   }
 
   return {
@@ -51,6 +78,7 @@ export function createSales(deps: TillDeps) {
       const reg = await registerOr404(scope, actor, registerId);
       const staff: PosStaffRow = await access.actingStaff(scope, actor, body.staff);
       const lines = await priceSaleLines(scope, body.lines);
+      const buyer = await businessBuyer(scope, body.customer);
       const total = lines.reduce((s, l) => s + l.amount, 0);
       checkPayments(total, body.payments);
       if (!(await pos.shifts.openOf(scope, reg.id))) throw noShift();
@@ -89,6 +117,7 @@ export function createSales(deps: TillDeps) {
             discount: lines.reduce((s, l) => s + l.discount_amount, 0),
             change_due: changeDue(body.payments),
             email: body.email ?? null,
+            customer_id: buyer?.id ?? null,
           },
           lines,
           body.payments.map((p, i) => ({
@@ -100,6 +129,9 @@ export function createSales(deps: TillDeps) {
           })),
           trx,
         );
+        // The invoice with the sale, from the merchant's one sequence: the sale and its invoice
+        // commit together or not at all (decision 0235).
+        wake.push(...(await issuePosSaleInvoice(trx, sale.id)));
         return { sale };
       });
       await deps.dispatcher.wake(wake);

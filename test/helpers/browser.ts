@@ -3,8 +3,22 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 /** Chromium from the distribution (apt package `chromium`); CHROMIUM_PATH overrides. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** Headless, no sandbox (containers run as root), and no traffic of its own to the internet. */
+declare global {
+  // Set by test/helpers/shared-stack-environment.ts in every test file's global.
+  var __skilSharedBrowser: (() => Promise<Browser>) | undefined;
+}
+
+/**
+ * Chromium for a test file: inside jest, the jest worker's one browser (decision 0200, "One
+ * browser"), of which the file sees and closes only the contexts it opened; elsewhere a browser of
+ * its own. A launch costs about a CPU-second, which 31 files paid each.
+ */
 export function launchChromium(): Promise<Browser> {
+  return globalThis.__skilSharedBrowser ? globalThis.__skilSharedBrowser() : launchOwnChromium();
+}
+
+/** Headless, no sandbox (containers run as root), and no traffic of its own to the internet. */
+export function launchOwnChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [

@@ -1,4 +1,6 @@
 import { TestEnvironment } from 'jest-environment-node';
+import type { Browser, BrowserContext } from 'playwright-core';
+import type * as BrowserModule from './browser';
 import type * as StackModule from './stack';
 import type { TestStack, TestStackOptions } from './stack';
 import type * as StackStartModule from './stack-start';
@@ -20,10 +22,13 @@ const CHILD_MESSAGE_END = 2;
  */
 
 let shared: Promise<TestStack> | undefined;
+/** This jest worker's Chromium, launched the first time a file asks (decision 0200, "One browser"). */
+let sharedBrowser: Promise<Browser> | undefined;
 interface OuterModules {
   stackStart: typeof StackStartModule;
   stack: typeof StackModule;
   webStackStart: typeof WebStackStartModule;
+  browser: typeof BrowserModule;
 }
 let outerModules: OuterModules | undefined;
 
@@ -48,6 +53,8 @@ function outerRealm(): OuterModules {
     stack: require('./stack.ts') as typeof StackModule,
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     webStackStart: require('./web-stack-start.ts') as typeof WebStackStartModule,
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    browser: require('./browser.ts') as typeof BrowserModule,
   };
   return outerModules;
 }
@@ -62,6 +69,16 @@ export default class SharedStackEnvironment extends TestEnvironment {
   private used: { stack: TestStack; bankExchangesBefore: number } | null = null;
   /** The stacks of its own this file started and has not stopped. */
   private readonly own = new Set<{ stop(): Promise<void> }>();
+  /** The browser contexts this file opened in the worker's Chromium and has not closed. */
+  private readonly contexts = new Set<BrowserContext>();
+
+  private readonly started = { cpu: process.cpuUsage(), at: Date.now() };
+  private readonly testPath: string;
+
+  constructor(...args: ConstructorParameters<typeof TestEnvironment>) {
+    super(...args);
+    this.testPath = args[1].testPath;
+  }
 
   override async setup(): Promise<void> {
     await super.setup();
@@ -80,6 +97,47 @@ export default class SharedStackEnvironment extends TestEnvironment {
       this.tracked(await outerRealm().stackStart.startStack(opts));
     this.global.__skilStartWebStack = async (opts: WebStackOptions) =>
       this.tracked(await outerRealm().webStackStart.startWebStack(opts));
+    this.global.__skilSharedBrowser = async () => {
+      sharedBrowser ??= outerRealm()
+        .browser.launchOwnChromium()
+        .catch((err: unknown) => {
+          sharedBrowser = undefined;
+          throw err;
+        });
+      return this.browserForFile(await sharedBrowser);
+    };
+  }
+
+  /**
+   * The worker's Chromium as this file sees it: what the file opens is its own, and closing "the
+   * browser" closes only that, so the next file finds a browser with nothing of this one's left.
+   */
+  private browserForFile(browser: Browser): Browser {
+    const track = (context: BrowserContext): BrowserContext => {
+      this.contexts.add(context);
+      context.once('close', () => this.contexts.delete(context));
+      return context;
+    };
+    const closeOwn = async () => {
+      const open = [...this.contexts];
+      this.contexts.clear();
+      await Promise.all(open.map((c) => c.close().catch(() => undefined)));
+    };
+    return new Proxy(browser, {
+      get: (target, key, receiver) => {
+        if (key === 'newContext')
+          return async (...args: Parameters<Browser['newContext']>) =>
+            track(await target.newContext(...args));
+        if (key === 'newPage')
+          return async (...args: Parameters<Browser['newPage']>) => {
+            const context = track(await target.newContext(...args));
+            return context.newPage();
+          };
+        if (key === 'close') return closeOwn;
+        const value: unknown = Reflect.get(target, key, receiver);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
   }
 
   /** The stack, with a `stop()` that also tells the teardown it need not stop it. */
@@ -102,8 +160,21 @@ export default class SharedStackEnvironment extends TestEnvironment {
     // process for the files after it.
     const left = [...this.own];
     this.own.clear();
-    await Promise.all(left.map((stack) => stack.stop().catch(() => undefined)));
+    const contexts = [...this.contexts];
+    this.contexts.clear();
+    await Promise.all([
+      ...left.map((stack) => stack.stop().catch(() => undefined)),
+      ...contexts.map((context) => context.close().catch(() => undefined)),
+    ]);
     await super.teardown();
+    if (process.env.SKIL_TEST_CPU_LOG) {
+      const cpu = process.cpuUsage(this.started.cpu);
+      const fs = await import('node:fs');
+      fs.appendFileSync(
+        process.env.SKIL_TEST_CPU_LOG,
+        `${JSON.stringify({ file: this.testPath, pid: process.pid, wall: Date.now() - this.started.at, cpu: Math.round((cpu.user + cpu.system) / 1000) })}\n`,
+      );
+    }
     if (problems.length > 0)
       throw new Error(`simulated bank traffic breaks IOBWS-Claims3.1.yaml:\n${problems.join('\n')}`);
   }

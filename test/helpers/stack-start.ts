@@ -36,6 +36,7 @@ import { startSimulatedCarriers } from '../../simulators/carriers/service';
 import { simulatedCarrierConnections } from '../../adapters/carriers/carriers';
 import { httpAccessPoint } from '../../adapters/access-point/http-access-point';
 import { startTestAccessPoint } from './access-point';
+import { holdIdleConnections } from '../../api/idle-connections';
 
 /**
  * The API and, unless told otherwise, a worker, on this file's own database and task queue, against
@@ -127,7 +128,7 @@ export async function startStack(opts: TestStackOptions = {}): Promise<TestStack
     checkResponses: true,
   });
   const server: Server = await new Promise((resolve) => {
-    const s = app.listen(port, '127.0.0.1', () => resolve(s));
+    const s = holdIdleConnections(app.listen(port, '127.0.0.1', () => resolve(s)));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   listening.url = url;

@@ -14,6 +14,7 @@ import { startTestAcquirer } from './acquirer';
 import { TEST_SECRETS_KEY } from './secrets-key';
 import { startTestMail } from './mail';
 import type { WebStack, WebStackOptions } from './web-stack';
+import { holdIdleConnections } from '../../api/idle-connections';
 
 /**
  * The API on its own database, listening on a port chosen first so that PUBLIC_BASE_URL can be
@@ -43,7 +44,7 @@ export async function startWebStack(opts: WebStackOptions = {}): Promise<WebStac
     ...(opts.allowPrivateRanges && { webhookAllowPrivateRanges: opts.allowPrivateRanges }),
   });
   const server: Server = await new Promise((resolve) => {
-    const s = app.listen(port, '127.0.0.1', () => resolve(s));
+    const s = holdIdleConnections(app.listen(port, '127.0.0.1', () => resolve(s)));
   });
   return {
     url,

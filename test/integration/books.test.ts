@@ -135,7 +135,15 @@ interface Doc {
   id: string;
   issued_at?: number;
   created: number;
-  lines: { vat_rate: number; amount: number }[];
+  lines: { vat_rate: number; vat_category?: string; amount: number }[];
+}
+
+const outside = (l: { vat_category?: string }) => l.vat_category === 'E' || l.vat_category === 'O';
+
+/** Adds a document's lines: those outside the scope at their amount, the others by rate. */
+function addLines(into: Boxes, lines: Doc['lines'], sign: 1 | -1) {
+  addDocument(into, perRate(lines.filter((l) => !outside(l))), sign);
+  for (const l of lines.filter(outside)) into.out_of_scope += sign * l.amount;
 }
 
 test('a two-month period through checkout, krafa, till, refunds, a lost dispute and a renewal with a coupon: every box equals an independent computation', async () => {
@@ -151,6 +159,8 @@ test('a two-month period through checkout, krafa, till, refunds, a lost dispute 
   ]);
   const pi11 = await payCheckout(m, [{ description: 'Kaffibaunir', unit_amount: 3_333, vat_rate: 11 }]);
   const pi0 = await payCheckout(m, [{ description: 'Útflutningur', unit_amount: 50_000, vat_rate: 0 }]);
+  // Outside the scope of VAT (category O, decision 0234): on no box of the return, shown beside it.
+  await payCheckout(m, [{ description: 'Gjafabréf', unit_amount: 10_000, vat_rate: 0, vat_category: 'O' }]);
   // Refunds: part of the mixed sale (shared among its rates), all of the 11 % one.
   expect((await post('/v1/refunds', { payment_intent: pi24, amount: 7_001 })).status).toBe(200);
   expect((await post('/v1/refunds', { payment_intent: pi11 })).status).toBe(200);
@@ -285,13 +295,13 @@ test('a two-month period through checkout, krafa, till, refunds, a lost dispute 
   const credits = zero();
   const invoices = (await all<Doc>('/v1/invoices')).filter((d) => inPeriod(d.issued_at ?? d.created));
   const notes = (await all<Doc>('/v1/credit-notes')).filter((d) => inPeriod(d.issued_at ?? d.created));
-  // 4 checkout sales, the krafa's, and the subscription's two periods.
-  expect(invoices).toHaveLength(6);
+  // 5 checkout sales, the krafa's, and the subscription's two periods.
+  expect(invoices).toHaveLength(7);
   expect(notes).toHaveLength(2);
-  for (const i of invoices) addDocument(expected, perRate(i.lines), 1);
+  for (const i of invoices) addLines(expected, i.lines, 1);
   for (const n of notes) {
-    addDocument(expected, perRate(n.lines), -1);
-    addDocument(credits, perRate(n.lines), -1);
+    addLines(expected, n.lines, -1);
+    addLines(credits, n.lines, -1);
   }
   const tillSales = [
     perRate([
@@ -314,13 +324,13 @@ test('a two-month period through checkout, krafa, till, refunds, a lost dispute 
     period: { id: period.id, kind: 'two_month' },
     vat_period: 'two_month',
     vat_number: '123456',
-    documents: { invoice: 6, credit_note: 2, pos_sale: 3, pos_refund: 2 },
+    documents: { invoice: 7, credit_note: 2, pos_sale: 3, pos_refund: 2 },
   });
   expect(report.boxes).toEqual(expected);
   expect(report.credits).toEqual(credits);
   built = { m, period: period.id, boxes: report.boxes };
   expect(report.boxes.C).toBe(50_000);
-  expect(report.boxes.out_of_scope).toBe(0);
+  expect(report.boxes.out_of_scope).toBe(10_000);
 
   // Every box opens to the documents behind it, and they add up to it.
   for (const box of ['A', 'B', 'C', 'D'] as const) {
@@ -331,7 +341,7 @@ test('a two-month period through checkout, krafa, till, refunds, a lost dispute 
     expect(docs.every((d) => d.figures[box] !== 0)).toBe(true);
   }
   const everything = await all<{ id: string; type: string }>(`/v1/reports/vat/documents?period=${period.id}`);
-  expect(everything).toHaveLength(13);
+  expect(everything).toHaveLength(14);
   expect(everything.filter((d) => d.type === 'pos_sale').map((d) => d.id)).toEqual(
     expect.arrayContaining([mixed, single]),
   );
@@ -352,7 +362,7 @@ test('a two-month period through checkout, krafa, till, refunds, a lost dispute 
   expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
   const rows = (await csv.text()).trim().split('\r\n');
   expect(rows[0]).toBe('type,id,number,date,parent,A,B,C,D,vat_24,vat_11,out_of_scope');
-  expect(rows).toHaveLength(1 + 13 + 1);
+  expect(rows).toHaveLength(1 + 14 + 1);
   const b = report.boxes as Boxes;
   expect(rows.at(-1)!.split(',').slice(5).map(Number)).toEqual([
     b.A,

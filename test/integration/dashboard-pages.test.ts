@@ -158,8 +158,14 @@ const NOT_VISITED: Record<string, string> = {
 /** Every page at a phone's, a tablet's and a desk's width, in both languages (decision 0207). */
 const WIDTHS = [1280, 768, 390] as const;
 const LANGUAGES = ['en', 'is'] as const;
-/** Where each page's screenshot is written, one folder per language and width (README, "Tests"). */
-const SCREENSHOTS = join(__dirname, '..', 'artifacts', 'dashboard-pages');
+/**
+ * Where each page's screenshot is written, one folder per language and width (README, "Tests"), when
+ * SKIL_TEST_SCREENSHOTS is set: they are for a person to look at, and their 345 full-page encodings
+ * cost a sixth of this file's CPU in every run that nobody looks at.
+ */
+const SCREENSHOTS = process.env.SKIL_TEST_SCREENSHOTS
+  ? join(__dirname, '..', 'artifacts', 'dashboard-pages')
+  : null;
 
 /** Routes that are downloads, by how their path ends, and the type each answers with. */
 const DOWNLOADS: [string, string][] = [
@@ -232,7 +238,8 @@ test('every page route of the router, at three widths in both languages: no side
   const overflows: string[] = [];
   const untranslated: string[] = [];
   for (const lang of LANGUAGES)
-    for (const width of WIDTHS) await mkdir(join(SCREENSHOTS, `${lang}-${width}`), { recursive: true });
+    for (const width of WIDTHS)
+      if (SCREENSHOTS) await mkdir(join(SCREENSHOTS, `${lang}-${width}`), { recursive: true });
   for (const route of routes) {
     if (route in NOT_VISITED) continue;
     const { page } = sessions[visitorOf(route)];
@@ -289,6 +296,7 @@ test('every page route of the router, at three widths in both languages: no side
           if (found.length > 0) findings[`${path} (${lang}, ${width} px)`] = found;
         }
         const shot = route.replace(/^\/(dashboard\/?)?/, '').replace(/[^\w-]+/g, '_') || 'dashboard';
+        if (!SCREENSHOTS) continue;
         await page.screenshot({
           path: join(SCREENSHOTS, `${lang}-${width}`, `${shot}.jpg`),
           fullPage: true,

@@ -12,6 +12,8 @@
  *     invoice and credit note have no fatal finding under either artefact.
  * (c) Each kind of document's fatal rule ids and warnings, printed; every business kind is held to
  *     no fatal finding, among them a sole trader marked business with a GLN and a Peppol id.
+ *     Also: exempt lines (E, with reason text and VATEX code) and a line outside the scope (O),
+ *     decision 0234; a till sale to a business and its till refund's credit note, decision 0235.
  * (d) What is refused, and why: a seller without kennitala and address, a business buyer without an
  *     address, a consumer's credit note; the consumer's PDF carries what an invoice must.
  */
@@ -20,6 +22,7 @@ import { createInvoiceRepository } from '../../db/invoices';
 import { invoiceUbl } from '../../services/invoices/ubl';
 import { pdfText } from '../helpers/pdf-text';
 import { until } from '../helpers/until';
+import { setPos, setUpTill } from '../helpers/pos';
 import {
   fatalIds,
   validateEInvoices,
@@ -112,6 +115,59 @@ async function refund(m: TestMerchant, paymentIntent: string, invoiceId: string,
   return notes.body.data[0] as { id: string; total: number };
 }
 
+/**
+ * A till sale to a business buyer, paid in cash, and a partial refund at the till (decision 0235):
+ * the sale's invoice and the refund's credit note.
+ */
+async function posSaleToBusiness(m: TestMerchant, customer: string) {
+  await setPos(stack, m.id, true);
+  const till = await setUpTill(stack, m.testKey);
+  const device = (path: string, json: unknown) => stack.api(till.credential, path, { method: 'POST', json });
+  expect((await device('/v1/pos/sign_in', { staff: till.manager.id, pin: till.managerPin })).status).toBe(
+    200,
+  );
+  expect(
+    (await device(`/v1/pos/registers/${till.register.id}/shift/open`, { opening_float: 20_000 })).status,
+  ).toBe(200);
+  // A consumer keeps the receipt: naming one for an invoice is refused, and no sale is made.
+  const consumer = await stack.api(m.testKey, '/v1/customers', {
+    method: 'POST',
+    json: { name: 'Guðrún Jónsdóttir', email: 'gudrun@example.is' },
+  });
+  const refused = await device(`/v1/pos/registers/${till.register.id}/sales`, {
+    customer: consumer.body.id,
+    lines: [{ description: 'Kaffibolli', unit_amount: 690, vat_rate: 24, quantity: 1 }],
+    payments: [{ method: 'cash', amount: 690 }],
+  });
+  expect({
+    status: refused.status,
+    code: refused.body.error?.code,
+    param: refused.body.error?.param,
+  }).toEqual({
+    status: 400,
+    code: 'customer_not_business',
+    param: 'customer',
+  });
+  expect((await stack.api(m.testKey, '/v1/pos/sales')).body.data).toEqual([]);
+  const sale = await device(`/v1/pos/registers/${till.register.id}/sales`, {
+    customer,
+    lines: [
+      { description: 'Kaffivél', unit_amount: 49_900, vat_rate: 24, quantity: 1, discount_amount: 4_990 },
+      { description: 'Kaffibaunir 1 kg', unit_amount: 3_490, vat_rate: 11, quantity: 3 },
+    ],
+    payments: [{ method: 'cash', amount: 55_380, tendered: 60_000 }],
+  });
+  expect(sale.status).toBe(200);
+  expect(sale.body).toMatchObject({ customer, invoice: expect.stringMatching(/^in_/) });
+  const invoice = await stack.api(m.testKey, `/v1/invoices/${sale.body.invoice}`);
+  expect(invoice.body).toMatchObject({ pos_sale: sale.body.id, total: 55_380, status: 'paid', customer });
+  const refund = await device(`/v1/pos/sales/${sale.body.id}/refunds`, { method: 'cash', amount: 3_490 });
+  expect(refund.status).toBe(200);
+  const notes = await stack.api(m.testKey, `/v1/credit-notes?invoice=${sale.body.invoice}`);
+  expect(notes.body.data).toEqual([expect.objectContaining({ pos_refund: refund.body.id, total: 3_490 })]);
+  return { invoice: sale.body.invoice as string, creditNote: notes.body.data[0].id as string };
+}
+
 async function ubl(m: TestMerchant, path: string): Promise<string> {
   const res = await fetch(`${stack.url}${path}`, { headers: { authorization: `Bearer ${m.testKey}` } });
   expect(res.status).toBe(200);
@@ -151,6 +207,53 @@ test("today's invoices and credit notes, through the real paths, validated by th
   const fullRefundPi = await payCheckout(vat, {
     customer: buyer,
     items: [{ description: 'Baunir 1 kg', quantity: 3, unit_amount: 3490, vat_rate: 11 }],
+  });
+  // VAT categories beside the rate (decision 0234): an exempt product (text and VATEX code) sold with
+  // an exempt line given by code alone; and a line outside the scope of VAT. Each kind is a sale of
+  // its own (exempt beside taxable and anything beside O are refused, see below).
+  const course = await stack.api(vat.testKey, '/v1/products', {
+    method: 'POST',
+    json: {
+      name: 'Námskeið í kaffigerð',
+      vat_rate: 0,
+      vat_category: 'E',
+      vat_exemption_reason: 'Kennsla, undanþegin VSK (2. gr. laga nr. 50/1988)',
+      vat_exemption_reason_code: 'VATEX-EU-132-1I',
+      default_price_data: { unit_amount: 15000 },
+    },
+  });
+  expect(course.status).toBe(200);
+  expect(course.body).toMatchObject({
+    vat_rate: 0,
+    vat_category: 'E',
+    vat_exemption_reason_code: 'VATEX-EU-132-1I',
+  });
+  const exemptPi = await payCheckout(vat, {
+    customer: buyer,
+    items: [
+      { product: course.body.id, quantity: 2 },
+      {
+        description: 'Prófgjald',
+        quantity: 1,
+        unit_amount: 3000,
+        vat_rate: 0,
+        vat_category: 'E',
+        vat_exemption_reason_code: 'VATEX-EU-132-1J',
+      },
+    ],
+  });
+  const outsidePi = await payCheckout(vat, {
+    customer: buyer,
+    items: [
+      {
+        description: 'Útlagður kostnaður: sendingargjald',
+        quantity: 1,
+        unit_amount: 2500,
+        vat_rate: 0,
+        vat_category: 'O',
+        vat_exemption_reason: 'Útlagður kostnaður fyrir hönd kaupanda',
+      },
+    ],
   });
   const noVatPi = await payCheckout(noVat, {
     customer: noVatBuyer,
@@ -192,6 +295,10 @@ test("today's invoices and credit notes, through the real paths, validated by th
   const business = await invoiceOf(vat, businessPi);
   const partial = await refund(vat, businessPi, business.id, 4000);
   expect(partial.total).toBe(4000);
+  const pos = await posSaleToBusiness(vat, buyer);
+  const exempt = await invoiceOf(vat, exemptPi);
+  const exemptNote = await refund(vat, exemptPi, exempt.id, 10000);
+  expect(exemptNote.total).toBe(10000);
   const full = await invoiceOf(vat, fullRefundPi);
   const fullNote = await refund(vat, fullRefundPi, full.id);
   expect(fullNote.total).toBe(3 * 3490);
@@ -237,6 +344,15 @@ test("today's invoices and credit notes, through the real paths, validated by th
       vat,
       `/v1/invoices/${(await invoiceOf(vat, soleTraderPi)).id}/ubl`,
     ],
+    ['business invoice, till sale in cash with a line discount', vat, `/v1/invoices/${pos.invoice}/ubl`],
+    ['partial credit note of a till refund', vat, `/v1/credit-notes/${pos.creditNote}/ubl`],
+    ['business invoice, exempt lines (E), two reasons', vat, `/v1/invoices/${exempt.id}/ubl`],
+    ['partial credit note of the exempt invoice', vat, `/v1/credit-notes/${exemptNote.id}/ubl`],
+    [
+      'business invoice, a line outside the scope of VAT (O)',
+      vat,
+      `/v1/invoices/${(await invoiceOf(vat, outsidePi)).id}/ubl`,
+    ],
     [
       'business invoice, merchant without VAT number',
       noVat,
@@ -254,6 +370,43 @@ test("today's invoices and credit notes, through the real paths, validated by th
     xml[documents.findIndex(([kind]) => kind.startsWith('business invoice, sole trader'))]!;
   expect(soleTraderXml).toContain('<cbc:EndpointID schemeID="0088">5690000000015</cbc:EndpointID>');
   expect(soleTraderXml).toContain('<cbc:ID schemeID="0088">5690000000015</cbc:ID>');
+  // The exempt invoice: one E group with both reasons (one breakdown per category, BR-E-01), its
+  // lines classified E at 0 %; the outside-the-scope invoice without the seller's VAT number (BR-O-02).
+  const exemptJson = await stack.api(vat.testKey, `/v1/invoices/${exempt.id}`);
+  expect(exemptJson.body.lines.map((l: { vat_category: string }) => l.vat_category)).toEqual(['E', 'E']);
+  expect(exemptJson.body.vat).toEqual([
+    expect.objectContaining({
+      rate: 0,
+      category: 'E',
+      // Two codes for one group: neither is the group's code, both are kept in its text.
+      exemption_reason: 'Kennsla, undanþegin VSK (2. gr. laga nr. 50/1988); VATEX-EU-132-1I; VATEX-EU-132-1J',
+      exemption_reason_code: null,
+      vat_amount: 0,
+    }),
+  ]);
+  const exemptXml = xml[documents.findIndex(([kind]) => kind.startsWith('business invoice, exempt'))]!;
+  expect(exemptXml).toContain(
+    '<cac:ClassifiedTaxCategory><cbc:ID>E</cbc:ID><cbc:Percent>0</cbc:Percent><cac:TaxScheme>',
+  );
+  expect(exemptXml).toContain(
+    '<cbc:TaxExemptionReason>Kennsla, undanþegin VSK (2. gr. laga nr. 50/1988); VATEX-EU-132-1I; VATEX-EU-132-1J</cbc:TaxExemptionReason>',
+  );
+  const exemptNoteJson = await stack.api(vat.testKey, `/v1/credit-notes/${exemptNote.id}`);
+  expect(exemptNoteJson.body.vat.map((v: { category: string }) => v.category)).toEqual(['E']);
+  const outsideXml = xml[documents.findIndex(([kind]) => kind.includes('outside the scope'))]!;
+  expect(outsideXml).toContain('<cac:ClassifiedTaxCategory><cbc:ID>O</cbc:ID><cac:TaxScheme>');
+  expect(outsideXml).toContain(
+    '<cbc:TaxExemptionReason>Útlagður kostnaður fyrir hönd kaupanda</cbc:TaxExemptionReason>',
+  );
+  expect(outsideXml).not.toContain('<cac:PartyTaxScheme>');
+  // The PDF says why no VAT is charged on the exempt lines (decision 0234).
+  const exemptPdf = await fetch(`${stack.url}/v1/invoices/${exempt.id}/pdf`, {
+    headers: { authorization: `Bearer ${vat.testKey}` },
+  });
+  const exemptText = await pdfText(Buffer.from(await exemptPdf.arrayBuffer()));
+  expect(exemptText).toContain('Prófgjald | 1 x 3.000 kr. | VSK 0% undanþegið / exempt | 3.000 kr.');
+  expect(exemptText).toContain('VSK 0% undanþegið / exempt: stofn / taxable 33.000 kr., VSK / VAT 0 kr.');
+  expect(exemptText).toContain('Kennsla, undanþegin VSK');
   const started = Date.now();
   const reports = await validateEInvoices(xml);
   const took = Date.now() - started;
@@ -287,6 +440,84 @@ test("today's invoices and credit notes, through the real paths, validated by th
     });
   }
 }, 120_000);
+
+test('a VAT category is checked beside its rate wherever a rate is taken, naming the field', async () => {
+  const m = await stack.merchant();
+  await seller(m, '123456');
+  const post = (path: string, json: Record<string, unknown>, method = 'POST') =>
+    stack.api(m.testKey, path, { method, json });
+  const patch = (path: string, json: Record<string, unknown>) => post(path, json, 'PATCH');
+  const refused = async (path: string, json: Record<string, unknown>, method = 'POST') => {
+    const r = await post(path, json, method);
+    return { status: r.status, param: r.body.error?.param };
+  };
+  const cases: [Record<string, unknown>, string][] = [
+    [{ vat_rate: 0, vat_category: 'S' }, 'vat_rate'],
+    [{ vat_rate: 24, vat_category: 'Z' }, 'vat_rate'],
+    [{ vat_rate: 11, vat_category: 'O' }, 'vat_rate'],
+    [{ vat_rate: 0, vat_category: 'E' }, 'vat_exemption_reason'],
+    [
+      { vat_rate: 0, vat_category: 'E', vat_exemption_reason_code: 'VATEX-EU-O' },
+      'vat_exemption_reason_code',
+    ],
+    [{ vat_rate: 24, vat_exemption_reason: 'Af því bara' }, 'vat_exemption_reason'],
+    [{ vat_rate: 0, vat_category: 'X' }, 'vat_category'],
+  ];
+  for (const [vat, param] of cases) {
+    expect({ vat, ...(await refused('/v1/products', { name: 'Vara', ...vat })) }).toEqual({
+      vat,
+      status: 400,
+      param,
+    });
+    expect(
+      await refused('/v1/checkout/sessions', {
+        currency: 'ISK',
+        success_url: SUCCESS_URL,
+        items: [
+          { description: 'Kaffi', unit_amount: 500, vat_rate: 24 },
+          { description: 'Lína', unit_amount: 1000, ...vat },
+        ],
+      }),
+      // An unknown category fails the item's shape, which zod names by the item.
+    ).toEqual({ status: 400, param: vat.vat_category === 'X' ? 'items.1' : `items.1.${param}` });
+  }
+  // One invoice holds one kind of line: nothing beside O (BR-O-11), no exempt beside taxable.
+  for (const other of [
+    { vat_rate: 0, vat_category: 'O' },
+    { vat_rate: 0, vat_category: 'E', vat_exemption_reason: 'Kennsla' },
+  ])
+    expect(
+      await refused('/v1/checkout/sessions', {
+        currency: 'ISK',
+        success_url: SUCCESS_URL,
+        items: [
+          { description: 'Kaffi', unit_amount: 500, vat_rate: 0 },
+          { description: 'Lína', unit_amount: 1000, ...other },
+        ],
+      }),
+    ).toEqual({ status: 400, param: 'items.1.vat_category' });
+  // An update is checked as the product will stand: S cannot go to 0 %, and a category change
+  // drops the old reason; null puts the category back to derived.
+  const p = await post('/v1/products', { name: 'Vara', vat_rate: 24, vat_category: 'S' });
+  expect(p.body).toMatchObject({ vat_category: 'S', vat_exemption_reason: null });
+  expect(await refused(`/v1/products/${p.body.id}`, { vat_rate: 0 }, 'PATCH')).toEqual({
+    status: 400,
+    param: 'vat_rate',
+  });
+  const e = await patch(`/v1/products/${p.body.id}`, {
+    vat_rate: 0,
+    vat_category: 'E',
+    vat_exemption_reason: 'Undanþegið',
+  });
+  expect(e.body).toMatchObject({ vat_rate: 0, vat_category: 'E', vat_exemption_reason: 'Undanþegið' });
+  const z = await patch(`/v1/products/${p.body.id}`, { vat_category: 'Z' });
+  expect(z.body).toMatchObject({ vat_category: 'Z', vat_exemption_reason: null });
+  const derived = await patch(`/v1/products/${p.body.id}`, { vat_category: null });
+  expect(derived.body).toMatchObject({ vat_rate: 0, vat_category: null });
+  // Products and items that name no category are as they were: derived on the invoice.
+  const plain = await post('/v1/products', { name: 'Vara', vat_rate: 11 });
+  expect(plain.body).toMatchObject({ vat_rate: 11, vat_category: null, vat_exemption_reason_code: null });
+});
 
 test('what has no Peppol document is refused naming why, and the consumer gets the PDF invoice', async () => {
   const vat = await stack.merchant();

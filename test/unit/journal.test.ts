@@ -20,14 +20,19 @@ import type { VatCategory } from '../../domain/vat-box';
 /** How many random sequences each property runs: stated here, as the suite's bound counts it. */
 const RUNS = 300;
 
-const rate = fc.constantFrom<VatRate>(24, 11, 0);
-const category = fc.constantFrom<VatCategory | null>(null, null, 'S', 'Z', 'E', 'O');
-const saleLine = fc.record({
-  unit_amount: fc.integer({ min: 1, max: 500_000 }),
-  quantity: fc.integer({ min: 1, max: 5 }),
-  vat_rate: rate,
-  vat_category: category,
-});
+/** A line at a rate with a category that fits it (decision 0234), or none (derived). */
+const saleLine = fc
+  .record({
+    unit_amount: fc.integer({ min: 1, max: 500_000 }),
+    quantity: fc.integer({ min: 1, max: 5 }),
+    vat_rate: fc.constantFrom<VatRate>(24, 11, 0),
+    pick: fc.integer({ min: 0, max: 3 }),
+  })
+  .map(({ pick, ...l }) => {
+    const fits: (VatCategory | undefined)[] =
+      l.vat_rate === 0 ? [undefined, 'Z', 'E', 'O'] : [undefined, 'S'];
+    return { ...l, vat_category: fits[pick % fits.length] };
+  });
 
 const op = fc.oneof(
   fc.record({
@@ -82,7 +87,7 @@ function rowsOf(o: Op, at: Date): JournalSourceRow[] {
   switch (o.kind) {
     case 'invoice': {
       const inv = invoiceAmounts(o.lines.map((l) => ({ description: 'x', ...l })));
-      const lines = inv.lines.map((l, i) => ({ ...l, vat_category: o.lines[i]!.vat_category }));
+      const lines = inv.lines;
       const rows = [
         row('invoice', at, { lines, vat: inv.vat }),
         row('payment', at, { amount: inv.total, fee: fee(inv.total) }),
@@ -99,7 +104,11 @@ function rowsOf(o: Op, at: Date): JournalSourceRow[] {
       return rows;
     }
     case 'pos': {
-      const lines = o.lines.map((l) => ({ vat_rate: l.vat_rate, amount: l.unit_amount * l.quantity }));
+      const lines = o.lines.map((l) => ({
+        vat_rate: l.vat_rate,
+        vat_category: l.vat_category ?? null,
+        amount: l.unit_amount * l.quantity,
+      }));
       const total = lines.reduce((s, l) => s + l.amount, 0);
       const cash = Math.round(total * o.cashShare);
       const rows = [row('pos_sale', at, { lines, cash })];

@@ -10,6 +10,9 @@ describe('priceLine', () => {
       description: 'Kaffi',
       unit_amount: 650,
       vat_rate: 11,
+      vat_category: null,
+      vat_exemption_reason: null,
+      vat_exemption_reason_code: null,
       quantity: 3,
       gross: 1950,
       discount_amount: 0,
@@ -37,6 +40,9 @@ describe('priceLine', () => {
       description: 'Viðgerð',
       unit_amount: 12_400,
       vat_rate: 24,
+      vat_category: null,
+      vat_exemption_reason: null,
+      vat_exemption_reason_code: null,
       quantity: 1,
       gross: 12_400,
       discount_amount: 0,
@@ -55,5 +61,26 @@ describe('priceLine', () => {
   test('a gross past the safe integers is returned as is, for the caller to refuse', () => {
     const line = priceLine({ description: 'x', unitAmount: Number.MAX_SAFE_INTEGER, vatRate: 0 }, 1000);
     expect(Number.isSafeInteger(line.gross)).toBe(false);
+  });
+
+  test('a line carries its VAT category from the product or as given (decision 0234)', () => {
+    const course = {
+      ...kaffi,
+      vat_rate: 0 as const,
+      vat_category: 'E' as const,
+      vat_exemption_reason: 'Kennsla',
+    };
+    expect(priceLine({ product: course, unitAmount: 9000 }, 1)).toMatchObject({
+      vat_rate: 0,
+      vat_category: 'E',
+      vat_exemption_reason: 'Kennsla',
+      vat_exemption_reason_code: null,
+    });
+    const vat = {
+      vat_category: 'O' as const,
+      vat_exemption_reason: null,
+      vat_exemption_reason_code: 'VATEX-EU-O',
+    };
+    expect(priceLine({ description: 'Útlagt', unitAmount: 500, vatRate: 0, vat }, 1)).toMatchObject(vat);
   });
 });

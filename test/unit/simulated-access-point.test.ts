@@ -43,6 +43,7 @@ function invoice(id: string, buyer: InvoiceRow['buyer']): InvoiceRow {
     payment_intent_id: 'pi_1',
     claim_id: null,
     claim_account: null,
+    pos_sale_id: null,
     customer_id: 'cus_1',
     subscription_id: null,
     checkout_session_id: null,

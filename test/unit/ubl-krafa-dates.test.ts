@@ -25,6 +25,7 @@ const invoice: InvoiceRow = {
   payment_intent_id: null,
   claim_id: 'clm_1',
   claim_account: '013366000042',
+  pos_sale_id: null,
   customer_id: 'cus_1',
   subscription_id: null,
   checkout_session_id: null,

@@ -9,7 +9,7 @@ import { createRoutes } from '../../route';
 import { listOf } from '../../list';
 import { zInt } from '../../validation';
 import { pageOptions, zAmount, zId, zLine } from '../../fields';
-import { zVatRate } from '../products';
+import { VatTreatmentInput, zVatRate } from '../products';
 import { actor, list, RegisterQuery, tag, zStaff } from './shared';
 
 const SaleLine = z.union([
@@ -26,6 +26,7 @@ const SaleLine = z.union([
       description: zLine(255).min(1),
       unit_amount: zAmount().describe('VAT-inclusive ISK'),
       vat_rate: zVatRate,
+      ...VatTreatmentInput,
       quantity: zInt().pipe(z.number().min(1).max(1000)),
       discount_amount: zAmount().optional(),
     })
@@ -50,6 +51,11 @@ const CreateSale = z
       .max(10)
       .describe('Parts that sum to the sale: cash, card (on the paired terminal), or both'),
     email: z.string().email().max(254).optional().describe('Where the receipt is sent'),
+    customer: zId
+      .optional()
+      .describe(
+        'A business buyer (a customer marked business or with a company kennitala): the sale is also invoiced, with a UBL e-invoice (decision 0235)',
+      ),
     staff: zStaff,
   })
   .strict();
