@@ -136,6 +136,8 @@ interface Doc {
   issued_at?: number;
   created: number;
   lines: { vat_rate: number; vat_category?: string; amount: number }[];
+  pos_sale?: string | null;
+  pos_refund?: string | null;
 }
 
 const outside = (l: { vat_category?: string }) => l.vat_category === 'E' || l.vat_category === 'O';
@@ -287,14 +289,36 @@ test('a two-month period through checkout, krafa, till, refunds, a lost dispute 
   const single = await sale([{ description: 'Kort', unit_amount: 1_999, vat_rate: 24, quantity: 1 }]);
   await sale([{ description: 'Samloka', unit_amount: 1_290, vat_rate: 11, quantity: 2 }]);
   expect((await device(`/v1/pos/sales/${mixed}/refunds`, { method: 'cash' })).status).toBe(200);
+  // A till sale to a business buyer is invoiced with the sale, and its refund credited (decision
+  // 0235): one sale and one refund for the return, not two of each.
+  const buyer = await post('/v1/customers', {
+    name: 'Bókhaldsstofan ehf.',
+    email: 'reikningar@bokhald.example.is',
+    kennitala: '4101692659',
+    address: { line1: 'Hverfisgata 4', postal_code: '101', city: 'Reykjavík', country: 'IS' },
+  });
+  const invoicedSale = await device(`/v1/pos/registers/${till.register.id}/sales`, {
+    customer: buyer.body.id,
+    lines: [{ description: 'Pappír', unit_amount: 3_100, vat_rate: 24, quantity: 2 }],
+    payments: [{ method: 'cash', amount: 6_200 }],
+  });
+  expect(invoicedSale.body.invoice).toMatch(/^in_/);
+  expect(
+    (await device(`/v1/pos/sales/${invoicedSale.body.id}/refunds`, { method: 'cash', amount: 1_550 })).status,
+  ).toBe(200);
   expect((await device(`/v1/pos/sales/${single}/refunds`, { method: 'cash', amount: 999 })).status).toBe(200);
 
   // The independent computation, from the documents as the API lists them.
   const inPeriod = (unix: number) => unix * 1000 >= period.start && unix * 1000 < period.end;
   const expected = zero();
   const credits = zero();
-  const invoices = (await all<Doc>('/v1/invoices')).filter((d) => inPeriod(d.issued_at ?? d.created));
-  const notes = (await all<Doc>('/v1/credit-notes')).filter((d) => inPeriod(d.issued_at ?? d.created));
+  // The till's invoice and credit note are its sale and refund, counted below as those.
+  const invoices = (await all<Doc>('/v1/invoices')).filter(
+    (d) => inPeriod(d.issued_at ?? d.created) && !d.pos_sale,
+  );
+  const notes = (await all<Doc>('/v1/credit-notes')).filter(
+    (d) => inPeriod(d.issued_at ?? d.created) && !d.pos_refund,
+  );
   // 5 checkout sales, the krafa's, and the subscription's two periods.
   expect(invoices).toHaveLength(7);
   expect(notes).toHaveLength(2);
@@ -310,10 +334,15 @@ test('a two-month period through checkout, krafa, till, refunds, a lost dispute 
     ]),
     perRate([{ vat_rate: 24, amount: 1_999 }]),
     perRate([{ vat_rate: 11, amount: 2_580 }]),
+    perRate([{ vat_rate: 24, amount: 6_200 }]),
   ];
   for (const s of tillSales) addDocument(expected, s, 1);
   // The full refund reverses the mixed sale; the part of the single-rate one is 999 at 24 %.
-  for (const r of [tillSales[0]!, perRate([{ vat_rate: 24, amount: 999 }])]) {
+  for (const r of [
+    tillSales[0]!,
+    perRate([{ vat_rate: 24, amount: 999 }]),
+    perRate([{ vat_rate: 24, amount: 1_550 }]),
+  ]) {
     addDocument(expected, r, -1);
     addDocument(credits, r, -1);
   }
@@ -324,7 +353,7 @@ test('a two-month period through checkout, krafa, till, refunds, a lost dispute 
     period: { id: period.id, kind: 'two_month' },
     vat_period: 'two_month',
     vat_number: '123456',
-    documents: { invoice: 7, credit_note: 2, pos_sale: 3, pos_refund: 2 },
+    documents: { invoice: 7, credit_note: 2, pos_sale: 4, pos_refund: 3 },
   });
   expect(report.boxes).toEqual(expected);
   expect(report.credits).toEqual(credits);
@@ -341,7 +370,7 @@ test('a two-month period through checkout, krafa, till, refunds, a lost dispute 
     expect(docs.every((d) => d.figures[box] !== 0)).toBe(true);
   }
   const everything = await all<{ id: string; type: string }>(`/v1/reports/vat/documents?period=${period.id}`);
-  expect(everything).toHaveLength(14);
+  expect(everything).toHaveLength(16);
   expect(everything.filter((d) => d.type === 'pos_sale').map((d) => d.id)).toEqual(
     expect.arrayContaining([mixed, single]),
   );
@@ -362,7 +391,7 @@ test('a two-month period through checkout, krafa, till, refunds, a lost dispute 
   expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
   const rows = (await csv.text()).trim().split('\r\n');
   expect(rows[0]).toBe('type,id,number,date,parent,A,B,C,D,vat_24,vat_11,out_of_scope');
-  expect(rows).toHaveLength(1 + 14 + 1);
+  expect(rows).toHaveLength(1 + 16 + 1);
   const b = report.boxes as Boxes;
   expect(rows.at(-1)!.split(',').slice(5).map(Number)).toEqual([
     b.A,
@@ -479,7 +508,7 @@ test('the journal of the built period: every day balances, its sales and VAT are
   // Cash in the till: the three cash sales less the cash refunds.
   let cash = 0;
   for (const e of entries) for (const l of e.lines) if (l.account === 'cash') cash += l.debit - l.credit;
-  expect(cash).toBe(4_440 + 1_999 + 2_580 - 4_440 - 999);
+  expect(cash).toBe(4_440 + 1_999 + 2_580 + 6_200 - 4_440 - 999 - 1_550);
   // The lost dispute's amount is a loss; the payments' fees an expense.
   const dispute = entries.find((e) => e.source.type === 'dispute')!;
   expect(dispute.lines).toEqual([
