@@ -180,6 +180,33 @@ export function reportsRouter(
     );
   });
 
+  docs.push({
+    method: 'get',
+    path: '/v1/reports/settlement.csv',
+    summary:
+      "The settlement lines of the runs settled in a period, each with its run's payout, the camt.053 entry that booked it, and its refund, dispute or cost, as CSV (streamed)",
+    tag,
+    auth: true,
+    query: VatReportQuery,
+    response: z.string(),
+    status: 200,
+    contentType: 'text/csv',
+  });
+  router.get('/v1/reports/settlement.csv', async (req: Request, res: Response) => {
+    context(res).route = '/v1/reports/settlement.csv';
+    const scope = scopeOf(res);
+    const query = parseInput(VatReportQuery, req.query, 'query');
+    const period = await journal.periodFor(scope, query.period);
+    res
+      .status(200)
+      .type('text/csv; charset=utf-8')
+      .set('content-disposition', `attachment; filename="settlement-${period.id}.csv"`)
+      .set('cache-control', 'no-store');
+    await writeChunks(res, journal.settlementCsv(scope, period), (err) =>
+      deps.log.error({ err }, 'settlement period export failed'),
+    );
+  });
+
   route({
     method: 'post',
     path: '/v1/reports/periods/:period/close',

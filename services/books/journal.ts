@@ -29,6 +29,7 @@ import {
 import { csvRow } from '../../domain/csv';
 import { unix } from '../../domain/unix-time';
 import { figuresOf } from './vat-report';
+import { settlementPeriodCsv } from './settlement-period-csv';
 import type { AccountObject, BooksPeriodObject, JournalEntryObject } from './journal-object';
 
 const PAGE = 1000;
@@ -262,6 +263,9 @@ export function createJournalService(deps: { knex: Knex }) {
 
     periodFor: async (scope: Scope, value?: string) =>
       periodOf(value, (await sellerOf(scope)).kind, new Date()),
+
+    /** The settlement lines of the period's runs with their payouts and statement entries (decision 0241). */
+    settlementCsv: (scope: Scope, period: VatPeriod) => settlementPeriodCsv(deps.knex, scope, period),
 
     /** A page of a period's journal. */
     async page(

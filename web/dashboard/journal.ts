@@ -17,6 +17,7 @@ const t = defineMessages({
     status_closed: 'Closed on {at}: this journal and its download no longer change',
     totals: 'Debit and credit',
     export: 'Download CSV',
+    settlement: 'Payouts of the period with their lines and bank statement entries (CSV)',
     accounts: 'Account numbers are set in the API (chart of accounts); closed periods keep theirs.',
     date: 'Date',
     source: 'Source',
@@ -50,6 +51,7 @@ const t = defineMessages({
     status_closed: 'Lokað {at}: dagbókin og skráin breytast ekki framar',
     totals: 'Debet og kredit',
     export: 'Sækja CSV',
+    settlement: 'Útgreiðslur tímabilsins með línum og færslum á bankayfirliti (CSV)',
     accounts: 'Bókhaldslyklar eru stilltir í API-inu (bókhaldslyklar); lokuð tímabil halda sínum.',
     date: 'Dagsetning',
     source: 'Uppruni',
@@ -139,7 +141,8 @@ export function journalPages(ctx: WebContext): Router {
     const body = html`${form} ${summary}
       <p>
         <a href="/dashboard/journal/export.csv?period=${p.id}" download>${t(l, 'export')}</a> ·
-        <a href="/dashboard/vat?period=${p.id}">${t(l, 'vat')}</a>
+        <a href="/dashboard/vat?period=${p.id}">${t(l, 'vat')}</a> ·
+        <a href="/dashboard/journal/settlement.csv?period=${p.id}" download>${t(l, 'settlement')}</a>
       </p>
       <p class="hint">${t(l, 'accounts')}</p>
       ${table(
@@ -167,6 +170,21 @@ export function journalPages(ctx: WebContext): Router {
     res.setHeader('Cache-Control', 'no-store');
     await writeChunks(res, service().csv(view.scope, { period: period.id }), (err) =>
       ctx.log.error({ err }, 'journal export failed'),
+    );
+  });
+
+  router.get('/dashboard/journal/settlement.csv', async (req, res) => {
+    const view = merchantView(req, res);
+    const asked = typeof req.query.period === 'string' ? req.query.period : undefined;
+    const period = await loadOrSendFailure(res, view, t(view.locale, 'title'), () =>
+      service().periodFor(view.scope, asked),
+    );
+    if (!period) return;
+    res.status(200).type('text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', `attachment; filename="settlement-${period.id}.csv"`);
+    res.setHeader('Cache-Control', 'no-store');
+    await writeChunks(res, service().settlementCsv(view.scope, period), (err) =>
+      ctx.log.error({ err }, 'settlement period export failed'),
     );
   });
 
