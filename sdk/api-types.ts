@@ -1773,6 +1773,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reports/settlement.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The settlement lines of the runs settled in a period, each with its run's payout, the camt.053 entry that booked it, and its refund, dispute or cost, as CSV (streamed) */
+        get: operations["getV1ReportsSettlementCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reports/vat": {
         parameters: {
             query?: never;
@@ -14950,6 +14967,41 @@ export interface operations {
             };
         };
     };
+    getV1ReportsSettlementCsv: {
+        parameters: {
+            query?: {
+                period?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1ReportsVat: {
         parameters: {
             query?: {
@@ -15207,6 +15259,18 @@ export interface operations {
                             paid_at: number | null;
                             payout: {
                                 amount: number;
+                                /** @description The camt.053 statement entry that booked the payout, once bank sync matched it (decision 0241) */
+                                bank_entry: {
+                                    /** @description The bank's reference of the entry (AcctSvcrRef) */
+                                    acct_svcr_ref: string | null;
+                                    amount: number;
+                                    booking_date: string | null;
+                                    end_to_end_id: string | null;
+                                    /** @description The camt.053 statement file it was booked in */
+                                    file: string;
+                                    id: string;
+                                    value_date: string | null;
+                                } | null;
                                 channel: string;
                                 /** @constant */
                                 currency: "ISK";
@@ -15289,6 +15353,18 @@ export interface operations {
                         paid_at: number | null;
                         payout: {
                             amount: number;
+                            /** @description The camt.053 statement entry that booked the payout, once bank sync matched it (decision 0241) */
+                            bank_entry: {
+                                /** @description The bank's reference of the entry (AcctSvcrRef) */
+                                acct_svcr_ref: string | null;
+                                amount: number;
+                                booking_date: string | null;
+                                end_to_end_id: string | null;
+                                /** @description The camt.053 statement file it was booked in */
+                                file: string;
+                                id: string;
+                                value_date: string | null;
+                            } | null;
                             channel: string;
                             /** @constant */
                             currency: "ISK";
@@ -15347,8 +15423,18 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description A krafa reversal: the bank's transaction key */
+                            claim_transaction: string | null;
+                            /** @description A cost line: what it is charged for (the capture's authorization, the krafa payment's bank key) */
+                            cost: {
+                                source: string;
+                                /** @enum {string} */
+                                type: "acquirer_fee" | "bank_cost";
+                            } | null;
                             /** @constant */
                             currency: "ISK";
+                            /** @description A dispute or its reversal: the dispute */
+                            dispute: string | null;
                             fee: number;
                             /** @enum {string} */
                             fee_kind: "card_online" | "card_pos" | "claim";
@@ -15364,6 +15450,8 @@ export interface operations {
                             object: "settlement_line";
                             occurred_at: number;
                             payment_intent: string | null;
+                            /** @description A refund line: the refund (re_…) */
+                            refund: string | null;
                             source: string;
                         }[];
                         has_more: boolean;
