@@ -18,10 +18,10 @@ import {
   type AccountRole,
   type JournalSource,
 } from '../../domain/journal';
+import { booksPlacement, firstOpenPeriod } from '../../domain/books-period';
 import {
   lastEndedVatPeriod,
   parseVatPeriod,
-  vatPeriodOf,
   vatPeriodRange,
   type VatPeriod,
   type VatPeriodKind,
@@ -69,11 +69,6 @@ export function journalSourceOf(row: JournalSourceRow, seller: { registered: boo
 type Chart = Record<AccountRole, { number: string; name: string }>;
 
 const dayOf = (d: Date) => d.toISOString().slice(0, 10);
-const nextDay = (date: string) => {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return dayOf(d);
-};
 
 /** The `page` token of the journal list: where the next page starts (decision 0239). */
 type PageToken = { closed: number } | { live: JournalCursor };
@@ -128,18 +123,6 @@ export function createJournalService(deps: { knex: Knex }) {
       chart[role] = { number: o?.number ?? d.number, name: o?.name ?? d.is };
     }
     return chart;
-  }
-
-  /** Where a period's journal comes from, given the closed periods. */
-  function placement(period: VatPeriod, closed: ClosedPeriodRow[]) {
-    const own = closed.find((c) => c.period_id === period.id);
-    if (own) return { closed: own } as const;
-    const through = closed.at(-1)?.end_date;
-    const range = vatPeriodRange(period);
-    // The first open period takes every source no close took, however old (decision 0240).
-    const firstOpen = through !== undefined && vatPeriodOf(period.kind, nextDay(through)).id === period.id;
-    if (firstOpen) range.from = new Date(0);
-    return { live: range } as const;
   }
 
   function entryOf(row: JournalSourceRow, seller: { registered: boolean }, chart: Chart, period: VatPeriod) {
@@ -200,7 +183,7 @@ export function createJournalService(deps: { knex: Knex }) {
     ctx: { seller: { registered: boolean }; closed: ClosedPeriodRow[] },
     after?: PageToken,
   ): AsyncGenerator<{ entry: Omit<ClosedEntryRow, 'id' | 'period_id'>; token: PageToken }> {
-    const where = placement(period, ctx.closed);
+    const where = booksPlacement(period, ctx.closed);
     if ('closed' in where) {
       let afterId = after && 'closed' in after ? after.closed : undefined;
       for (;;) {
@@ -346,8 +329,8 @@ export function createJournalService(deps: { knex: Knex }) {
         const already = closed.find((c) => c.period_id === period.id);
         if (already) return presentPeriod(period, already);
         const through = closed.at(-1)?.end_date;
-        if (through !== undefined) {
-          const first = vatPeriodOf(seller.kind, nextDay(through));
+        const first = firstOpenPeriod(seller.kind, closed);
+        if (through !== undefined && first) {
           if (period.start <= through)
             throw new InvalidRequestError(
               `${period.id} lies before ${through}, the end of the books' last close`,

@@ -1,12 +1,17 @@
 import type { Knex } from '../../db/knex';
 import type { Scope } from '../../domain/scope';
 import { createMerchantRepository } from '../../db/merchants';
-import { createVatDocumentRepository, type VatDocumentRow } from '../../db/vat-documents';
+import {
+  createVatDocumentRepository,
+  type VatDocumentCursor,
+  type VatDocumentRow,
+} from '../../db/vat-documents';
+import { createJournalRepository } from '../../db/journal';
+import { booksPlacement } from '../../domain/books-period';
 import { InvalidRequestError, NotFoundError } from '../../domain/errors';
 import {
   lastEndedVatPeriod,
   parseVatPeriod,
-  vatPeriodRange,
   type VatPeriod,
   type VatPeriodKind,
 } from '../../domain/vat-period';
@@ -85,6 +90,7 @@ function touches(f: VatFigures, box: VatBox | 'D'): boolean {
  */
 export function createVatReportService(deps: { knex: Knex }) {
   const docs = createVatDocumentRepository(deps.knex);
+  const journal = createJournalRepository(deps.knex);
   const merchants = createMerchantRepository(deps.knex);
 
   async function sellerOf(scope: Scope) {
@@ -106,16 +112,17 @@ export function createVatReportService(deps: { knex: Knex }) {
     scope: Scope,
     period: VatPeriod,
     seller: { registered: boolean },
-    after?: { at: Date; id: string },
+    after?: VatDocumentCursor,
   ) {
-    const range = vatPeriodRange(period);
+    // Placed as the journal is, so the two agree once the books close periods (decision 0240).
+    const placement = booksPlacement(period, await journal.closedPeriods(deps.knex, scope));
     let cursor = after;
     for (;;) {
-      const rows = await docs.page(scope, range, { after: cursor, limit: PAGE });
+      const rows = await docs.page(scope, placement, { after: cursor, limit: PAGE });
       for (const row of rows) yield { row, figures: figuresOf(row, seller) };
       if (rows.length < PAGE) return;
       const last = rows[rows.length - 1]!;
-      cursor = { at: last.at, id: last.id };
+      cursor = { at_us: Number(last.at_us), id: last.id };
     }
   }
 
@@ -158,7 +165,7 @@ export function createVatReportService(deps: { knex: Knex }) {
     ): Promise<{ period: VatPeriod; data: VatReportDocumentObject[]; hasMore: boolean }> {
       const seller = await sellerOf(scope);
       const period = periodOf(opts.period, seller.kind, opts.now ?? new Date());
-      let after: { at: Date; id: string } | undefined;
+      let after: VatDocumentCursor | undefined;
       if (opts.startingAfter !== undefined) {
         after = await docs.position(scope, opts.startingAfter);
         if (!after)

@@ -651,6 +651,13 @@ test('a closed period: its export is the same bytes ever after; a late refund la
   expect(later.filter((e) => e.source.type === 'refund').map((e) => e.date)).toEqual([`${next}-01`]);
   expect(dayImbalance(later)).toEqual([]);
   expect(later.some((e) => e.lines.some((l) => l.account_number === '1200'))).toBe(true);
+  // The VAT report follows the close: the closed period's boxes are its journal's, the late credit
+  // note is in the next period's return.
+  const vat = async (p: string) => (await stack.api(m.testKey, `/v1/reports/vat?period=${p}`)).body;
+  expect((await vat(period)).boxes).toEqual(boxesOfJournal(kept));
+  expect((await vat(period)).documents).toMatchObject({ invoice: 2, credit_note: 0 });
+  expect((await vat(next)).boxes).toEqual(boxesOfJournal(later));
+  expect((await vat(next)).documents).toMatchObject({ invoice: 1, credit_note: 1 });
 
   // Closing out of order, a closed period's predecessor, a period not begun, a bad name: 400s.
   const [y] = period.split('-');
