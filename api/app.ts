@@ -29,6 +29,7 @@ import { promotionCodesRouter } from './routes/promotion-codes';
 import { checkoutSessionsRouter } from './routes/checkout-sessions';
 import { paymentIntentsRouter } from './routes/payment-intents';
 import { invoicesRouter } from './routes/invoices';
+import { reportsRouter } from './routes/reports';
 import { paymentMethodsRouter } from './routes/payment-methods';
 import { paymentLinksRouter } from './routes/payment-links';
 import { claimsRouter } from './routes/claims';
@@ -143,6 +144,7 @@ export function createApp(deps: AppDeps): Express {
   v1.use(checkoutSessionsRouter({ checkout: services.checkout }, docs));
   v1.use(paymentIntentsRouter({ paymentIntents: services.paymentIntents, refunds: services.refunds }, docs));
   v1.use(invoicesRouter({ invoices: services.invoices }, docs));
+  v1.use(reportsRouter({ vatReport: services.vatReport, journal: services.journal, log: deps.log }, docs));
   v1.use(disputesRouter({ disputes: services.disputes }, docs));
   v1.use(
     posRouter({ setup: services.pos.setup, till: services.pos.till, receipts: services.pos.receipts }, docs),

@@ -73,6 +73,8 @@ import { createCollectionPolicies } from '../services/collection/collection-poli
 import { createCollectionService } from '../services/collection/collection-service';
 import { createClaimTestPayments } from '../services/claims/test-payments';
 import { createInvoiceService } from '../services/invoices/invoices-service';
+import { createVatReportService } from '../services/books/vat-report';
+import { createJournalService } from '../services/books/journal';
 import { sendReceipt } from '../services/invoices/receipt-mail';
 import { createDisputeService } from '../services/disputes/disputes-service';
 import { createDisputeNotifications } from '../services/disputes/dispute-notifications';
@@ -181,6 +183,8 @@ export function composeServices(deps: ServiceDeps) {
   const delivery = { carriers, deliveries, log };
 
   const invoices = createInvoiceService({ knex });
+  const vatReport = createVatReportService({ knex });
+  const journal = createJournalService({ knex });
   const payments = createPaymentService({ knex, acquirer });
   const checkout = createCheckoutService({
     knex,
@@ -340,6 +344,8 @@ export function composeServices(deps: ServiceDeps) {
     homeFigures: createHomeFiguresService({ knex }),
     search: createDashboardSearchService({ knex }),
     paymentList: createPaymentListService({ knex }),
+    vatReport,
+    journal,
     data: {
       paymentIntents,
       refunds,
@@ -440,6 +446,8 @@ export function composeServices(deps: ServiceDeps) {
     paymentIntents,
     refunds,
     invoices,
+    vatReport,
+    journal,
     disputes,
     pos,
     paymentMethods,

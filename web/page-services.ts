@@ -1,4 +1,6 @@
 import type { CollectionService } from '../services/collection/collection-service';
+import type { VatReportService } from '../services/books/vat-report';
+import type { JournalService } from '../services/books/journal';
 import type { AutoDisableRule } from '../domain/webhook-schedule';
 import type { CheckoutService } from '../services/checkout';
 import type { SubscriptionService } from '../services/subscriptions/subscriptions';
@@ -128,6 +130,8 @@ export interface PageServices {
   search: DashboardSearchService;
   /** The payment list's filters, sorting and streaming CSV export (decision 0232). */
   paymentList: PaymentListService;
+  vatReport: VatReportService;
+  journal: JournalService;
   /** The merchant dashboard's data (payments, customers, catalog, kröfur, events, settlement). */
   data: MerchantDataServices;
   /** The point of sale: the till app and the dashboard's pairing page. */

@@ -16,6 +16,8 @@ import { webhookChannelPages } from './webhook-channel';
 import { tillPages } from './tills';
 import { searchPages } from './search';
 import { invoicePages } from './invoices';
+import { vatReportPages } from './vat-report';
+import { journalPages } from './journal';
 
 /** The paths of the merchant's pages; each is for signed-in merchant members, its forms CSRF-checked. */
 const MERCHANT_AREAS = [
@@ -32,6 +34,8 @@ const MERCHANT_AREAS = [
   '/dashboard/tills',
   '/dashboard/search',
   '/dashboard/invoices',
+  '/dashboard/vat',
+  '/dashboard/journal',
 ];
 
 /**
@@ -49,6 +53,8 @@ export function merchantPages(ctx: WebContext): Router {
     requireAction('read'),
   );
   router.use('/dashboard/settlement', requireAction('read_settlement'));
+  router.use('/dashboard/vat', requireAction('read_settlement'));
+  router.use('/dashboard/journal', requireAction('read_settlement'));
   router.use('/dashboard/webhooks', requireAction('manage_webhooks'));
   // Pairing a till hands out a credential: the same members who manage API keys and device logins.
   router.use('/dashboard/tills', requireAction('manage_keys'));
@@ -67,5 +73,7 @@ export function merchantPages(ctx: WebContext): Router {
   router.use(tillPages(ctx));
   router.use(searchPages(ctx));
   router.use(invoicePages(ctx));
+  router.use(vatReportPages(ctx));
+  router.use(journalPages(ctx));
   return router;
 }
