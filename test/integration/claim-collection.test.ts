@@ -2,8 +2,13 @@ import Decimal from 'decimal.js';
 import { randomBase62 } from '../../domain/ids';
 import { nextBankingDay } from '../../domain/banking-days';
 import type { DefaultInterestRate } from '../../domain/default-interest-rates';
+import { formatIsk } from '../../domain/isk';
+import type { Browser } from 'playwright-core';
 import { SimulatedCollector } from '../../simulators/collector/simulated-collector';
-import { createOperator } from '../helpers/accounts';
+import { createMerchantUser, createOperator } from '../helpers/accounts';
+import { launchChromium, openPage } from '../helpers/browser';
+import { accessibilityFindings } from '../helpers/accessibility';
+import { sidewaysOverflow } from '../helpers/page-checks';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { until } from '../helpers/until';
 
@@ -26,6 +31,7 @@ const collector = new SimulatedCollector();
 let stack: TestStack;
 let m: TestMerchant;
 let operator: string;
+let browser: Browser | undefined;
 
 beforeAll(async () => {
   // A stack of its own: the bank's clock is this file's, and collection runs read the whole environment.
@@ -40,6 +46,7 @@ beforeAll(async () => {
   operator = (await createOperator(stack.knex)).token;
 }, 120_000);
 afterAll(async () => {
+  await browser?.close();
   await stack?.stop();
 });
 
@@ -269,6 +276,7 @@ test('on a test clock: issue, eindagi, warning, two interim steps, hand-off — 
   await advance('2027-07-14');
   const reminded = await check('2027-07-14', ['overdue', 'warning', 'letter', 'reminder'], 950 + 3700 + 3700);
   expect(reminded.next_step).toEqual({ kind: 'hand_off', on: '2028-07-13' });
+  await pagesShow(id, reminded);
 
   // A year on: interest across 2027-08-01 and 2028-03-01, capitalised on 2028-06-15.
   await advance('2028-07-13');
@@ -304,6 +312,65 @@ test('on a test clock: issue, eindagi, warning, two interim steps, hand-off — 
   // collection and the simulated bank's alterations (about 50 s alone); up to three times that
   // beside the rest of the suite on two cores.
 }, 240_000);
+
+/**
+ * The payer page (Icelandic by default, English on `?lang=en`) and the dashboard's overdue list in
+ * Chromium at a phone's and a desk's width: no sideways overflow, no axe-core finding, and the
+ * figures shown are the API's `GET /v1/claims/{id}/collection` figures, formatted for the language.
+ */
+async function pagesShow(id: string, api: { amount_owed: Record<string, number>; next_step: unknown }) {
+  browser ??= await launchChromium();
+  const user = await createMerchantUser(stack.knex, m.id);
+  const { page, context, errors } = await openPage(browser, stack.url);
+  const problems: Record<string, unknown> = {};
+  const atBothWidths = async (where: string) => {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      const overflow = await page.evaluate(sidewaysOverflow);
+      if (overflow) problems[`${where} ${width} px overflow`] = overflow;
+      const found = await accessibilityFindings(page, { everyImpact: true, bestPractices: true });
+      if (found.length > 0) problems[`${where} ${width} px axe`] = found;
+    }
+  };
+  const owed = api.amount_owed as { principal: number; interest: number; total: number };
+  for (const lang of ['is', 'en'] as const) {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const res = await page.goto(`${stack.url}/krafa/${id}${lang === 'en' ? '?lang=en' : ''}`);
+    expect(res!.status()).toBe(200);
+    expect(await page.getAttribute('html', 'lang')).toBe(lang);
+    const cell = (part: string) => page.locator(`tr[data-part="${part}"] td.num`).innerText();
+    expect({
+      principal: await cell('principal'),
+      interest: await cell('interest'),
+      total: await cell('total'),
+      dataTotal: await page.getAttribute('td[data-total]', 'data-total'),
+    }).toEqual({
+      principal: formatIsk(owed.principal, lang),
+      interest: formatIsk(owed.interest, lang),
+      total: formatIsk(owed.total, lang),
+      dataTotal: String(owed.total),
+    });
+    expect(await page.locator('[data-next]').getAttribute('data-next')).toBe(
+      (api.next_step as { kind: string }).kind,
+    );
+    await atBothWidths(`/krafa (${lang})`);
+  }
+  await page.goto(`${stack.url}/dashboard/sign-in`);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
+  for (const lang of ['is', 'en'] as const) {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect((await page.goto(`${stack.url}/dashboard/claims/overdue?lang=${lang}`))!.status()).toBe(200);
+    const row = page.locator(`tr[data-claim="${id}"]`);
+    expect(await row.locator('td').nth(3).innerText()).toBe(formatIsk(owed.total, lang));
+    expect(await row.locator('td').nth(5).innerText()).toBe((api.next_step as { on: string }).on);
+    await atBothWidths(`/dashboard/claims/overdue (${lang})`);
+  }
+  expect(problems).toEqual({});
+  expect(errors).toEqual([]);
+  await context.close();
+}
 
 /** A krafa on its own clock (so a run scoped to the clock sees it alone), due today, issued. */
 async function dueToday(n: number, opts: { partial?: boolean } = {}) {
