@@ -4,7 +4,8 @@ import { nextBankingDay } from '../../domain/banking-days';
 import type { DefaultInterestRate } from '../../domain/default-interest-rates';
 import { formatIsk } from '../../domain/isk';
 import type { Browser } from 'playwright-core';
-import { SimulatedCollector } from '../../simulators/collector/simulated-collector';
+import { createHttpCollector } from '../../adapters/collectors/collector';
+import { startSimulatedCollector, type SimulatedCollectorService } from '../../simulators/collector/service';
 import { createMerchantUser, createOperator } from '../helpers/accounts';
 import { launchChromium, openPage } from '../helpers/browser';
 import { accessibilityFindings } from '../helpers/accessibility';
@@ -26,7 +27,8 @@ const DAY = 86_400_000;
 // The simulated bank's own copy of the published rates: the seed's, then what the operator adds.
 const BANK_RATES: DefaultInterestRate[] = [{ from: '2025-05-01', consumer: 15.5, business: 15.5 }];
 let bankNow: Date | null = null;
-const collector = new SimulatedCollector();
+// The simulated collector over HTTP, reached through the collector adapter as a live one would be.
+let collector: SimulatedCollectorService;
 
 let stack: TestStack;
 let m: TestMerchant;
@@ -34,12 +36,13 @@ let operator: string;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
+  collector = await startSimulatedCollector();
   // A stack of its own: the bank's clock is this file's, and collection runs read the whole environment.
   stack = await startTestStack({
     realBaseUrl: true,
     bank: true,
     bankOptions: { now: () => bankNow ?? new Date(), statutoryRates: BANK_RATES },
-    collector,
+    collector: createHttpCollector({ baseUrl: collector.url, token: collector.token }),
   });
   m = await stack.merchant('Innheimta ehf.');
   await stack.knex('merchants').where({ id: m.id }).update({ kennitala: CLAIMANT });
@@ -48,6 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await stack?.stop();
+  await collector?.stop();
 });
 
 const api = (p: string, json?: unknown) =>
@@ -288,7 +292,7 @@ test('on a test clock: issue, eindagi, warning, two interim steps, hand-off — 
     ]),
   );
   const kase = await until(
-    () => Promise.resolve(collector.cases.get(id)),
+    () => Promise.resolve(collector.collector.cases.get(id)),
     (k) => k !== undefined,
   );
   expect(kase!.received[0]).toMatchObject({
@@ -307,6 +311,33 @@ test('on a test clock: issue, eindagi, warning, two interim steps, hand-off — 
   expect(types.filter((t: string) => t === 'claim.overdue')).toHaveLength(1);
   expect(types.filter((t: string) => t === 'claim.collection_step_taken')).toHaveLength(3);
   expect(types.filter((t: string) => t === 'claim.handed_off')).toHaveLength(1);
+
+  // The debtor pays the collector; the claim payments sync reads it back (decision 0248): the krafa
+  // is paid and its collection closed, it is cancelled at the bank, and a later run takes no step.
+  const toCollector = (json: unknown) =>
+    fetch(`${collector.url}/v1/cases/${id}/payments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${collector.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(json),
+    });
+  expect((await toCollector({ amount: handed.amount_owed.total, paid_on: '2028-07-20' })).status).toBe(200);
+  await sync();
+  await sync();
+  const closed = (await api(`/v1/claims/${id}/collection`)).body;
+  expect(closed).toMatchObject({ claim_status: 'paid', state: 'closed', next_step: null });
+  expect(closed.steps.every((s: { status: string }) => s.status === 'taken')).toBe(true);
+  expect(await stack.bank!.client().getClaim(bankClaimId)).toMatchObject({ claimStatus: 'Cancelled' });
+  const paidClaim = (await api(`/v1/claims/${id}`)).body;
+  expect(paidClaim).toMatchObject({
+    status: 'paid',
+    amount_paid: principal + handed.amount_owed.interest + 8350,
+  });
+  const after = (await api(`/v1/events?limit=100`)).body.data.map((e: { type: string }) => e.type);
+  expect(after.filter((t: string) => t === 'claim.paid')).toHaveLength(1);
+  await collect(Date.parse('2028-09-01T00:30:00Z'), clock);
+  expect((await api(`/v1/claims/${id}/collection`)).body.steps).toHaveLength(closed.steps.length);
+  const payerPage = await (await fetch(`${stack.url}/krafa/${id}`)).text();
+  expect(payerPage).toContain('data-state="paid"');
   bankNow = null;
   // Over two minutes allowed: a year and a month of test-clock advances, each running the day's
   // collection and the simulated bank's alterations (about 50 s alone); up to three times that
