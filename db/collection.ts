@@ -354,12 +354,12 @@ export async function claimForPayer(
  * `transactionBatchId` is `collector:{id}`.
  */
 export async function lastCollectorPaymentId(db: Db, livemode: boolean): Promise<string | null> {
-  const row = (await db('claim_transactions as t')
+  const row: { id: string } | undefined = await db('claim_transactions as t')
     .join('claims as c', 'c.id', 't.claim_id')
     .where('c.livemode', livemode)
     .whereRaw(`t.data->>'transactionBatchId' like 'collector:%'`)
     .orderBy('t.id', 'desc')
-    .first(db.raw(`substr(t.data->>'transactionBatchId', 11) as id`))) as { id: string } | undefined;
+    .first(db.raw(`substr(t.data->>'transactionBatchId', 11) as id`));
   return row?.id ?? null;
 }
 

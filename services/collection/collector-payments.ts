@@ -44,7 +44,7 @@ export function createCollectorPayments(
     if (full) {
       // First at the bank, then in Skil: a cancel repeated after a crash is refused as already done.
       try {
-        await claimsBankFor(deps, livemode).cancelClaim(claim.bank_claim_id!, {
+        await claimsBankFor(deps, livemode).cancelClaim(claim.bank_claim_id, {
           idempotencyIdentity: `${claim.id}:collector-paid`,
         });
       } catch (err) {
