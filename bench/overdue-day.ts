@@ -77,7 +77,8 @@ async function main(): Promise<void> {
       args: [{ livemode: false, asOf: RUN_AT, testClockId: null }],
     });
     const runS = (Date.now() - start) / 1000;
-    const workerPeakRssMb = peakRssMb(worker.pid!);
+    if (worker.pid === undefined) throw new Error('the worker process has no pid');
+    const workerPeakRssMb = peakRssMb(worker.pid);
     await killHard(worker);
     const row = (
       await stack.knex.raw<{ rows: Record<string, string>[] }>(
