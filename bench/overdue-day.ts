@@ -3,13 +3,14 @@ import { withStack } from './harness';
 import { claimAccount, claimIdOf, type CreateClaimDetails } from '../adapters/banks/claims-api';
 import { newId, ID_PREFIX } from '../domain/ids';
 import { sqlArgs } from '../db/event-batch';
+import { killHard, spawnWorker } from '../test/helpers/worker-process';
 
 /**
  * Overdue day (decision 0246): N issued kröfur all pass their eindagi on one day; one collection run
- * (the workflow and its activities on the test stack's worker, the simulated bank over HTTP) marks
- * each overdue, takes its warning, records the events and alters every krafa at the bank with its
- * totals. Records the run's time, the time by which every warning was issued and the process's peak
- * RSS (API, worker and simulated bank share the process here, so it bounds the worker's).
+ * (the workflow and its activities on the real worker entry point in a process of its own, the
+ * simulated bank over HTTP in this one) marks each overdue, takes its warning, records the events and
+ * alters every krafa at the bank with its totals. Records the run's time, the time by which every
+ * warning was issued, the worker process's peak RSS alone and this process's (API, simulated bank).
  * Setup writes the kröfur directly as issued (they are the input, not what is measured) and creates
  * them in the simulated bank's ledger.
  *
@@ -19,13 +20,13 @@ const N = Number(process.argv[2] ?? 100_000);
 const EINDAGI = '2027-03-01'; // a Monday; overdue from Tuesday 2027-03-02
 const RUN_AT = Date.parse('2027-03-02T00:05:00Z');
 
-function peakRssMb(): number {
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0);
+function peakRssMb(pid: number | 'self' = 'self'): number {
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
   return Math.round(kb / 1024);
 }
 
 async function main(): Promise<void> {
-  await withStack({ bank: true }, async (stack) => {
+  await withStack({ bank: true, worker: false }, async (stack) => {
     const m = await stack.merchant('Overdue day');
     await stack.knex('merchants').where({ id: m.id }).update({ kennitala: '5510730339' });
     const t0 = performance.now();
@@ -68,6 +69,7 @@ async function main(): Promise<void> {
     const seededS = (performance.now() - t0) / 1000;
     console.log(`seeded ${N} issued kröfur in ${seededS.toFixed(1)} s`);
 
+    const worker = await spawnWorker(stack, { extraEnv: { SIMULATED_BANK_URL: stack.bank!.bank.url } });
     const start = Date.now();
     const totals = await stack.client.workflow.execute('collectionRun', {
       workflowId: `collection-run/test/bench/${start}`,
@@ -75,6 +77,9 @@ async function main(): Promise<void> {
       args: [{ livemode: false, asOf: RUN_AT, testClockId: null }],
     });
     const runS = (Date.now() - start) / 1000;
+    if (worker.pid === undefined) throw new Error('the worker process has no pid');
+    const workerPeakRssMb = peakRssMb(worker.pid);
+    await killHard(worker);
     const row = (
       await stack.knex.raw<{ rows: Record<string, string>[] }>(
         `select count(*) filter (where kind = 'warning') as warnings,
@@ -109,7 +114,8 @@ async function main(): Promise<void> {
             otherDefaultCostsAmountDue: sample.otherDefaultCostsAmountDue,
             totalAmountDue: sample.totalAmountDue,
           },
-          peakRssMb: peakRssMb(),
+          workerPeakRssMb,
+          benchProcessPeakRssMb: peakRssMb(),
         },
         null,
         2,

@@ -347,3 +347,37 @@ export async function claimForPayer(
     merchantName: merchant?.name ?? '',
   };
 }
+
+/**
+ * The collector's id of the last of its payments recorded in this environment: where the next poll
+ * of the collector starts (decision 0248). Collector payments are claim transactions whose
+ * `transactionBatchId` is `collector:{id}`.
+ */
+export async function lastCollectorPaymentId(db: Db, livemode: boolean): Promise<string | null> {
+  const row: { id: string } | undefined = await db('claim_transactions as t')
+    .join('claims as c', 'c.id', 't.claim_id')
+    .where('c.livemode', livemode)
+    .whereRaw(`t.data->>'transactionBatchId' like 'collector:%'`)
+    .orderBy('t.id', 'desc')
+    .first(db.raw(`substr(t.data->>'transactionBatchId', 11) as id`));
+  return row?.id ?? null;
+}
+
+/** A krafa of the environment by its id, with its collection columns; undefined when none. */
+export async function collectionClaim(
+  db: Db,
+  claimId: string,
+  livemode: boolean,
+): Promise<CollectionClaimRow | undefined> {
+  const row = await db<CollectionClaimRow>('claims').where({ id: claimId, livemode }).first();
+  return row && num(row, ['amount', 'amount_paid', 'collection_costs']);
+}
+
+/** The collector has been paid the krafa: its collection is over (decision 0248). */
+export async function closeCollection(db: Db, claimId: string): Promise<void> {
+  await db('claims').where({ id: claimId }).whereNotNull('collection_state').update({
+    collection_state: 'closed',
+    collection_next_step: null,
+    collection_next_on: null,
+  });
+}

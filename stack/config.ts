@@ -152,6 +152,19 @@ const ConfigSchema = z
      * the simulated one's); unset: test-mode Peppol deliveries fail for want of an access point.
      */
     SIMULATED_ACCESS_POINT_URL: z.string().url().optional(),
+    /** Port of the simulated collector (test environment, started by npm start); 0: any. */
+    SIMULATED_COLLECTOR_PORT: z.coerce.number().int().min(0).max(65535).default(3060),
+    /**
+     * Base URL of the collector test mode hands overdue kröfur to (decisions 0247, 0248; npm start
+     * sets the simulated one's); unset: test-mode hand-offs wait for one.
+     */
+    SIMULATED_COLLECTOR_URL: z.string().url().optional(),
+    /**
+     * The live environment's licensed collector (decision 0248): base URL of its API in the collector
+     * adapter's shape and the bearer token Skil calls it with; unset: live hand-offs wait for one.
+     */
+    COLLECTOR_LIVE_URL: z.string().url().optional(),
+    COLLECTOR_LIVE_TOKEN: z.string().min(16).optional(),
     /** Added latency of the simulated card acquirer's answers (test environment), in ms. */
     SIMULATED_ACQUIRER_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
     /**
@@ -338,6 +351,14 @@ const ConfigSchema = z
         code: 'custom',
         path: [teya.find((k) => c[k] === undefined)!],
         message: `${teya.join(', ')} are set together (the live card acquirer)`,
+      });
+    }
+    // The live collector's URL and token are one setting (decision 0248).
+    if ((c.COLLECTOR_LIVE_URL === undefined) !== (c.COLLECTOR_LIVE_TOKEN === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [c.COLLECTOR_LIVE_URL === undefined ? 'COLLECTOR_LIVE_URL' : 'COLLECTOR_LIVE_TOKEN'],
+        message: 'COLLECTOR_LIVE_URL and COLLECTOR_LIVE_TOKEN are set together (the live collector)',
       });
     }
     if (c.RAW_FILES_S3_ENDPOINT !== undefined)

@@ -10,6 +10,7 @@ import { startSimulatedAcquirer } from '../simulators/acquirer/service';
 import { startSimulatedCarriers } from '../simulators/carriers/service';
 import { startMailCatcher } from '../simulators/mail/mail-catcher';
 import { startSimulatedAccessPoint } from '../simulators/access-point/service';
+import { startSimulatedCollector } from '../simulators/collector/service';
 
 /** The test environment's outside world as started, and what the API and worker processes need to reach it. */
 export interface TestWorld {
@@ -107,6 +108,15 @@ export async function startTestWorld(config: Config, log: Logger, publicBaseUrl:
       accessPointUrl = accessPoint.url;
     }
 
+    // The collector test mode hands overdue kröfur to (decisions 0247, 0248), unless
+    // SIMULATED_COLLECTOR_URL names one.
+    let collectorUrl = config.SIMULATED_COLLECTOR_URL;
+    if (collectorUrl === undefined) {
+      const collector = await startSimulatedCollector({ port: config.SIMULATED_COLLECTOR_PORT });
+      stops.push(() => collector.stop());
+      collectorUrl = collector.url;
+    }
+
     // The mail server: the configured one (SMTP_URL), else the local catcher, whose page lists every
     // message the service sends so its links can be clicked (decision 0114).
     let smtpUrl = config.SMTP_URL;
@@ -126,6 +136,7 @@ export async function startTestWorld(config: Config, log: Logger, publicBaseUrl:
     const env: Record<string, string> = {
       SIMULATED_CARRIERS_URL: carriersUrl,
       SIMULATED_ACCESS_POINT_URL: accessPointUrl,
+      SIMULATED_COLLECTOR_URL: collectorUrl,
       SIMULATED_BANK_URL: bank.url,
       SIMULATED_ACQUIRER_URL: acquirerUrl,
       ACQUIRER_NOTIFICATION_SECRET: notificationSecret,

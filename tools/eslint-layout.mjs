@@ -44,6 +44,7 @@ export const COMPOSITION_ROOTS = [
   'stack/temporal-server.ts',
   'stack/claims-bank-from-config.ts',
   'stack/access-points-from-config.ts',
+  'stack/collectors-from-config.ts',
 ];
 
 /**

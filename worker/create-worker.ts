@@ -101,8 +101,10 @@ export interface WorkerDeps {
   accessPoints?: AccessPoints;
   /** The mail server invoices chosen for e-mail go through; unset: such deliveries fail saying so. */
   mailer?: Mailer | undefined;
-  /** The collector overdue kröfur are handed to (decision 0247); unset: hand-offs wait for one. */
+  /** Test mode's collector overdue kröfur are handed to (decision 0247); unset: hand-offs wait for one. */
   collector?: Collector | undefined;
+  /** The live environment's collector (COLLECTOR_LIVE_URL, decision 0248); unset: live hand-offs wait. */
+  liveCollector?: Collector | undefined;
   /** The API's public base URL, for the payer page links in collection letters; unset: no link. */
   publicBaseUrl?: string | undefined;
 }
@@ -137,6 +139,7 @@ export async function createWorker(
     liveClaimsApi: deps.liveClaimsApi,
     wakeChannels,
     notifyLifecycle: (refs: ClaimLifecycleRef[]) => engine.notify(refs),
+    collectors: { test: deps.collector, live: deps.liveCollector },
   };
   const settlementDeps = {
     knex: deps.knex,
@@ -217,7 +220,7 @@ export async function createWorker(
           claimsApi: deps.claimsApi,
           liveClaimsApi: deps.liveClaimsApi,
           mailer: deps.mailer,
-          collector: deps.collector,
+          collectors: { test: deps.collector, live: deps.liveCollector },
           publicBaseUrl: deps.publicBaseUrl,
         }),
         wakeChannels,

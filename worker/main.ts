@@ -15,6 +15,7 @@ import { bankConnectionsFromConfig } from '../adapters/banks/bank-connections';
 import { cardAcquirerFromConfig } from '../adapters/acquirers/http-card-acquirer';
 import { accessPointsFromConfig } from '../stack/access-points-from-config';
 import { createSmtpMailer } from '../adapters/mail/mailer';
+import { collectorsFromConfig } from '../stack/collectors-from-config';
 
 /**
  * The worker process: runs the Temporal worker from the configuration; needs DATABASE_URL, TEMPORAL_ADDRESS and
@@ -66,6 +67,10 @@ export async function runWorker(overrides: Partial<Pick<WorkerDeps, 'acquirer'>>
     ...(config.SMTP_URL !== undefined && {
       mailer: createSmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM }),
     }),
+    // Collection letters link the payer page (decision 0246).
+    publicBaseUrl: config.publicBaseUrl,
+    // Each environment's collector (decision 0248): test mode's the simulated one npm start runs.
+    ...collectorsFromConfig(config),
     // Raw bank files in the object store when one is configured, else PostgreSQL (decisions 0145, 0179).
     ...(config.RAW_FILES_S3_ENDPOINT !== undefined && {
       rawFiles: createS3RawFileStore({

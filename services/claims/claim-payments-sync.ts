@@ -4,6 +4,7 @@ import { claimsBankFor, environmentsWithClaimsBank, type ClaimsBanks } from './c
 import { createClaimOutcomeNotices, type ClaimOutcomeNoticeDeps } from './claim-outcome-notices';
 import { createClaimTransactionApplier } from './claim-transaction';
 import { markClaimsCancelledAtBank } from './claims-cancelled-at-bank';
+import { createCollectorPayments, type Collectors } from '../collection/collector-payments';
 
 export interface ClaimSyncResult {
   read: number;
@@ -17,12 +18,19 @@ export type ClaimPaymentsSyncDeps = ClaimsBanks &
     knex: Knex;
     /** The worker's Prometheus metrics; unset: nothing is counted (tests, benchmarks). */
     metrics?: WorkerMetrics | undefined;
+    /** The collectors handed-off kröfur went to, whose payments are read back too (decision 0248). */
+    collectors?: Collectors | undefined;
   };
 
 /** Reading back from the bank what became of issued claims: paid, partly paid, reversed, cancelled. */
 export function createClaimPaymentsSync(deps: ClaimPaymentsSyncDeps) {
   const notices = createClaimOutcomeNotices(deps);
   const applyTransaction = createClaimTransactionApplier({ knex: deps.knex, notices });
+  const collectorPayments = createCollectorPayments({
+    ...deps,
+    collectors: deps.collectors ?? {},
+    applyTransaction,
+  });
 
   return {
     /**
@@ -38,6 +46,12 @@ export function createClaimPaymentsSync(deps: ClaimPaymentsSyncDeps) {
       let applied = 0;
       let cancelled = 0;
       const changed: string[] = [];
+      // Collectors first: a krafa a collector was paid is cancelled at the bank before Skil records
+      // the payment, and the bank's cancellations below must find it paid, not cancelled (0248).
+      const fromCollectors = await collectorPayments.sync();
+      read += fromCollectors.read;
+      applied += fromCollectors.applied.length;
+      changed.push(...fromCollectors.applied);
       // Each environment's claims are read from its own bank (decision 0177); none at all is a failure.
       const environments = environmentsWithClaimsBank(deps);
       if (environments.length === 0) claimsBankFor(deps, false);

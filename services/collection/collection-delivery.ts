@@ -1,7 +1,8 @@
 import type { Knex } from '../../db/knex';
 import type { Logger } from '../../stack/logger';
 import type { Mailer } from '../../adapters/mail/mailer';
-import type { Collector, CollectionCase } from '../../adapters/collectors/collector';
+import type { CollectionCase } from '../../adapters/collectors/collector';
+import { collectorFor, type Collectors } from './collector-payments';
 import { ClaimRejectedError } from '../../adapters/banks/claims-errors';
 import {
   createCollectionRepository,
@@ -34,7 +35,8 @@ export interface CollectionDeliveryDeps extends ClaimsBanks {
   knex: Knex;
   log: Logger;
   mailer?: Mailer | undefined;
-  collector?: Collector | undefined;
+  /** Each environment's collector (decision 0248): a test-mode krafa never goes to a live one. */
+  collectors?: Collectors | undefined;
   /** Base URL of the payer pages (`{base}/krafa/{claim_id}`); unset: letters carry no link. */
   publicBaseUrl?: string | undefined;
   /** Bank calls in flight at once. */
@@ -150,7 +152,8 @@ export function createCollectionDelivery(deps: CollectionDeliveryDeps) {
 
   async function handOff(s: StepWithClaim, p: Awaited<ReturnType<typeof parties>>): Promise<void> {
     if (s.kind !== 'hand_off' || s.handed_off_at !== null || s.status !== 'taken') return;
-    if (!deps.collector) return;
+    const collector = collectorFor(deps.collectors ?? {}, s.livemode);
+    if (!collector) return;
     const who = partiesOf(s, p);
     const steps = await repo.steps({ merchantId: s.merchant_id, livemode: s.livemode }, s.claim_id);
     const c: CollectionCase = {
@@ -183,7 +186,7 @@ export function createCollectionDelivery(deps: CollectionDeliveryDeps) {
         total: x.total,
       })),
     };
-    await deps.collector.handOff(c);
+    await collector.handOff(c);
     await markStep(deps.knex, s.id, { handed_off_at: new Date() });
   }
 

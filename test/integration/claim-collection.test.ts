@@ -2,8 +2,14 @@ import Decimal from 'decimal.js';
 import { randomBase62 } from '../../domain/ids';
 import { nextBankingDay } from '../../domain/banking-days';
 import type { DefaultInterestRate } from '../../domain/default-interest-rates';
-import { SimulatedCollector } from '../../simulators/collector/simulated-collector';
-import { createOperator } from '../helpers/accounts';
+import { formatIsk } from '../../domain/isk';
+import type { Browser } from 'playwright-core';
+import { createHttpCollector } from '../../adapters/collectors/collector';
+import { startSimulatedCollector, type SimulatedCollectorService } from '../../simulators/collector/service';
+import { createMerchantUser, createOperator } from '../helpers/accounts';
+import { launchChromium, openPage } from '../helpers/browser';
+import { accessibilityFindings } from '../helpers/accessibility';
+import { sidewaysOverflow } from '../helpers/page-checks';
 import { startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { until } from '../helpers/until';
 
@@ -21,26 +27,31 @@ const DAY = 86_400_000;
 // The simulated bank's own copy of the published rates: the seed's, then what the operator adds.
 const BANK_RATES: DefaultInterestRate[] = [{ from: '2025-05-01', consumer: 15.5, business: 15.5 }];
 let bankNow: Date | null = null;
-const collector = new SimulatedCollector();
+// The simulated collector over HTTP, reached through the collector adapter as a live one would be.
+let collector: SimulatedCollectorService;
 
 let stack: TestStack;
 let m: TestMerchant;
 let operator: string;
+let browser: Browser | undefined;
 
 beforeAll(async () => {
+  collector = await startSimulatedCollector();
   // A stack of its own: the bank's clock is this file's, and collection runs read the whole environment.
   stack = await startTestStack({
     realBaseUrl: true,
     bank: true,
     bankOptions: { now: () => bankNow ?? new Date(), statutoryRates: BANK_RATES },
-    collector,
+    collector: createHttpCollector({ baseUrl: collector.url, token: collector.token }),
   });
   m = await stack.merchant('Innheimta ehf.');
   await stack.knex('merchants').where({ id: m.id }).update({ kennitala: CLAIMANT });
   operator = (await createOperator(stack.knex)).token;
 }, 120_000);
 afterAll(async () => {
+  await browser?.close();
   await stack?.stop();
+  await collector?.stop();
 });
 
 const api = (p: string, json?: unknown) =>
@@ -269,6 +280,7 @@ test('on a test clock: issue, eindagi, warning, two interim steps, hand-off — 
   await advance('2027-07-14');
   const reminded = await check('2027-07-14', ['overdue', 'warning', 'letter', 'reminder'], 950 + 3700 + 3700);
   expect(reminded.next_step).toEqual({ kind: 'hand_off', on: '2028-07-13' });
+  await pagesShow(id, reminded);
 
   // A year on: interest across 2027-08-01 and 2028-03-01, capitalised on 2028-06-15.
   await advance('2028-07-13');
@@ -280,7 +292,7 @@ test('on a test clock: issue, eindagi, warning, two interim steps, hand-off — 
     ]),
   );
   const kase = await until(
-    () => Promise.resolve(collector.cases.get(id)),
+    () => Promise.resolve(collector.collector.cases.get(id)),
     (k) => k !== undefined,
   );
   expect(kase!.received[0]).toMatchObject({
@@ -299,11 +311,97 @@ test('on a test clock: issue, eindagi, warning, two interim steps, hand-off — 
   expect(types.filter((t: string) => t === 'claim.overdue')).toHaveLength(1);
   expect(types.filter((t: string) => t === 'claim.collection_step_taken')).toHaveLength(3);
   expect(types.filter((t: string) => t === 'claim.handed_off')).toHaveLength(1);
+
+  // The debtor pays the collector; the claim payments sync reads it back (decision 0248): the krafa
+  // is paid and its collection closed, it is cancelled at the bank, and a later run takes no step.
+  const toCollector = (json: unknown) =>
+    fetch(`${collector.url}/v1/cases/${id}/payments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${collector.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(json),
+    });
+  expect((await toCollector({ amount: handed.amount_owed.total, paid_on: '2028-07-20' })).status).toBe(200);
+  await sync();
+  await sync();
+  const closed = (await api(`/v1/claims/${id}/collection`)).body;
+  expect(closed).toMatchObject({ claim_status: 'paid', state: 'closed', next_step: null });
+  expect(closed.steps.every((s: { status: string }) => s.status === 'taken')).toBe(true);
+  expect(await stack.bank!.client().getClaim(bankClaimId)).toMatchObject({ claimStatus: 'Cancelled' });
+  const paidClaim = (await api(`/v1/claims/${id}`)).body;
+  expect(paidClaim).toMatchObject({
+    status: 'paid',
+    amount_paid: principal + handed.amount_owed.interest + 8350,
+  });
+  const after = (await api(`/v1/events?limit=100`)).body.data.map((e: { type: string }) => e.type);
+  expect(after.filter((t: string) => t === 'claim.paid')).toHaveLength(1);
+  await collect(Date.parse('2028-09-01T00:30:00Z'), clock);
+  expect((await api(`/v1/claims/${id}/collection`)).body.steps).toHaveLength(closed.steps.length);
+  const payerPage = await (await fetch(`${stack.url}/krafa/${id}`)).text();
+  expect(payerPage).toContain('data-state="paid"');
   bankNow = null;
   // Over two minutes allowed: a year and a month of test-clock advances, each running the day's
   // collection and the simulated bank's alterations (about 50 s alone); up to three times that
   // beside the rest of the suite on two cores.
 }, 240_000);
+
+/**
+ * The payer page (Icelandic by default, English on `?lang=en`) and the dashboard's overdue list in
+ * Chromium at a phone's and a desk's width: no sideways overflow, no axe-core finding, and the
+ * figures shown are the API's `GET /v1/claims/{id}/collection` figures, formatted for the language.
+ */
+async function pagesShow(id: string, api: { amount_owed: Record<string, number>; next_step: unknown }) {
+  browser ??= await launchChromium();
+  const user = await createMerchantUser(stack.knex, m.id);
+  const { page, context, errors } = await openPage(browser, stack.url);
+  const problems: Record<string, unknown> = {};
+  const atBothWidths = async (where: string) => {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      const overflow = await page.evaluate(sidewaysOverflow);
+      if (overflow) problems[`${where} ${width} px overflow`] = overflow;
+      const found = await accessibilityFindings(page, { everyImpact: true, bestPractices: true });
+      if (found.length > 0) problems[`${where} ${width} px axe`] = found;
+    }
+  };
+  const owed = api.amount_owed as { principal: number; interest: number; total: number };
+  for (const lang of ['is', 'en'] as const) {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const res = await page.goto(`${stack.url}/krafa/${id}${lang === 'en' ? '?lang=en' : ''}`);
+    expect(res!.status()).toBe(200);
+    expect(await page.getAttribute('html', 'lang')).toBe(lang);
+    const cell = (part: string) => page.locator(`tr[data-part="${part}"] td.num`).innerText();
+    expect({
+      principal: await cell('principal'),
+      interest: await cell('interest'),
+      total: await cell('total'),
+      dataTotal: await page.getAttribute('td[data-total]', 'data-total'),
+    }).toEqual({
+      principal: formatIsk(owed.principal, lang),
+      interest: formatIsk(owed.interest, lang),
+      total: formatIsk(owed.total, lang),
+      dataTotal: String(owed.total),
+    });
+    expect(await page.locator('[data-next]').getAttribute('data-next')).toBe(
+      (api.next_step as { kind: string }).kind,
+    );
+    await atBothWidths(`/krafa (${lang})`);
+  }
+  await page.goto(`${stack.url}/dashboard/sign-in`);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
+  for (const lang of ['is', 'en'] as const) {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect((await page.goto(`${stack.url}/dashboard/claims/overdue?lang=${lang}`))!.status()).toBe(200);
+    const row = page.locator(`tr[data-claim="${id}"]`);
+    expect(await row.locator('td').nth(3).innerText()).toBe(formatIsk(owed.total, lang));
+    expect(await row.locator('td').nth(5).innerText()).toBe((api.next_step as { on: string }).on);
+    await atBothWidths(`/dashboard/claims/overdue (${lang})`);
+  }
+  expect(problems).toEqual({});
+  expect(errors).toEqual([]);
+  await context.close();
+}
 
 /** A krafa on its own clock (so a run scoped to the clock sees it alone), due today, issued. */
 async function dueToday(n: number, opts: { partial?: boolean } = {}) {
