@@ -369,7 +369,9 @@ export function sellPages(ctx: PosContext): Router {
             ${sale.vat.map(
               (v) =>
                 html`<tr>
-                  <td colspan="2">${t(l, 'vatRate', { rate: v.rate })}</td>
+                  <td colspan="2">
+                    ${t(l, 'vat')} ${t(l, 'vatRateOf', { rate: v.rate, category: v.category })}
+                  </td>
                   <td class="n">${isk(view, v.vat)}</td>
                 </tr>`,
             )}
