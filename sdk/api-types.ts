@@ -11378,6 +11378,11 @@ export interface operations {
                         staff: string;
                         total: number;
                         vat: {
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
                             gross: number;
                             net: number;
                             rate: 0 | 11 | 24;
@@ -11684,6 +11689,11 @@ export interface operations {
                             staff: string;
                         }[];
                         vat: {
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
                             gross: number;
                             net: number;
                             rate: 0 | 11 | 24;
@@ -11793,6 +11803,11 @@ export interface operations {
                             staff: string;
                         }[];
                         vat: {
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
                             gross: number;
                             net: number;
                             rate: 0 | 11 | 24;
@@ -11885,6 +11900,11 @@ export interface operations {
                             staff: string;
                             total: number;
                             vat: {
+                                /**
+                                 * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                                 * @enum {string}
+                                 */
+                                category: "S" | "Z" | "E" | "O";
                                 gross: number;
                                 net: number;
                                 rate: 0 | 11 | 24;
@@ -11975,6 +11995,11 @@ export interface operations {
                         staff: string;
                         total: number;
                         vat: {
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
                             gross: number;
                             net: number;
                             rate: 0 | 11 | 24;
@@ -12030,6 +12055,11 @@ export interface operations {
                         text: string;
                         total: number;
                         vat: {
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
                             gross: number;
                             net: number;
                             rate: 0 | 11 | 24;
@@ -12860,6 +12890,11 @@ export interface operations {
                                 staff: string;
                             }[];
                             vat: {
+                                /**
+                                 * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                                 * @enum {string}
+                                 */
+                                category: "S" | "Z" | "E" | "O";
                                 gross: number;
                                 net: number;
                                 rate: 0 | 11 | 24;
@@ -12953,6 +12988,11 @@ export interface operations {
                             staff: string;
                         }[];
                         vat: {
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
                             gross: number;
                             net: number;
                             rate: 0 | 11 | 24;
