@@ -83,6 +83,7 @@ import { createPosSetupService } from '../services/pos/pos-setup';
 import { createTillService } from '../services/pos/till';
 import { createSaleReceipts } from '../services/pos/sale-receipt';
 import { createTillCatalog } from '../services/pos/till-catalog';
+import { createTillCustomers } from '../services/pos/till-customers';
 import { createCarrierService } from '../services/delivery/carriers';
 import { createDeliveryService } from '../services/delivery/deliveries';
 import { createPlatformConnectionService } from '../services/platforms/platform-connections';
@@ -305,6 +306,7 @@ export function composeServices(deps: ServiceDeps) {
     till,
     receipts: createSaleReceipts({ knex, till, mailer }),
     catalog: createTillCatalog({ catalog: posCatalog, access: posAccess }),
+    customers: createTillCustomers({ knex, access: posAccess }),
   };
 
   const auditLog = createAuditLogService({ knex });

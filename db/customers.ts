@@ -134,6 +134,30 @@ export function createCustomerRepository(db: Db) {
       return pageByCreated(query, 'customers', scope, opts);
     },
 
+    /**
+     * Customers that may be businesses (marked so, or a kennitala starting as a legal entity's does,
+     * 4-7) whose name contains `text` or whose kennitala starts with `kennitala`; the caller applies
+     * the exact rule (decision 0210). Names first, alphabetically.
+     */
+    async searchBusinesses(
+      scope: Scope,
+      terms: { text: string; kennitala: string | null },
+      limit: number,
+      trx: Db = db,
+    ): Promise<CustomerRow[]> {
+      const like = `%${terms.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      return scoped(scope, trx)
+        .where((w) => {
+          w.where({ business: true }).orWhereRaw(`kennitala ~ '^[4-7]'`);
+        })
+        .where((w) => {
+          w.whereILike('name', like);
+          if (terms.kennitala) w.orWhereLike('kennitala', `${terms.kennitala}%`);
+        })
+        .orderBy([{ column: 'name' }, { column: 'id' }])
+        .limit(limit);
+    },
+
     async update(
       scope: Scope,
       id: string,

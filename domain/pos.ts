@@ -1,5 +1,6 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { vatOf, type VatRate } from './vat';
+import { groupByVatCategory, tillVatCategory, type VatCategory } from './vat-category';
 
 /** A staff PIN: 4 to 8 digits (decision 0127). */
 export const PIN_PATTERN = /^[0-9]{4,8}$/;
@@ -64,7 +65,7 @@ export interface ReportSource {
     staff_id: string;
     total: number;
     discount: number;
-    lines: { vat_rate: VatRate; amount: number }[];
+    lines: { vat_rate: VatRate; vat_category?: VatCategory | null; amount: number }[];
     payments: { method: PosPaymentMethod; amount: number }[];
   }[];
   refunds: { staff_id: string; method: PosPaymentMethod; amount: number }[];
@@ -80,7 +81,8 @@ export interface PosReportTotals {
   refunds: { count: number; amount: number; cash: number; card: number };
   net_sales: number;
   payments: { cash: number; card: number };
-  vat: { rate: VatRate; gross: number; vat: number; net: number }[];
+  /** Per VAT category and rate (decision 0234). */
+  vat: { rate: VatRate; category: VatCategory; gross: number; vat: number; net: number }[];
   staff: { staff: string; name: string; sales_count: number; sales: number; refunds: number }[];
   drawer: { no_sale_openings: number; paid_in: number; paid_out: number };
   cash: { opening_float: number; expected: number; counted: number | null; difference: number | null };
@@ -89,9 +91,6 @@ export interface PosReportTotals {
 /** The X/Z figures of a period (decision 0128); the same sums whether running (X) or closing (Z). */
 export function reportTotals(src: ReportSource): PosReportTotals {
   const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
-  const byRate = new Map<VatRate, number>();
-  for (const s of src.sales)
-    for (const l of s.lines) byRate.set(l.vat_rate, (byRate.get(l.vat_rate) ?? 0) + l.amount);
   const staffIds = [...new Set([...src.sales.map((s) => s.staff_id), ...src.refunds.map((r) => r.staff_id)])];
   const pay = (m: PosPaymentMethod) =>
     sum(src.sales.flatMap((s) => s.payments.filter((p) => p.method === m).map((p) => p.amount)));
@@ -111,9 +110,21 @@ export function reportTotals(src: ReportSource): PosReportTotals {
     refunds: { count: src.refunds.length, amount: refunded, cash: refund('cash'), card: refund('card') },
     net_sales: gross - refunded,
     payments: { cash: pay('cash'), card: pay('card') },
-    vat: [...byRate.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([rate, g]) => ({ rate, gross: g, vat: vatOf(g, rate), net: g - vatOf(g, rate) })),
+    vat: groupByVatCategory(
+      src.sales.flatMap((s) =>
+        s.lines.map((l) => ({
+          rate: l.vat_rate,
+          category: tillVatCategory(l.vat_rate, l.vat_category),
+          amount: l.amount,
+        })),
+      ),
+    ).map(({ rate, category, gross: g }) => ({
+      rate,
+      category,
+      gross: g,
+      vat: vatOf(g, rate),
+      net: g - vatOf(g, rate),
+    })),
     staff: staffIds.map((id) => ({
       staff: id,
       name: src.staffNames.get(id) ?? id,

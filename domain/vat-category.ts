@@ -142,3 +142,33 @@ export function vatTreatmentOf(x: Partial<VatTreatment> | null | undefined): Vat
     vat_exemption_reason_code: x?.vat_exemption_reason_code ?? null,
   };
 }
+
+/**
+ * A till line's category where no invoice's seller is at hand (receipts, X and Z reports): its own,
+ * else Z at 0 % and S otherwise. A seller without a VAT number is O only on its invoices, which say
+ * so; the till's figures keep the line's own treatment so a bookkeeper reads them as sold.
+ */
+export const tillVatCategory = (rate: VatRate, category: VatCategory | null | undefined): VatCategory =>
+  category ?? (rate === 0 ? 'Z' : 'S');
+
+const CATEGORY_ORDER: Record<VatCategory, number> = { S: 0, Z: 1, E: 2, O: 3 };
+
+/**
+ * VAT-inclusive amounts summed per (category, rate), as invoices group them (EN 16931 BG-23,
+ * decision 0234), so zero-rated, exempt and outside-the-scope takings stay apart; rate ascending,
+ * then S, Z, E, O. `vatOf` is applied once per group by the caller's rounding.
+ */
+export function groupByVatCategory(
+  lines: readonly { rate: VatRate; category: VatCategory; amount: number }[],
+): { category: VatCategory; rate: VatRate; gross: number }[] {
+  const groups = new Map<string, { category: VatCategory; rate: VatRate; gross: number }>();
+  for (const l of lines) {
+    const key = `${l.category}:${l.rate}`;
+    const g = groups.get(key) ?? { category: l.category, rate: l.rate, gross: 0 };
+    g.gross += l.amount;
+    groups.set(key, g);
+  }
+  return [...groups.values()].sort(
+    (a, b) => a.rate - b.rate || CATEGORY_ORDER[a.category] - CATEGORY_ORDER[b.category],
+  );
+}

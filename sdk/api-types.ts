@@ -11538,6 +11538,11 @@ export interface operations {
                         staff: string;
                         total: number;
                         vat: {
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
                             gross: number;
                             net: number;
                             rate: 0 | 11 | 24;
@@ -11844,6 +11849,11 @@ export interface operations {
                             staff: string;
                         }[];
                         vat: {
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
                             gross: number;
                             net: number;
                             rate: 0 | 11 | 24;
@@ -11953,6 +11963,11 @@ export interface operations {
                             staff: string;
                         }[];
                         vat: {
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
                             gross: number;
                             net: number;
                             rate: 0 | 11 | 24;
@@ -12045,6 +12060,11 @@ export interface operations {
                             staff: string;
                             total: number;
                             vat: {
+                                /**
+                                 * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                                 * @enum {string}
+                                 */
+                                category: "S" | "Z" | "E" | "O";
                                 gross: number;
                                 net: number;
                                 rate: 0 | 11 | 24;
@@ -12135,6 +12155,11 @@ export interface operations {
                         staff: string;
                         total: number;
                         vat: {
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
                             gross: number;
                             net: number;
                             rate: 0 | 11 | 24;
@@ -12190,6 +12215,11 @@ export interface operations {
                         text: string;
                         total: number;
                         vat: {
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
                             gross: number;
                             net: number;
                             rate: 0 | 11 | 24;
@@ -13020,6 +13050,11 @@ export interface operations {
                                 staff: string;
                             }[];
                             vat: {
+                                /**
+                                 * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                                 * @enum {string}
+                                 */
+                                category: "S" | "Z" | "E" | "O";
                                 gross: number;
                                 net: number;
                                 rate: 0 | 11 | 24;
@@ -13113,6 +13148,11 @@ export interface operations {
                             staff: string;
                         }[];
                         vat: {
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
                             gross: number;
                             net: number;
                             rate: 0 | 11 | 24;

@@ -39,6 +39,7 @@ import type { PosSetupService } from '../services/pos/pos-setup';
 import type { TillService } from '../services/pos/till';
 import type { SaleReceipts } from '../services/pos/sale-receipt';
 import type { TillCatalog } from '../services/pos/till-catalog';
+import type { TillCustomers } from '../services/pos/till-customers';
 import type { scanWebsite } from '../services/theme-scan';
 import type { SignUpService } from '../services/accounts/sign-up';
 import type { EmailVerificationService } from '../services/accounts/email-verification';
@@ -76,6 +77,8 @@ export interface PosServices {
   till: TillService;
   receipts: SaleReceipts;
   catalog: TillCatalog;
+  /** The business buyers a sale may name (decision 0235). */
+  customers: TillCustomers;
 }
 
 /** Approval of settlement runs, as the settlement service does it. */

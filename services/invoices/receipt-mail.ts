@@ -5,6 +5,7 @@ import type { InvoiceRow } from '../../db/invoices';
 import { createInvoiceRepository } from '../../db/invoices';
 import { renderReceiptEmail, type ReceiptInput, type ReceiptLineInput } from '../receipts';
 import { invoicePdf } from './pdf';
+import { lineCategory } from '../../domain/invoices';
 
 /**
  * The invoice as the receipt service's input, so that sales and invoices print and mail through one
@@ -19,9 +20,12 @@ export function receiptOfInvoice(inv: InvoiceRow, locale: Locale): ReceiptInput 
       quantity: l.quantity,
       unitAmount: l.unit_amount,
       vatRate: l.vat_rate,
+      vatCategory: lineCategory(l, inv.seller),
     }));
   for (const d of inv.lines.filter((l) => l.amount < 0)) {
-    const target = lines.find((l) => l.vatRate === d.vat_rate);
+    const target = lines.find(
+      (l) => l.vatRate === d.vat_rate && l.vatCategory === lineCategory(d, inv.seller),
+    );
     if (target) target.discountAmount = (target.discountAmount ?? 0) - d.amount;
   }
   const a = inv.seller.address;

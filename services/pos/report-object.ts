@@ -1,3 +1,4 @@
+import { tillVatCategory, type VatCategory } from '../../domain/vat-category';
 import { z } from 'zod';
 import type { PosZReportRow } from '../../db/pos-reports';
 import type { PosReportTotals } from '../../domain/pos';
@@ -78,6 +79,11 @@ export function presentZReport(z: PosZReportRow) {
   const totals = z.report as unknown as PosReportTotals;
   return {
     ...totals,
+    // A Z-report made before decision 0234's addendum stored VAT per rate only; it is immutable,
+    // so its lines read with the category a line without one had then (Z at 0 %, S otherwise).
+    vat: (
+      totals.vat as (Omit<PosReportTotals['vat'][number], 'category'> & { category?: VatCategory })[]
+    ).map((v) => ({ ...v, category: v.category ?? tillVatCategory(v.rate, null) })),
     id: z.id,
     object: 'pos.z_report' as const,
     livemode: z.livemode,

@@ -63,6 +63,7 @@ export function presentSale(
       unitAmount: x.unit_amount,
       discountAmount: x.discount_amount,
       vatRate: x.vat_rate,
+      vatCategory: x.vat_category,
     })),
   });
   return {

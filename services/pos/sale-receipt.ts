@@ -37,6 +37,7 @@ export function createSaleReceipts(deps: { knex: Knex; till: TillService; mailer
           unitAmount: l.unit_amount,
           discountAmount: l.discount_amount,
           vatRate: l.vat_rate,
+          vatCategory: l.vat_category,
         })),
         payments: payments.map((p) => ({ method: p.method, amount: p.amount, tendered: p.tendered })),
         notes: [`${register.name} · ${staff.name}`, ...(scope.livemode ? [] : ['TEST'])],

@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import type { Locale } from '../../domain/locale';
 import { vatOf, type VatRate } from '../../domain/vat';
+import { groupByVatCategory, tillVatCategory, type VatCategory } from '../../domain/vat-category';
 
 /**
  * What a receipt (or an invoice) is made from: the seller, the lines with their VAT rate, and how it
@@ -30,6 +31,8 @@ export interface ReceiptLineInput {
   /** VAT-inclusive discount on the whole line (not per unit); default 0. */
   discountAmount?: number;
   vatRate: VatRate;
+  /** S, Z, E or O (decision 0234); omitted means derived: Z at 0 %, S otherwise. */
+  vatCategory?: VatCategory | null;
 }
 
 export interface ReceiptPayment {
@@ -41,13 +44,16 @@ export interface ReceiptPayment {
   cardLast4?: string | null;
 }
 
-export interface ReceiptLine extends Required<ReceiptLineInput> {
+export interface ReceiptLine extends Required<Omit<ReceiptLineInput, 'vatCategory'>> {
+  vatCategory: VatCategory;
   /** quantity × unit − discount, VAT-inclusive. */
   amount: number;
 }
 
 export interface VatLine {
   rate: VatRate;
+  /** Zero-rated, exempt and outside-the-scope takings at 0 % are separate lines (decision 0234). */
+  category: VatCategory;
   /** VAT-inclusive amount of the lines at this rate. */
   gross: number;
   vat: number;
@@ -59,7 +65,7 @@ export interface Receipt extends Omit<ReceiptInput, 'lines'> {
   subtotal: number;
   discount: number;
   total: number;
-  /** One line per VAT rate present, rate ascending; VAT rounded half up once per rate. */
+  /** One line per VAT category and rate present, rate ascending; VAT rounded half up once per line. */
   vat: VatLine[];
   vatTotal: number;
   change: number;
@@ -73,16 +79,19 @@ export function buildReceipt(input: ReceiptInput): Receipt {
       if (!Number.isSafeInteger(n) || n < 0) throw new RangeError('receipt amounts are whole numbers ≥ 0');
     const gross = new Decimal(l.unitAmount).mul(l.quantity).toNumber();
     if (discountAmount > gross) throw new RangeError('a line discount exceeds the line');
-    return { ...l, discountAmount, amount: gross - discountAmount };
+    return {
+      ...l,
+      vatCategory: tillVatCategory(l.vatRate, l.vatCategory),
+      discountAmount,
+      amount: gross - discountAmount,
+    };
   });
-  const byRate = new Map<VatRate, number>();
-  for (const l of lines) byRate.set(l.vatRate, (byRate.get(l.vatRate) ?? 0) + l.amount);
-  const vat = [...byRate.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([rate, gross]) => {
-      const v = vatOf(gross, rate);
-      return { rate, gross, vat: v, net: gross - v };
-    });
+  const vat = groupByVatCategory(
+    lines.map((l) => ({ rate: l.vatRate, category: l.vatCategory, amount: l.amount })),
+  ).map(({ category, rate, gross }) => {
+    const v = vatOf(gross, rate);
+    return { rate, category, gross, vat: v, net: gross - v };
+  });
   const total = lines.reduce((s, l) => s + l.amount, 0);
   const discount = lines.reduce((s, l) => s + l.discountAmount, 0);
   const change = (input.payments ?? []).reduce(

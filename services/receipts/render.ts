@@ -29,6 +29,9 @@ const LABELS = {
     tendered: 'Móttekið',
     change: 'Til baka',
     thanks: 'Takk fyrir viðskiptin',
+    Z: 'núllskattað',
+    E: 'undanþegið',
+    O: 'utan gildissviðs VSK',
   },
   en: {
     receipt: 'Receipt',
@@ -56,8 +59,18 @@ const LABELS = {
     tendered: 'Tendered',
     change: 'Change',
     thanks: 'Thank you',
+    Z: 'zero rated',
+    E: 'exempt',
+    O: 'outside the scope of VAT',
   },
 } as const;
+
+/**
+ * A rate with what it alone does not say (decision 0234): `0% undanþegið` / `0% exempt`, so zero
+ * rated, exempt and outside-the-scope takings read apart; the standard rate says nothing more.
+ */
+const rateText = (t: (typeof LABELS)['is' | 'en'], rate: number, category: 'S' | 'Z' | 'E' | 'O') =>
+  category === 'S' ? `${rate}%` : `${rate}% ${t[category]}`;
 
 /** Date and time in Reykjavik (UTC all year), as printed on a receipt. */
 function when(d: Date): string {
@@ -79,7 +92,7 @@ function sections(r: Receipt) {
     meta.push(`${t.buyer}: ${[r.buyer.name, r.buyer.kennitala].filter(Boolean).join(', ')}`);
   const lines = r.lines.map((l) => ({
     text: `${l.quantity} × ${l.description}`,
-    detail: `${money(l.unitAmount)} · ${t.vatRate} ${l.vatRate}%`,
+    detail: `${money(l.unitAmount)} · ${t.vatRate} ${rateText(t, l.vatRate, l.vatCategory)}`,
     amount: money(l.amount),
     discount: l.discountAmount > 0 ? `${t.discount} −${money(l.discountAmount)}` : null,
   }));
@@ -163,8 +176,8 @@ td.n, th.n { text-align: right; white-space: nowrap; }
           </tr>
           ${r.vat.map(
             (v) =>
-              html`<tr data-vat-rate="${v.rate}">
-                <td>${v.rate}%</td>
+              html`<tr data-vat-rate="${v.rate}" data-vat-category="${v.category}">
+                <td>${rateText(t, v.rate, v.category)}</td>
                 <td class="n">${money(v.net)}</td>
                 <td class="n" data-vat="${v.vat}">${money(v.vat)}</td>
                 <td class="n">${money(v.gross)}</td>
@@ -246,7 +259,7 @@ export function renderReceiptEmail(input: ReceiptInput | Receipt): {
     `${t.vatHeading}:`,
     ...r.vat.map(
       (v) =>
-        `${t.vatRate} ${v.rate}%: ${t.net} ${money(v.net)}, ${t.vat} ${money(v.vat)}, ${t.gross} ${money(v.gross)}`,
+        `${t.vatRate} ${rateText(t, v.rate, v.category)}: ${t.net} ${money(v.net)}, ${t.vat} ${money(v.vat)}, ${t.gross} ${money(v.gross)}`,
     ),
     `${t.vatTotal}: ${money(r.vatTotal)}`,
     ...(payments.length ? ['', ...payments.map((p) => `${t.paid} (${p.label}): ${p.amount}`)] : []),

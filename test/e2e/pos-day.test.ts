@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium, openPage } from '../helpers/browser';
 import { createMerchantUser } from '../helpers/accounts';
 import { seriousAccessibilityFindings } from '../helpers/accessibility';
+import { sidewaysOverflow } from '../helpers/page-checks';
 import { setPos, startTerminal } from '../helpers/pos';
 import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import type { SimulatedTerminal } from '../../simulators/pos-terminal/service';
@@ -347,3 +348,105 @@ test('a day at the till: pair, PIN, shift, 20 sales, a declined card, a refund, 
   // refund, two Z-reports), each page load checked; about 60 s alone, 99 s with the machine loaded
   // and over 150 s under a load of 15 on two cores.
 }, 240_000);
+
+test('a business customer picked at the till on a phone: named on the sale, removable, and the cash sale is invoiced (decision 0235)', async () => {
+  // A shop of its own, so the day above is not touched: set up with the API, as merchants do.
+  const shop = await stack.merchant('Búðin ehf.');
+  await setPos(stack, shop.id, true);
+  const call = async (path: string, json: unknown) => {
+    const res = await stack.api(shop.testKey, path, { method: 'POST', json });
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
+    return res.body as { id: string; code: string };
+  };
+  const register = await call('/v1/pos/registers', { name: 'Kassi B' });
+  await call('/v1/pos/staff', { name: 'Sigga', role: 'cashier', pin: '592746' });
+  await call('/v1/products', { name: 'Pappír', vat_rate: 24, default_price_data: { unit_amount: 2_490 } });
+  const company = await call('/v1/customers', {
+    name: 'Bókhaldsstofan ehf.',
+    kennitala: '4101692659',
+    address: { line1: 'Hverfisgata 4', postal_code: '101', city: 'Reykjavík', country: 'IS' },
+  });
+  // A consumer whose name matches the search too: never offered at the till.
+  await call('/v1/customers', { name: 'Bókhalds-Jón', email: 'jon@example.test' });
+  const code = await call(`/v1/pos/registers/${register.id}/pairing_codes`, {});
+
+  const till = await openPage(browser, stack.url);
+  const page = till.page;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${stack.url}/pos/pair?lang=is`);
+  await page.getByLabel('Pörunarkóði').fill(code.code);
+  await submitAndWait(page, 'Para', /\/pos\/sign-in/);
+  await page.getByLabel('Sigga').check();
+  await page.getByLabel('PIN-númer').fill('592746');
+  await submitAndWait(page, 'Skrá inn', /\/pos\/shift$/);
+  await page.getByLabel('Skiptimynt í upphafi (kr.)').fill('10000');
+  await submitAndWait(page, 'Opna vakt', /\/pos\/sell$/);
+  const checks: Record<string, unknown> = {};
+  const check = async (screen: string) => {
+    const overflow = await page.evaluate(sidewaysOverflow);
+    if (overflow) checks[`${screen}: overflow`] = overflow;
+    const found = await seriousAccessibilityFindings(page);
+    if (found.length > 0) checks[`${screen}: axe`] = found;
+  };
+
+  // In Icelandic, by the start of the kennitala: the company only.
+  await page.getByLabel('Fyrirtæki (nafn eða kennitala)').fill('410169');
+  await submitAndWait(page, 'Leita', /q=410169/);
+  await expect(page.locator('ul.matches li').allInnerTexts()).resolves.toEqual([
+    'Bókhaldsstofan ehf. 4101692659',
+  ]);
+  await check('search (is)');
+  await Promise.all([
+    page.waitForURL(/customer=cus_/),
+    page.getByRole('link', { name: 'Bókhaldsstofan ehf. 4101692659' }).click(),
+  ]);
+  await expect(page.getByTestId('sale-customer').innerText()).resolves.toMatch(
+    /Reikningur á: Bókhaldsstofan ehf\. \(4101692659\)/,
+  );
+  await check('customer named (is)');
+  // Removed, then found again by name in English; the consumer of the same name is not offered.
+  await Promise.all([
+    page.waitForURL((u) => !u.search.includes('customer=')),
+    page.getByRole('link', { name: 'Fjarlægja Bókhaldsstofan ehf. af sölunni' }).click(),
+  ]);
+  expect(await page.getByTestId('sale-customer').count()).toBe(0);
+  await page.goto(`${stack.url}/pos/sell?lang=en`);
+  await page.getByLabel('Business customer (name or kennitala)').fill('bókhald');
+  await submitAndWait(page, 'Find', /q=/);
+  await expect(page.locator('ul.matches li').allInnerTexts()).resolves.toEqual([
+    'Bókhaldsstofan ehf. 4101692659',
+  ]);
+  await Promise.all([
+    page.waitForURL(/customer=cus_/),
+    page.getByRole('link', { name: 'Bókhaldsstofan ehf. 4101692659' }).click(),
+  ]);
+  // The product tapped after naming the buyer keeps the buyer on the sale.
+  await Promise.all([
+    page.waitForURL(/cart=.*customer=|customer=.*cart=/),
+    page.getByRole('link', { name: /^Pappír ISK/ }).click(),
+  ]);
+  await expect(page.getByTestId('sale-customer').innerText()).resolves.toMatch(
+    /Invoice to: Bókhaldsstofan ehf\./,
+  );
+  await check('cart with a customer (en)');
+  await page.getByLabel('Cash tendered (ISK)').fill('3000');
+  await submitAndWait(page, 'Cash', /\/pos\/sell\?sale=\w+$/);
+  const shown = (await page.getByTestId('sale-invoice').innerText()).trim();
+  expect(shown).toMatch(/^Invoice no\. \S+$/);
+  await check('sale done with its invoice (en)');
+  expect(checks).toEqual({});
+
+  // The API: the sale names the customer and its invoice, whose number the till showed.
+  const saleId = new URL(page.url()).searchParams.get('sale')!;
+  const sale = await stack.api(shop.testKey, `/v1/pos/sales/${saleId}`);
+  expect(sale.body).toMatchObject({ customer: company.id, total: 2_490 });
+  expect(sale.body.invoice).toMatch(/^in_/);
+  const invoice = await stack.api(shop.testKey, `/v1/invoices/${sale.body.invoice}`);
+  expect(invoice.body).toMatchObject({ customer: company.id, total: 2_490, status: 'paid' });
+  expect(shown).toBe(`Invoice no. ${invoice.body.number}`);
+  // The sale's own page says the same.
+  await page.getByTestId('sale-link').click();
+  await expect(page.getByTestId('sale-invoice').innerText()).resolves.toBe(shown);
+  expect(till.errors).toEqual([]);
+  await till.context.close();
+}, 120_000);

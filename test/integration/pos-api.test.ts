@@ -505,3 +505,49 @@ test('Done means 2: the next settlement run holds the day’s card sales at 0.8 
   for (const id of cash) expect(text).not.toContain(id);
   expect(lines.every((l) => l.kind !== 'payment' || cards.some((c) => c.pi === l.payment_intent))).toBe(true);
 }, 60_000);
+
+test('the X- and Z-report and the sale give VAT per category and rate: zero rated, exempt and outside the scope at 0 % apart (decision 0234)', async () => {
+  const { till, device } = await openTill();
+  const sales = `/v1/pos/registers/${till.register.id}/sales`;
+  const sell = async (lines: Record<string, unknown>[]) => {
+    const total = lines.reduce((s, l) => s + (l.unit_amount as number), 0);
+    const res = await device(sales, {
+      lines: lines.map((l) => ({ quantity: 1, ...l })),
+      payments: [{ method: 'cash', amount: total }],
+    });
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+  const course = {
+    description: 'Námskeið',
+    unit_amount: 12_000,
+    vat_rate: 0,
+    vat_category: 'E',
+    vat_exemption_reason: 'Kennsla (50/1988, 2. gr.)',
+  };
+  const exempt = await sell([course, { ...course, description: 'Námsgögn', unit_amount: 3_000 }]);
+  expect(exempt.vat).toEqual([{ rate: 0, category: 'E', gross: 15_000, vat: 0, net: 15_000 }]);
+  const mixed = await sell([
+    { description: 'Frímerki', unit_amount: 250, vat_rate: 0 },
+    { description: 'Útflutt', unit_amount: 750, vat_rate: 0, vat_category: 'Z' },
+    { description: 'Bolur', unit_amount: 3_990, vat_rate: 24 },
+  ]);
+  expect(mixed.vat).toEqual([
+    { rate: 0, category: 'Z', gross: 1_000, vat: 0, net: 1_000 },
+    { rate: 24, category: 'S', gross: 3_990, vat: 772, net: 3_218 },
+  ]);
+  await sell([{ description: 'Útlagt', unit_amount: 400, vat_rate: 0, vat_category: 'O' }]);
+  const expected = [
+    { rate: 0, category: 'Z', gross: 1_000, vat: 0, net: 1_000 },
+    { rate: 0, category: 'E', gross: 15_000, vat: 0, net: 15_000 },
+    { rate: 0, category: 'O', gross: 400, vat: 0, net: 400 },
+    { rate: 24, category: 'S', gross: 3_990, vat: 772, net: 3_218 },
+  ];
+  const x = await stack.api(till.credential, `/v1/pos/registers/${till.register.id}/x_report`);
+  expect(x.status).toBe(200);
+  expect(x.body.vat).toEqual(expected);
+  await device(`/v1/pos/registers/${till.register.id}/shift/close`, { counted_cash: 20_000 + 20_390 });
+  const z = await device(`/v1/pos/registers/${till.register.id}/z_reports`, {});
+  expect(z.status).toBe(200);
+  expect(z.body.vat).toEqual(expected);
+});

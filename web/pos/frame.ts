@@ -124,6 +124,10 @@ main { max-width: 72rem; }
 .sell { display: grid; grid-template-columns: 3fr 2fr; gap: 1.5rem; }
 @media (max-width: 50rem) { .sell { grid-template-columns: 1fr; } }
 .big { font-size: 1.6rem; font-weight: 700; }
+.buyer { overflow-wrap: anywhere; }
+.matches { list-style: none; padding: 0; }
+.matches a { display: block; margin: .4rem 0; padding: .7rem; border: 2px solid #14213d; border-radius: 8px; background: #fff; color: #14213d; text-decoration: none; font-weight: 600; }
+.matches a span { font-weight: 400; }
 .pay button { margin: .5rem .5rem 0 0; padding: .9rem 1.3rem; font-size: 1.1rem; }
 .pay input, .tillform input { min-width: 10rem; font-size: 1.2rem; }
 .staff { list-style: none; padding: 0; display: flex; gap: .5rem; flex-wrap: wrap; }

@@ -74,8 +74,8 @@ function reportBody(
       <tbody>
         ${r.vat.map(
           (v) =>
-            html`<tr data-vat-rate="${v.rate}">
-              <th scope="row">${v.rate}%</th>
+            html`<tr data-vat-rate="${v.rate}" data-vat-category="${v.category}">
+              <th scope="row">${t(l, 'vatRateOf', { rate: v.rate, category: v.category })}</th>
               <td class="n" data-col="gross">${money(v.gross)}</td>
               <td class="n" data-col="vat">${money(v.vat)}</td>
               <td class="n" data-col="net">${money(v.net)}</td>

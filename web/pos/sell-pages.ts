@@ -7,6 +7,7 @@ import type { SalePaymentInput } from '../../services/pos/sale-payments';
 import { cartText, parseCart, pricedCart, withItem, withoutLine, type CartEntry } from './cart';
 import { csrfInput, failure, isk, kronur, sendTillPage, tillView, type PosContext } from './frame';
 import { requireStaff } from './device-pages';
+import type { TillCustomer } from '../../services/pos/till-customers';
 import { t } from './messages';
 
 const ID = /^[a-z]+_[0-9A-Za-z]{1,64}$/;
@@ -25,13 +26,23 @@ export function sellPages(ctx: PosContext): Router {
     req: Request,
     res: Response,
     cart: CartEntry[],
-    opts: { status?: number; error?: string } = {},
+    opts: { status?: number; error?: string; customer?: unknown } = {},
   ) {
     const view = tillView(res);
     const l = view.locale;
     if (!(await ctx.pos.till.currentShift(view.scope, view.actor, view.registerId).catch(() => null)))
       return res.redirect(303, '/pos/shift');
     const items = await ctx.pos.catalog.items(view.scope);
+    // The business buyer rides in the address beside the cart (decision 0235); one that is not (or
+    // no longer) a business of this merchant is dropped, so the sale is never refused for it.
+    const customerId = opts.customer ?? req.query.customer;
+    const customer: TillCustomer | null =
+      typeof customerId === 'string' && ID.test(customerId)
+        ? await ctx.pos.customers.business(view.scope, customerId)
+        : null;
+    const query = typeof req.query.q === 'string' ? req.query.q.slice(0, 100) : '';
+    const matches =
+      !customer && query.trim() !== '' ? await ctx.pos.customers.search(view.scope, query) : null;
     const { lines, total } = pricedCart(cart, items);
     const done =
       typeof req.query.sale === 'string' && ID.test(req.query.sale) && cart.length === 0
@@ -40,9 +51,17 @@ export function sellPages(ctx: PosContext): Router {
             return null;
           })
         : null;
+    const invoiceNumber = done?.invoice
+      ? await ctx.pos.customers.invoiceNumber(view.scope, done.invoice)
+      : null;
     const banner = done
       ? html`<section class="notice ok" role="status" aria-labelledby="done-h">
           <h2 id="done-h">${t(l, 'saleTitle', { number: done.number })}</h2>
+          ${
+            invoiceNumber
+              ? html`<p data-testid="sale-invoice">${t(l, 'invoiceNumber', { number: invoiceNumber })}</p>`
+              : ''
+          }
           <p>${t(l, 'total')}: <span data-testid="sale-total">${isk(view, done.total)}</span></p>
           ${
             done.change_due > 0
@@ -59,8 +78,52 @@ export function sellPages(ctx: PosContext): Router {
           </p>
         </section>`
       : '';
-    const href = (c: CartEntry[]) =>
-      c.length ? `/pos/sell?cart=${encodeURIComponent(cartText(c))}` : '/pos/sell';
+    const href = (c: CartEntry[], buyer: string | null = customer?.id ?? null) => {
+      const q = new URLSearchParams();
+      if (c.length) q.set('cart', cartText(c));
+      if (buyer) q.set('customer', buyer);
+      const text = q.toString();
+      return text ? `/pos/sell?${text}` : '/pos/sell';
+    };
+    const customerName = (c: TillCustomer) => c.name ?? c.kennitala ?? c.id;
+    const buyerSection = html`<section aria-labelledby="buyer-h" class="buyer">
+      <h2 id="buyer-h">${t(l, 'buyer')}</h2>
+      ${
+        customer
+          ? html`<p data-testid="sale-customer">
+              ${t(l, 'invoiceTo')} <strong>${customerName(customer)}</strong>
+              ${customer.kennitala ? html`<span>(${customer.kennitala})</span>` : ''}
+              <a
+                href="${href(cart, null)}"
+                aria-label="${t(l, 'removeCustomerOf', { name: customerName(customer) })}"
+                >${t(l, 'removeCustomer')}</a
+              >
+            </p>`
+          : html`<p>${t(l, 'buyerHelp')}</p>
+              <form method="get" action="/pos/sell" class="tillform" role="search">
+                ${cart.length ? html`<input type="hidden" name="cart" value="${cartText(cart)}" />` : ''}
+                <label for="customer_q">${t(l, 'customerSearch')}</label>
+                <input id="customer_q" name="q" value="${query}" autocomplete="off" maxlength="100" />
+                <button type="submit">${t(l, 'find')}</button>
+              </form>
+              ${
+                matches === null
+                  ? ''
+                  : matches.length === 0
+                    ? html`<p>${t(l, 'noCustomers')}</p>`
+                    : html`<ul class="matches">
+                        ${matches.map(
+                          (c) =>
+                            html`<li>
+                              <a href="${href(cart, c.id)}"
+                                >${customerName(c)}${c.kennitala ? html` <span>${c.kennitala}</span>` : ''}</a
+                              >
+                            </li>`,
+                        )}
+                      </ul>`
+              }`
+      }
+    </section>`;
     const grid =
       items.length === 0
         ? html`<p>${t(l, 'noProducts')}</p>`
@@ -109,6 +172,7 @@ export function sellPages(ctx: PosContext): Router {
             <form method="post" action="/pos/sales" class="pay">
               ${csrfInput(view)}
               <input type="hidden" name="cart" value="${cartText(cart)}" />
+              ${customer ? html`<input type="hidden" name="customer" value="${customer.id}" />` : ''}
               <label for="tendered">${t(l, 'tendered')}</label>
               <input id="tendered" name="tendered" inputmode="numeric" autocomplete="off" />
               <label for="card_amount">${t(l, 'cardAmount')}</label>
@@ -120,7 +184,7 @@ export function sellPages(ctx: PosContext): Router {
                 <button type="submit" name="pay" value="split" class="secondary">${t(l, 'paySplit')}</button>
               </fieldset>
             </form>
-            <p><a href="/pos/sell">${t(l, 'clear')}</a></p>`;
+            <p><a href="${href([])}">${t(l, 'clear')}</a></p>`;
     sendTillPage(
       req,
       res,
@@ -130,10 +194,13 @@ export function sellPages(ctx: PosContext): Router {
             <h2 id="products-h">${t(l, 'products')}</h2>
             ${grid}
           </section>
-          <section aria-labelledby="cart-h">
-            <h2 id="cart-h">${t(l, 'cart')}</h2>
-            ${cartTable}
-          </section>
+          <div>
+            ${buyerSection}
+            <section aria-labelledby="cart-h">
+              <h2 id="cart-h">${t(l, 'cart')}</h2>
+              ${cartTable}
+            </section>
+          </div>
         </div>`,
       { title: t(l, 'sell'), ...opts },
     );
@@ -146,16 +213,17 @@ export function sellPages(ctx: PosContext): Router {
     const l = view.locale;
     const body = req.body as Record<string, unknown>;
     const cart = parseCart(body.cart);
+    const customer = typeof body.customer === 'string' && ID.test(body.customer) ? body.customer : undefined;
+    const again = (status: number, error: string) => sellPage(req, res, cart, { status, error, customer });
     const { total } = pricedCart(cart, await ctx.pos.catalog.items(view.scope));
     const tenderedText = typeof body.tendered === 'string' ? body.tendered.trim() : '';
     const tendered = tenderedText === '' ? undefined : kronur(tenderedText);
-    if (tendered === null) return sellPage(req, res, cart, { status: 400, error: t(l, 'amountInvalid') });
+    if (tendered === null) return again(400, t(l, 'amountInvalid'));
     let payments: SalePaymentInput[];
     if (body.pay === 'card') payments = [{ method: 'card', amount: total }];
     else if (body.pay === 'split') {
       const card = kronur(body.card_amount);
-      if (card === null || card < 1 || card >= total)
-        return sellPage(req, res, cart, { status: 400, error: t(l, 'cardAmountMissing') });
+      if (card === null || card < 1 || card >= total) return again(400, t(l, 'cardAmountMissing'));
       payments = [
         { method: 'cash', amount: total - card, ...(tendered !== undefined && { tendered }) },
         { method: 'card', amount: card },
@@ -169,12 +237,13 @@ export function sellPages(ctx: PosContext): Router {
           quantity: e.quantity,
         })),
         payments,
+        ...(customer && { customer }),
       });
       // Back to the grid for the next buyer, with this sale's total and change due on top.
       res.redirect(303, `/pos/sell?sale=${sale.id}`);
     } catch (err) {
       const f = failure(err);
-      await sellPage(req, res, cart, { status: f.status, error: f.message });
+      await again(f.status, f.message);
     }
   });
 
@@ -233,6 +302,9 @@ export function sellPages(ctx: PosContext): Router {
       return sendTillPage(req, res, html``, { title: t(l, 'sales'), status: f.status, error: f.message });
     }
     const left = sale.total - sale.amount_refunded;
+    const invoiceNumber = sale.invoice
+      ? await ctx.pos.customers.invoiceNumber(view.scope, sale.invoice)
+      : null;
     const manager = view.staff?.role === 'manager';
     const refundForm =
       left === 0
@@ -265,6 +337,11 @@ export function sellPages(ctx: PosContext): Router {
               </p>`
             : ''
         }
+        ${
+          invoiceNumber
+            ? html`<p data-testid="sale-invoice">${t(l, 'invoiceNumber', { number: invoiceNumber })}</p>`
+            : ''
+        }
         <table>
           <caption>
             ${t(l, 'saleTitle', { number: sale.number })}
@@ -292,7 +369,9 @@ export function sellPages(ctx: PosContext): Router {
             ${sale.vat.map(
               (v) =>
                 html`<tr>
-                  <td colspan="2">${t(l, 'vatRate', { rate: v.rate })}</td>
+                  <td colspan="2">
+                    ${t(l, 'vat')} ${t(l, 'vatRateOf', { rate: v.rate, category: v.category })}
+                  </td>
                   <td class="n">${isk(view, v.vat)}</td>
                 </tr>`,
             )}
