@@ -7,6 +7,7 @@ import { dashboardPages } from './dashboard/index';
 import { posPages } from './pos';
 import { stylesheetRoute } from './stylesheet';
 import { faviconRoutes } from './favicon';
+import { docsPages } from './docs/index';
 
 export interface PagesDeps {
   /** The services the pages call, built by the API process's composition root. */
@@ -15,6 +16,8 @@ export interface PagesDeps {
   publicBaseUrl: string;
   /** Origin of the card acquirer's 3-D Secure pages (the checkout form's redirect may go there). */
   acquirerOrigin: string;
+  /** The live OpenAPI document, which the API reference at /docs renders (decision 0250). */
+  openApiDocument: () => unknown;
 }
 
 /**
@@ -32,5 +35,6 @@ export function pages(deps: PagesDeps): RequestHandler[] {
     portalPages(services),
     dashboardPages(base),
     posPages({ pos: services.pos, log: deps.log, publicBaseUrl: deps.publicBaseUrl }),
+    docsPages({ openApiDocument: deps.openApiDocument }),
   ];
 }
