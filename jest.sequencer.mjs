@@ -13,6 +13,7 @@ const Sequencer = TestSequencer.default ?? TestSequencer;
 const LONGEST_FIRST = [
   'test/integration/billing-run-crash.test.ts', // 119
   'test/integration/webhook-crash.test.ts', // 90
+  'test/integration/claim-collection.test.ts', // 71 alone, 152 beside the suite
   'test/integration/subscription-claim-fallback.test.ts', // 70
   'test/e2e/cli.test.ts', // 68
   'test/integration/api-fuzz.test.ts', // 62

@@ -21,7 +21,7 @@ export function createInvoiceDeliveryActivities(deps: {
       await startInvoiceDeliveries(
         deps.client,
         deps.taskQueue,
-        open.map((d) => ({ merchantId: d.merchant_id, livemode: d.livemode, invoiceId: d.invoice_id })),
+        open.map((d) => ({ merchantId: d.merchant_id, livemode: d.livemode, invoiceId: d.document_id })),
       );
       return open.length;
     },

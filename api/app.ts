@@ -18,6 +18,8 @@ import { webhookDeliveriesRouter } from './routes/webhook-deliveries';
 import { merchantRouter } from './routes/merchant';
 import { deviceRouter } from './routes/device';
 import { operatorRouter } from './routes/operator';
+import { operatorCollectionRouter } from './routes/operator-collection';
+import { collectionRouter } from './routes/collection';
 import { pages } from '../web';
 import { productsRouter } from './routes/products';
 import { pricesRouter } from './routes/prices';
@@ -27,6 +29,7 @@ import { promotionCodesRouter } from './routes/promotion-codes';
 import { checkoutSessionsRouter } from './routes/checkout-sessions';
 import { paymentIntentsRouter } from './routes/payment-intents';
 import { invoicesRouter } from './routes/invoices';
+import { reportsRouter } from './routes/reports';
 import { paymentMethodsRouter } from './routes/payment-methods';
 import { paymentLinksRouter } from './routes/payment-links';
 import { claimsRouter } from './routes/claims';
@@ -92,6 +95,13 @@ export function createApp(deps: AppDeps): Express {
   publicV1.use(posPublicRouter({ setup: services.pos.setup }, docs));
   // Settlement's operator routes (approve, settlement days) sit before the general operator router.
   publicV1.use(settlementOperatorRouter({ access, settlement }));
+  publicV1.use(
+    operatorCollectionRouter({
+      access,
+      rates: services.defaultInterestRates,
+      policies: services.collectionPolicies,
+    }),
+  );
   publicV1.use(operatorRouter({ access, merchants: services.merchantReview }));
   app.use((req, res, next) =>
     /^\/v1\/(device|operator)\/|^\/v1\/pos\/(devices|terminal_announcements)$/.test(req.path)
@@ -134,6 +144,7 @@ export function createApp(deps: AppDeps): Express {
   v1.use(checkoutSessionsRouter({ checkout: services.checkout }, docs));
   v1.use(paymentIntentsRouter({ paymentIntents: services.paymentIntents, refunds: services.refunds }, docs));
   v1.use(invoicesRouter({ invoices: services.invoices }, docs));
+  v1.use(reportsRouter({ vatReport: services.vatReport, journal: services.journal, log: deps.log }, docs));
   v1.use(disputesRouter({ disputes: services.disputes }, docs));
   v1.use(
     posRouter({ setup: services.pos.setup, till: services.pos.till, receipts: services.pos.receipts }, docs),
@@ -155,6 +166,7 @@ export function createApp(deps: AppDeps): Express {
       openApiDocument: () => buildOpenApi(docs, deps.publicBaseUrl),
     }),
   );
+  v1.use(collectionRouter({ policies: services.collectionPolicies, collection: services.collection }, docs));
   v1.use(claimsRouter({ claims: services.claims, testPayments: services.claimTestPayments }, docs));
   v1.use(settlementRunsRouter({ settlement }, docs));
   v1.use(paymentLinksRouter({ paymentLinks: services.paymentLinks }, docs));

@@ -68,8 +68,13 @@ import { createFinanceBankService } from '../services/finance/bank';
 import { createBankExceptionService } from '../services/settlement/bank-exceptions';
 import { createSettlementService } from '../services/settlement/settlement-service';
 import { createClaimsService } from '../services/claims/claims-service';
+import { createRateTable } from '../services/collection/rate-table';
+import { createCollectionPolicies } from '../services/collection/collection-policy';
+import { createCollectionService } from '../services/collection/collection-service';
 import { createClaimTestPayments } from '../services/claims/test-payments';
 import { createInvoiceService } from '../services/invoices/invoices-service';
+import { createVatReportService } from '../services/books/vat-report';
+import { createJournalService } from '../services/books/journal';
 import { sendReceipt } from '../services/invoices/receipt-mail';
 import { createDisputeService } from '../services/disputes/disputes-service';
 import { createDisputeNotifications } from '../services/disputes/dispute-notifications';
@@ -178,6 +183,8 @@ export function composeServices(deps: ServiceDeps) {
   const delivery = { carriers, deliveries, log };
 
   const invoices = createInvoiceService({ knex });
+  const vatReport = createVatReportService({ knex });
+  const journal = createJournalService({ knex });
   const payments = createPaymentService({ knex, acquirer });
   const checkout = createCheckoutService({
     knex,
@@ -301,6 +308,10 @@ export function composeServices(deps: ServiceDeps) {
   };
 
   const auditLog = createAuditLogService({ knex });
+  // Overdue kröfur (decisions 0244–0246): the rate table, the policies and caps, a krafa's collection.
+  const defaultInterestRates = createRateTable({ knex });
+  const collectionPolicies = createCollectionPolicies({ knex });
+  const collection = createCollectionService({ knex, rates: defaultInterestRates });
   const accountDeps = { knex, mailer: mailer ?? unconfiguredMailer(), publicBaseUrl, log };
   const secondFactor = createSecondFactorService({ knex, secrets, throttle: SIGN_IN_POLICY, publicBaseUrl });
   const pages: PageServices = {
@@ -328,10 +339,13 @@ export function composeServices(deps: ServiceDeps) {
     channels,
     channelAutoDisable: deps.webhookAutoDisable ?? DEFAULT_AUTO_DISABLE,
     subscriptions,
+    collection,
     overview: createOverviewService({ knex }),
     homeFigures: createHomeFiguresService({ knex }),
     search: createDashboardSearchService({ knex }),
     paymentList: createPaymentListService({ knex }),
+    vatReport,
+    journal,
     data: {
       paymentIntents,
       refunds,
@@ -432,6 +446,8 @@ export function composeServices(deps: ServiceDeps) {
     paymentIntents,
     refunds,
     invoices,
+    vatReport,
+    journal,
     disputes,
     pos,
     paymentMethods,
@@ -439,6 +455,9 @@ export function composeServices(deps: ServiceDeps) {
     testClocks: createTestClockService({ knex, engine: subscriptionEngine }),
     billingPortal: createBillingPortalService({ knex, publicBaseUrl }),
     claims,
+    defaultInterestRates,
+    collectionPolicies,
+    collection,
     claimTestPayments: createClaimTestPayments({
       knex,
       bank: deps.testBank,

@@ -48,6 +48,8 @@ export const TAGS = {
   'Device Auth':
     'Device authorization for a CLI or AI agent to obtain a test key (no key needed; RFC 8628 style).',
   Events: 'The event ledger, oldest first: what webhooks deliver, readable by polling.',
+  Reports:
+    "A merchant's books: the VAT return's figures per period (boxes of RSK 10.01) with the documents behind them.",
   'Point of Sale':
     'The point of sale: registers, paired tills and card terminals, staff PINs, drawer shifts, sales, refunds, X- and Z-reports (403 pos_not_enabled while features.pos is false).',
 } as const;
@@ -78,6 +80,7 @@ export const TAG_GROUPS: readonly { name: string; tags: readonly ApiTag[] }[] = 
   },
   { name: 'System', tags: ['SDK', 'Health', 'Meta'] },
   { name: 'Merchant', tags: ['Merchant'] },
+  { name: 'Books', tags: ['Reports'] },
   { name: 'Device Auth', tags: ['Device Auth'] },
   { name: 'Events', tags: ['Events'] },
 ];

@@ -9,8 +9,12 @@ export interface DeliveryReason {
   message: string;
 }
 
+/** What a delivery delivers: an invoice, or a credit note (decision 0237), each in its own table. */
+export type DeliveredDocument = 'invoice' | 'credit_note';
+
 export interface InvoiceDeliveryRow {
-  invoice_id: string;
+  /** The invoice's or credit note's id. */
+  document_id: string;
   merchant_id: string;
   livemode: boolean;
   method: InvoiceDeliveryMethod;
@@ -23,41 +27,72 @@ export interface InvoiceDeliveryRow {
   finished_at: Date | null;
 }
 
-/** One delivery per invoice (decision 0217): written with the invoice, moved on by its workflow. */
-export function createInvoiceDeliveryRepository(db: Db) {
-  const scoped = (scope: Scope, trx: Db = db) =>
-    trx<InvoiceDeliveryRow>('invoice_deliveries').where({
-      merchant_id: scope.merchantId,
-      livemode: scope.livemode,
-    });
+const TABLES = {
+  invoice: { table: 'invoice_deliveries', id: 'invoice_id' },
+  credit_note: { table: 'credit_note_deliveries', id: 'credit_note_id' },
+} as const;
 
-  return {
-    /**
-     * The deliveries of newly issued invoices whose customer chose Peppol or e-mail, in the issuing
-     * transaction. A second call for the same invoices writes nothing.
-     */
-    async queue(trx: Knex.Transaction, invoiceIds: readonly string[]): Promise<InvoiceDeliveryRow[]> {
-      if (invoiceIds.length === 0) return [];
-      const result = await trx.raw<{ rows: InvoiceDeliveryRow[] }>(
-        `insert into invoice_deliveries (invoice_id, merchant_id, livemode, method)
+/**
+ * The queueing statement per kind: the customer's choice when the document is issued; a credit
+ * note's customer is its invoice's.
+ */
+const QUEUE = {
+  invoice: `insert into invoice_deliveries (invoice_id, merchant_id, livemode, method)
          select i.id, i.merchant_id, i.livemode, c.invoice_delivery
            from invoices i
            join customers c on c.id = i.customer_id and c.merchant_id = i.merchant_id and c.livemode = i.livemode
           where i.id = any(?::text[]) and c.invoice_delivery <> 'none'
          on conflict (invoice_id) do nothing
          returning *`,
-        sqlArgs(invoiceIds),
-      );
-      return result.rows;
+  credit_note: `insert into credit_note_deliveries (credit_note_id, merchant_id, livemode, method)
+         select n.id, n.merchant_id, n.livemode, c.invoice_delivery
+           from credit_notes n
+           join invoices i on i.id = n.invoice_id and i.merchant_id = n.merchant_id and i.livemode = n.livemode
+           join customers c on c.id = i.customer_id and c.merchant_id = i.merchant_id and c.livemode = i.livemode
+          where n.id = any(?::text[]) and c.invoice_delivery <> 'none'
+         on conflict (credit_note_id) do nothing
+         returning *`,
+} as const;
+
+/**
+ * One delivery per document (decisions 0217, 0237): written with the invoice or credit note, moved
+ * on by its workflow. Rows name the document `document_id` whatever the table's column.
+ */
+export function createInvoiceDeliveryRepository(db: Db, kind: DeliveredDocument = 'invoice') {
+  const { table, id: idColumn } = TABLES[kind];
+  const scoped = (scope: Scope, trx: Db = db) =>
+    trx<Record<string, unknown>>(table).where({
+      merchant_id: scope.merchantId,
+      livemode: scope.livemode,
+    });
+  const row = (r: Record<string, unknown>): InvoiceDeliveryRow => {
+    const { [idColumn]: id, ...rest } = r;
+    return { ...(rest as Omit<InvoiceDeliveryRow, 'document_id'>), document_id: id as string };
+  };
+  const rowOrUndefined = (r: Record<string, unknown> | undefined) => (r ? row(r) : undefined);
+
+  return {
+    /**
+     * The deliveries of newly issued documents whose customer chose Peppol or e-mail, in the issuing
+     * transaction. A second call for the same documents writes nothing.
+     */
+    async queue(trx: Knex.Transaction, documentIds: readonly string[]): Promise<InvoiceDeliveryRow[]> {
+      if (documentIds.length === 0) return [];
+      const result = await trx.raw<{ rows: Record<string, unknown>[] }>(QUEUE[kind], sqlArgs(documentIds));
+      return result.rows.map(row);
     },
 
-    find: (scope: Scope, invoiceId: string, trx: Db = db): Promise<InvoiceDeliveryRow | undefined> =>
-      scoped(scope, trx).where({ invoice_id: invoiceId }).first(),
+    find: async (scope: Scope, documentId: string, trx: Db = db): Promise<InvoiceDeliveryRow | undefined> =>
+      rowOrUndefined(
+        await scoped(scope, trx)
+          .where({ [idColumn]: documentId })
+          .first(),
+      ),
 
-    async ofInvoices(scope: Scope, invoiceIds: readonly string[]): Promise<Map<string, InvoiceDeliveryRow>> {
-      if (invoiceIds.length === 0) return new Map();
-      const rows = await scoped(scope).whereIn('invoice_id', [...invoiceIds]);
-      return new Map(rows.map((r) => [r.invoice_id, r]));
+    async ofInvoices(scope: Scope, documentIds: readonly string[]): Promise<Map<string, InvoiceDeliveryRow>> {
+      if (documentIds.length === 0) return new Map();
+      const rows = (await scoped(scope).whereIn(idColumn, [...documentIds])).map(row);
+      return new Map(rows.map((r) => [r.document_id, r]));
     },
 
     /**
@@ -69,19 +104,21 @@ export function createInvoiceDeliveryRepository(db: Db) {
       invoiceId: string,
       sent: { receiver: string; transmissionId: string | null },
     ): Promise<boolean> {
-      const moved = await scoped(scope).where({ invoice_id: invoiceId, status: 'pending' }).update({
-        status: 'sent',
-        receiver: sent.receiver,
-        transmission_id: sent.transmissionId,
-        updated_at: db.fn.now(),
-      });
+      const moved = await scoped(scope)
+        .where({ [idColumn]: invoiceId, status: 'pending' })
+        .update({
+          status: 'sent',
+          receiver: sent.receiver,
+          transmission_id: sent.transmissionId,
+          updated_at: db.fn.now(),
+        });
       return moved > 0;
     },
 
     /** An e-mail the server did not take goes back to pending, to be sent by the next try. */
     async release(scope: Scope, invoiceId: string): Promise<void> {
       await scoped(scope)
-        .where({ invoice_id: invoiceId, status: 'sent', method: 'email' })
+        .where({ [idColumn]: invoiceId, status: 'sent', method: 'email' })
         .update({ status: 'pending', updated_at: db.fn.now() });
     },
 
@@ -100,32 +137,32 @@ export function createInvoiceDeliveryRepository(db: Db) {
         reasons: DeliveryReason[];
       },
     ): Promise<InvoiceDeliveryRow | undefined> {
-      const [row] = await scoped(scope, trx)
-        .where({ invoice_id: invoiceId })
+      const [finished] = await scoped(scope, trx)
+        .where({ [idColumn]: invoiceId })
         .whereIn('status', ['pending', 'sent'])
         .update({
           status: outcome.status,
           receiver: outcome.receiver,
           transmission_id: outcome.transmissionId,
-          reasons: JSON.stringify(outcome.reasons) as unknown as DeliveryReason[],
+          reasons: JSON.stringify(outcome.reasons),
           updated_at: trx.fn.now(),
           finished_at: trx.fn.now(),
         })
         .returning('*');
-      return row;
+      return rowOrUndefined(finished);
     },
 
     /** Deliveries still open and older than `before`, across merchants: for the relay. */
     async openBefore(
       before: Date,
       limit: number,
-    ): Promise<{ invoice_id: string; merchant_id: string; livemode: boolean }[]> {
-      return db('invoice_deliveries')
+    ): Promise<{ document_id: string; merchant_id: string; livemode: boolean }[]> {
+      return db(table)
         .whereIn('status', ['pending', 'sent'])
         .where('created_at', '<', before)
         .orderBy('created_at')
         .limit(limit)
-        .select('invoice_id', 'merchant_id', 'livemode');
+        .select(`${idColumn} as document_id`, 'merchant_id', 'livemode');
     },
   };
 }

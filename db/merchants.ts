@@ -3,6 +3,7 @@ import type { ApplicationStatus } from '../domain/capabilities';
 import type { LegalAddress, MerchantType } from '../domain/merchant-profile';
 import { newId, ID_PREFIX } from '../domain/ids';
 import type { VatRate } from '../domain/vat';
+import type { VatPeriodKind } from '../domain/vat-period';
 
 export interface MerchantRow {
   id: string;
@@ -20,6 +21,8 @@ export interface MerchantRow {
   /** As set; null means the default of decision 0138 (see defaultVatRateOf). */
   default_vat_rate: VatRate | null;
   receipt_emails: boolean;
+  /** How often the merchant files its VAT return (decision 0238). */
+  vat_period: VatPeriodKind;
   application_status: ApplicationStatus;
   application_submitted_at: Date | null;
   application_reviewed_at: Date | null;

@@ -25,6 +25,34 @@ export interface PayoutRow {
   failure_reason: string | null;
   created_at: Date;
   updated_at: Date;
+  /** Read with `findByRun` and `byRuns`: the camt.053 entry that booked the payout, once matched. */
+  bank_entry?: PayoutBankEntry | null;
+}
+
+/** The statement (camt.053) entry a payout was matched to (decision 0241). */
+export interface PayoutBankEntry {
+  id: number;
+  acct_svcr_ref: string | null;
+  end_to_end_id: string | null;
+  booking_date: string | null;
+  value_date: string | null;
+  amount: number;
+  credit: boolean;
+  file: string;
+}
+
+/** Payouts with the statement entry their debit was matched to (its own row, its file's name). */
+function withBankEntry(db: Db) {
+  return db('payouts as p')
+    .leftJoin('bank_entries as be', 'be.id', 'p.bank_entry_id')
+    .leftJoin('bank_files as bf', 'bf.id', 'be.bank_file_id')
+    .select(
+      'p.*',
+      db.raw(`case when be.id is null then null else json_build_object(
+        'id', be.id, 'acct_svcr_ref', be.acct_svcr_ref, 'end_to_end_id', be.end_to_end_id,
+        'booking_date', be.booking_date, 'value_date', be.value_date, 'amount', be.amount,
+        'credit', be.credit, 'file', bf.name) end as bank_entry`),
+    );
 }
 
 export interface NewPayout {
@@ -66,7 +94,13 @@ export function createPayoutRepository(knex: Knex) {
     },
 
     async findByRun(scope: Scope, runId: string, db: Db = knex): Promise<PayoutRow | undefined> {
-      return payouts(db, scope).where({ settlement_run_id: runId }).first();
+      return (await withBankEntry(db)
+        .where({
+          'p.merchant_id': scope.merchantId,
+          'p.livemode': scope.livemode,
+          'p.settlement_run_id': runId,
+        })
+        .first()) as PayoutRow | undefined;
     },
 
     /** Fails the run's payout if it is still unsent (`pending`), with the reason. */
@@ -80,7 +114,9 @@ export function createPayoutRepository(knex: Knex) {
     /** The payouts of several runs of one environment (operator lists), by run id. */
     async byRuns(livemode: boolean, runIds: string[]): Promise<Map<string, PayoutRow>> {
       if (runIds.length === 0) return new Map();
-      const rows = await knex<PayoutRow>('payouts').where({ livemode }).whereIn('settlement_run_id', runIds);
+      const rows = (await withBankEntry(knex)
+        .where({ 'p.livemode': livemode })
+        .whereIn('p.settlement_run_id', runIds)) as PayoutRow[];
       return new Map(rows.map((r) => [r.settlement_run_id, r]));
     },
 

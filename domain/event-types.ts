@@ -11,6 +11,11 @@ export const EVENT_TYPES = [
   'claim.created',
   'claim.paid',
   'claim.failed',
+  // A krafa passed its eindagi unpaid, a collection step was taken on it (warning, interim letter,
+  // reminder, call, closing), it was handed to a collector (decision 0246).
+  'claim.overdue',
+  'claim.collection_step_taken',
+  'claim.handed_off',
   'subscription.created',
   'subscription.activated',
   'subscription.updated',
@@ -34,6 +39,9 @@ export const EVENT_TYPES = [
   // access point with the rule ids, or undeliverable (decision 0218).
   'invoice.delivery_succeeded',
   'invoice.delivery_failed',
+  // The same for a credit note, delivered as its invoice was (decision 0237).
+  'credit_note.delivery_succeeded',
+  'credit_note.delivery_failed',
   // A delivery's status changed (decision 0133; domain/delivery.ts DELIVERY_EVENTS).
   'delivery.booked',
   'delivery.shipped',

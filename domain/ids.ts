@@ -52,6 +52,7 @@ export const ID_PREFIX = {
   platformConnection: 'pcon',
   auditEntry: 'aud',
   payoutAccountChange: 'pac',
+  collectionStep: 'ccs',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];

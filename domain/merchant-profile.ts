@@ -3,6 +3,7 @@ import { checkKennitala } from './kennitala';
 import { ClaimTermsPatch } from './checkout-claims';
 import { McpSettingsPatch } from './mcp-settings';
 import { MerchantDunningPatch } from './claim-fallback';
+import { VAT_PERIOD_KINDS } from './vat-period';
 
 /**
  * The writable merchant profile (spec §2.3, limits §8). One schema validates the API's PATCH and
@@ -83,6 +84,8 @@ export const ProfilePatch = z
     default_vat_rate: z.union([z.literal(0), z.literal(11), z.literal(24)]).nullable(),
     /** Email the buyer a receipt with the invoice after each payment (decision 0141). */
     receipt_emails: z.boolean(),
+    /** How often the VAT return is filed: every two months or, for small filers, yearly (0238). */
+    vat_period: z.enum(VAT_PERIOD_KINDS),
     /** Merged into the current rule: only the fields sent change (decision 0065). */
     claim_terms: ClaimTermsPatch,
     /** Agent safety of the MCP server, merged like claim_terms (decision 0121). */

@@ -15,11 +15,12 @@ import {
 const PREFIX = 'invoice-delivery:';
 
 export function invoiceDeliveryWake(d: {
-  invoice_id: string;
+  /** The invoice's or credit note's id (decision 0237). */
+  document_id: string;
   merchant_id: string;
   livemode: boolean;
 }): string {
-  return `${PREFIX}${d.livemode ? 'live' : 'test'}:${d.merchant_id}:${d.invoice_id}`;
+  return `${PREFIX}${d.livemode ? 'live' : 'test'}:${d.merchant_id}:${d.document_id}`;
 }
 
 /** Splits a wake-up list into channel ids and invoice deliveries. */

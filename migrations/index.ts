@@ -41,11 +41,15 @@ import * as krafaInvoices from './20270101_0110_krafa_invoices';
 import * as checkoutBusinessBuyer from './20270101_0120_checkout_business_buyer';
 import * as vatCategory from './20270102_0100_vat_category';
 import * as posSaleInvoices from './20270102_0110_pos_sale_invoices';
+import * as creditNoteDelivery from './20270102_0120_credit_note_delivery';
 import * as invoiceDelivery from './20270101_0201_invoice_delivery';
 import * as apiKeySightings from './20270101_0400_api_key_sightings';
 import * as merchantAuditLog from './20270101_0410_merchant_audit_log';
 import * as payoutAccountChanges from './20270101_0420_payout_account_changes';
+import * as vatPeriod from './20270102_0201_vat_period';
+import * as booksJournal from './20270102_0210_books_journal';
 import * as secondFactor from './20270101_0300_second_factor';
+import * as collection from './20270102_0300_collection';
 import * as passkeys from './20270101_0301_passkeys';
 
 export interface Migration {
@@ -103,4 +107,8 @@ export const migrations: Record<string, Migration> = {
   '20270101_0301_passkeys': passkeys,
   '20270102_0100_vat_category': vatCategory,
   '20270102_0110_pos_sale_invoices': posSaleInvoices,
+  '20270102_0120_credit_note_delivery': creditNoteDelivery,
+  '20270102_0201_vat_period': vatPeriod,
+  '20270102_0210_books_journal': booksJournal,
+  '20270102_0300_collection': collection,
 };

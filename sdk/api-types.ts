@@ -230,6 +230,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/claims/{id}/collection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A krafa's collection: its state, next step and when, the steps taken and what is owed today */
+        get: operations["getV1ClaimsIdCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collection_policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The collection policy for overdue kröfur (the lawful defaults until one is set) */
+        get: operations["getV1CollectionPolicy"];
+        put?: never;
+        /** Set the collection policy; a cost above a legal cap is refused naming the cap */
+        post: operations["postV1CollectionPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/coupons": {
         parameters: {
             query?: never;
@@ -1870,6 +1905,143 @@ export interface paths {
          * @description Retrieves a refund with its status; a krafa refund is pending until its transfer is booked.
          */
         get: operations["getV1RefundsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/chart_of_accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The accounts the journal posts to, each with the merchant's number and Skil's default */
+        get: operations["getV1ReportsChartOfAccounts"];
+        put?: never;
+        /** Sets the merchant's own account numbers (and names); closed periods keep theirs */
+        post: operations["postV1ReportsChartOfAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/journal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A period's accounting journal: balanced entries per source, oldest first, paged by `page` */
+        get: operations["getV1ReportsJournal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/journal.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A period's journal as CSV, a row per line (date, entry, source_type, source_id, reference, account_number, account_name, account, debit, credit); streamed, and the same bytes every time once the period is closed */
+        get: operations["getV1ReportsJournalCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/periods/{period}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Closes a period of the books: its journal is kept as it is now, and anything later lands in the next open period */
+        post: operations["postV1ReportsPeriodsPeriodClose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/settlement.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The settlement lines of the runs settled in a period, each with its run's payout, the camt.053 entry that booked it, and its refund, dispute or cost, as CSV (streamed) */
+        get: operations["getV1ReportsSettlementCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/vat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A VAT period's figures as the boxes of the return RSK 10.01, with its due date */
+        get: operations["getV1ReportsVat"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/vat.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A VAT period's documents with their figures and a total row, as CSV (streamed) */
+        get: operations["getV1ReportsVatCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/vat/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The invoices, credit notes, till sales and refunds behind a VAT period's figures, oldest first */
+        get: operations["getV1ReportsVatDocuments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5242,6 +5414,349 @@ export interface operations {
             };
         };
     };
+    getV1ClaimsIdCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        amount_owed: {
+                            collection_costs: number;
+                            costs: number;
+                            date: string;
+                            default_charge: number;
+                            interest: number;
+                            notice_fee: number;
+                            principal: number;
+                            total: number;
+                        };
+                        claim_status: string;
+                        id: string;
+                        livemode: boolean;
+                        next_step: {
+                            /** @enum {string} */
+                            kind: "overdue" | "warning" | "letter" | "reminder" | "call" | "hand_off" | "close";
+                            on: string;
+                        } | null;
+                        /** @constant */
+                        object: "claim_collection";
+                        /** @enum {string} */
+                        state: "not_overdue" | "overdue" | "warning" | "interim" | "handed_off" | "closed" | "stopped";
+                        steps: {
+                            amount_owed: {
+                                costs: number;
+                                interest: number;
+                                principal: number;
+                                total: number;
+                            };
+                            bank_altered: boolean;
+                            claim: string;
+                            cost: number;
+                            created_at: number;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "overdue" | "warning" | "letter" | "reminder" | "call" | "hand_off" | "close";
+                            mailed: boolean;
+                            /** @constant */
+                            object: "claim_collection_step";
+                            /** @enum {string} */
+                            status: "taken" | "withdrawn";
+                            step: number;
+                            taken_on: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1CollectionPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        final_step: {
+                            /** @enum {string} */
+                            action: "hand_off" | "close";
+                            /** @description Whole days */
+                            days_after_previous: number;
+                        };
+                        interim_steps: {
+                            /** @description A call: its cost */
+                            cost?: number;
+                            /** @description A letter or reminder: cost per principal band (≤ 2,999; 3,000–10,499; 10,500–84,999; ≥ 85,000) */
+                            cost_by_band?: [
+                                number,
+                                number,
+                                number,
+                                number
+                            ];
+                            /** @description Whole days */
+                            days_after_previous: number;
+                            /** @enum {string} */
+                            kind: "letter" | "reminder" | "call";
+                        }[];
+                        is_default: boolean;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "collection_policy";
+                        warning: {
+                            /** @description At most the `warning` cap */
+                            cost: number;
+                            /** @description Days from sending the payer has to pay, at least 10 (Collection Act art. 7) */
+                            pay_within_days: number;
+                            waive_for_businesses: boolean;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1CollectionPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    final_step: {
+                        /** @enum {string} */
+                        action: "hand_off" | "close";
+                        /** @description Whole days */
+                        days_after_previous: number | string;
+                    };
+                    interim_steps: {
+                        /** @description A call: its cost */
+                        cost?: number | string;
+                        /** @description A letter or reminder: cost per principal band (≤ 2,999; 3,000–10,499; 10,500–84,999; ≥ 85,000) */
+                        cost_by_band?: [
+                            number | string,
+                            number | string,
+                            number | string,
+                            number | string
+                        ];
+                        /** @description Whole days */
+                        days_after_previous: number | string;
+                        /** @enum {string} */
+                        kind: "letter" | "reminder" | "call";
+                    }[];
+                    warning: {
+                        /** @description At most the `warning` cap */
+                        cost: number | string;
+                        /** @description Days from sending the payer has to pay, at least 10 (Collection Act art. 7) */
+                        pay_within_days: number | string;
+                        /** @description Leave the warning out when the payer is a company */
+                        waive_for_businesses: boolean | ("true" | "false");
+                    };
+                };
+                "application/x-www-form-urlencoded": {
+                    final_step: {
+                        /** @enum {string} */
+                        action: "hand_off" | "close";
+                        /** @description Whole days */
+                        days_after_previous: number | string;
+                    };
+                    interim_steps: {
+                        /** @description A call: its cost */
+                        cost?: number | string;
+                        /** @description A letter or reminder: cost per principal band (≤ 2,999; 3,000–10,499; 10,500–84,999; ≥ 85,000) */
+                        cost_by_band?: [
+                            number | string,
+                            number | string,
+                            number | string,
+                            number | string
+                        ];
+                        /** @description Whole days */
+                        days_after_previous: number | string;
+                        /** @enum {string} */
+                        kind: "letter" | "reminder" | "call";
+                    }[];
+                    warning: {
+                        /** @description At most the `warning` cap */
+                        cost: number | string;
+                        /** @description Days from sending the payer has to pay, at least 10 (Collection Act art. 7) */
+                        pay_within_days: number | string;
+                        /** @description Leave the warning out when the payer is a company */
+                        waive_for_businesses: boolean | ("true" | "false");
+                    };
+                };
+                "multipart/form-data": {
+                    final_step: {
+                        /** @enum {string} */
+                        action: "hand_off" | "close";
+                        /** @description Whole days */
+                        days_after_previous: number | string;
+                    };
+                    interim_steps: {
+                        /** @description A call: its cost */
+                        cost?: number | string;
+                        /** @description A letter or reminder: cost per principal band (≤ 2,999; 3,000–10,499; 10,500–84,999; ≥ 85,000) */
+                        cost_by_band?: [
+                            number | string,
+                            number | string,
+                            number | string,
+                            number | string
+                        ];
+                        /** @description Whole days */
+                        days_after_previous: number | string;
+                        /** @enum {string} */
+                        kind: "letter" | "reminder" | "call";
+                    }[];
+                    warning: {
+                        /** @description At most the `warning` cap */
+                        cost: number | string;
+                        /** @description Days from sending the payer has to pay, at least 10 (Collection Act art. 7) */
+                        pay_within_days: number | string;
+                        /** @description Leave the warning out when the payer is a company */
+                        waive_for_businesses: boolean | ("true" | "false");
+                    };
+                };
+                "text/plain": {
+                    final_step: {
+                        /** @enum {string} */
+                        action: "hand_off" | "close";
+                        /** @description Whole days */
+                        days_after_previous: number | string;
+                    };
+                    interim_steps: {
+                        /** @description A call: its cost */
+                        cost?: number | string;
+                        /** @description A letter or reminder: cost per principal band (≤ 2,999; 3,000–10,499; 10,500–84,999; ≥ 85,000) */
+                        cost_by_band?: [
+                            number | string,
+                            number | string,
+                            number | string,
+                            number | string
+                        ];
+                        /** @description Whole days */
+                        days_after_previous: number | string;
+                        /** @enum {string} */
+                        kind: "letter" | "reminder" | "call";
+                    }[];
+                    warning: {
+                        /** @description At most the `warning` cap */
+                        cost: number | string;
+                        /** @description Days from sending the payer has to pay, at least 10 (Collection Act art. 7) */
+                        pay_within_days: number | string;
+                        /** @description Leave the warning out when the payer is a company */
+                        waive_for_businesses: boolean | ("true" | "false");
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        final_step: {
+                            /** @enum {string} */
+                            action: "hand_off" | "close";
+                            /** @description Whole days */
+                            days_after_previous: number;
+                        };
+                        interim_steps: {
+                            /** @description A call: its cost */
+                            cost?: number;
+                            /** @description A letter or reminder: cost per principal band (≤ 2,999; 3,000–10,499; 10,500–84,999; ≥ 85,000) */
+                            cost_by_band?: [
+                                number,
+                                number,
+                                number,
+                                number
+                            ];
+                            /** @description Whole days */
+                            days_after_previous: number;
+                            /** @enum {string} */
+                            kind: "letter" | "reminder" | "call";
+                        }[];
+                        is_default: boolean;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "collection_policy";
+                        warning: {
+                            /** @description At most the `warning` cap */
+                            cost: number;
+                            /** @description Days from sending the payer has to pay, at least 10 (Collection Act art. 7) */
+                            pay_within_days: number;
+                            waive_for_businesses: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1Coupons: {
         parameters: {
             query?: {
@@ -5890,6 +6405,27 @@ export interface operations {
                             created_at: number;
                             /** @constant */
                             currency: "ISK";
+                            /** @description How the credit note reaches the buyer, as its invoice did (decision 0237); null when the customer chose none */
+                            delivery: {
+                                /** @description Why it was not delivered: the validation artefacts' rule ids, or the access point's own code */
+                                failure_reasons: {
+                                    message: string;
+                                    rule: string;
+                                }[];
+                                finished_at: number | null;
+                                /**
+                                 * @description The customer's `invoice_settings.delivery_method` when the invoice was issued
+                                 * @enum {string}
+                                 */
+                                method: "peppol" | "email";
+                                /** @description The Peppol participant id (`0196:<kennitala>`) or e-mail address it went to */
+                                receiver: string | null;
+                                /**
+                                 * @description `sent`: the access point has it; `delivered` and `failed` are final
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "sent" | "delivered" | "failed";
+                            } | null;
                             id: string;
                             invoice: string;
                             issued_at: number;
@@ -6028,6 +6564,27 @@ export interface operations {
                         created_at: number;
                         /** @constant */
                         currency: "ISK";
+                        /** @description How the credit note reaches the buyer, as its invoice did (decision 0237); null when the customer chose none */
+                        delivery: {
+                            /** @description Why it was not delivered: the validation artefacts' rule ids, or the access point's own code */
+                            failure_reasons: {
+                                message: string;
+                                rule: string;
+                            }[];
+                            finished_at: number | null;
+                            /**
+                             * @description The customer's `invoice_settings.delivery_method` when the invoice was issued
+                             * @enum {string}
+                             */
+                            method: "peppol" | "email";
+                            /** @description The Peppol participant id (`0196:<kennitala>`) or e-mail address it went to */
+                            receiver: string | null;
+                            /**
+                             * @description `sent`: the access point has it; `delivered` and `failed` are final
+                             * @enum {string}
+                             */
+                            status: "pending" | "sent" | "delivered" | "failed";
+                        } | null;
                         id: string;
                         invoice: string;
                         issued_at: number;
@@ -9201,6 +9758,11 @@ export interface operations {
                         updated_at: number;
                         /** @description VSK-númer printed on invoices; null: not registered for VAT */
                         vat_number: string | null;
+                        /**
+                         * @description How often the VAT return is filed: two_month (the general periods) or yearly (small filers)
+                         * @enum {string}
+                         */
+                        vat_period: "two_month" | "yearly";
                         warnings: {
                             code: string;
                             message: string;
@@ -9285,6 +9847,8 @@ export interface operations {
                     phone?: string | null;
                     receipt_emails?: boolean;
                     vat_number?: string | null;
+                    /** @enum {string} */
+                    vat_period?: "two_month" | "yearly";
                     website?: string | null;
                 };
                 "application/x-www-form-urlencoded": {
@@ -9321,6 +9885,8 @@ export interface operations {
                     phone?: string | null;
                     receipt_emails?: boolean;
                     vat_number?: string | null;
+                    /** @enum {string} */
+                    vat_period?: "two_month" | "yearly";
                     website?: string | null;
                 };
                 "multipart/form-data": {
@@ -9357,6 +9923,8 @@ export interface operations {
                     phone?: string | null;
                     receipt_emails?: boolean;
                     vat_number?: string | null;
+                    /** @enum {string} */
+                    vat_period?: "two_month" | "yearly";
                     website?: string | null;
                 };
                 "text/plain": {
@@ -9393,6 +9961,8 @@ export interface operations {
                     phone?: string | null;
                     receipt_emails?: boolean;
                     vat_number?: string | null;
+                    /** @enum {string} */
+                    vat_period?: "two_month" | "yearly";
                     website?: string | null;
                 };
             };
@@ -9551,6 +10121,11 @@ export interface operations {
                         updated_at: number;
                         /** @description VSK-númer printed on invoices; null: not registered for VAT */
                         vat_number: string | null;
+                        /**
+                         * @description How often the VAT return is filed: two_month (the general periods) or yearly (small filers)
+                         * @enum {string}
+                         */
+                        vat_period: "two_month" | "yearly";
                         warnings: {
                             code: string;
                             message: string;
@@ -9835,6 +10410,11 @@ export interface operations {
                         updated_at: number;
                         /** @description VSK-númer printed on invoices; null: not registered for VAT */
                         vat_number: string | null;
+                        /**
+                         * @description How often the VAT return is filed: two_month (the general periods) or yearly (small filers)
+                         * @enum {string}
+                         */
+                        vat_period: "two_month" | "yearly";
                         warnings: {
                             code: string;
                             message: string;
@@ -10158,7 +10738,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -10170,7 +10750,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -10182,7 +10762,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -10194,7 +10774,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -10438,7 +11018,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -10450,7 +11030,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -10462,7 +11042,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -10474,7 +11054,7 @@ export interface operations {
                         url: string;
                     };
                     description?: string | null;
-                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
+                    event_subscriptions?: ("checkout.session.completed" | "payment_intent.captured" | "payment_intent.failed" | "payment_intent.refunded" | "claim.created" | "claim.paid" | "claim.failed" | "claim.overdue" | "claim.collection_step_taken" | "claim.handed_off" | "subscription.created" | "subscription.activated" | "subscription.updated" | "subscription.canceled" | "subscription.renewed" | "subscription.trial_ended" | "subscription.payment_failed" | "subscription.payment_retry_failed" | "subscription.payment_recovered" | "debug.check" | "notification_channel.disabled" | "refund.updated" | "invoice.finalized" | "credit_note.created" | "invoice.paid" | "invoice.delivery_succeeded" | "invoice.delivery_failed" | "credit_note.delivery_succeeded" | "credit_note.delivery_failed" | "delivery.booked" | "delivery.shipped" | "delivery.arrived" | "delivery.collected" | "delivery.returned" | "delivery.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "*")[];
                     metadata?: {
                         [key: string]: string;
                     };
@@ -19248,6 +19828,584 @@ export interface operations {
             };
         };
     };
+    getV1ReportsChartOfAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accounts: {
+                            default_name: {
+                                en: string;
+                                is: string;
+                            };
+                            default_number: string;
+                            name: string;
+                            number: string;
+                            /** @constant */
+                            object: "account";
+                            /** @enum {string} */
+                            role: "sales_24" | "sales_11" | "sales_zero_rated" | "sales_out_of_scope" | "output_vat_24" | "output_vat_11" | "receivables" | "skil_balance" | "cash" | "bank" | "payment_fees" | "bank_charges" | "dispute_losses";
+                        }[];
+                        livemode: boolean;
+                        /** @constant */
+                        object: "chart_of_accounts";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1ReportsChartOfAccounts: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    accounts: {
+                        /** @description Its name; null for the default */
+                        name?: string | null;
+                        /** @description The merchant's account number */
+                        number: string;
+                        /** @enum {string} */
+                        role: "sales_24" | "sales_11" | "sales_zero_rated" | "sales_out_of_scope" | "output_vat_24" | "output_vat_11" | "receivables" | "skil_balance" | "cash" | "bank" | "payment_fees" | "bank_charges" | "dispute_losses";
+                    }[];
+                };
+                "application/x-www-form-urlencoded": {
+                    accounts: {
+                        /** @description Its name; null for the default */
+                        name?: string | null;
+                        /** @description The merchant's account number */
+                        number: string;
+                        /** @enum {string} */
+                        role: "sales_24" | "sales_11" | "sales_zero_rated" | "sales_out_of_scope" | "output_vat_24" | "output_vat_11" | "receivables" | "skil_balance" | "cash" | "bank" | "payment_fees" | "bank_charges" | "dispute_losses";
+                    }[];
+                };
+                "multipart/form-data": {
+                    accounts: {
+                        /** @description Its name; null for the default */
+                        name?: string | null;
+                        /** @description The merchant's account number */
+                        number: string;
+                        /** @enum {string} */
+                        role: "sales_24" | "sales_11" | "sales_zero_rated" | "sales_out_of_scope" | "output_vat_24" | "output_vat_11" | "receivables" | "skil_balance" | "cash" | "bank" | "payment_fees" | "bank_charges" | "dispute_losses";
+                    }[];
+                };
+                "text/plain": {
+                    accounts: {
+                        /** @description Its name; null for the default */
+                        name?: string | null;
+                        /** @description The merchant's account number */
+                        number: string;
+                        /** @enum {string} */
+                        role: "sales_24" | "sales_11" | "sales_zero_rated" | "sales_out_of_scope" | "output_vat_24" | "output_vat_11" | "receivables" | "skil_balance" | "cash" | "bank" | "payment_fees" | "bank_charges" | "dispute_losses";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accounts: {
+                            default_name: {
+                                en: string;
+                                is: string;
+                            };
+                            default_number: string;
+                            name: string;
+                            number: string;
+                            /** @constant */
+                            object: "account";
+                            /** @enum {string} */
+                            role: "sales_24" | "sales_11" | "sales_zero_rated" | "sales_out_of_scope" | "output_vat_24" | "output_vat_11" | "receivables" | "skil_balance" | "cash" | "bank" | "payment_fees" | "bank_charges" | "dispute_losses";
+                        }[];
+                        livemode: boolean;
+                        /** @constant */
+                        object: "chart_of_accounts";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ReportsJournal: {
+        parameters: {
+            query?: {
+                limit?: number | string;
+                page?: string;
+                period?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The day it is booked, YYYY-MM-DD: the source's own day, or the period's first day for a late one */
+                            date: string;
+                            /** @description Balanced: the debits equal the credits */
+                            lines: {
+                                /**
+                                 * @description What the account is (its role in the chart of accounts)
+                                 * @enum {string}
+                                 */
+                                account: "sales_24" | "sales_11" | "sales_zero_rated" | "sales_out_of_scope" | "output_vat_24" | "output_vat_11" | "receivables" | "skil_balance" | "cash" | "bank" | "payment_fees" | "bank_charges" | "dispute_losses";
+                                account_name: string;
+                                /** @description The merchant's number for it */
+                                account_number: string;
+                                credit: number;
+                                debit: number;
+                            }[];
+                            /** @constant */
+                            object: "journal_entry";
+                            /** @description When the source happened (unix seconds) */
+                            occurred: number;
+                            /** @description The invoice's, credit note's or till sale's number */
+                            reference: string | null;
+                            source: {
+                                /** @description The invoice, credit note, till sale or refund, payment, refund, dispute, cost or payout */
+                                id: string;
+                                /** @enum {string} */
+                                type: "invoice" | "credit_note" | "pos_sale" | "pos_refund" | "payment" | "refund" | "reversal" | "dispute" | "dispute_won" | "acquirer_fee" | "bank_cost" | "payout";
+                            };
+                        }[];
+                        has_more: boolean;
+                        /** @description Pass as `page` for the entries after these */
+                        next_page: string | null;
+                        /** @constant */
+                        object: "list";
+                        period: {
+                            closed_at: number | null;
+                            credit: number | null;
+                            debit: number | null;
+                            /** @description The return's due date: the 5th of the second month after, moved to a working day */
+                            due_date: string;
+                            /** @description Last day, YYYY-MM-DD */
+                            end: string;
+                            /** @description Closed periods: how many entries the close kept */
+                            entry_count: number | null;
+                            /** @description 'YYYY-MM' (a two-month period, by its first month) or 'YYYY' (a year) */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "two_month" | "yearly";
+                            /** @constant */
+                            object: "books_period";
+                            /** @description First day, YYYY-MM-DD */
+                            start: string;
+                            /** @enum {string} */
+                            status: "open" | "closed";
+                        };
+                        url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ReportsJournalCsv: {
+        parameters: {
+            query?: {
+                period?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1ReportsPeriodsPeriodClose: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                period: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        closed_at: number | null;
+                        credit: number | null;
+                        debit: number | null;
+                        /** @description The return's due date: the 5th of the second month after, moved to a working day */
+                        due_date: string;
+                        /** @description Last day, YYYY-MM-DD */
+                        end: string;
+                        /** @description Closed periods: how many entries the close kept */
+                        entry_count: number | null;
+                        /** @description 'YYYY-MM' (a two-month period, by its first month) or 'YYYY' (a year) */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "two_month" | "yearly";
+                        /** @constant */
+                        object: "books_period";
+                        /** @description First day, YYYY-MM-DD */
+                        start: string;
+                        /** @enum {string} */
+                        status: "open" | "closed";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ReportsSettlementCsv: {
+        parameters: {
+            query?: {
+                period?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ReportsVat: {
+        parameters: {
+            query?: {
+                period?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        boxes: {
+                            /** @description Box A: sales at 24 % without VAT (ISK) */
+                            A: number;
+                            /** @description Box B: sales at 11 % without VAT */
+                            B: number;
+                            /** @description Box C: zero-rated sales (art. 12 of the VAT Act 50/1988) */
+                            C: number;
+                            /** @description Box D: output VAT (24 % and 11 % together) */
+                            D: number;
+                            /** @description Exempt sales and sales outside the scope of VAT: no box of the return */
+                            out_of_scope: number;
+                            /** @description Output VAT at 11 % */
+                            vat_11: number;
+                            /** @description Output VAT at 24 % */
+                            vat_24: number;
+                        };
+                        /** @description What credit notes and till refunds issued in the period took off the boxes */
+                        credits: {
+                            /** @description Box A: sales at 24 % without VAT (ISK) */
+                            A: number;
+                            /** @description Box B: sales at 11 % without VAT */
+                            B: number;
+                            /** @description Box C: zero-rated sales (art. 12 of the VAT Act 50/1988) */
+                            C: number;
+                            /** @description Box D: output VAT (24 % and 11 % together) */
+                            D: number;
+                            /** @description Exempt sales and sales outside the scope of VAT: no box of the return */
+                            out_of_scope: number;
+                            /** @description Output VAT at 11 % */
+                            vat_11: number;
+                            /** @description Output VAT at 24 % */
+                            vat_24: number;
+                        };
+                        /** @constant */
+                        currency: "isk";
+                        /** @description How many documents of each type */
+                        documents: {
+                            credit_note: number;
+                            invoice: number;
+                            pos_refund: number;
+                            pos_sale: number;
+                        };
+                        livemode: boolean;
+                        /** @constant */
+                        object: "vat_report";
+                        period: {
+                            /** @description The return's due date: the 5th of the second month after, moved to a working day */
+                            due_date: string;
+                            /** @description Last day, YYYY-MM-DD */
+                            end: string;
+                            /** @description 'YYYY-MM' (a two-month period, by its first month) or 'YYYY' (a year) */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "two_month" | "yearly";
+                            /** @description First day, YYYY-MM-DD */
+                            start: string;
+                        };
+                        vat_number: string | null;
+                        /**
+                         * @description The merchant's filing period setting
+                         * @enum {string}
+                         */
+                        vat_period: "two_month" | "yearly";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ReportsVatCsv: {
+        parameters: {
+            query?: {
+                period?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ReportsVatDocuments: {
+        parameters: {
+            query?: {
+                box?: "A" | "B" | "C" | "D" | "out_of_scope";
+                limit?: number | string;
+                period?: string;
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description When it was issued (unix seconds) */
+                            created: number;
+                            /** @description The Iceland date it counts on, YYYY-MM-DD */
+                            date: string;
+                            figures: {
+                                /** @description Box A: sales at 24 % without VAT (ISK) */
+                                A: number;
+                                /** @description Box B: sales at 11 % without VAT */
+                                B: number;
+                                /** @description Box C: zero-rated sales (art. 12 of the VAT Act 50/1988) */
+                                C: number;
+                                /** @description Box D: output VAT (24 % and 11 % together) */
+                                D: number;
+                                /** @description Exempt sales and sales outside the scope of VAT: no box of the return */
+                                out_of_scope: number;
+                                /** @description Output VAT at 11 % */
+                                vat_11: number;
+                                /** @description Output VAT at 24 % */
+                                vat_24: number;
+                            };
+                            id: string;
+                            /** @description The invoice's or credit note's number, the till sale's number */
+                            number: string | null;
+                            /** @constant */
+                            object: "vat_report_document";
+                            /** @description The invoice a credit note credits, the till sale a refund refunds */
+                            parent: string | null;
+                            /** @enum {string} */
+                            type: "invoice" | "credit_note" | "pos_sale" | "pos_refund";
+                        }[];
+                        has_more: boolean;
+                        /** @constant */
+                        object: "list";
+                        url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other error, among them 500 `api_error` (with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1SettlementRuns: {
         parameters: {
             query?: {
@@ -19335,6 +20493,18 @@ export interface operations {
                             paid_at: number | null;
                             payout: {
                                 amount: number;
+                                /** @description The camt.053 statement entry that booked the payout, once bank sync matched it (decision 0241) */
+                                bank_entry: {
+                                    /** @description The bank's reference of the entry (AcctSvcrRef) */
+                                    acct_svcr_ref: string | null;
+                                    amount: number;
+                                    booking_date: string | null;
+                                    end_to_end_id: string | null;
+                                    /** @description The camt.053 statement file it was booked in */
+                                    file: string;
+                                    id: string;
+                                    value_date: string | null;
+                                } | null;
                                 channel: string;
                                 /** @constant */
                                 currency: "ISK";
@@ -19460,6 +20630,18 @@ export interface operations {
                         paid_at: number | null;
                         payout: {
                             amount: number;
+                            /** @description The camt.053 statement entry that booked the payout, once bank sync matched it (decision 0241) */
+                            bank_entry: {
+                                /** @description The bank's reference of the entry (AcctSvcrRef) */
+                                acct_svcr_ref: string | null;
+                                amount: number;
+                                booking_date: string | null;
+                                end_to_end_id: string | null;
+                                /** @description The camt.053 statement file it was booked in */
+                                file: string;
+                                id: string;
+                                value_date: string | null;
+                            } | null;
                             channel: string;
                             /** @constant */
                             currency: "ISK";
@@ -19540,8 +20722,18 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
+                            /** @description A krafa reversal: the bank's transaction key */
+                            claim_transaction: string | null;
+                            /** @description A cost line: what it is charged for (the capture's authorization, the krafa payment's bank key) */
+                            cost: {
+                                source: string;
+                                /** @enum {string} */
+                                type: "acquirer_fee" | "bank_cost";
+                            } | null;
                             /** @constant */
                             currency: "ISK";
+                            /** @description A dispute or its reversal: the dispute */
+                            dispute: string | null;
                             fee: number;
                             /** @enum {string} */
                             fee_kind: "card_online" | "card_pos" | "claim";
@@ -19557,6 +20749,8 @@ export interface operations {
                             object: "settlement_line";
                             occurred_at: number;
                             payment_intent: string | null;
+                            /** @description A refund line: the refund (re_…) */
+                            refund: string | null;
                             source: string;
                         }[];
                         has_more: boolean;

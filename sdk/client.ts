@@ -1,5 +1,5 @@
 import { HttpClient, type RequestOptions, type SkilOptions } from './http';
-import { list, listById, op, opById, opByIds, send } from './operations';
+import { list, listById, op, opById, opByIds, send, type QueryParams, type Result } from './operations';
 import { constructEvent } from './webhooks';
 import { SkilAuthenticationError } from './errors';
 
@@ -125,6 +125,46 @@ function resources(http: HttpClient) {
       theme: {
         retrieve: op(http, 'get', '/v1/merchant/theme/'),
         update: op(http, 'patch', '/v1/merchant/theme/'),
+      },
+    },
+    reports: {
+      vat: {
+        /** A VAT period's figures as the boxes of RSK 10.01: `{ period: '2027-01' }` or `{ period: '2027' }`. */
+        retrieve: op(http, 'get', '/v1/reports/vat'),
+        /** The documents behind a period's figures (`box` narrows to one box); auto-pages like any list. */
+        documents: list(http, '/v1/reports/vat/documents'),
+      },
+      journal: {
+        /** One page of a period's journal: `{ period, limit, page }`, `page` a list's `next_page`. */
+        list: op(http, 'get', '/v1/reports/journal'),
+        /** Every entry of a period, following `next_page` a page at a time. */
+        async *entries(
+          params: QueryParams<'/v1/reports/journal', 'get'> = {},
+          opts?: RequestOptions,
+        ): AsyncGenerator<Result<'/v1/reports/journal', 'get'>['data'][number]> {
+          let page: string | undefined = params.page;
+          for (;;) {
+            const res = (await send(
+              http,
+              'get',
+              '/v1/reports/journal',
+              { ...params, ...(page && { page }) },
+              opts,
+            )) as Result<'/v1/reports/journal', 'get'>;
+            yield* res.data;
+            if (!res.has_more || !res.next_page) return;
+            page = res.next_page;
+          }
+        },
+      },
+      periods: {
+        /** Closes a period of the books (`'2027-01'`, `'2027'`); a closed one is answered again. */
+        close: opById(http, 'post', '/v1/reports/periods/{period}/close'),
+      },
+      chartOfAccounts: {
+        retrieve: op(http, 'get', '/v1/reports/chart_of_accounts'),
+        /** `{ accounts: [{ role: 'sales_24', number: '3100', name?: 'Sala' }] }`. */
+        update: op(http, 'post', '/v1/reports/chart_of_accounts'),
       },
     },
     settlementRuns: {

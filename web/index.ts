@@ -5,6 +5,7 @@ import { checkoutPages } from './checkout/pages';
 import { portalPages } from './portal/pages';
 import { dashboardPages } from './dashboard/index';
 import { posPages } from './pos';
+import { krafaPayerPages } from './krafa/payer-page';
 import { stylesheetRoute } from './stylesheet';
 import { faviconRoutes } from './favicon';
 import { docsPages } from './docs/index';
@@ -33,6 +34,7 @@ export function pages(deps: PagesDeps): RequestHandler[] {
     faviconRoutes,
     checkoutPages({ ...base, acquirerOrigin: deps.acquirerOrigin }),
     portalPages(services),
+    krafaPayerPages({ collection: services.collection }),
     dashboardPages(base),
     posPages({ pos: services.pos, log: deps.log, publicBaseUrl: deps.publicBaseUrl }),
     docsPages({ openApiDocument: deps.openApiDocument }),

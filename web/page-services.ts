@@ -1,3 +1,6 @@
+import type { CollectionService } from '../services/collection/collection-service';
+import type { VatReportService } from '../services/books/vat-report';
+import type { JournalService } from '../services/books/journal';
 import type { AutoDisableRule } from '../domain/webhook-schedule';
 import type { CheckoutService } from '../services/checkout';
 import type { SubscriptionService } from '../services/subscriptions/subscriptions';
@@ -118,6 +121,8 @@ export interface PageServices {
   /** The rule that disables failing channels, as the worker applies it (the page states it). */
   channelAutoDisable: AutoDisableRule;
   subscriptions: SubscriptionService;
+  /** Overdue kröfur: the payer page of a krafa and the dashboard's overdue list (decision 0246). */
+  collection: CollectionService;
   overview: OverviewService;
   /** The home page's figures for a period against the previous one (decision 0230). */
   homeFigures: HomeFiguresService;
@@ -125,6 +130,8 @@ export interface PageServices {
   search: DashboardSearchService;
   /** The payment list's filters, sorting and streaming CSV export (decision 0232). */
   paymentList: PaymentListService;
+  vatReport: VatReportService;
+  journal: JournalService;
   /** The merchant dashboard's data (payments, customers, catalog, kröfur, events, settlement). */
   data: MerchantDataServices;
   /** The point of sale: the till app and the dashboard's pairing page. */

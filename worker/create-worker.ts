@@ -26,6 +26,11 @@ import { createClaimBatchStarter } from '../engine/claim-batch-starter';
 import type { CardAcquirer } from '../adapters/acquirers/card-acquirer';
 import type { ClaimsApi } from '../adapters/banks/claims-api';
 import { createClaimActivities } from '../activities/claims';
+import { createCollectionActivities } from '../activities/collection';
+import { createCollectionRun } from '../services/collection/collection-run';
+import { createCollectionDelivery } from '../services/collection/collection-delivery';
+import { createRateTable } from '../services/collection/rate-table';
+import type { Collector } from '../adapters/collectors/collector';
 import { createBankSyncActivities } from '../activities/bank-sync';
 import { createBankSyncService } from '../services/bank-sync/bank-sync-service';
 import type { BankConnection } from '../adapters/banks/bank-connections';
@@ -96,6 +101,10 @@ export interface WorkerDeps {
   accessPoints?: AccessPoints;
   /** The mail server invoices chosen for e-mail go through; unset: such deliveries fail saying so. */
   mailer?: Mailer | undefined;
+  /** The collector overdue kröfur are handed to (decision 0247); unset: hand-offs wait for one. */
+  collector?: Collector | undefined;
+  /** The API's public base URL, for the payer page links in collection letters; unset: no link. */
+  publicBaseUrl?: string | undefined;
 }
 
 /** The one place that assembles activities and creates the Temporal worker. */
@@ -196,6 +205,23 @@ export async function createWorker(
     ...createClaimActivities({
       claimBatches: createClaimBatchService(claimDeps),
       claimPaymentsSync: createClaimPaymentsSync(claimDeps),
+    }),
+    ...createCollectionActivities({
+      collection: createCollectionRun({
+        knex: deps.knex,
+        log: deps.log.child({ area: 'collection' }),
+        rates: createRateTable({ knex: deps.knex }),
+        delivery: createCollectionDelivery({
+          knex: deps.knex,
+          log: deps.log.child({ area: 'collection' }),
+          claimsApi: deps.claimsApi,
+          liveClaimsApi: deps.liveClaimsApi,
+          mailer: deps.mailer,
+          collector: deps.collector,
+          publicBaseUrl: deps.publicBaseUrl,
+        }),
+        wakeChannels,
+      }),
     }),
     ...createInvoiceDeliveryActivities({
       delivery: createInvoiceDelivery({

@@ -72,6 +72,21 @@ export const SCHEDULES: readonly ScheduleDef[] = [
     workflowType: WorkflowType.claimPaymentsSync,
     args: [{}],
   },
+  // Takes the collection steps of overdue kröfur due today (decision 0246). Hourly rather than once
+  // at midnight: a run finds nothing due twice (steps are unique per krafa and step), and a day's
+  // steps are taken within the hour after it starts even when a run was missed.
+  {
+    id: (q) => scheduleId.collectionRun(false, q),
+    every: '1 hour',
+    workflowType: WorkflowType.collectionRun,
+    args: [{ livemode: false }],
+  },
+  {
+    id: (q) => scheduleId.collectionRun(true, q),
+    every: '1 hour',
+    workflowType: WorkflowType.collectionRun,
+    args: [{ livemode: true }],
+  },
   // Starts invoice deliveries whose workflow did not start after their invoice's commit (decision 0217).
   {
     id: scheduleId.invoiceDeliveryRelay,

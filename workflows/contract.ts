@@ -44,6 +44,7 @@ export const WorkflowType = {
   checkoutExpiry: 'checkoutExpiry',
   invoiceDelivery: 'invoiceDelivery',
   invoiceDeliveryRelay: 'invoiceDeliveryRelay',
+  collectionRun: 'collectionRun',
 } as const satisfies { [K in keyof Workflows]: K };
 
 // ── Workflow ids (architecture, "Workflows") ──────────────────────────────────────────────────────
@@ -63,6 +64,11 @@ export function testClockWorkflowId(clockId: string): string {
 /** `billing-run/test/{clock_id}/{instant}/{pass}`: a billing run inside a test clock's advance. */
 export function testClockBillingRunWorkflowId(clockId: string, at: number, pass: number): string {
   return `billing-run/test/${clockId}/${new Date(at).toISOString()}/${pass}`;
+}
+
+/** `collection-run/test/{clock_id}/{instant}`: a collection run inside a test clock's advance (decision 0246). */
+export function testClockCollectionRunWorkflowId(clockId: string, at: number): string {
+  return `collection-run/test/${clockId}/${new Date(at).toISOString()}`;
 }
 
 /** `webhooks/{nc_id}`: the delivery loop of one notification channel. */
@@ -127,6 +133,8 @@ export const scheduleId = {
   claimBatch: (livemode: boolean, taskQueue: string) => `claim-batch/${env(livemode)}/${taskQueue}`,
   settlementDay: (livemode: boolean, taskQueue: string) => `settlement-day/${env(livemode)}/${taskQueue}`,
   claimPaymentsSync: (taskQueue: string) => `claim-payments-sync/${taskQueue}`,
+  /** The daily collection run of overdue kröfur (decision 0246). */
+  collectionRun: (livemode: boolean, taskQueue: string) => `collection-run/${env(livemode)}/${taskQueue}`,
   /** Bank sync, one per bank connection (`bank-sync/{connection}`). */
   bankSync: (connection: string, taskQueue: string) => `bank-sync/${connection}/${taskQueue}`,
 } as const;

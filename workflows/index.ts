@@ -13,3 +13,4 @@ export { settlementRun, type SettlementRunInput } from './settlement-run';
 export { settlementDay, type SettlementDayInput } from './settlement-day';
 export { bankSync, type BankSyncInput, type BankSyncResult } from './bank-sync';
 export { invoiceDelivery, invoiceDeliveryRelay } from './invoice-delivery';
+export { collectionRun, type CollectionRunInput } from './collection-run';

@@ -1,12 +1,14 @@
 import {
   executeChild,
+  patched,
   proxyActivities,
   ParentClosePolicy,
   WorkflowIdReusePolicy,
 } from '@temporalio/workflow';
 import type { createTestClockActivities } from '../activities/test-clocks';
 import { billingRun } from './billing-run';
-import { testClockBillingRunWorkflowId } from './contract';
+import { collectionRun } from './collection-run';
+import { testClockBillingRunWorkflowId, testClockCollectionRunWorkflowId } from './contract';
 
 type TestClockActivities = ReturnType<typeof createTestClockActivities>;
 
@@ -54,6 +56,15 @@ export async function testClockAdvance(input: TestClockInput): Promise<{ instant
       const ticked = await tickClockWaits({ testClockId: input.testClockId, now: at });
       if (run.processed === 0 && ticked === 0) break;
     }
+    // The clock's overdue kröfur take the steps due by this instant (decision 0246); advances
+    // started before collection existed replay without it.
+    if (patched('clock-collection-run'))
+      await executeChild(collectionRun, {
+        workflowId: testClockCollectionRunWorkflowId(input.testClockId, at),
+        args: [{ livemode: false, asOf: at, testClockId: input.testClockId }],
+        parentClosePolicy: ParentClosePolicy.TERMINATE,
+        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      });
     if (at >= input.to) break;
   }
   await setClockTime({ testClockId: input.testClockId, at: input.to, ready: true });

@@ -11,6 +11,7 @@ import { createInvoiceRepository } from '../../db/invoices';
 import { createInvoiceDeliveryRepository } from '../../db/invoice-deliveries';
 import { presentInvoice } from '../invoices/invoice-object';
 import { claimEvent, type ClaimOutcomeNotices } from './claim-outcome-notices';
+import { stopCollection } from '../../db/collection';
 
 /** Identity of one bank transaction: the claim and the bank's own references to the payment. */
 export function transactionKey(claimId: string, tx: ClaimTransaction): string {
@@ -110,6 +111,10 @@ export function createClaimTransactionApplier(deps: {
         }
       }
       const row = await payments.update(claim.id, { ...patch, updated_at: now }, trx);
+      // A payment, full or partial, stops the krafa's collection steps; a step taken after the day the
+      // payer paid at the bank is withdrawn with its cost, even when the sync reports the payment
+      // after the step (decision 0246).
+      if (tx.paymentType !== 'Refund') await stopCollection(trx, claim.id, tx.valueDate ?? null, 'stopped');
       if (row.status === 'paid' && claim.status !== 'paid') events.unshift(claimEvent('claim.paid', row));
       // The subscription renewal the claim collects is paid with the claim's intent (0064).
       if (claim.renewal_id && row.status === 'paid')

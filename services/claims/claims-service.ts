@@ -5,6 +5,7 @@ import type { PageOptions } from '../../db/tenant';
 import { BankError, ClaimRejectedError } from '../../adapters/banks/claims-errors';
 import { claimSessionUnpaid, createClaimRepository, type ClaimFilters, type ClaimRow } from '../../db/claims';
 import { lifecycleRefsOfClaims } from '../../db/claim-collection';
+import { stopCollection } from '../../db/collection';
 import type { SubscriptionEngine } from '../../engine/subscription-engine';
 import { nextBankingDay } from '../../domain/banking-days';
 import { ConflictError, InvalidRequestError, ServiceUnavailableError } from '../../domain/errors';
@@ -208,6 +209,9 @@ export function createClaimsService(deps: ClaimsServiceDeps) {
       const row = await deps.knex.transaction(async (trx) => {
         const cancelled = await claims.cancel(scope, claim.id, claim.status, trx);
         if (!cancelled) return cancelled;
+        // The merchant's cancel ends the collection steps; costs already taken stay on record but
+        // nothing is owed on a cancelled krafa (decision 0246).
+        await stopCollection(trx, cancelled.id, null, 'stopped');
         // The checkout session it was to pay is left unpaid (spec §3; decision 0063).
         if (cancelled.checkout_session_id) await claimSessionUnpaid(trx, cancelled.checkout_session_id);
         // Its invoice is credited for what was not paid (decision 0211).

@@ -10,17 +10,19 @@ import {
   type Transmission,
 } from '../../adapters/access-point/access-point';
 import { ApiError } from '../../domain/errors';
+import { ID_PREFIX } from '../../domain/ids';
 import { createInvoiceRepository } from '../../db/invoices';
 import { recordEvents } from '../../db/event-batch';
 import {
   createInvoiceDeliveryRepository,
+  type DeliveredDocument,
   type DeliveryReason,
   type InvoiceDeliveryRow,
 } from '../../db/invoice-deliveries';
 import { renderReceiptEmail } from '../receipts';
-import { presentInvoice } from './invoice-object';
+import { presentCreditNote, presentInvoice } from './invoice-object';
 import { receiptOfInvoice } from './receipt-mail';
-import { invoicePdf } from './pdf';
+import { creditNotePdf, invoicePdf } from './pdf';
 import type { InvoiceService } from './invoices-service';
 
 /** Where a delivery stands after a step: `pending` until the outcome is known, `gone` when there is none. */
@@ -35,9 +37,19 @@ const xml = new XMLParser({
   parseAttributeValue: false,
 });
 
+const pickMail = (m: { subject: string; text: string; html: string }) => ({
+  subject: m.subject,
+  text: m.text,
+  html: m.html,
+});
+
 type XmlNode = { [name: string]: XmlNode | string | undefined };
 const node = (v: XmlNode | string | undefined): XmlNode | undefined =>
   typeof v === 'object' ? v : undefined;
+
+/** A credit note's id, else an invoice's: the one workflow delivers both (decision 0237). */
+export const deliveredKind = (documentId: string): DeliveredDocument =>
+  documentId.startsWith(`${ID_PREFIX.creditNote}_`) ? 'credit_note' : 'invoice';
 
 /** A party's `EndpointID` as a participant id (`scheme:value`); undefined without one. */
 function endpoint(doc: XmlNode | undefined, party: string): string | undefined {
@@ -65,8 +77,23 @@ export function createInvoiceDelivery(deps: {
   log: Logger;
   wakeChannels: (ids: string[]) => Promise<void>;
 }) {
-  const deliveries = createInvoiceDeliveryRepository(deps.knex);
+  const repositories = {
+    invoice: createInvoiceDeliveryRepository(deps.knex, 'invoice'),
+    credit_note: createInvoiceDeliveryRepository(deps.knex, 'credit_note'),
+  };
+  const deliveriesOf = (documentId: string) => repositories[deliveredKind(documentId)];
   const invoiceRows = createInvoiceRepository(deps.knex);
+
+  /** The document with its delivery as its object presents it, and the event names of its kind. */
+  async function presented(scope: Scope, documentId: string, row: InvoiceDeliveryRow, trx: Knex.Transaction) {
+    if (deliveredKind(documentId) === 'invoice') {
+      const invoice = (await invoiceRows.findById(scope, documentId, trx))!;
+      return { object: 'invoice', data: presentInvoice(invoice, row) } as const;
+    }
+    const note = (await invoiceRows.findCreditNote(scope, documentId, trx))!;
+    const invoice = (await invoiceRows.findById(scope, note.invoice_id, trx))!;
+    return { object: 'credit_note', data: presentCreditNote(note, invoice.seller, row) } as const;
+  }
 
   async function finish(
     scope: Scope,
@@ -79,15 +106,15 @@ export function createInvoiceDelivery(deps: {
     },
   ): Promise<DeliveryState> {
     const channels = await deps.knex.transaction(async (trx) => {
-      const row = await deliveries.finish(trx, scope, invoiceId, outcome);
+      const row = await deliveriesOf(invoiceId).finish(trx, scope, invoiceId, outcome);
       if (!row) return [];
-      const invoice = (await invoiceRows.findById(scope, invoiceId, trx))!;
+      const { object, data } = await presented(scope, invoiceId, row, trx);
       return recordEvents(trx, [
         {
           merchantId: scope.merchantId,
           livemode: scope.livemode,
-          type: row.status === 'delivered' ? 'invoice.delivery_succeeded' : 'invoice.delivery_failed',
-          data: presentInvoice(invoice, row),
+          type: row.status === 'delivered' ? `${object}.delivery_succeeded` : `${object}.delivery_failed`,
+          data,
         },
       ]);
     });
@@ -96,16 +123,16 @@ export function createInvoiceDelivery(deps: {
       { invoiceId, status: outcome.status, rules: outcome.reasons.map((r) => r.rule) },
       'invoice delivery finished',
     );
-    const now = await deliveries.find(scope, invoiceId);
+    const now = await deliveriesOf(invoiceId).find(scope, invoiceId);
     return now?.status === 'delivered' ? 'delivered' : 'failed';
   }
 
   const failed = (scope: Scope, d: InvoiceDeliveryRow, reasons: DeliveryReason[], receiver = d.receiver) =>
-    finish(scope, d.invoice_id, { status: 'failed', receiver, transmissionId: d.transmission_id, reasons });
+    finish(scope, d.document_id, { status: 'failed', receiver, transmissionId: d.transmission_id, reasons });
 
   async function outcomeOf(scope: Scope, d: InvoiceDeliveryRow, t: Transmission): Promise<DeliveryState> {
     if (t.state === 'pending') return 'pending';
-    return finish(scope, d.invoice_id, {
+    return finish(scope, d.document_id, {
       status: t.state,
       receiver: d.receiver,
       transmissionId: t.id,
@@ -116,7 +143,11 @@ export function createInvoiceDelivery(deps: {
   async function sendPeppol(scope: Scope, d: InvoiceDeliveryRow): Promise<DeliveryState> {
     let document: string;
     try {
-      document = await deps.invoices.ubl(scope, d.invoice_id);
+      // Exactly what the API answers for the document's UBL (an invoice or a credit note).
+      document =
+        deliveredKind(d.document_id) === 'invoice'
+          ? await deps.invoices.ubl(scope, d.document_id)
+          : await deps.invoices.creditNoteUbl(scope, d.document_id);
     } catch (err) {
       // The invoice has no e-invoice (a consumer's, a seller without the fields it needs): say why.
       if (err instanceof ApiError)
@@ -167,8 +198,8 @@ export function createInvoiceDelivery(deps: {
     let t: Transmission;
     try {
       t = await accessPoint.send({
-        reference: d.invoice_id,
-        kind: 'invoice',
+        reference: d.document_id,
+        kind: deliveredKind(d.document_id),
         sender,
         receiver,
         xml: document,
@@ -178,12 +209,16 @@ export function createInvoiceDelivery(deps: {
         return failed(scope, d, [{ rule: 'access_point_refused', message: err.message }], receiver);
       throw err;
     }
-    await deliveries.markSent(scope, d.invoice_id, { receiver, transmissionId: t.id });
+    await deliveriesOf(d.document_id).markSent(scope, d.document_id, { receiver, transmissionId: t.id });
     return outcomeOf(scope, { ...d, receiver, transmission_id: t.id }, t);
   }
 
   async function sendEmail(scope: Scope, d: InvoiceDeliveryRow): Promise<DeliveryState> {
-    const invoice = (await invoiceRows.findById(scope, d.invoice_id))!;
+    const note =
+      deliveredKind(d.document_id) === 'credit_note'
+        ? (await invoiceRows.findCreditNote(scope, d.document_id))!
+        : null;
+    const invoice = (await invoiceRows.findById(scope, note?.invoice_id ?? d.document_id))!;
     const to = invoice.buyer.email;
     if (!to)
       return failed(scope, d, [{ rule: 'no_email', message: 'The buyer has no e-mail address' }], null);
@@ -191,29 +226,46 @@ export function createInvoiceDelivery(deps: {
       return failed(scope, d, [{ rule: 'no_mail_server', message: 'No mail server is configured' }], to);
     // Mail cannot be taken back or deduplicated by the receiver: of concurrent senders only the one
     // that moves the delivery to `sent` mails, so a buyer gets it at most once.
-    if (!(await deliveries.markSent(scope, d.invoice_id, { receiver: to, transmissionId: null })))
+    if (
+      !(await deliveriesOf(d.document_id).markSent(scope, d.document_id, {
+        receiver: to,
+        transmissionId: null,
+      }))
+    )
       return 'pending';
-    const mail = renderReceiptEmail(receiptOfInvoice(invoice, 'is'));
     try {
-      await deps.mailer.send({
-        to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-        attachments: [
-          {
-            filename: `${invoice.number}.pdf`,
-            content: await invoicePdf(invoice),
-            contentType: 'application/pdf',
-          },
-        ],
-      });
+      await deps.mailer.send(
+        note
+          ? {
+              to,
+              subject: `Kreditreikningur ${note.number} / Credit note ${note.number}`,
+              text: `${invoice.seller.name}: kreditreikningur ${note.number} vegna reiknings ${invoice.number} fylgir sem PDF.\nCredit note ${note.number} for invoice ${invoice.number} is attached as a PDF.\n`,
+              attachments: [
+                {
+                  filename: `${note.number}.pdf`,
+                  content: await creditNotePdf(note, invoice),
+                  contentType: 'application/pdf',
+                },
+              ],
+            }
+          : {
+              to,
+              ...pickMail(renderReceiptEmail(receiptOfInvoice(invoice, 'is'))),
+              attachments: [
+                {
+                  filename: `${invoice.number}.pdf`,
+                  content: await invoicePdf(invoice),
+                  contentType: 'application/pdf',
+                },
+              ],
+            },
+      );
     } catch (err) {
       // The server did not take it: back to pending, for the activity's retry to send it.
-      await deliveries.release(scope, d.invoice_id);
+      await deliveriesOf(d.document_id).release(scope, d.document_id);
       throw err;
     }
-    return finish(scope, d.invoice_id, {
+    return finish(scope, d.document_id, {
       status: 'delivered',
       receiver: to,
       transmissionId: null,
@@ -223,7 +275,7 @@ export function createInvoiceDelivery(deps: {
 
   /** Asks the access point how a sent invoice fared, and records a final answer. */
   async function check(scope: Scope, invoiceId: string): Promise<DeliveryState> {
-    const d = await deliveries.find(scope, invoiceId);
+    const d = await deliveriesOf(invoiceId).find(scope, invoiceId);
     if (!d) return 'gone';
     if (d.status === 'delivered' || d.status === 'failed') return d.status;
     // An e-mail being sent, or a document not yet handed over: its sender records the outcome.
@@ -234,9 +286,9 @@ export function createInvoiceDelivery(deps: {
   }
 
   return {
-    /** Sends the invoice unless it was sent already; what is known of the outcome right after. */
+    /** Sends the document unless it was sent already; what is known of the outcome right after. */
     async send(scope: Scope, invoiceId: string): Promise<DeliveryState> {
-      const d = await deliveries.find(scope, invoiceId);
+      const d = await deliveriesOf(invoiceId).find(scope, invoiceId);
       if (!d) return 'gone';
       if (d.status === 'delivered' || d.status === 'failed') return d.status;
       if (d.status === 'sent') return check(scope, invoiceId);
@@ -247,7 +299,7 @@ export function createInvoiceDelivery(deps: {
 
     /** The access point never answered: the delivery is failed, for the merchant to follow up. */
     async giveUp(scope: Scope, invoiceId: string): Promise<DeliveryState> {
-      const d = await deliveries.find(scope, invoiceId);
+      const d = await deliveriesOf(invoiceId).find(scope, invoiceId);
       if (!d) return 'gone';
       if (d.status === 'delivered' || d.status === 'failed') return d.status;
       return failed(scope, d, [
@@ -255,8 +307,11 @@ export function createInvoiceDelivery(deps: {
       ]);
     },
 
-    /** Deliveries still open after `graceMs`, for the relay to start their workflows again. */
-    openBefore: (before: Date, limit: number) => deliveries.openBefore(before, limit),
+    /** Deliveries of both kinds still open after `graceMs`, for the relay to start their workflows again. */
+    openBefore: async (before: Date, limit: number) => [
+      ...(await repositories.invoice.openBefore(before, limit)),
+      ...(await repositories.credit_note.openBefore(before, limit)),
+    ],
   };
 }
 

@@ -141,6 +141,19 @@ export const InvoiceSchema = z.object({
 
 export type InvoiceObject = z.output<typeof InvoiceSchema>;
 
+/** A delivery as the invoice and the credit note present it (decisions 0219, 0237). */
+function presentDelivery(delivery: InvoiceDeliveryRow | null | undefined) {
+  return delivery
+    ? {
+        method: delivery.method,
+        status: delivery.status,
+        receiver: delivery.receiver,
+        failure_reasons: delivery.reasons.map((r) => ({ rule: r.rule, message: r.message })),
+        finished_at: delivery.finished_at ? unix(delivery.finished_at) : null,
+      }
+    : null;
+}
+
 /** The invoice with its delivery (null when its customer chose none). */
 export function presentInvoice(
   row: InvoiceRow,
@@ -178,15 +191,7 @@ export function presentInvoice(
     final_due_date: row.final_due_date,
     payment_reference: row.payment_reference,
     einvoice: einvoiceRefusal(row.seller, row.buyer) === null,
-    delivery: delivery
-      ? {
-          method: delivery.method,
-          status: delivery.status,
-          receiver: delivery.receiver,
-          failure_reasons: delivery.reasons.map((r) => ({ rule: r.rule, message: r.message })),
-          finished_at: delivery.finished_at ? unix(delivery.finished_at) : null,
-        }
-      : null,
+    delivery: presentDelivery(delivery),
     created_at: unix(row.created_at),
   };
 }
@@ -210,6 +215,9 @@ export const CreditNoteSchema = z.object({
   total: z.number().int(),
   total_vat: z.number().int(),
   issued_at: z.number(),
+  delivery: Delivery.describe(
+    'How the credit note reaches the buyer, as its invoice did (decision 0237); null when the customer chose none',
+  ),
   created_at: z.number(),
 });
 
@@ -218,6 +226,7 @@ export type CreditNoteObject = z.output<typeof CreditNoteSchema>;
 export function presentCreditNote(
   row: CreditNoteRow,
   seller: { vat_number: string | null },
+  delivery: InvoiceDeliveryRow | null | undefined,
 ): CreditNoteObject {
   return {
     id: row.id,
@@ -235,6 +244,7 @@ export function presentCreditNote(
     total: row.total,
     total_vat: row.total_vat,
     issued_at: unix(row.issued_at),
+    delivery: presentDelivery(delivery),
     created_at: unix(row.created_at),
   };
 }

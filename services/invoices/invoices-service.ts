@@ -26,6 +26,7 @@ export function createInvoiceService(deps: { knex: Knex }) {
   const customers = createCustomerRepository(deps.knex);
   const subscriptions = createSubscriptionRepository(deps.knex);
   const deliveries = createInvoiceDeliveryRepository(deps.knex);
+  const noteDeliveries = createInvoiceDeliveryRepository(deps.knex, 'credit_note');
 
   const invoiceOr404 = (scope: Scope, id: string) =>
     findOr404(
@@ -92,9 +93,15 @@ export function createInvoiceService(deps: { knex: Knex }) {
         ...opts,
         ...(opts.invoice !== undefined && { invoiceId: opts.invoice }),
       });
-      const sellers = await invoices.sellersOf(scope, [...new Set(page.data.map((n) => n.invoice_id))]);
+      const [sellers, delivered] = await Promise.all([
+        invoices.sellersOf(scope, [...new Set(page.data.map((n) => n.invoice_id))]),
+        noteDeliveries.ofInvoices(
+          scope,
+          page.data.map((n) => n.id),
+        ),
+      ]);
       return {
-        data: page.data.map((n) => presentCreditNote(n, sellers.get(n.invoice_id)!)),
+        data: page.data.map((n) => presentCreditNote(n, sellers.get(n.invoice_id)!, delivered.get(n.id))),
         hasMore: page.hasMore,
       };
     },
@@ -102,7 +109,11 @@ export function createInvoiceService(deps: { knex: Knex }) {
     async retrieveCreditNote(scope: Scope, id: string) {
       const note = await creditNoteOr404(scope, id);
       const sellers = await invoices.sellersOf(scope, [note.invoice_id]);
-      return presentCreditNote(note, sellers.get(note.invoice_id)!);
+      return presentCreditNote(
+        note,
+        sellers.get(note.invoice_id)!,
+        await noteDeliveries.find(scope, note.id),
+      );
     },
 
     async creditNoteUbl(scope: Scope, id: string) {

@@ -189,7 +189,7 @@ async function issueFor(trx: Knex.Transaction, sales: SaleSource[]): Promise<str
     trx,
     rows.map((r) => r.id),
   );
-  const deliveries = new Map(queued.map((d) => [d.invoice_id, d]));
+  const deliveries = new Map(queued.map((d) => [d.document_id, d]));
   const events: BatchEvent[] = rows.map((r) => ({
     merchantId: r.merchant_id,
     livemode: r.livemode,
@@ -312,12 +312,15 @@ async function creditInvoice(
     total_vat: amounts.total_vat,
     issued_at: credit.at,
   });
-  return recordEvents(trx, [
+  // Delivered as its invoice's customer takes invoices (decision 0237), from the same outbox.
+  const queued = await createInvoiceDeliveryRepository(trx, 'credit_note').queue(trx, [note.id]);
+  const channels = await recordEvents(trx, [
     {
       merchantId: note.merchant_id,
       livemode: note.livemode,
       type: 'credit_note.created',
-      data: presentCreditNote(note, invoice.seller),
+      data: presentCreditNote(note, invoice.seller, queued[0]),
     },
   ]);
+  return [...channels, ...queued.map(invoiceDeliveryWake)];
 }

@@ -1,4 +1,4 @@
-import type { InvoiceRow } from '../../db/invoices';
+import type { CreditNoteRow, InvoiceRow } from '../../db/invoices';
 import { groupCategory, lineCategory } from '../../domain/invoices';
 import type { VatCategory } from '../../domain/vat-category';
 
@@ -25,11 +25,18 @@ const day = (d: Date | string) => (typeof d === 'string' ? d : d.toISOString().s
  * the total. For a consumer this PDF is the invoice: no Peppol document is made for one. Rendered when
  * asked for, never stored.
  */
-export async function invoicePdf(inv: InvoiceRow): Promise<Buffer> {
+export async function invoicePdf(
+  inv: InvoiceRow,
+  credit?: { title: string; credits: string },
+): Promise<Buffer> {
   // Loaded on the first PDF asked for: pdfkit and its font metrics are a quarter of a second of
   // start-up that a process which never renders an invoice need not pay.
   const { default: PDFDocument } = await import('pdfkit');
-  const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Reikningur ${inv.number}` } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 50,
+    info: { Title: `${credit ? 'Kreditreikningur' : 'Reikningur'} ${inv.number}` },
+  });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -37,8 +44,12 @@ export async function invoicePdf(inv: InvoiceRow): Promise<Buffer> {
     doc.on('error', reject);
   });
   const s = inv.seller;
-  doc.font('Helvetica-Bold').fontSize(18).text(`Reikningur / Invoice ${inv.number}`);
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(18)
+    .text(`${credit?.title ?? 'Reikningur / Invoice'} ${inv.number}`);
   doc.moveDown(0.5).font('Helvetica').fontSize(10);
+  if (credit) doc.text(`Vegna reiknings / Credits invoice ${credit.credits}`);
   doc.text(s.name);
   doc.text(`Kennitala: ${s.kennitala ?? '-'}`);
   if (s.address)
@@ -58,10 +69,10 @@ export async function invoicePdf(inv: InvoiceRow): Promise<Buffer> {
     doc.text(`${b.address.line1}, ${b.address.postal_code ?? ''} ${b.address.city ?? ''}`);
   doc.moveDown();
   doc.text(`Útgáfudagur / Date of issue: ${day(inv.issued_at)}`);
-  doc.text(`Afhendingardagur / Date of supply: ${day(inv.supplied_at)}`);
+  if (!credit) doc.text(`Afhendingardagur / Date of supply: ${day(inv.supplied_at)}`);
   if (inv.due_date) doc.text(`Gjalddagi / Due date: ${inv.due_date}`);
   if (inv.final_due_date) doc.text(`Eindagi / Final due date: ${inv.final_due_date}`);
-  doc.text(`Greiðslutilvísun / Payment reference: ${inv.payment_reference}`);
+  if (!credit) doc.text(`Greiðslutilvísun / Payment reference: ${inv.payment_reference}`);
   doc.moveDown();
   doc.font('Helvetica-Bold').text('Línur / Lines');
   doc.font('Helvetica');
@@ -86,4 +97,25 @@ export async function invoicePdf(inv: InvoiceRow): Promise<Buffer> {
   doc.font('Helvetica').text(`Þar af VSK / of which VAT: ${kr(inv.total_vat)}`);
   doc.end();
   return done;
+}
+
+/**
+ * A credit note as a PDF, for its e-mail delivery (decision 0237): the invoice's seller and buyer
+ * with the credit note's number, date, lines and VAT, naming the invoice it credits.
+ */
+export function creditNotePdf(note: CreditNoteRow, invoice: InvoiceRow): Promise<Buffer> {
+  return invoicePdf(
+    {
+      ...invoice,
+      number: note.number,
+      issued_at: note.issued_at,
+      due_date: null,
+      final_due_date: null,
+      lines: note.lines,
+      vat: note.vat,
+      total: note.total,
+      total_vat: note.total_vat,
+    },
+    { title: 'Kreditreikningur / Credit note', credits: invoice.number },
+  );
 }

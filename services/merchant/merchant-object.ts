@@ -7,6 +7,7 @@ import { claimTermsRuleOf } from '../../domain/checkout-claims';
 import { mcpSettingsOf } from '../../domain/mcp-settings';
 import { merchantDunningOf } from '../../domain/claim-fallback';
 import { onboardingState } from './onboarding';
+import { VAT_PERIOD_KINDS } from '../../domain/vat-period';
 
 const Capability = z.object({
   status: z.enum(['inactive', 'pending', 'active', 'rejected']),
@@ -32,6 +33,9 @@ export const MerchantSchema = z.object({
     .union([z.literal(0), z.literal(11), z.literal(24)])
     .describe('VAT rate of amount-only charges (no product); 0 for a merchant not registered for VAT'),
   receipt_emails: z.boolean().describe('Email the buyer a receipt with the invoice PDF after each payment'),
+  vat_period: z
+    .enum(VAT_PERIOD_KINDS)
+    .describe('How often the VAT return is filed: two_month (the general periods) or yearly (small filers)'),
   application: z.object({
     status: z.enum(APPLICATION_STATUSES),
     submitted_at: z.number().nullable(),
@@ -89,6 +93,7 @@ export function presentMerchant(row: MerchantRow, livemode: boolean): MerchantOb
     vat_number: row.vat_number,
     default_vat_rate: row.default_vat_rate ?? (row.vat_number === null ? 0 : 24),
     receipt_emails: row.receipt_emails,
+    vat_period: row.vat_period,
     application: {
       status: row.application_status,
       submitted_at: unix(row.application_submitted_at),

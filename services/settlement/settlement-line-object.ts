@@ -18,6 +18,15 @@ export const SettlementLineSchema = z.object({
   net: z.number(),
   currency: z.literal('ISK'),
   occurred_at: z.number(),
+  refund: z.string().nullable().describe('A refund line: the refund (re_…)'),
+  dispute: z.string().nullable().describe('A dispute or its reversal: the dispute'),
+  cost: z
+    .object({ type: z.enum(['acquirer_fee', 'bank_cost']), source: z.string() })
+    .nullable()
+    .describe(
+      "A cost line: what it is charged for (the capture's authorization, the krafa payment's bank key)",
+    ),
+  claim_transaction: z.string().nullable().describe("A krafa reversal: the bank's transaction key"),
 });
 
 export type SettlementLineObject = z.output<typeof SettlementLineSchema>;
@@ -35,6 +44,17 @@ export function presentLine(l: SettlementLineRow): SettlementLineObject {
     net: l.net,
     currency: 'ISK' as const,
     occurred_at: unix(l.occurred_at),
+    ...lineLinks(l),
+  };
+}
+
+/** What a line settles, by kind (decision 0241): the object a bookkeeper opens it to. */
+export function lineLinks(l: Pick<SettlementLineRow, 'kind' | 'source_id'>) {
+  return {
+    refund: l.kind === 'refund' ? l.source_id : null,
+    dispute: l.kind === 'dispute' || l.kind === 'dispute_reversal' ? l.source_id : null,
+    cost: l.kind === 'acquirer_fee' || l.kind === 'bank_cost' ? { type: l.kind, source: l.source_id } : null,
+    claim_transaction: l.kind === 'reversal' ? l.source_id : null,
   };
 }
 

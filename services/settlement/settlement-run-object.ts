@@ -25,6 +25,20 @@ export const PayoutSchema = z.object({
   file_name: z.string().nullable(),
   submitted_at: z.number().nullable(),
   paid_at: z.number().nullable(),
+  bank_entry: z
+    .object({
+      id: z.string(),
+      acct_svcr_ref: z.string().nullable().describe("The bank's reference of the entry (AcctSvcrRef)"),
+      end_to_end_id: z.string().nullable(),
+      booking_date: z.string().nullable(),
+      value_date: z.string().nullable(),
+      amount: z.number().int(),
+      file: z.string().describe('The camt.053 statement file it was booked in'),
+    })
+    .nullable()
+    .describe(
+      'The camt.053 statement entry that booked the payout, once bank sync matched it (decision 0241)',
+    ),
 });
 
 export const SettlementRunSchema = z.object({
@@ -72,6 +86,17 @@ export function presentPayout(p: PayoutRow) {
     file_name: p.file_name,
     submitted_at: unix(p.submitted_at),
     paid_at: unix(p.paid_at),
+    bank_entry: p.bank_entry
+      ? {
+          id: String(p.bank_entry.id),
+          acct_svcr_ref: p.bank_entry.acct_svcr_ref,
+          end_to_end_id: p.bank_entry.end_to_end_id,
+          booking_date: p.bank_entry.booking_date,
+          value_date: p.bank_entry.value_date,
+          amount: Number(p.bank_entry.amount),
+          file: p.bank_entry.file,
+        }
+      : null,
   };
 }
 

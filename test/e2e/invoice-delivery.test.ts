@@ -14,6 +14,12 @@
  * (c) A customer who chose e-mail gets the PDF invoice at its address; the delivery is `delivered`.
  * (d) Sending again is harmless: six deliveries of one invoice at once make one transmission, one
  *     event and one outcome.
+ * (e) A credit note goes as its invoice did (decision 0237): a partial refund's credit note for a
+ *     Peppol customer reaches the simulated access point and is delivered; one it refuses is never
+ *     delivered and shows failed with the reason in the API, its event and the invoice's dashboard page.
+ * (f) The dashboard's customer form (decision 0236) makes a consumer a business buyer, its faults
+ *     shown beside their fields in both languages at 390 and 1280 px; the customer's next invoice
+ *     is an e-invoice both official artefacts accept, and the change is in the audit log.
  */
 import type { Browser } from 'playwright-core';
 import { sharedTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
@@ -21,6 +27,7 @@ import { until } from '../helpers/until';
 import { createMerchantUser } from '../helpers/accounts';
 import { launchChromium, openPage } from '../helpers/browser';
 import { seriousAccessibilityFindings } from '../helpers/accessibility';
+import { fatalIds, validateEInvoices } from '../helpers/official-einvoice-validation';
 
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
 
@@ -276,3 +283,206 @@ test('sending an invoice again is harmless: six deliveries at once make one tran
   expect(transmissionsOf(invoice.id)).toHaveLength(1);
   expect((await deliveryEvents(m, invoice.id)).map((e) => e.type)).toEqual(['invoice.delivery_succeeded']);
 });
+
+test('the dashboard customer form makes a consumer a business buyer; its next invoice is an e-invoice the official artefacts accept', async () => {
+  const m = await seller();
+  const email = `innkaup-${m.id.slice(-8).toLowerCase()}@example.is`;
+  const created = await stack.api(m.testKey, '/v1/customers', {
+    method: 'POST',
+    json: { name: 'Vélsmiðjan ehf.', email },
+  });
+  expect(created.status).toBe(200);
+  const id = created.body.id as string;
+  const before = await buy(m, id);
+  expect((await stack.api(m.testKey, `/v1/invoices/${before.id}`)).body.einvoice).toBe(false);
+
+  const user = await createMerchantUser(stack.knex, m.id);
+  const tab = await openPage(browser, stack.url);
+  const { page } = tab;
+  await page.goto(`${stack.url}/dashboard/sign-in?lang=en`);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
+  const form = page.getByTestId('customer-edit');
+  const save = (label: string) =>
+    Promise.all([page.waitForNavigation(), form.getByRole('button', { name: label }).click()]);
+  const errorOf = (param: string) => page.locator(`[data-error="${param}"]`);
+  const checkLayout = async () => {
+    await expect(seriousAccessibilityFindings(page)).resolves.toEqual([]);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+  };
+
+  // Icelandic at phone width: a kennitala that is no date and a GLN whose check digit fails are
+  // shown at their fields.
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.goto(`${stack.url}/dashboard/customers/${id}?lang=is`);
+  await Promise.all([page.waitForNavigation(), page.getByTestId('customer-edit-link').click()]);
+  await form.getByLabel('Kaupir sem fyrirtæki').check();
+  await form.getByLabel('Kennitala').fill('4113692659');
+  await form.getByLabel('GLN (valfrjálst)').fill('5690000000001');
+  await save('Vista');
+  await expect(errorOf('kennitala').innerText()).resolves.toContain('dagsetningu');
+  await expect(errorOf('gln').innerText()).resolves.toContain('13 tölustafi');
+  await expect(form.getByLabel('Kennitala').getAttribute('aria-invalid')).resolves.toBe('true');
+  await checkLayout();
+
+  // English at desktop width: Peppol delivery with neither kennitala nor Peppol id is the service's
+  // refusal (decision 0217), shown at the delivery choice.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${stack.url}/dashboard/customers/${id}/edit?lang=en`);
+  await form.getByLabel('Peppol e-invoice').check();
+  await save('Save');
+  await expect(errorOf('delivery').innerText()).resolves.toContain('needs a kennitala or a Peppol id');
+  await expect(errorOf('kennitala').count()).resolves.toBe(0);
+  await checkLayout();
+
+  // The buyer data a business e-invoice needs, with a GLN and delivery by e-mail.
+  await form.getByLabel('Buys as a business').check();
+  await form.getByLabel('Kennitala').fill('410169-2659');
+  await form.getByLabel('Street and number').fill('Smiðjuvegur 4');
+  await form.getByLabel('Postcode').fill('200');
+  await form.getByLabel('Town').fill('Kópavogur');
+  await form.getByLabel('GLN (optional)').fill('5690000000008');
+  await form.getByLabel('E-mail with PDF').check();
+  await save('Save');
+  await expect(page.locator('.notice.ok').innerText()).resolves.toContain('Saved');
+  await checkLayout();
+  for (const [lang, width] of [
+    ['en', 390],
+    ['is', 1280],
+  ] as const) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${stack.url}/dashboard/customers/${id}/edit?lang=${lang}`);
+    await expect(form.getByLabel(lang === 'en' ? 'Postcode' : 'Póstnúmer').inputValue()).resolves.toBe('200');
+    await checkLayout();
+  }
+  const customer = (await stack.api(m.testKey, `/v1/customers/${id}`)).body;
+  expect(customer).toMatchObject({
+    business: true,
+    kennitala: '4101692659',
+    address: { line1: 'Smiðjuvegur 4', postal_code: '200', city: 'Kópavogur', country: 'IS' },
+    gln: '5690000000008',
+    peppol_id: null,
+    einvoice: true,
+    invoice_settings: { delivery_method: 'email' },
+  });
+  // The change is the member's, in the audit log as every dashboard write (decision 0227).
+  const audit = await page.request.get(`${stack.url}/dashboard/audit-log.csv`);
+  expect(audit.status()).toBe(200);
+  expect(await audit.text()).toContain('POST /dashboard/customers/:id/edit');
+  // The two refused saves answered 400, as a form with faults does; nothing else went wrong.
+  expect(tab.errors.filter((e) => !/status of 400 \(Bad Request\)/.test(e))).toEqual([]);
+  expect(tab.errors).toHaveLength(2);
+  await tab.context.close();
+
+  // Its next invoice is a business e-invoice: the official artefacts find nothing fatal.
+  const after = await buy(m, id);
+  const ubl = await stack.api(m.testKey, `/v1/invoices/${after.id}/ubl`);
+  expect(ubl.status).toBe(200);
+  const [report] = await validateEInvoices([ubl.text]);
+  expect(fatalIds(report!.en16931)).toEqual([]);
+  expect(fatalIds(report!.peppol)).toEqual([]);
+  expect((await finished(m, after.id)).delivery).toMatchObject({ method: 'email', status: 'delivered' });
+}, 120_000);
+
+test('a partial refund’s credit note is delivered as its invoice was; one the access point refuses shows failed with the reason', async () => {
+  const m = await seller();
+  const address = { line1: 'Hverfisgata 4', postal_code: '101', city: 'Reykjavík', country: 'IS' };
+  const business = await customer(m, { name: 'Bókhaldsstofan ehf.', kennitala: '4101692659', address });
+  const person = await customer(m, {
+    name: 'Guðrún Jónsdóttir',
+    kennitala: '0101302989',
+    address,
+    business: true,
+  });
+  // Refunded at once: the invoice's and the credit note's deliveries run side by side, and the
+  // access point's Saxon runs overlap.
+  const [ok, unknown] = await Promise.all([buy(m, business), buy(m, person)]);
+  const refund = async (inv: { id: string; payment_intent: string }) => {
+    const r = await stack.api(m.testKey, '/v1/refunds', {
+      method: 'POST',
+      json: { payment_intent: inv.payment_intent, amount: 2990 },
+    });
+    expect(r.status).toBe(200);
+    const notes = await until(
+      () => stack.api(m.testKey, `/v1/credit-notes?invoice=${inv.id}`),
+      (res) => (res.body.data as unknown[]).length === 1,
+    );
+    return notes.body.data[0].id as string;
+  };
+  const [okNote, refusedNote] = await Promise.all([refund(ok), refund(unknown)]);
+  const noteDone = (id: string) =>
+    until(
+      () => stack.api(m.testKey, `/v1/credit-notes/${id}`),
+      (r) => ['delivered', 'failed'].includes(r.body.delivery?.status as string),
+      60_000,
+    ).then((r) => r.body as { id: string; total: number; delivery: Record<string, any> });
+  const [delivered, refused] = await Promise.all([noteDone(okNote), noteDone(refusedNote)]);
+
+  expect(delivered.total).toBe(2990);
+  expect(delivered.delivery).toMatchObject({
+    method: 'peppol',
+    status: 'delivered',
+    receiver: '0196:4101692659',
+    failure_reasons: [],
+  });
+  // The access point got a credit note, validated it with the official artefacts and delivered it.
+  expect(transmissionsOf(okNote)).toMatchObject([
+    { status: 'delivered', sender: '0196:5501692829', receiver: '0196:4101692659' },
+  ]);
+  expect(refused.delivery).toMatchObject({ status: 'failed', receiver: '0196:0101302989' });
+  expect(refused.delivery.failure_reasons.map((r: { rule: string }) => r.rule)).toEqual([
+    'receiver_not_registered',
+  ]);
+  expect(transmissionsOf(refusedNote).map((t) => t.status)).toEqual(['rejected']);
+  const events = (await stack.api(m.testKey, '/v1/events?limit=100')).body.data as {
+    type: string;
+    data: { id: string; delivery: { status: string } };
+  }[];
+  const noteEvents = (id: string) =>
+    events.filter((e) => e.type.startsWith('credit_note.delivery_') && e.data.id === id);
+  expect(noteEvents(okNote).map((e) => e.type)).toEqual(['credit_note.delivery_succeeded']);
+  expect(noteEvents(refusedNote).map((e) => [e.type, e.data.delivery.status])).toEqual([
+    ['credit_note.delivery_failed', 'failed'],
+  ]);
+
+  // The invoice's dashboard page shows each credit note's delivery, in both languages and widths.
+  const user = await createMerchantUser(stack.knex, m.id);
+  const tab = await openPage(browser, stack.url);
+  const { page } = tab;
+  await page.goto(`${stack.url}/dashboard/sign-in?lang=en`);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
+  await page.goto(`${stack.url}/dashboard/invoices/${ok.id}`);
+  await expect(
+    page
+      .locator(`[data-credit-note="${okNote}"]`)
+      .getByTestId('credit-note-delivery-status')
+      .getAttribute('data-status'),
+  ).resolves.toBe('delivered');
+  for (const [lang, width] of [
+    ['en', 1280],
+    ['is', 390],
+  ] as const) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${stack.url}/dashboard/invoices/${unknown.id}?lang=${lang}`);
+    const row = page.locator(`[data-credit-note="${refusedNote}"]`);
+    const status = row.getByTestId('credit-note-delivery-status');
+    await expect(status.getAttribute('data-status')).resolves.toBe('failed');
+    await expect(status.innerText()).resolves.toBe(lang === 'en' ? 'Failed' : 'Mistókst');
+    await expect(row.getByTestId('credit-note-delivery-reasons').innerText()).resolves.toContain(
+      'receiver_not_registered',
+    );
+    await expect(seriousAccessibilityFindings(page)).resolves.toEqual([]);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+  }
+  expect(tab.errors).toEqual([]);
+  await tab.context.close();
+}, 120_000);

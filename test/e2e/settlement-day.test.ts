@@ -194,6 +194,58 @@ test('a day: card payments and paid claims → bank files → bank sync → sett
   expect(paid.body.payout).toMatchObject({ id: payout.id, status: 'paid' });
   expect(await stack.knex('bank_exceptions').where({ status: 'open' })).toEqual([]);
 
+  // Issue 42: the payout carries the camt.053 entry that booked it; its lines add up to both, each
+  // linked to what it settles; the period's download says the same; the journal books the payout.
+  const entry = paid.body.payout.bank_entry as { amount: number; acct_svcr_ref: string; file: string };
+  expect(entry).toMatchObject({ amount: payout.amount, end_to_end_id: payout.id });
+  expect(entry.acct_svcr_ref).toBeTruthy();
+  expect(entry.file).toMatch(/053/);
+  const runLines = (await api(`/v1/settlement-runs/${run.id}/lines?limit=100`)).body.data as {
+    kind: string;
+    net: number;
+    refund: string | null;
+    dispute: string | null;
+    cost: { type: string; source: string } | null;
+  }[];
+  expect(runLines.reduce((s, l) => s + l.net, 0)).toBe(payout.amount);
+  expect(runLines.filter((l) => l.kind === 'refund').map((l) => l.refund)).toEqual([refund.body.id]);
+  expect(
+    runLines
+      .filter((l) => l.cost)
+      .map((l) => l.cost!.type)
+      .sort(),
+  ).toEqual(['acquirer_fee', 'acquirer_fee', 'bank_cost', 'bank_cost']);
+  const firstMonth = Number(d1.slice(5, 7)) - ((Number(d1.slice(5, 7)) + 1) % 2);
+  const period = `${d1.slice(0, 4)}-${String(firstMonth).padStart(2, '0')}`;
+  const download = await fetch(`${stack.url}/v1/reports/settlement.csv?period=${period}`, {
+    headers: { authorization: `Bearer ${m.testKey}` },
+  });
+  expect(download.status).toBe(200);
+  const [head, ...csvRows] = (await download.text())
+    .trim()
+    .split('\r\n')
+    .map((r) => r.split(','));
+  const col = (name: string) => head!.indexOf(name);
+  const ofRun = csvRows.filter((r) => r[col('settlement_run')] === run.id);
+  expect(ofRun).toHaveLength(9);
+  expect(ofRun.reduce((s, r) => s + Number(r[col('net')]), 0)).toBe(payout.amount);
+  for (const r of ofRun) {
+    expect(Number(r[col('payout_amount')])).toBe(payout.amount);
+    expect(Number(r[col('statement_amount')])).toBe(payout.amount);
+    expect(r[col('statement_ref')]).toBe(entry.acct_svcr_ref);
+  }
+  const paidDay = new Date(paid.body.payout.paid_at * 1000).toISOString().slice(0, 7);
+  const paidPeriod = `${paidDay.slice(0, 4)}-${String(Number(paidDay.slice(5)) - ((Number(paidDay.slice(5)) + 1) % 2)).padStart(2, '0')}`;
+  const journal = await api(`/v1/reports/journal?period=${paidPeriod}&limit=100`);
+  const payoutEntry = (
+    journal.body.data as {
+      source: { type: string; id: string };
+      lines: { account: string; debit: number }[];
+    }[]
+  ).find((e) => e.source.type === 'payout');
+  expect(payoutEntry).toMatchObject({ source: { id: payout.id } });
+  expect(payoutEntry!.lines.find((l) => l.account === 'bank')!.debit).toBe(payout.amount);
+
   // Ledger invariant: captured = settled gross + unsettled; gross − fees = net = paid out.
   const captured =
     (await sum('select sum(amount_captured) as n from payment_intents where merchant_id = ?', [m.id])) -

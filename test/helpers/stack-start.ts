@@ -62,16 +62,17 @@ export async function startStack(opts: TestStackOptions = {}): Promise<TestStack
   const sftpPassword = randomBytes(18).toString('base64url');
   const bank =
     opts.bank || opts.bankFiles
-      ? await startValidatedBank(
-          sftpRoot
+      ? await startValidatedBank({
+          ...opts.bankOptions,
+          ...(sftpRoot
             ? {
                 files: {
                   rootDir: sftpRoot,
                   sftp: { port: 0, users: [{ username: 'skil', password: sftpPassword }] },
                 },
               }
-            : {},
-        )
+            : {}),
+        })
       : null;
   const claimsApi = bank?.client();
   let bankFiles: TestStack['bankFiles'] = null;
@@ -151,6 +152,8 @@ export async function startStack(opts: TestStackOptions = {}): Promise<TestStack
       acquirer: acquirerClient.client,
       accessPoints: { test: httpAccessPoint({ baseUrl: accessPoint.url, token: accessPoint.token }) },
       mailer: mail.mailer,
+      publicBaseUrl: url,
+      ...(opts.collector && { collector: opts.collector }),
       ...(bankFiles && { bankConnections: [bankFiles.connection] }),
       ...(opts.webhookAttemptTimeoutMs !== undefined && {
         webhookAttemptTimeoutMs: opts.webhookAttemptTimeoutMs,

@@ -9,6 +9,8 @@ import type { CompanyRegistry } from '../../domain/company-registry';
 import type { TestAcquirer } from './acquirer';
 import type { BankConnection } from '../../adapters/banks/bank-connections';
 import type { ClaimsApi } from '../../adapters/banks/claims-api';
+import type { DefaultInterestRateTable } from '../../domain/default-interest-rates';
+import type { Collector } from '../../adapters/collectors/collector';
 import type { MailCatcher } from './mail';
 import type { RateLimits } from '../../api/middleware/rate-limit';
 import type { SimulatedCarriers } from '../../simulators/carriers/service';
@@ -89,6 +91,10 @@ export interface TestStackOptions {
   liveAcquirer?: LiveAcquirer;
   /** The live company registry (decision 0166); unset: live registry lookups answer 503. */
   liveRegistry?: CompanyRegistry;
+  /** The simulated bank's clock and statutory rate table (decision 0246); unset: real time, its default rate. */
+  bankOptions?: { now?: () => Date; statutoryRates?: DefaultInterestRateTable };
+  /** The collector overdue kröfur are handed to (decision 0247); unset: none. */
+  collector?: Collector;
 }
 
 /**

@@ -64,7 +64,8 @@ type PoolName =
   | 'carriers'
   | 'shipments'
   | 'platformConnections'
-  | 'platforms';
+  | 'platforms'
+  | 'periods';
 
 const pools: Record<PoolName, string[]> = {
   products: [],
@@ -96,6 +97,8 @@ const pools: Record<PoolName, string[]> = {
   posTerminals: [],
   posZReports: [],
   carriers: ['dropp', 'posturinn'],
+  // Books periods by name (decision 0238): a two-month period and a year.
+  periods: ['2026-11', '2026'],
   shipments: [],
   platformConnections: [],
   platforms: ['woocommerce', 'shopify'],
@@ -276,6 +279,19 @@ const GENERATORS: Record<string, OpSpec> = {
   postV1ClaimsId: p('claims'),
   postV1ClaimsIdCancel: { ...p('claims'), last: true },
   postV1TestHelpersClaimsIdPay: p('claims'),
+  getV1ClaimsIdCollection: p('claims'),
+  getV1ReportsVat: {},
+  getV1ReportsVatDocuments: {},
+  getV1ReportsVatCsv: {},
+  getV1ReportsJournal: {},
+  getV1ReportsJournalCsv: {},
+  getV1ReportsSettlementCsv: {},
+  getV1ReportsChartOfAccounts: {},
+  postV1ReportsChartOfAccounts: {},
+  // Closing a period ends what later reads of it may change: after the others.
+  postV1ReportsPeriodsPeriodClose: { path: { period: 'periods' }, last: true },
+  getV1CollectionPolicy: {},
+  postV1CollectionPolicy: {},
   // No settlement run exists in this file (runs come from a settlement day over the bank's files):
   // its valid requests name ids that do not exist and are answered 404.
   getV1SettlementRuns: list('settlementRuns'),

@@ -74,6 +74,8 @@ test('schedules keep their ids and workflows', () => {
     ['settlement-day/test/q', 'settlementDay'],
     ['settlement-day/live/q', 'settlementDay'],
     ['claim-payments-sync/q', 'claimPaymentsSync'],
+    ['collection-run/test/q', 'collectionRun'],
+    ['collection-run/live/q', 'collectionRun'],
     ['invoice-delivery-relay/q', 'invoiceDeliveryRelay'],
     ['bank-sync/simulated/q', 'bankSync'],
   ]);

@@ -53,6 +53,24 @@ const t = defineMessages({
     cancelled: 'The krafa is cancelled.',
     timeline: 'Timeline',
     noEvents: 'No events yet.',
+    overdue: 'Overdue kröfur',
+    overdueLink: 'Overdue kröfur and their next steps',
+    state: 'Collection',
+    nextStep: 'Next step',
+    nextOn: 'When',
+    owed: 'Owed today',
+    noOverdue: 'No kröfur are overdue.',
+    state_overdue: 'overdue',
+    state_warning: 'warned',
+    state_interim: 'interim collection',
+    state_handed_off: 'handed off',
+    step_warning: 'collection warning',
+    step_letter: 'interim letter',
+    step_reminder: 'reminder',
+    step_call: 'call',
+    step_hand_off: 'hand-off to collector',
+    step_close: 'close',
+    step_overdue: 'overdue',
   },
   is: {
     title: 'Kröfur',
@@ -86,6 +104,24 @@ const t = defineMessages({
     cancelled: 'Krafan er felld niður.',
     timeline: 'Tímalína',
     noEvents: 'Engir atburðir enn.',
+    overdue: 'Kröfur í vanskilum',
+    overdueLink: 'Kröfur í vanskilum og næstu skref',
+    state: 'Innheimta',
+    nextStep: 'Næsta skref',
+    nextOn: 'Hvenær',
+    owed: 'Staða í dag',
+    noOverdue: 'Engar kröfur eru í vanskilum.',
+    state_overdue: 'í vanskilum',
+    state_warning: 'viðvörun send',
+    state_interim: 'milliinnheimta',
+    state_handed_off: 'hjá innheimtuaðila',
+    step_warning: 'innheimtuviðvörun',
+    step_letter: 'milliinnheimtubréf',
+    step_reminder: 'ítrekun',
+    step_call: 'símtal',
+    step_hand_off: 'send innheimtuaðila',
+    step_close: 'lokun',
+    step_overdue: 'vanskil',
   },
 });
 
@@ -161,27 +197,28 @@ export function claimPages(ctx: WebContext): Router {
     if (!page) return;
     const last = page.data[page.data.length - 1];
     const keep = new URLSearchParams(Object.entries(read.values).filter(([, v]) => v !== '')).toString();
-    const body = html`${form}
-    ${table(
-      t(l, 'title'),
-      [t(l, 'krafa'), t(l, 'payer'), t(l, 'amount'), t(l, 'paid'), t(l, 'status'), t(l, 'due')],
-      page.data.map(
-        (k) =>
-          html`<tr data-claim="${k.id}">
-            <td><a href="/dashboard/claims/${k.id}">${k.description ?? k.id}</a></td>
-            <td>${k.payer_kennitala}</td>
-            <td>${formatIsk(k.amount, view.locale)}</td>
-            <td>${formatIsk(k.amount_paid, view.locale)}</td>
-            <td>${statusBadge(k.status, l)}</td>
-            <td>${k.due_date}</td>
-          </tr>`,
-      ),
-      t(l, 'none'),
-    )}
-    ${nextPage(
-      page.hasMore && last ? `/dashboard/claims?${keep ? `${keep}&` : ''}after=${last.id}` : null,
-      t(l, 'older'),
-    )}`;
+    const body = html`<p><a href="/dashboard/claims/overdue">${t(l, 'overdueLink')}</a></p>
+      ${form}
+      ${table(
+        t(l, 'title'),
+        [t(l, 'krafa'), t(l, 'payer'), t(l, 'amount'), t(l, 'paid'), t(l, 'status'), t(l, 'due')],
+        page.data.map(
+          (k) =>
+            html`<tr data-claim="${k.id}">
+              <td><a href="/dashboard/claims/${k.id}">${k.description ?? k.id}</a></td>
+              <td>${k.payer_kennitala}</td>
+              <td>${formatIsk(k.amount, view.locale)}</td>
+              <td>${formatIsk(k.amount_paid, view.locale)}</td>
+              <td>${statusBadge(k.status, l)}</td>
+              <td>${k.due_date}</td>
+            </tr>`,
+        ),
+        t(l, 'none'),
+      )}
+      ${nextPage(
+        page.hasMore && last ? `/dashboard/claims?${keep ? `${keep}&` : ''}after=${last.id}` : null,
+        t(l, 'older'),
+      )}`;
     sendMerchantPage(res, view, body, { title: t(l, 'title') });
   });
 
@@ -226,6 +263,33 @@ export function claimPages(ctx: WebContext): Router {
       error: opts.error,
     });
   }
+
+  // The overdue kröfur with what happens next and when (decision 0246); before `:id`, which it would match.
+  router.get('/dashboard/claims/overdue', async (req, res) => {
+    const view = merchantView(req, res);
+    const l = view.locale;
+    const rows = await loadOrSendFailure(res, view, t(l, 'overdue'), () =>
+      ctx.services.collection.overdue(view.scope),
+    );
+    if (!rows) return;
+    const body = table(
+      t(l, 'overdue'),
+      [t(l, 'krafa'), t(l, 'payer'), t(l, 'state'), t(l, 'owed'), t(l, 'nextStep'), t(l, 'nextOn')],
+      rows.map(
+        (c) =>
+          html`<tr data-claim="${c.id}">
+            <td><a href="/dashboard/claims/${c.id}">${String(c.claim_number)}</a></td>
+            <td>${c.payer_kennitala}</td>
+            <td>${t(l, `state_${c.state}` as 'state_overdue')}</td>
+            <td>${formatIsk(c.amount_owed.total, view.locale)}</td>
+            <td>${c.next_step ? t(l, `step_${c.next_step.kind}` as 'step_warning') : '—'}</td>
+            <td>${c.next_step?.on ?? '—'}</td>
+          </tr>`,
+      ),
+      t(l, 'noOverdue'),
+    );
+    sendMerchantPage(res, view, body, { title: t(l, 'overdue') });
+  });
 
   router.get('/dashboard/claims/:id', (req, res) => detail(req, res, {}));
 

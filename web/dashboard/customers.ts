@@ -67,6 +67,7 @@ const t = defineMessages({
     tlSubscriptionEnded: 'Subscription ended',
     tlClaim: 'Krafa created',
     tlInvoice: 'Invoice issued',
+    edit: 'Edit buyer details and invoice delivery',
   },
   is: {
     title: 'Viðskiptavinir',
@@ -117,6 +118,7 @@ const t = defineMessages({
     tlSubscriptionEnded: 'Áskrift lauk',
     tlClaim: 'Krafa stofnuð',
     tlInvoice: 'Reikningur gefinn út',
+    edit: 'Breyta kaupandaupplýsingum og sendingu reikninga',
   },
 });
 
@@ -243,6 +245,13 @@ export function customerPages(ctx: WebContext): Router {
         [t(l, 'delivery'), t(l, `delivery_${c.invoice_settings.delivery_method}`)],
         [t(l, 'created'), when(c.created_at, l)],
       ])}
+      ${
+        view.can('write_billing')
+          ? html`<p>
+              <a href="/dashboard/customers/${c.id}/edit" data-testid="customer-edit-link">${t(l, 'edit')}</a>
+            </p>`
+          : ''
+      }
       <section aria-labelledby="timeline-title">
         <h2 id="timeline-title">${t(l, 'timeline')}</h2>
         ${

@@ -54,6 +54,8 @@ const t = defineMessages({
     webhooks: 'Webhooks',
     events: 'Events',
     settlement: 'Settlement',
+    vat: 'VAT return',
+    journal: 'Journal',
     developers: 'API keys',
     device: 'Device logins',
     profile: 'Profile',
@@ -92,6 +94,8 @@ const t = defineMessages({
     webhooks: 'Vefkrókar',
     events: 'Atburðir',
     settlement: 'Uppgjör',
+    vat: 'Virðisaukaskattur',
+    journal: 'Dagbók',
     developers: 'API-lyklar',
     device: 'Innskráning tækja',
     profile: 'Upplýsingar',
@@ -138,7 +142,11 @@ const NAV: { group?: Key; pages: { href: string; key: Key; action: DashboardActi
   { group: 'groupPos', pages: [{ href: '/dashboard/tills', key: 'tills', action: 'manage_keys' }] },
   {
     group: 'groupMoney',
-    pages: [{ href: '/dashboard/settlement', key: 'settlement', action: 'read_settlement' }],
+    pages: [
+      { href: '/dashboard/settlement', key: 'settlement', action: 'read_settlement' },
+      { href: '/dashboard/vat', key: 'vat', action: 'read_settlement' },
+      { href: '/dashboard/journal', key: 'journal', action: 'read_settlement' },
+    ],
   },
   {
     group: 'groupDevelopers',

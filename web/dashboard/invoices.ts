@@ -3,7 +3,7 @@ import { formatIsk } from '../../domain/isk';
 import { NotFoundError } from '../../domain/errors';
 import type { Locale } from '../../domain/locale';
 import { html, type SafeHtml } from '../../html/html';
-import type { InvoiceObject } from '../../services/invoices/invoice-object';
+import type { CreditNoteObject, InvoiceObject } from '../../services/invoices/invoice-object';
 import { defineMessages } from '../messages';
 import type { WebContext } from './context';
 import { sendDownload } from './download';
@@ -57,6 +57,10 @@ const t = defineMessages({
     refund: 'Refund',
     noCreditNotes: 'No credit notes.',
     creditUbl: 'E-invoice (UBL) of credit note {number}',
+    delivery: 'Delivery',
+    deliveryMethod_peppol: 'Peppol',
+    deliveryMethod_email: 'E-mail',
+    noDelivery: 'Not sent',
   },
   is: {
     title: 'Reikningar',
@@ -94,6 +98,10 @@ const t = defineMessages({
     refund: 'Endurgreiðsla',
     noCreditNotes: 'Engir kreditreikningar.',
     creditUbl: 'Rafrænn kreditreikningur (UBL) {number}',
+    delivery: 'Sending',
+    deliveryMethod_peppol: 'Peppol',
+    deliveryMethod_email: 'Tölvupóstur',
+    noDelivery: 'Ekki sendur',
   },
 });
 
@@ -139,6 +147,22 @@ const sendDocument = (
   filename: string,
   load: () => Promise<string | Buffer>,
 ) => sendDownload(res, view, { type, filename, title: t(view.locale, 'title') }, load);
+
+/**
+ * A credit note's delivery, as the invoice's (decisions 0219, 0237): method, status, and for a
+ * refused one the rule ids.
+ */
+function creditNoteDelivery(l: Locale, d: CreditNoteObject['delivery']): SafeHtml | string {
+  if (!d) return t(l, 'noDelivery');
+  return html`${t(l, `deliveryMethod_${d.method}`)} ${statusBadge(d.status, l, 'credit-note-delivery-status')}
+  ${
+    d.failure_reasons.length > 0
+      ? html`<ul data-testid="credit-note-delivery-reasons">
+          ${d.failure_reasons.map((r) => html`<li><code>${r.rule}</code> ${r.message}</li>`)}
+        </ul>`
+      : ''
+  }`;
+}
 
 /** `/dashboard/invoices`: the list, an invoice's page with its lines and credit notes, its PDF and UBL. */
 export function invoicePages(ctx: WebContext): Router {
@@ -238,7 +262,7 @@ export function invoicePages(ctx: WebContext): Router {
       <h2>${t(l, 'creditNotes')}</h2>
       ${table(
         t(l, 'creditNotes'),
-        [t(l, 'creditNote'), t(l, 'total'), t(l, 'refund'), t(l, 'issued'), 'UBL'],
+        [t(l, 'creditNote'), t(l, 'total'), t(l, 'refund'), t(l, 'issued'), t(l, 'delivery'), 'UBL'],
         notes.data.map(
           (n) =>
             html`<tr data-credit-note="${n.id}">
@@ -246,6 +270,7 @@ export function invoicePages(ctx: WebContext): Router {
               <td>${isk(n.total)}</td>
               <td><code>${n.refund}</code></td>
               <td>${when(n.issued_at, l)}</td>
+              <td>${creditNoteDelivery(l, n.delivery)}</td>
               <td>
                 <a href="/dashboard/invoices/${i.id}/credit-notes/${n.id}"
                   >${t(l, 'creditUbl', { number: n.number })}</a

@@ -4,6 +4,7 @@ import { requireAction, viewPreferences } from './frame';
 import { homePages } from './home';
 import { paymentPages } from './payments';
 import { customerPages } from './customers';
+import { customerEditPages } from './customer-edit';
 import { subscriptionPages } from './subscriptions';
 import { catalogPages } from './catalog';
 import { paymentLinkPages } from './payment-links';
@@ -15,6 +16,8 @@ import { webhookChannelPages } from './webhook-channel';
 import { tillPages } from './tills';
 import { searchPages } from './search';
 import { invoicePages } from './invoices';
+import { vatReportPages } from './vat-report';
+import { journalPages } from './journal';
 
 /** The paths of the merchant's pages; each is for signed-in merchant members, its forms CSRF-checked. */
 const MERCHANT_AREAS = [
@@ -31,6 +34,8 @@ const MERCHANT_AREAS = [
   '/dashboard/tills',
   '/dashboard/search',
   '/dashboard/invoices',
+  '/dashboard/vat',
+  '/dashboard/journal',
 ];
 
 /**
@@ -48,11 +53,14 @@ export function merchantPages(ctx: WebContext): Router {
     requireAction('read'),
   );
   router.use('/dashboard/settlement', requireAction('read_settlement'));
+  router.use('/dashboard/vat', requireAction('read_settlement'));
+  router.use('/dashboard/journal', requireAction('read_settlement'));
   router.use('/dashboard/webhooks', requireAction('manage_webhooks'));
   // Pairing a till hands out a credential: the same members who manage API keys and device logins.
   router.use('/dashboard/tills', requireAction('manage_keys'));
   router.use(homePages(ctx));
   router.use(paymentPages(ctx));
+  router.use(customerEditPages(ctx));
   router.use(customerPages(ctx));
   router.use(subscriptionPages(ctx));
   router.use(catalogPages(ctx));
@@ -65,5 +73,7 @@ export function merchantPages(ctx: WebContext): Router {
   router.use(tillPages(ctx));
   router.use(searchPages(ctx));
   router.use(invoicePages(ctx));
+  router.use(vatReportPages(ctx));
+  router.use(journalPages(ctx));
   return router;
 }

@@ -34,6 +34,17 @@ const t = defineMessages({
     time: 'Time',
     noLines: 'No lines.',
     more: 'The first {count} lines are shown; the CSV holds them all.',
+    statement: 'Bank statement entry',
+    notBooked: 'Not in a statement yet',
+    settles: 'Settles',
+    settles_payment: 'Payment',
+    settles_refund: 'Refund {id}',
+    settles_dispute: 'Dispute {id}',
+    settles_dispute_reversal: 'Dispute won {id}',
+    settles_acquirer_fee: 'Card fee',
+    settles_bank_cost: 'Krafa bank charge',
+    settles_reversal: 'Krafa reversed',
+    period: 'All lines of a VAT period (CSV)',
   },
   is: {
     title: 'Uppgjör',
@@ -59,6 +70,17 @@ const t = defineMessages({
     time: 'Tími',
     noLines: 'Engar línur.',
     more: 'Fyrstu {count} línurnar eru sýndar; CSV-skráin geymir þær allar.',
+    statement: 'Færsla á bankayfirliti',
+    notBooked: 'Ekki enn á yfirliti',
+    settles: 'Gerir upp',
+    settles_payment: 'Greiðsla',
+    settles_refund: 'Endurgreiðsla {id}',
+    settles_dispute: 'Endurkrafa {id}',
+    settles_dispute_reversal: 'Endurkrafa unnin {id}',
+    settles_acquirer_fee: 'Kortagjald',
+    settles_bank_cost: 'Bankakostnaður kröfu',
+    settles_reversal: 'Bakfærð krafa',
+    period: 'Allar línur VSK-tímabils (CSV)',
   },
 });
 
@@ -141,6 +163,15 @@ export function settlementPages(ctx: WebContext): Router {
               [t(l, 'account'), p.destination_account],
               [t(l, 'reference'), p.end_to_end_id],
               [t(l, 'paidAt'), when(p.paid_at, l)],
+              [
+                t(l, 'statement'),
+                p.bank_entry
+                  ? html`<span data-testid="payout-bank-entry"
+                      >${p.bank_entry.acct_svcr_ref ?? p.bank_entry.id} · ${p.bank_entry.booking_date ?? ''} ·
+                      ${formatIsk(p.bank_entry.amount, view.locale)} · ${p.bank_entry.file}</span
+                    >`
+                  : t(l, 'notBooked'),
+              ],
             ])
           : html`<p>${t(l, 'noPayout')}</p>`
       }
@@ -149,7 +180,15 @@ export function settlementPages(ctx: WebContext): Router {
       ${lines.hasMore ? html`<p>${t(l, 'more', { count: LINES_SHOWN })}</p>` : ''}
       ${table(
         t(l, 'lines'),
-        [t(l, 'source'), t(l, 'kind'), t(l, 'gross'), t(l, 'fee'), t(l, 'net'), t(l, 'time')],
+        [
+          t(l, 'source'),
+          t(l, 'settles'),
+          t(l, 'kind'),
+          t(l, 'gross'),
+          t(l, 'fee'),
+          t(l, 'net'),
+          t(l, 'time'),
+        ],
         lines.data.map(
           (line) =>
             html`<tr>
@@ -159,6 +198,9 @@ export function settlementPages(ctx: WebContext): Router {
                     ? html`<a href="/dashboard/payments/${line.payment_intent}">${line.source}</a>`
                     : line.source
                 }
+              </td>
+              <td data-settles="${line.kind}">
+                ${t(l, `settles_${line.kind}`, { id: line.refund ?? line.dispute ?? '' })}
               </td>
               <td>${line.fee_kind}</td>
               <td>${formatIsk(line.gross, view.locale)}</td>
