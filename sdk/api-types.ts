@@ -237,7 +237,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A krafa's collection: its state, next step and when, the steps taken and what is owed today */
+        /**
+         * A krafa's collection: its state, next step and when, the steps taken and what is owed today
+         * @description A krafa’s collection: its state, the next step and its day, the steps taken with their costs, and what is owed today (principal, default interest and costs), the same figures the bank shows the payer. 404 for an unknown krafa.
+         */
         get: operations["getV1ClaimsIdCollection"];
         put?: never;
         post?: never;
@@ -254,10 +257,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The collection policy for overdue kröfur (the lawful defaults until one is set) */
+        /**
+         * The collection policy for overdue kröfur (the lawful defaults until one is set)
+         * @description The steps an overdue krafa goes through: the warning (days to pay and its cost), the interim letters, reminders or calls, and the final hand-off to a collector or closing. Until the merchant sets one, the lawful defaults (`is_default: true`).
+         */
         get: operations["getV1CollectionPolicy"];
         put?: never;
-        /** Set the collection policy; a cost above a legal cap is refused naming the cap */
+        /**
+         * Set the collection policy; a cost above a legal cap is refused naming the cap
+         * @description Sets the collection policy for kröfur falling overdue from now on. Costs are capped by law: 400 `parameter_invalid` names the field and the cap it exceeds, or a step too soon after the previous one.
+         */
         post: operations["postV1CollectionPolicy"];
         delete?: never;
         options?: never;
@@ -1920,10 +1929,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The accounts the journal posts to, each with the merchant's number and Skil's default */
+        /**
+         * The accounts the journal posts to, each with the merchant's number and Skil's default
+         * @description The accounts the journal posts to, each with the merchant’s number and name and Skil’s default number and Icelandic and English names.
+         */
         get: operations["getV1ReportsChartOfAccounts"];
         put?: never;
-        /** Sets the merchant's own account numbers (and names); closed periods keep theirs */
+        /**
+         * Sets the merchant's own account numbers (and names); closed periods keep theirs
+         * @description Sets the merchant’s own account numbers (and names) for some or all accounts; the journal of open periods uses them, closed periods keep theirs. 400 names the account at fault (`accounts[i][role]` given twice, a malformed number).
+         */
         post: operations["postV1ReportsChartOfAccounts"];
         delete?: never;
         options?: never;
@@ -1938,7 +1953,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A period's accounting journal: balanced entries per source, oldest first, paged by `page` */
+        /**
+         * A period's accounting journal: balanced entries per source, oldest first, paged by `page`
+         * @description A period’s accounting journal: balanced double entries per source (invoice, payment, refund, fee, payout…), posted to the merchant’s chart of accounts, oldest first; page with `page` (the `next_page` of the previous answer). 400 (param `period` or `page`) for a malformed value.
+         */
         get: operations["getV1ReportsJournal"];
         put?: never;
         post?: never;
@@ -1955,7 +1973,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A period's journal as CSV, a row per line (date, entry, source_type, source_id, reference, account_number, account_name, account, debit, credit); streamed, and the same bytes every time once the period is closed */
+        /**
+         * A period's journal as CSV, a row per line (date, entry, source_type, source_id, reference, account_number, account_name, account, debit, credit); streamed, and the same bytes every time once the period is closed
+         * @description A period’s journal as CSV, a row per line, streamed for import into accounting software; once the period is closed the file is the same bytes every time. 400 (param `period`) for a malformed period.
+         */
         get: operations["getV1ReportsJournalCsv"];
         put?: never;
         post?: never;
@@ -1974,7 +1995,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Closes a period of the books: its journal is kept as it is now, and anything later lands in the next open period */
+        /**
+         * Closes a period of the books: its journal is kept as it is now, and anything later lands in the next open period
+         * @description Closes a period of the books: its journal stays as it is now, and anything recorded later lands in the next open period. Closing a closed period again answers it unchanged. 400 (param `period`) for a period that has not begun, one before the last close, or one after an earlier period still open: periods close in order.
+         */
         post: operations["postV1ReportsPeriodsPeriodClose"];
         delete?: never;
         options?: never;
@@ -1989,7 +2013,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The settlement lines of the runs settled in a period, each with its run's payout, the camt.053 entry that booked it, and its refund, dispute or cost, as CSV (streamed) */
+        /**
+         * The settlement lines of the runs settled in a period, each with its run's payout, the camt.053 entry that booked it, and its refund, dispute or cost, as CSV (streamed)
+         * @description The settlement lines of the runs settled in a period, each with its run’s payout and the bank statement (camt.053) entry that booked it, and its refund, dispute or cost, as CSV: reconciles payouts with the bank account. 400 (param `period`) for a malformed period.
+         */
         get: operations["getV1ReportsSettlementCsv"];
         put?: never;
         post?: never;
@@ -2006,7 +2033,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A VAT period's figures as the boxes of the return RSK 10.01, with its due date */
+        /**
+         * A VAT period's figures as the boxes of the return RSK 10.01, with its due date
+         * @description A VAT period’s figures as the boxes of the VAT return (RSK 10.01), with the period’s due date, the credits that reduce them and how many documents of each kind they come from. `period` picks the period (the current one by default). 400 (param `period`) for a period that is not one of the merchant’s.
+         */
         get: operations["getV1ReportsVat"];
         put?: never;
         post?: never;
@@ -2023,7 +2053,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A VAT period's documents with their figures and a total row, as CSV (streamed) */
+        /**
+         * A VAT period's documents with their figures and a total row, as CSV (streamed)
+         * @description The same documents as `GET /v1/reports/vat/documents` as CSV, a row each and a total row, streamed; for the accountant. 400 (param `period`) for a malformed period.
+         */
         get: operations["getV1ReportsVatCsv"];
         put?: never;
         post?: never;
@@ -2040,7 +2073,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The invoices, credit notes, till sales and refunds behind a VAT period's figures, oldest first */
+        /**
+         * The invoices, credit notes, till sales and refunds behind a VAT period's figures, oldest first
+         * @description The invoices, credit notes, till sales and refunds behind a VAT period’s figures, oldest first, each with its own figures, so a total in the report can be traced to its documents. 400 (param `period`) for a malformed period.
+         */
         get: operations["getV1ReportsVatDocuments"];
         put?: never;
         post?: never;
@@ -2319,6 +2355,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "claim.collection_step_taken": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * claim.collection_step_taken
+         * @description A collection step was taken on an overdue krafa (warning, letter, reminder, call or closing): its cost and what is owed after it.
+         */
+        post: operations["webhookClaimCollectionStepTaken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "claim.created": {
         parameters: {
             query?: never;
@@ -2359,6 +2415,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "claim.handed_off": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * claim.handed_off
+         * @description An overdue krafa was handed to the merchant’s collector; `data` is the hand-off step.
+         */
+        post: operations["webhookClaimHandedOff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * claim.overdue
+         * @description A krafa passed its eindagi unpaid (after the grace to the next banking day); `data` is the collection step, with what is owed.
+         */
+        post: operations["webhookClaimOverdue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "claim.paid": {
         parameters: {
             query?: never;
@@ -2393,6 +2489,46 @@ export interface webhooks {
          * @description A credit note was issued for a refund, or for a krafa cancelled unpaid.
          */
         post: operations["webhookCreditNoteCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "credit_note.delivery_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * credit_note.delivery_failed
+         * @description A credit note could not be delivered: the access point refused it (with the rule ids) or it was undeliverable.
+         */
+        post: operations["webhookCreditNoteDeliveryFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "credit_note.delivery_succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * credit_note.delivery_succeeded
+         * @description A credit note reached the buyer the way its invoice did (Peppol or email).
+         */
+        post: operations["webhookCreditNoteDeliverySucceeded"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5431,6 +5567,88 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "clm_0VckA6alcGzY2PDHAALRmUU0",
+                     *       "object": "claim_collection",
+                     *       "livemode": false,
+                     *       "claim_status": "issued",
+                     *       "state": "interim",
+                     *       "next_step": {
+                     *         "kind": "reminder",
+                     *         "on": "2027-02-11"
+                     *       },
+                     *       "amount_owed": {
+                     *         "date": "2027-02-03",
+                     *         "principal": 10000,
+                     *         "interest": 63,
+                     *         "notice_fee": 0,
+                     *         "default_charge": 0,
+                     *         "collection_costs": 2250,
+                     *         "costs": 2250,
+                     *         "total": 12313
+                     *       },
+                     *       "steps": [
+                     *         {
+                     *           "id": "ccs_0VckB0Hq2xYt7Lm4Pz9Wd3Rk",
+                     *           "object": "claim_collection_step",
+                     *           "claim": "clm_0VckA6alcGzY2PDHAALRmUU0",
+                     *           "step": 0,
+                     *           "kind": "overdue",
+                     *           "taken_on": "2027-01-27",
+                     *           "cost": 0,
+                     *           "status": "taken",
+                     *           "amount_owed": {
+                     *             "principal": 10000,
+                     *             "interest": 0,
+                     *             "costs": 0,
+                     *             "total": 10000
+                     *           },
+                     *           "bank_altered": true,
+                     *           "mailed": true,
+                     *           "created_at": 1800921600
+                     *         },
+                     *         {
+                     *           "id": "ccs_0VckB1Hq2xYt7Lm4Pz9Wd3Rk",
+                     *           "object": "claim_collection_step",
+                     *           "claim": "clm_0VckA6alcGzY2PDHAALRmUU0",
+                     *           "step": 1,
+                     *           "kind": "warning",
+                     *           "taken_on": "2027-01-27",
+                     *           "cost": 950,
+                     *           "status": "taken",
+                     *           "amount_owed": {
+                     *             "principal": 10000,
+                     *             "interest": 0,
+                     *             "costs": 950,
+                     *             "total": 10950
+                     *           },
+                     *           "bank_altered": true,
+                     *           "mailed": true,
+                     *           "created_at": 1800921600
+                     *         },
+                     *         {
+                     *           "id": "ccs_0VckB2Hq2xYt7Lm4Pz9Wd3Rk",
+                     *           "object": "claim_collection_step",
+                     *           "claim": "clm_0VckA6alcGzY2PDHAALRmUU0",
+                     *           "step": 2,
+                     *           "kind": "letter",
+                     *           "taken_on": "2027-01-28",
+                     *           "cost": 1300,
+                     *           "status": "taken",
+                     *           "amount_owed": {
+                     *             "principal": 10000,
+                     *             "interest": 21,
+                     *             "costs": 2250,
+                     *             "total": 12271
+                     *           },
+                     *           "bank_altered": true,
+                     *           "mailed": true,
+                     *           "created_at": 1801008000
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         amount_owed: {
                             collection_costs: number;
@@ -5509,6 +5727,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "warning": {
+                     *         "pay_within_days": 10,
+                     *         "cost": 950,
+                     *         "waive_for_businesses": false
+                     *       },
+                     *       "interim_steps": [
+                     *         {
+                     *           "kind": "letter",
+                     *           "days_after_previous": 1,
+                     *           "cost_by_band": [
+                     *             1300,
+                     *             2100,
+                     *             3700,
+                     *             5900
+                     *           ]
+                     *         },
+                     *         {
+                     *           "kind": "reminder",
+                     *           "days_after_previous": 14,
+                     *           "cost_by_band": [
+                     *             1300,
+                     *             2100,
+                     *             3700,
+                     *             5900
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "final_step": {
+                     *         "action": "hand_off",
+                     *         "days_after_previous": 14
+                     *       },
+                     *       "object": "collection_policy",
+                     *       "livemode": false,
+                     *       "is_default": true
+                     *     }
+                     */
                     "application/json": {
                         final_step: {
                             /** @enum {string} */
@@ -5570,6 +5826,31 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "warning": {
+                 *         "pay_within_days": 14,
+                 *         "cost": 950,
+                 *         "waive_for_businesses": true
+                 *       },
+                 *       "interim_steps": [
+                 *         {
+                 *           "kind": "letter",
+                 *           "days_after_previous": 1,
+                 *           "cost_by_band": [
+                 *             1300,
+                 *             2100,
+                 *             3700,
+                 *             5900
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "final_step": {
+                 *         "action": "close",
+                 *         "days_after_previous": 21
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     final_step: {
                         /** @enum {string} */
@@ -5703,6 +5984,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "warning": {
+                     *         "pay_within_days": 14,
+                     *         "cost": 950,
+                     *         "waive_for_businesses": true
+                     *       },
+                     *       "interim_steps": [
+                     *         {
+                     *           "kind": "letter",
+                     *           "days_after_previous": 1,
+                     *           "cost_by_band": [
+                     *             1300,
+                     *             2100,
+                     *             3700,
+                     *             5900
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "final_step": {
+                     *         "action": "close",
+                     *         "days_after_previous": 21
+                     *       },
+                     *       "object": "collection_policy",
+                     *       "livemode": false,
+                     *       "is_default": false
+                     *     }
+                     */
                     "application/json": {
                         final_step: {
                             /** @enum {string} */
@@ -6391,7 +6700,8 @@ export interface operations {
                      *           "total": 1000,
                      *           "total_vat": 99,
                      *           "issued_at": 1796302425,
-                     *           "created_at": 1796302425
+                     *           "created_at": 1796302425,
+                     *           "delivery": null
                      *         }
                      *       ],
                      *       "has_more": false,
@@ -6555,7 +6865,8 @@ export interface operations {
                      *       "total": 1000,
                      *       "total_vat": 99,
                      *       "issued_at": 1796302425,
-                     *       "created_at": 1796302425
+                     *       "created_at": 1796302425,
+                     *       "delivery": null
                      *     }
                      */
                     "application/json": {
@@ -9683,7 +9994,8 @@ export interface operations {
                      *       },
                      *       "warnings": [],
                      *       "created_at": 1796302460,
-                     *       "updated_at": 1796302460
+                     *       "updated_at": 1796302460,
+                     *       "vat_period": "two_month"
                      *     }
                      */
                     "application/json": {
@@ -10046,7 +10358,8 @@ export interface operations {
                      *       },
                      *       "warnings": [],
                      *       "created_at": 1796302399,
-                     *       "updated_at": 1796302399
+                     *       "updated_at": 1796302399,
+                     *       "vat_period": "two_month"
                      *     }
                      */
                     "application/json": {
@@ -10335,7 +10648,8 @@ export interface operations {
                      *       },
                      *       "warnings": [],
                      *       "created_at": 1796302483,
-                     *       "updated_at": 1796302483
+                     *       "updated_at": 1796302483,
+                     *       "vat_period": "two_month"
                      *     }
                      */
                     "application/json": {
@@ -19843,6 +20157,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "chart_of_accounts",
+                     *       "livemode": false,
+                     *       "accounts": [
+                     *         {
+                     *           "object": "account",
+                     *           "role": "sales_24",
+                     *           "number": "3010",
+                     *           "name": "Sala í 24% VSK",
+                     *           "default_number": "3010",
+                     *           "default_name": {
+                     *             "is": "Sala í 24% VSK",
+                     *             "en": "Sales at 24 % VAT"
+                     *           }
+                     *         },
+                     *         {
+                     *           "object": "account",
+                     *           "role": "receivables",
+                     *           "number": "1210",
+                     *           "name": "Viðskiptakröfur",
+                     *           "default_number": "1210",
+                     *           "default_name": {
+                     *             "is": "Viðskiptakröfur",
+                     *             "en": "Accounts receivable"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         accounts: {
                             default_name: {
@@ -19888,6 +20232,17 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "accounts": [
+                 *         {
+                 *           "role": "sales_24",
+                 *           "number": "3100",
+                 *           "name": "Vörusala 24%"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     accounts: {
                         /** @description Its name; null for the default */
@@ -19937,6 +20292,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "chart_of_accounts",
+                     *       "livemode": false,
+                     *       "accounts": [
+                     *         {
+                     *           "object": "account",
+                     *           "role": "sales_24",
+                     *           "number": "3100",
+                     *           "name": "Vörusala 24%",
+                     *           "default_number": "3010",
+                     *           "default_name": {
+                     *             "is": "Sala í 24% VSK",
+                     *             "en": "Sales at 24 % VAT"
+                     *           }
+                     *         },
+                     *         {
+                     *           "object": "account",
+                     *           "role": "receivables",
+                     *           "number": "1210",
+                     *           "name": "Viðskiptakröfur",
+                     *           "default_number": "1210",
+                     *           "default_name": {
+                     *             "is": "Viðskiptakröfur",
+                     *             "en": "Accounts receivable"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         accounts: {
                             default_name: {
@@ -19994,6 +20379,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "url": "/v1/reports/journal",
+                     *       "period": {
+                     *         "id": "2026-11",
+                     *         "kind": "two_month",
+                     *         "start": "2026-11-01",
+                     *         "end": "2026-12-31",
+                     *         "due_date": "2027-02-05",
+                     *         "object": "books_period",
+                     *         "status": "open",
+                     *         "closed_at": null,
+                     *         "entry_count": null,
+                     *         "debit": null,
+                     *         "credit": null
+                     *       },
+                     *       "has_more": false,
+                     *       "next_page": null,
+                     *       "data": [
+                     *         {
+                     *           "object": "journal_entry",
+                     *           "date": "2026-12-03",
+                     *           "source": {
+                     *             "type": "invoice",
+                     *             "id": "in_0Vck9x7BJY80BX8RRKDBOEdO"
+                     *           },
+                     *           "reference": "TEST-000001",
+                     *           "occurred": 1796302434,
+                     *           "lines": [
+                     *             {
+                     *               "account": "receivables",
+                     *               "account_number": "1210",
+                     *               "account_name": "Viðskiptakröfur",
+                     *               "debit": 5000,
+                     *               "credit": 0
+                     *             },
+                     *             {
+                     *               "account": "sales_24",
+                     *               "account_number": "3010",
+                     *               "account_name": "Sala í 24% VSK",
+                     *               "debit": 0,
+                     *               "credit": 4032
+                     *             },
+                     *             {
+                     *               "account": "output_vat_24",
+                     *               "account_number": "2861",
+                     *               "account_name": "Útskattur 24%",
+                     *               "debit": 0,
+                     *               "credit": 968
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description The day it is booked, YYYY-MM-DD: the source's own day, or the period's first day for a late one */
@@ -20086,6 +20527,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example date,entry,source_type,source_id,reference,account_number,account_name,account,debit,credit
+                     *     2026-12-03,1,invoice,in_0Vck9x7BJY80BX8RRKDBOEdO,TEST-000001,1210,Viðskiptakröfur,receivables,5000,0
+                     *     2026-12-03,1,invoice,in_0Vck9x7BJY80BX8RRKDBOEdO,TEST-000001,3010,Sala í 24% VSK,sales_24,0,4032
+                     */
                     "text/csv": string;
                 };
             };
@@ -20123,6 +20569,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "2026-11",
+                     *       "kind": "two_month",
+                     *       "start": "2026-11-01",
+                     *       "end": "2026-12-31",
+                     *       "due_date": "2027-02-05",
+                     *       "object": "books_period",
+                     *       "status": "closed",
+                     *       "closed_at": 1798761600,
+                     *       "entry_count": 42,
+                     *       "debit": 1250400,
+                     *       "credit": 1250400
+                     *     }
+                     */
                     "application/json": {
                         closed_at: number | null;
                         credit: number | null;
@@ -20180,6 +20641,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example settlement_date,settlement_run,payout,payout_status,payout_amount,statement_ref,statement_booking_date,statement_amount,line,kind,fee_kind,source,payment_intent,refund,dispute,cost,gross,fee,net,occurred_at
+                     *     2026-12-03,stl_0VckA19XhWZhVK05MM5xJMvg,po_0VckA1JvQITSFRk2QKWK1nrr,paid,66238,2026120300001,2026-12-04,66238,stll_0VckA19Yb3Qe7Tn2,payment,,pi_0Vck9wqu3n0xb27a8vFAGs1A,pi_0Vck9wqu3n0xb27a8vFAGs1A,,,,5000,45,4955,2026-12-03T12:53:53Z
+                     */
                     "text/csv": string;
                 };
             };
@@ -20215,6 +20680,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "vat_report",
+                     *       "livemode": false,
+                     *       "period": {
+                     *         "id": "2026-11",
+                     *         "kind": "two_month",
+                     *         "start": "2026-11-01",
+                     *         "end": "2026-12-31",
+                     *         "due_date": "2027-02-05"
+                     *       },
+                     *       "vat_period": "two_month",
+                     *       "vat_number": "123456",
+                     *       "currency": "isk",
+                     *       "boxes": {
+                     *         "A": 80645,
+                     *         "B": 0,
+                     *         "C": 0,
+                     *         "D": 0,
+                     *         "vat_24": 19355,
+                     *         "vat_11": 0,
+                     *         "out_of_scope": 0
+                     *       },
+                     *       "credits": {
+                     *         "A": 4032,
+                     *         "B": 0,
+                     *         "C": 0,
+                     *         "D": 0,
+                     *         "vat_24": 968,
+                     *         "vat_11": 0,
+                     *         "out_of_scope": 0
+                     *       },
+                     *       "documents": {
+                     *         "invoice": 3,
+                     *         "credit_note": 1,
+                     *         "pos_sale": 2,
+                     *         "pos_refund": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         boxes: {
                             /** @description Box A: sales at 24 % without VAT (ISK) */
@@ -20314,6 +20819,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example type,id,number,date,parent,A,B,C,D,vat_24,vat_11,out_of_scope
+                     *     invoice,in_0Vck9x7BJY80BX8RRKDBOEdO,TEST-000001,2026-12-03,,4032,0,0,0,968,0,0
+                     *     total,,,,,4032,0,0,0,968,0,0
+                     */
                     "text/csv": string;
                 };
             };
@@ -20352,6 +20862,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "url": "/v1/reports/vat/documents",
+                     *       "has_more": false,
+                     *       "data": [
+                     *         {
+                     *           "object": "vat_report_document",
+                     *           "type": "invoice",
+                     *           "id": "in_0Vck9x7BJY80BX8RRKDBOEdO",
+                     *           "number": "TEST-000001",
+                     *           "created": 1796302434,
+                     *           "date": "2026-12-03",
+                     *           "parent": null,
+                     *           "figures": {
+                     *             "A": 4032,
+                     *             "B": 0,
+                     *             "C": 0,
+                     *             "D": 0,
+                     *             "vat_24": 968,
+                     *             "vat_11": 0,
+                     *             "out_of_scope": 0
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description When it was issued (unix seconds) */
@@ -20597,7 +21134,8 @@ export interface operations {
                      *         "channel": "pain001_sftp",
                      *         "file_name": "pain001_po_0VckA1JvQITSFRk2QKWK1nrr.xml",
                      *         "submitted_at": 1796302450,
-                     *         "paid_at": null
+                     *         "paid_at": null,
+                     *         "bank_entry": null
                      *       },
                      *       "approved_at": 1796302450,
                      *       "submitted_at": 1796302450,
@@ -20713,7 +21251,11 @@ export interface operations {
                      *           "fee": 150,
                      *           "net": 9850,
                      *           "currency": "ISK",
-                     *           "occurred_at": 1796298849
+                     *           "occurred_at": 1796298849,
+                     *           "refund": null,
+                     *           "dispute": null,
+                     *           "cost": null,
+                     *           "claim_transaction": null
                      *         }
                      *       ],
                      *       "has_more": false,
@@ -22983,6 +23525,95 @@ export interface operations {
             };
         };
     };
+    webhookClaimCollectionStepTaken: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "claim.collection_step_taken",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "ccs_0VckB1Hq2xYt7Lm4Pz9Wd3Rk",
+                 *         "object": "claim_collection_step",
+                 *         "claim": "clm_0VckA6alcGzY2PDHAALRmUU0",
+                 *         "step": 1,
+                 *         "kind": "warning",
+                 *         "taken_on": "2027-01-27",
+                 *         "cost": 950,
+                 *         "status": "taken",
+                 *         "amount_owed": {
+                 *           "principal": 10000,
+                 *           "interest": 0,
+                 *           "costs": 950,
+                 *           "total": 10950
+                 *         },
+                 *         "bank_altered": true,
+                 *         "mailed": true,
+                 *         "created_at": 1800921600
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        amount_owed: {
+                            costs: number;
+                            interest: number;
+                            principal: number;
+                            total: number;
+                        };
+                        bank_altered: boolean;
+                        claim: string;
+                        cost: number;
+                        created_at: number;
+                        id: string;
+                        /** @enum {string} */
+                        kind: "overdue" | "warning" | "letter" | "reminder" | "call" | "hand_off" | "close";
+                        mailed: boolean;
+                        /** @constant */
+                        object: "claim_collection_step";
+                        /** @enum {string} */
+                        status: "taken" | "withdrawn";
+                        step: number;
+                        taken_on: string;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "claim.collection_step_taken";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     webhookClaimCreated: {
         parameters: {
             query?: never;
@@ -23285,6 +23916,184 @@ export interface operations {
             };
         };
     };
+    webhookClaimHandedOff: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "claim.handed_off",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "ccs_0VckB4Hq2xYt7Lm4Pz9Wd3Rk",
+                 *         "object": "claim_collection_step",
+                 *         "claim": "clm_0VckA6alcGzY2PDHAALRmUU0",
+                 *         "step": 4,
+                 *         "kind": "hand_off",
+                 *         "taken_on": "2027-02-25",
+                 *         "cost": 0,
+                 *         "status": "taken",
+                 *         "amount_owed": {
+                 *           "principal": 10000,
+                 *           "interest": 190,
+                 *           "costs": 3550,
+                 *           "total": 13740
+                 *         },
+                 *         "bank_altered": true,
+                 *         "mailed": true,
+                 *         "created_at": 1803427200
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        amount_owed: {
+                            costs: number;
+                            interest: number;
+                            principal: number;
+                            total: number;
+                        };
+                        bank_altered: boolean;
+                        claim: string;
+                        cost: number;
+                        created_at: number;
+                        id: string;
+                        /** @enum {string} */
+                        kind: "overdue" | "warning" | "letter" | "reminder" | "call" | "hand_off" | "close";
+                        mailed: boolean;
+                        /** @constant */
+                        object: "claim_collection_step";
+                        /** @enum {string} */
+                        status: "taken" | "withdrawn";
+                        step: number;
+                        taken_on: string;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "claim.handed_off";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookClaimOverdue: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "claim.overdue",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "ccs_0VckB0Hq2xYt7Lm4Pz9Wd3Rk",
+                 *         "object": "claim_collection_step",
+                 *         "claim": "clm_0VckA6alcGzY2PDHAALRmUU0",
+                 *         "step": 0,
+                 *         "kind": "overdue",
+                 *         "taken_on": "2027-01-27",
+                 *         "cost": 0,
+                 *         "status": "taken",
+                 *         "amount_owed": {
+                 *           "principal": 10000,
+                 *           "interest": 0,
+                 *           "costs": 0,
+                 *           "total": 10000
+                 *         },
+                 *         "bank_altered": true,
+                 *         "mailed": true,
+                 *         "created_at": 1800921600
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        amount_owed: {
+                            costs: number;
+                            interest: number;
+                            principal: number;
+                            total: number;
+                        };
+                        bank_altered: boolean;
+                        claim: string;
+                        cost: number;
+                        created_at: number;
+                        id: string;
+                        /** @enum {string} */
+                        kind: "overdue" | "warning" | "letter" | "reminder" | "call" | "hand_off" | "close";
+                        mailed: boolean;
+                        /** @constant */
+                        object: "claim_collection_step";
+                        /** @enum {string} */
+                        status: "taken" | "withdrawn";
+                        step: number;
+                        taken_on: string;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "claim.overdue";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     webhookClaimPaid: {
         parameters: {
             query?: never;
@@ -23495,7 +24304,8 @@ export interface operations {
                  *         "total": 500,
                  *         "total_vat": 0,
                  *         "issued_at": 1796302434,
-                 *         "created_at": 1796302434
+                 *         "created_at": 1796302434,
+                 *         "delivery": null
                  *       },
                  *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
                  *       "environment": "test"
@@ -23510,6 +24320,27 @@ export interface operations {
                         created_at: number;
                         /** @constant */
                         currency: "ISK";
+                        /** @description How the credit note reaches the buyer, as its invoice did (decision 0237); null when the customer chose none */
+                        delivery: {
+                            /** @description Why it was not delivered: the validation artefacts' rule ids, or the access point's own code */
+                            failure_reasons: {
+                                message: string;
+                                rule: string;
+                            }[];
+                            finished_at: number | null;
+                            /**
+                             * @description The customer's `invoice_settings.delivery_method` when the invoice was issued
+                             * @enum {string}
+                             */
+                            method: "peppol" | "email";
+                            /** @description The Peppol participant id (`0196:<kennitala>`) or e-mail address it went to */
+                            receiver: string | null;
+                            /**
+                             * @description `sent`: the access point has it; `delivered` and `failed` are final
+                             * @enum {string}
+                             */
+                            status: "pending" | "sent" | "delivered" | "failed";
+                        } | null;
                         id: string;
                         invoice: string;
                         issued_at: number;
@@ -23568,6 +24399,357 @@ export interface operations {
                     merchant_id: string;
                     /** @constant */
                     type: "credit_note.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookCreditNoteDeliveryFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "credit_note.delivery_failed",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "cn_0Vck9xDKE0R1O69ph1sBmCb8",
+                 *         "object": "credit_note",
+                 *         "livemode": false,
+                 *         "number": "TEST-000002",
+                 *         "sequence": 2,
+                 *         "currency": "ISK",
+                 *         "invoice": "in_0Vck9x7BJY80BX8RRKDBOEdO",
+                 *         "refund": "re_0Vck9xCqHVuZ4XRtM92D1Gh3",
+                 *         "claim": null,
+                 *         "pos_refund": null,
+                 *         "lines": [
+                 *           {
+                 *             "description": "Refund of invoice TEST-000001",
+                 *             "quantity": 1,
+                 *             "unit_amount": 500,
+                 *             "amount": 500,
+                 *             "net_amount": 500,
+                 *             "vat_rate": 0,
+                 *             "vat_category": "O",
+                 *             "vat_exemption_reason": null,
+                 *             "vat_exemption_reason_code": null
+                 *           }
+                 *         ],
+                 *         "vat": [
+                 *           {
+                 *             "rate": 0,
+                 *             "category": "O",
+                 *             "exemption_reason": null,
+                 *             "exemption_reason_code": null,
+                 *             "amount": 500,
+                 *             "taxable_amount": 500,
+                 *             "vat_amount": 0
+                 *           }
+                 *         ],
+                 *         "total": 500,
+                 *         "total_vat": 0,
+                 *         "issued_at": 1796302434,
+                 *         "created_at": 1796302434,
+                 *         "delivery": {
+                 *           "method": "peppol",
+                 *           "status": "failed",
+                 *           "receiver": "0196:5510730339",
+                 *           "failure_reasons": [
+                 *             {
+                 *               "rule": "BR-CO-15",
+                 *               "message": "Invoice total amount with VAT = Invoice total amount without VAT + Invoice total VAT amount."
+                 *             }
+                 *           ],
+                 *           "finished_at": 1796302440
+                 *         }
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        /** @description The krafa cancelled unpaid whose invoice it credits in full (decision 0211) */
+                        claim: string | null;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        /** @description How the credit note reaches the buyer, as its invoice did (decision 0237); null when the customer chose none */
+                        delivery: {
+                            /** @description Why it was not delivered: the validation artefacts' rule ids, or the access point's own code */
+                            failure_reasons: {
+                                message: string;
+                                rule: string;
+                            }[];
+                            finished_at: number | null;
+                            /**
+                             * @description The customer's `invoice_settings.delivery_method` when the invoice was issued
+                             * @enum {string}
+                             */
+                            method: "peppol" | "email";
+                            /** @description The Peppol participant id (`0196:<kennitala>`) or e-mail address it went to */
+                            receiver: string | null;
+                            /**
+                             * @description `sent`: the access point has it; `delivered` and `failed` are final
+                             * @enum {string}
+                             */
+                            status: "pending" | "sent" | "delivered" | "failed";
+                        } | null;
+                        id: string;
+                        invoice: string;
+                        issued_at: number;
+                        lines: {
+                            /** @description quantity × unit_amount, with VAT */
+                            amount: number;
+                            description: string;
+                            /** @description The line's amount without VAT */
+                            net_amount: number;
+                            quantity: number;
+                            /** @description Price per unit with VAT */
+                            unit_amount: number;
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            vat_category: "S" | "Z" | "E" | "O";
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code */
+                            vat_exemption_reason_code: string | null;
+                            /** @description 0, 11 or 24 */
+                            vat_rate: number;
+                        }[];
+                        livemode: boolean;
+                        number: string;
+                        /** @constant */
+                        object: "credit_note";
+                        /** @description The till refund it credits (decision 0235) */
+                        pos_refund: string | null;
+                        /** @description The refund it credits; null when it credits a cancelled krafa */
+                        refund: string | null;
+                        /** @description Numbered in the same sequence as the invoices (decision 0139) */
+                        sequence: number;
+                        total: number;
+                        total_vat: number;
+                        vat: {
+                            /** @description Amount with VAT of the lines at this rate */
+                            amount: number;
+                            /**
+                             * @description One group per category and rate (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
+                            /** @description For E and O: why no VAT is charged */
+                            exemption_reason: string | null;
+                            exemption_reason_code: string | null;
+                            rate: number;
+                            taxable_amount: number;
+                            vat_amount: number;
+                        }[];
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "credit_note.delivery_failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookCreditNoteDeliverySucceeded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "credit_note.delivery_succeeded",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "cn_0Vck9xDKE0R1O69ph1sBmCb8",
+                 *         "object": "credit_note",
+                 *         "livemode": false,
+                 *         "number": "TEST-000002",
+                 *         "sequence": 2,
+                 *         "currency": "ISK",
+                 *         "invoice": "in_0Vck9x7BJY80BX8RRKDBOEdO",
+                 *         "refund": "re_0Vck9xCqHVuZ4XRtM92D1Gh3",
+                 *         "claim": null,
+                 *         "pos_refund": null,
+                 *         "lines": [
+                 *           {
+                 *             "description": "Refund of invoice TEST-000001",
+                 *             "quantity": 1,
+                 *             "unit_amount": 500,
+                 *             "amount": 500,
+                 *             "net_amount": 500,
+                 *             "vat_rate": 0,
+                 *             "vat_category": "O",
+                 *             "vat_exemption_reason": null,
+                 *             "vat_exemption_reason_code": null
+                 *           }
+                 *         ],
+                 *         "vat": [
+                 *           {
+                 *             "rate": 0,
+                 *             "category": "O",
+                 *             "exemption_reason": null,
+                 *             "exemption_reason_code": null,
+                 *             "amount": 500,
+                 *             "taxable_amount": 500,
+                 *             "vat_amount": 0
+                 *           }
+                 *         ],
+                 *         "total": 500,
+                 *         "total_vat": 0,
+                 *         "issued_at": 1796302434,
+                 *         "created_at": 1796302434,
+                 *         "delivery": {
+                 *           "method": "peppol",
+                 *           "status": "delivered",
+                 *           "receiver": "0196:5510730339",
+                 *           "failure_reasons": [],
+                 *           "finished_at": 1796302440
+                 *         }
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        /** @description The krafa cancelled unpaid whose invoice it credits in full (decision 0211) */
+                        claim: string | null;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        /** @description How the credit note reaches the buyer, as its invoice did (decision 0237); null when the customer chose none */
+                        delivery: {
+                            /** @description Why it was not delivered: the validation artefacts' rule ids, or the access point's own code */
+                            failure_reasons: {
+                                message: string;
+                                rule: string;
+                            }[];
+                            finished_at: number | null;
+                            /**
+                             * @description The customer's `invoice_settings.delivery_method` when the invoice was issued
+                             * @enum {string}
+                             */
+                            method: "peppol" | "email";
+                            /** @description The Peppol participant id (`0196:<kennitala>`) or e-mail address it went to */
+                            receiver: string | null;
+                            /**
+                             * @description `sent`: the access point has it; `delivered` and `failed` are final
+                             * @enum {string}
+                             */
+                            status: "pending" | "sent" | "delivered" | "failed";
+                        } | null;
+                        id: string;
+                        invoice: string;
+                        issued_at: number;
+                        lines: {
+                            /** @description quantity × unit_amount, with VAT */
+                            amount: number;
+                            description: string;
+                            /** @description The line's amount without VAT */
+                            net_amount: number;
+                            quantity: number;
+                            /** @description Price per unit with VAT */
+                            unit_amount: number;
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            vat_category: "S" | "Z" | "E" | "O";
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code */
+                            vat_exemption_reason_code: string | null;
+                            /** @description 0, 11 or 24 */
+                            vat_rate: number;
+                        }[];
+                        livemode: boolean;
+                        number: string;
+                        /** @constant */
+                        object: "credit_note";
+                        /** @description The till refund it credits (decision 0235) */
+                        pos_refund: string | null;
+                        /** @description The refund it credits; null when it credits a cancelled krafa */
+                        refund: string | null;
+                        /** @description Numbered in the same sequence as the invoices (decision 0139) */
+                        sequence: number;
+                        total: number;
+                        total_vat: number;
+                        vat: {
+                            /** @description Amount with VAT of the lines at this rate */
+                            amount: number;
+                            /**
+                             * @description One group per category and rate (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
+                            /** @description For E and O: why no VAT is charged */
+                            exemption_reason: string | null;
+                            exemption_reason_code: string | null;
+                            rate: number;
+                            taxable_amount: number;
+                            vat_amount: number;
+                        }[];
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "credit_note.delivery_succeeded";
                 };
             };
         };

@@ -10,6 +10,7 @@ import { CreditNoteSchema, InvoiceSchema } from '../../services/invoices/invoice
 import { DeliverySchema } from '../../services/delivery/delivery-object';
 import { DisputeSchema } from '../../services/disputes/dispute-object';
 import { ChannelSchema } from '../../services/channels/notification-channel-object';
+import { CollectionStepSchema } from '../../services/collection/collection-object';
 
 /**
  * The webhook events of the OpenAPI document (decision 0250): for each type, the schema of its
@@ -38,6 +39,13 @@ const DATA: Record<string, z.ZodType> = {
   debug: DebugCheck,
 };
 
+/** Event types whose `data` is not the object their prefix names: a collection step (decision 0246). */
+const DATA_OF_TYPE: Partial<Record<EventType, z.ZodType>> = {
+  'claim.overdue': CollectionStepSchema,
+  'claim.collection_step_taken': CollectionStepSchema,
+  'claim.handed_off': CollectionStepSchema,
+};
+
 const WHEN: Record<EventType, string> = {
   'checkout.session.completed':
     'A checkout session was paid (card or a krafa accepted by the bank). Fulfil the order on this event, not on the buyer’s return to your success URL.',
@@ -47,6 +55,11 @@ const WHEN: Record<EventType, string> = {
   'claim.created': 'A krafa was created; the next claim batch issues it at the bank.',
   'claim.paid': 'The payer paid a krafa in full, as read from the bank.',
   'claim.failed': 'A krafa ended unpaid: it expired or the bank refused it.',
+  'claim.overdue':
+    'A krafa passed its eindagi unpaid (after the grace to the next banking day); `data` is the collection step, with what is owed.',
+  'claim.collection_step_taken':
+    'A collection step was taken on an overdue krafa (warning, letter, reminder, call or closing): its cost and what is owed after it.',
+  'claim.handed_off': 'An overdue krafa was handed to the merchant’s collector; `data` is the hand-off step.',
   'subscription.created': 'A subscription was created.',
   'subscription.activated':
     'A subscription’s first payment succeeded, or its trial began with a card on file.',
@@ -68,6 +81,10 @@ const WHEN: Record<EventType, string> = {
   'invoice.delivery_succeeded': 'An invoice reached the buyer the way its customer chose (Peppol or email).',
   'invoice.delivery_failed':
     'An invoice could not be delivered: the access point refused it (with the rule ids) or it was undeliverable.',
+  'credit_note.delivery_succeeded':
+    'A credit note reached the buyer the way its invoice did (Peppol or email).',
+  'credit_note.delivery_failed':
+    'A credit note could not be delivered: the access point refused it (with the rule ids) or it was undeliverable.',
   'delivery.booked': 'A parcel was booked with the carrier.',
   'delivery.shipped': 'The carrier has the parcel.',
   'delivery.arrived': 'The parcel is at the pickup point.',
@@ -87,6 +104,8 @@ export interface EventDoc {
 }
 
 export function dataSchemaOf(type: string): z.ZodType | undefined {
+  const own = DATA_OF_TYPE[type as EventType];
+  if (own) return own;
   const prefix = type.startsWith('checkout.session.') ? 'checkout.session' : type.split('.')[0]!;
   return DATA[prefix];
 }

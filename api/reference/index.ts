@@ -1,6 +1,7 @@
 import examples from './examples.json';
 import { SYSTEM_DESCRIPTIONS } from './descriptions/system';
 import { PAYMENT_DESCRIPTIONS } from './descriptions/payments';
+import { BOOKS_DESCRIPTIONS } from './descriptions/books';
 
 /**
  * What a person reads about each operation beside its schemas (decision 0252): a description
@@ -9,7 +10,11 @@ import { PAYMENT_DESCRIPTIONS } from './descriptions/payments';
  * one module per area, examples in examples.json; the docs test validates every example against
  * its operation's schemas and fails for an operation without them.
  */
-const DESCRIPTIONS: Record<string, string> = { ...SYSTEM_DESCRIPTIONS, ...PAYMENT_DESCRIPTIONS };
+const DESCRIPTIONS: Record<string, string> = {
+  ...SYSTEM_DESCRIPTIONS,
+  ...PAYMENT_DESCRIPTIONS,
+  ...BOOKS_DESCRIPTIONS,
+};
 
 export interface OperationExamples {
   request?: unknown;
