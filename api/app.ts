@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import { SDK_SCRIPT_DOC, type OperationDoc } from './openapi';
+import { SDK_SCRIPT_DOC, buildOpenApi, type OperationDoc } from './openapi';
 import { checkResponses } from './route';
 import type { Metrics } from './metrics';
 import { composeServices, type ServiceDeps } from './compose';
@@ -162,6 +162,8 @@ export function createApp(deps: AppDeps): Express {
       log: deps.log,
       publicBaseUrl: deps.publicBaseUrl,
       acquirerOrigin: deps.acquirer.origin,
+      // Every router has declared its operations by the first request the reference answers.
+      openApiDocument: () => buildOpenApi(docs, deps.publicBaseUrl),
     }),
   );
   v1.use(collectionRouter({ policies: services.collectionPolicies, collection: services.collection }, docs));

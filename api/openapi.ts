@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { descriptionOf, examplesOf, operationKey } from './reference/index';
+import { EVENT_DOCS } from './reference/events';
 
 export const API_VERSION = '1.0.0';
 
@@ -230,8 +232,12 @@ export function buildOpenApi(
     operationIds.add(operationId);
     const errors = errorStatuses(op);
     errors.forEach((s) => usedErrors.add(s));
+    const key = operationKey(op.method, path);
+    const description = descriptionOf(key);
+    const examples = examplesOf(key);
     (paths[path] ??= {})[op.method] = {
       summary: op.summary,
+      ...(description !== undefined && { description }),
       tags: [op.tag],
       operationId,
       // One scheme, HTTP bearer (spec §5.1), declared on each operation that takes the key; the
@@ -265,14 +271,27 @@ export function buildOpenApi(
               'application/x-www-form-urlencoded',
               'multipart/form-data',
               'text/plain',
-            ].map((t) => [t, { schema: bodySchema }]),
+            ].map((t) => [
+              t,
+              // One example, on JSON: the other encodings carry the same fields.
+              {
+                schema: bodySchema,
+                ...(t === 'application/json' &&
+                  examples.request !== undefined && { example: examples.request }),
+              },
+            ]),
           ),
         },
       }),
       responses: {
         [String(op.status)]: {
           description: 'OK',
-          content: { [op.contentType ?? 'application/json']: { schema: jsonSchema(op.response, 'output') } },
+          content: {
+            [op.contentType ?? 'application/json']: {
+              schema: jsonSchema(op.response, 'output'),
+              ...(examples.response !== undefined && { example: examples.response }),
+            },
+          },
         },
         ...Object.fromEntries(
           errors.map((s) => [String(s), { $ref: `#/components/responses/${ERROR_RESPONSES[s][0]}` }]),
@@ -305,6 +324,8 @@ export function buildOpenApi(
       title: 'Skil API',
       version: API_VERSION,
       description: 'Payments, subscriptions and Icelandic bank claims (kröfur). Amounts are integer ISK.',
+      // Spectral's info-contact: who answers for the API (decision 0250).
+      contact: { name: 'Skil', url: `${serverUrl}/docs` },
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: serverUrl }],
@@ -332,6 +353,8 @@ export function buildOpenApi(
       tags: g.tags.filter((t) => usedTags.has(t) || t === 'Delivery'),
     })).filter((g) => g.tags.length > 0),
     paths,
+    // The events Skil sends to notification channels, each with an example of its `data` (decision 0250).
+    webhooks: webhooks(),
   };
 }
 
@@ -349,3 +372,81 @@ export const SDK_SCRIPT_DOC: OperationDoc = {
   // A page: limited per client address (decision 0110).
   errors: [429],
 };
+
+/**
+ * The webhook events (OpenAPI 3.1 `webhooks`): what Skil POSTs to a notification channel for each
+ * type, the body's `data` held to the object's schema, with an example of a whole event.
+ */
+function webhooks(): Record<string, unknown> {
+  return Object.fromEntries(
+    EVENT_DOCS.map((e) => {
+      const envelope = z.object({
+        id: z.string().describe('evt_…; the same id in every delivery of this event'),
+        type: z.literal(e.type),
+        created_at: z.string().describe('ISO 8601 with milliseconds, UTC'),
+        data: e.data,
+        merchant_id: z.string(),
+        environment: z.enum(['live', 'test']),
+      });
+      return [
+        e.type,
+        {
+          post: {
+            summary: e.type,
+            description: e.description,
+            operationId: `webhook${operationIdOf('post', `/${e.type}`).slice(4)}`,
+            tags: ['Events'],
+            security: [],
+            parameters: [
+              {
+                name: 'X-Service-Signature',
+                in: 'header',
+                required: true,
+                description: '`sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret',
+                schema: { type: 'string' },
+              },
+              {
+                name: 'X-Service-Event',
+                in: 'header',
+                required: true,
+                description: 'The event type',
+                schema: { type: 'string' },
+              },
+              {
+                name: 'X-Service-Delivery-Id',
+                in: 'header',
+                required: true,
+                description: 'The delivery; the same on every attempt of it',
+                schema: { type: 'string' },
+              },
+            ],
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: jsonSchema(envelope, 'output'),
+                  ...(e.example !== undefined && {
+                    example: {
+                      id: 'evt_0VckA4Gr756MjgLXJFwxbdXp',
+                      type: e.type,
+                      created_at: '2026-12-02T17:05:00.000Z',
+                      data: e.example,
+                      merchant_id: 'mer_0Vck9wZc1xRj7TnP0bWs9eKq',
+                      environment: 'test',
+                    },
+                  }),
+                },
+              },
+            },
+            responses: {
+              '200': {
+                description:
+                  'Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried.',
+              },
+            },
+          },
+        },
+      ];
+    }),
+  );
+}

@@ -10,7 +10,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Inbound order webhook of a connected WooCommerce (`X-WC-Webhook-Source`, `X-WC-Webhook-Signature`) or Shopify (`X-Shopify-Shop-Domain`, `X-Shopify-Hmac-Sha256`) shop */
+        /**
+         * Inbound order webhook of a connected WooCommerce (`X-WC-Webhook-Source`, `X-WC-Webhook-Signature`) or Shopify (`X-Shopify-Shop-Domain`, `X-Shopify-Hmac-Sha256`) shop
+         * @description Where a connected WooCommerce or Shopify shop sends its order webhooks (`platform` is `woocommerce` or `shopify`): a paid-by-card order becomes a checkout session and a pay-later order a krafa. The platform signs the raw body with the connection’s secret; 401 when the signature does not match, 404 when no connection has that source.
+         */
         post: operations["postApiV1PlatformWebhook"];
         delete?: never;
         options?: never;
@@ -25,7 +28,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness */
+        /**
+         * Liveness
+         * @description Answers 200 while the API process runs, with the API version. For a load balancer or an orchestrator: it checks nothing beyond the process, so it stays up while the database is away. Never rate limited.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -42,7 +48,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics (text exposition format) */
+        /**
+         * Prometheus metrics (text exposition format)
+         * @description Request counts and latencies by route template and status, the database pool and workflow starts, in the Prometheus text format. For a scraper on the operator’s network.
+         */
         get: operations["getMetrics"];
         put?: never;
         post?: never;
@@ -59,7 +68,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: PostgreSQL and Temporal both answer (503 degraded otherwise) */
+        /**
+         * Readiness: PostgreSQL and Temporal both answer (503 degraded otherwise)
+         * @description Answers 200 `ok` when PostgreSQL and Temporal both answer, and 503 `degraded` naming which does not. Use it to take an instance out of rotation; it is what `npm start` waits for.
+         */
         get: operations["getReady"];
         put?: never;
         post?: never;
@@ -76,7 +88,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** API name, version and documentation */
+        /**
+         * API name, version and documentation
+         * @description The API’s name, its version and where its documentation is (this reference, at `/docs`). A client may call it first to check it reached Skil.
+         */
         get: operations["getV1"];
         put?: never;
         post?: never;
@@ -110,10 +125,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List checkout sessions, newest first */
+        /**
+         * List checkout sessions, newest first
+         * @description Lists checkout sessions newest first, to reconcile orders with payments.
+         */
         get: operations["getV1CheckoutSessions"];
         put?: never;
-        /** Create a checkout session; send the customer to its url */
+        /**
+         * Create a checkout session; send the customer to its url
+         * @description Creates a hosted checkout for an amount or for line items; send the buyer to its `url`. The buyer pays by card or, when offered, by krafa; fulfil on the `checkout.session.completed` webhook. 400 names the field at fault (`resource_missing` for an unknown price or customer, `out_of_stock`, `carrier_not_active` for a delivery option that is switched off).
+         */
         post: operations["postV1CheckoutSessions"];
         delete?: never;
         options?: never;
@@ -128,7 +149,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a checkout session, including custom_fields */
+        /**
+         * Retrieve a checkout session, including custom_fields
+         * @description Retrieves a checkout session with its status, payment and the custom fields the buyer filled in. Read it when the buyer returns to your success URL, but fulfil on the webhook.
+         */
         get: operations["getV1CheckoutSessionsId"];
         put?: never;
         post?: never;
@@ -145,10 +169,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List claims, newest first */
+        /**
+         * List claims, newest first
+         * @description Lists kröfur newest first, with their status at the bank and what was paid.
+         */
         get: operations["getV1Claims"];
         put?: never;
-        /** Create a claim (krafa); the next claim batch issues it at the bank */
+        /**
+         * Create a claim (krafa); the next claim batch issues it at the bank
+         * @description Creates a krafa (bank claim) to a payer’s kennitala; the next claim batch issues it, and it appears in the payer’s online bank. Paid kröfur are read from the bank and sent as `claim.paid`. 403 `claims_not_enabled` until the merchant may issue kröfur; 400 names the field at fault.
+         */
         post: operations["postV1Claims"];
         delete?: never;
         options?: never;
@@ -163,10 +193,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a claim */
+        /**
+         * Retrieve a claim
+         * @description Retrieves a krafa with its status, its key at the bank and what was paid.
+         */
         get: operations["getV1ClaimsId"];
         put?: never;
-        /** Amend an unpaid claim (at the bank too once issued) */
+        /**
+         * Amend an unpaid claim (at the bank too once issued)
+         * @description Amends an unpaid krafa (amount, due dates), at the bank too once issued. 409 `claim_not_amendable` once paid, cancelled or expired.
+         */
         post: operations["postV1ClaimsId"];
         delete?: never;
         options?: never;
@@ -183,7 +219,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel an unpaid claim (at the bank too once issued) */
+        /**
+         * Cancel an unpaid claim (at the bank too once issued)
+         * @description Cancels an unpaid krafa, at the bank too once issued. 409 `claim_not_cancellable` once paid or already ended.
+         */
         post: operations["postV1ClaimsIdCancel"];
         delete?: never;
         options?: never;
@@ -198,7 +237,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A krafa's collection: its state, next step and when, the steps taken and what is owed today */
+        /**
+         * A krafa's collection: its state, next step and when, the steps taken and what is owed today
+         * @description A krafa’s collection: its state, the next step and its day, the steps taken with their costs, and what is owed today (principal, default interest and costs), the same figures the bank shows the payer. 404 for an unknown krafa.
+         */
         get: operations["getV1ClaimsIdCollection"];
         put?: never;
         post?: never;
@@ -215,10 +257,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The collection policy for overdue kröfur (the lawful defaults until one is set) */
+        /**
+         * The collection policy for overdue kröfur (the lawful defaults until one is set)
+         * @description The steps an overdue krafa goes through: the warning (days to pay and its cost), the interim letters, reminders or calls, and the final hand-off to a collector or closing. Until the merchant sets one, the lawful defaults (`is_default: true`).
+         */
         get: operations["getV1CollectionPolicy"];
         put?: never;
-        /** Set the collection policy; a cost above a legal cap is refused naming the cap */
+        /**
+         * Set the collection policy; a cost above a legal cap is refused naming the cap
+         * @description Sets the collection policy for kröfur falling overdue from now on. Costs are capped by law: 400 `parameter_invalid` names the field and the cap it exceeds, or a step too soon after the previous one.
+         */
         post: operations["postV1CollectionPolicy"];
         delete?: never;
         options?: never;
@@ -360,7 +408,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set the customer's default payment method (customers.default_payment_method) */
+        /**
+         * Set the customer's default payment method (customers.default_payment_method)
+         * @description Sets the card a customer’s subscriptions are charged to. 400 `payment_method_not_attached` for a card that is not the customer’s.
+         */
         post: operations["postV1CustomersIdDefaultPaymentMethod"];
         delete?: never;
         options?: never;
@@ -479,7 +530,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a device authorization: a code for the user to approve in the dashboard */
+        /**
+         * Start a device authorization: a code for the user to approve in the dashboard
+         * @description Starts the device flow a CLI or an agent uses to get a test key without copying one: answers a `device_code` to poll with and a `user_code` and `verification_uri` for a person to approve in the dashboard. Limited to 10 a minute per client address (429).
+         */
         post: operations["postV1DeviceAuthorize"];
         delete?: never;
         options?: never;
@@ -494,7 +548,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Poll for the key: 400 authorization_pending, slow_down, access_denied or expired_token until approved */
+        /**
+         * Poll for the key: 400 authorization_pending, slow_down, access_denied or expired_token until approved
+         * @description Poll with the `device_code` at the `interval` given: 400 `authorization_pending` until a person approves, `slow_down` when polled too often, `access_denied` when refused, `expired_token` after ten minutes; then 200 with a test API key, once.
+         */
         get: operations["getV1DeviceToken"];
         put?: never;
         post?: never;
@@ -563,7 +620,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List events, oldest first */
+        /**
+         * List events, oldest first
+         * @description Lists the event ledger oldest first: what webhooks deliver, for a client that polls instead. Filter by `type`; poll with `after` set to the last `created_at` you saw, which misses nothing because an event is listed only once no earlier one can still commit.
+         */
         get: operations["getV1Events"];
         put?: never;
         post?: never;
@@ -580,7 +640,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve an event */
+        /**
+         * Retrieve an event
+         * @description Retrieves one event as webhooks deliver it. Use it to check a webhook you received really came from Skil: fetch it by its id. 404 for an id of the other environment.
+         */
         get: operations["getV1EventsId"];
         put?: never;
         post?: never;
@@ -599,7 +662,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send an event to a channel now (again, or for the first time if the channel never had it) */
+        /**
+         * Send an event to a channel now (again, or for the first time if the channel never had it)
+         * @description Sends an event to a channel now: once more, or for the first time when the channel was made later or does not subscribe to its type. 400 `resource_missing` when `channel` names nothing; 409 `channel_disabled` until the channel is enabled again.
+         */
         post: operations["postV1EventsIdResend"];
         delete?: never;
         options?: never;
@@ -682,14 +748,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve the merchant of the API key, with capabilities and features */
+        /**
+         * Retrieve the merchant of the API key, with capabilities and features
+         * @description The merchant of the API key: profile, application status, capabilities (`card_payments`, `claims`, carriers) and features. Use it to check what the key may do before offering it.
+         */
         get: operations["getV1Merchant"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Update profile fields; only those sent change */
+        /**
+         * Update profile fields; only those sent change
+         * @description Updates profile fields; only those sent change. 409 `profile_field_locked` for the kennitala and legal name once the application is approved; the payout account is changed only through the dashboard’s guarded flow.
+         */
         patch: operations["patchV1Merchant"];
         trace?: never;
     };
@@ -702,7 +774,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Look a company up in the national company registry by kennitala */
+        /**
+         * Look a company up in the national company registry by kennitala
+         * @description Looks a company up in the national company registry by kennitala, to fill a profile or a customer. 404 when the registry has no such company; 503 when the registry does not answer.
+         */
         post: operations["postV1MerchantRegistryLookup"];
         delete?: never;
         options?: never;
@@ -719,7 +794,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Submit the application for review (needs kennitala, phone and business_description) */
+        /**
+         * Submit the application for review (needs kennitala, phone and business_description)
+         * @description Submits the live application for review. 422 names every field still missing (`kennitala`, `phone`, `business_description`); 403 `email_not_verified` before the email address is confirmed; 409 `application_already_submitted` or `application_already_approved`.
+         */
         post: operations["postV1MerchantSubmit"];
         delete?: never;
         options?: never;
@@ -734,14 +812,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve the checkout theme of the key's environment */
+        /**
+         * Retrieve the checkout theme of the key's environment
+         * @description The checkout theme of the key’s environment: colours, fonts, logo and texts the hosted checkout uses.
+         */
         get: operations["getV1MerchantTheme"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the checkout theme; null clears a field. A live key claims a test theme. */
+        /**
+         * Update the checkout theme; null clears a field. A live key claims a test theme.
+         * @description Updates the checkout theme; `null` clears a field. A live key takes over the test theme. 422 `logo_url_unusable` when the logo cannot be fetched or is not an image.
+         */
         patch: operations["patchV1MerchantTheme"];
         trace?: never;
     };
@@ -752,10 +836,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List notification channels, newest first */
+        /**
+         * List notification channels, newest first
+         * @description Lists the channels of this environment, newest first, with their status.
+         */
         get: operations["getV1NotificationChannels"];
         put?: never;
-        /** Create a notification channel */
+        /**
+         * Create a notification channel
+         * @description Creates a webhook or chat channel that receives the event types it subscribes to (or `*`); the answer holds the signing secret. 400 `url_invalid`, `url_insecure` (a live channel needs https) or `url_not_public` (a private or loopback address, unless allowed for test channels).
+         */
         post: operations["postV1NotificationChannels"];
         delete?: never;
         options?: never;
@@ -770,15 +860,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a notification channel, with its signing secret */
+        /**
+         * Retrieve a notification channel, with its signing secret
+         * @description Retrieves a channel with its configuration and signing secret.
+         */
         get: operations["getV1NotificationChannelsId"];
         put?: never;
         post?: never;
-        /** Delete a notification channel; its pending deliveries are given up */
+        /**
+         * Delete a notification channel; its pending deliveries are given up
+         * @description Deletes a channel; deliveries still pending to it are given up. Events stay in `GET /v1/events`.
+         */
         delete: operations["deleteV1NotificationChannelsId"];
         options?: never;
         head?: never;
-        /** Update the URL, subscriptions, status, description or metadata of a channel */
+        /**
+         * Update the URL, subscriptions, status, description or metadata of a channel
+         * @description Changes a channel’s URL, subscriptions, description or metadata, or re-enables one Skil disabled after failing deliveries (`status: enabled`), after which pending deliveries resume. The URL is checked as on create (400).
+         */
         patch: operations["patchV1NotificationChannelsId"];
         trace?: never;
     };
@@ -789,7 +888,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a channel's deliveries, newest first */
+        /**
+         * List a channel's deliveries, newest first
+         * @description Lists a channel’s deliveries newest first, with their status: to see what a receiver got and what failed.
+         */
         get: operations["getV1NotificationChannelsIdDeliveries"];
         put?: never;
         post?: never;
@@ -806,7 +908,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a delivery with every attempt (time, status, latency, error) */
+        /**
+         * Retrieve a delivery with every attempt (time, status, latency, error)
+         * @description Retrieves a delivery with every attempt: when, the HTTP status, the latency and the error. 404 when the delivery is not the channel’s.
+         */
         get: operations["getV1NotificationChannelsIdDeliveriesDelivery"];
         put?: never;
         post?: never;
@@ -825,7 +930,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Attempt a finished delivery once more, now */
+        /**
+         * Attempt a finished delivery once more, now
+         * @description Attempts a finished delivery once more, now, for a receiver that was down. 409 `delivery_pending` while the delivery is still being retried on its own schedule, `channel_disabled` while the channel is disabled.
+         */
         post: operations["postV1NotificationChannelsIdDeliveriesDeliveryResend"];
         delete?: never;
         options?: never;
@@ -842,7 +950,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate the signing secret: the new one signs X-Service-Signature at once, the previous one X-Service-Signature-Previous until it expires */
+        /**
+         * Rotate the signing secret: the new one signs X-Service-Signature at once, the previous one X-Service-Signature-Previous until it expires
+         * @description Makes a new signing secret. The new one signs `X-Service-Signature` at once; the old one keeps signing `X-Service-Signature-Previous` for `previous_secret_expires_in` seconds (0 to 604800, default a day), so a receiver can switch without losing a delivery.
+         */
         post: operations["postV1NotificationChannelsIdRotateSecret"];
         delete?: never;
         options?: never;
@@ -859,7 +970,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a debug.check event to one channel or to every enabled channel */
+        /**
+         * Send a debug.check event to one channel or to every enabled channel
+         * @description Sends a `debug.check` event to one channel (`channel`) or to every enabled one, to test a receiver end to end. 400 `no_enabled_channel` when there is none to send to, or the one named is disabled.
+         */
         post: operations["postV1NotificationChannelsTestWebhooks"];
         delete?: never;
         options?: never;
@@ -874,7 +988,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This OpenAPI 3.1 document */
+        /**
+         * This OpenAPI 3.1 document
+         * @description The OpenAPI 3.1 document of every operation and webhook event, generated from the schemas that validate each request, so it cannot drift from what the API accepts. Feed it to a client generator or a linter.
+         */
         get: operations["getV1OpenapiJson"];
         put?: never;
         post?: never;
@@ -891,10 +1008,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List payment intents, newest first */
+        /**
+         * List payment intents, newest first
+         * @description Lists payment intents newest first, with their status, to reconcile card payments.
+         */
         get: operations["getV1PaymentIntents"];
         put?: never;
-        /** Create a payment intent; confirm=true confirms it at once */
+        /**
+         * Create a payment intent; confirm=true confirms it at once
+         * @description Creates a card payment through the API, for when you build your own payment form; `confirm: true` confirms it at once with a payment method. 503 `card_payments_not_enabled` for a live key before the merchant’s card acquirer is activated; 402 `card_declined` when a confirmed card is declined.
+         */
         post: operations["postV1PaymentIntents"];
         delete?: never;
         options?: never;
@@ -909,7 +1032,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a payment intent (one waiting for 3-D Secure is brought up to date) */
+        /**
+         * Retrieve a payment intent (one waiting for 3-D Secure is brought up to date)
+         * @description Retrieves a payment intent; one waiting for 3-D Secure is first brought up to date with the acquirer.
+         */
         get: operations["getV1PaymentIntentsId"];
         put?: never;
         post?: never;
@@ -928,7 +1054,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a payment intent that is not yet captured; an authorization is released */
+        /**
+         * Cancel a payment intent that is not yet captured; an authorization is released
+         * @description Cancels a payment intent not yet captured; an authorization is released to the card holder. 409 `payment_intent_unexpected_state` once captured: refund instead.
+         */
         post: operations["postV1PaymentIntentsIdCancel"];
         delete?: never;
         options?: never;
@@ -945,7 +1074,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Capture an authorized payment (manual capture), all or part of it, once */
+        /**
+         * Capture an authorized payment (manual capture), all or part of it, once
+         * @description Captures an authorized payment made with manual capture, all or part of it, once; the rest is released. 409 `payment_intent_unexpected_state` unless it is authorized and uncaptured.
+         */
         post: operations["postV1PaymentIntentsIdCapture"];
         delete?: never;
         options?: never;
@@ -962,7 +1094,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirm with a payment method (or, in test mode, a test card) */
+        /**
+         * Confirm with a payment method (or, in test mode, a test card)
+         * @description Confirms a payment intent with a payment method (or a test card in test mode). It may answer `requires_action` with the 3-D Secure URL to send the buyer to. 402 `card_declined`; 409 `payment_intent_unexpected_state` when it is not awaiting confirmation.
+         */
         post: operations["postV1PaymentIntentsIdConfirm"];
         delete?: never;
         options?: never;
@@ -979,7 +1114,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Refund all or part of a captured payment */
+        /**
+         * Refund all or part of a captured payment
+         * @description Refunds all or part of a captured payment; the same as `POST /v1/refunds` with this payment. 400 `amount_too_large` above what is left to refund; 409 `charge_already_refunded` when nothing is left.
+         */
         post: operations["postV1PaymentIntentsIdRefund"];
         delete?: never;
         options?: never;
@@ -994,10 +1132,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List payment links, newest first */
+        /**
+         * List payment links, newest first
+         * @description Lists payment links newest first, active and deactivated alike.
+         */
         get: operations["getV1PaymentLinks"];
         put?: never;
-        /** Create a payment link */
+        /**
+         * Create a payment link
+         * @description Creates a reusable link that opens a new checkout session for each visitor, for a price or an amount; share it by email, QR code or social media. 400 names the field at fault.
+         */
         post: operations["postV1PaymentLinks"];
         delete?: never;
         options?: never;
@@ -1012,12 +1156,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a payment link */
+        /**
+         * Retrieve a payment link
+         * @description Retrieves a payment link with its URL and how often it was paid.
+         */
         get: operations["getV1PaymentLinksId"];
         put?: never;
-        /** Update a payment link: active flag, limit, metadata */
+        /**
+         * Update a payment link: active flag, limit, metadata
+         * @description Switches a payment link on or off (`active`), changes its limit or metadata. A deactivated link shows the buyer that it is closed.
+         */
         post: operations["postV1PaymentLinksId"];
-        /** Refused: payment links are deactivated (active=false), never deleted */
+        /**
+         * Refused: payment links are deactivated (active=false), never deleted
+         * @description Always refused with 409 `payment_link_not_deletable`: payment links are kept for the sessions they opened. Deactivate one with `active: false`.
+         */
         delete: operations["deleteV1PaymentLinksId"];
         options?: never;
         head?: never;
@@ -1031,10 +1184,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a customer's saved payment methods (detached ones excluded) */
+        /**
+         * List a customer's saved payment methods (detached ones excluded)
+         * @description Lists a customer’s saved payment methods; detached ones are left out.
+         */
         get: operations["getV1PaymentMethods"];
         put?: never;
-        /** Test mode: tokenize a test card into a payment method, optionally attached to a customer */
+        /**
+         * Test mode: tokenize a test card into a payment method, optionally attached to a customer
+         * @description Test mode only: turns a test card number into a payment method, optionally attached to a customer at once. Real card numbers never reach the API: in live mode cards are entered on the hosted checkout.
+         */
         post: operations["postV1PaymentMethods"];
         delete?: never;
         options?: never;
@@ -1049,7 +1208,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a payment method */
+        /**
+         * Retrieve a payment method
+         * @description Retrieves a payment method: brand, last four digits, expiry.
+         */
         get: operations["getV1PaymentMethodsId"];
         put?: never;
         post?: never;
@@ -1068,7 +1230,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Attach a payment method to a customer */
+        /**
+         * Attach a payment method to a customer
+         * @description Attaches a payment method to a customer, so subscriptions and later payments can use it. 409 when it is attached to another customer or detached.
+         */
         post: operations["postV1PaymentMethodsIdAttach"];
         delete?: never;
         options?: never;
@@ -1085,7 +1250,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Detach a payment method from its customer; it can no longer be used */
+        /**
+         * Detach a payment method from its customer; it can no longer be used
+         * @description Detaches a payment method from its customer; it can no longer be used.
+         */
         post: operations["postV1PaymentMethodsIdDetach"];
         delete?: never;
         options?: never;
@@ -1155,7 +1323,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A till pairs itself to a register with a pairing code; answers its device credential once */
+        /**
+         * A till pairs itself to a register with a pairing code; answers its device credential once
+         * @description A till pairs itself to a register with the single-use pairing code made on the dashboard or by `POST /v1/pos/registers/{id}/pairing_codes`, and receives its device credential once. 400 `pos_pairing_code_invalid` for a wrong, used or expired code; 403 `pos_not_enabled` when the point of sale is off for the merchant.
+         */
         post: operations["postV1PosDevices"];
         delete?: never;
         options?: never;
@@ -1481,7 +1652,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A terminal announces the registration code it shows and where the register reaches it */
+        /**
+         * A terminal announces the registration code it shows and where the register reaches it
+         * @description A card terminal announces the registration code on its screen and the address where the register reaches it, so `POST /v1/pos/terminals` can pair it by that code. Called by the terminal, not by an integration.
+         */
         post: operations["postV1PosTerminalAnnouncements"];
         delete?: never;
         options?: never;
@@ -1711,10 +1885,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List refunds, newest first */
+        /**
+         * List refunds, newest first
+         * @description Lists refunds newest first, card and krafa refunds alike, with their status.
+         */
         get: operations["getV1Refunds"];
         put?: never;
-        /** Refund all or part of a captured payment; never more than was captured */
+        /**
+         * Refund all or part of a captured payment; never more than was captured
+         * @description Refunds all or part of a captured payment, never more than was captured in total. A refund of an invoiced sale issues a credit note. 400 `amount_too_large`; 409 `charge_already_refunded`.
+         */
         post: operations["postV1Refunds"];
         delete?: never;
         options?: never;
@@ -1729,7 +1909,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a refund */
+        /**
+         * Retrieve a refund
+         * @description Retrieves a refund with its status; a krafa refund is pending until its transfer is booked.
+         */
         get: operations["getV1RefundsId"];
         put?: never;
         post?: never;
@@ -1746,10 +1929,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The accounts the journal posts to, each with the merchant's number and Skil's default */
+        /**
+         * The accounts the journal posts to, each with the merchant's number and Skil's default
+         * @description The accounts the journal posts to, each with the merchant’s number and name and Skil’s default number and Icelandic and English names.
+         */
         get: operations["getV1ReportsChartOfAccounts"];
         put?: never;
-        /** Sets the merchant's own account numbers (and names); closed periods keep theirs */
+        /**
+         * Sets the merchant's own account numbers (and names); closed periods keep theirs
+         * @description Sets the merchant’s own account numbers (and names) for some or all accounts; the journal of open periods uses them, closed periods keep theirs. 400 names the account at fault (`accounts[i][role]` given twice, a malformed number).
+         */
         post: operations["postV1ReportsChartOfAccounts"];
         delete?: never;
         options?: never;
@@ -1764,7 +1953,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A period's accounting journal: balanced entries per source, oldest first, paged by `page` */
+        /**
+         * A period's accounting journal: balanced entries per source, oldest first, paged by `page`
+         * @description A period’s accounting journal: balanced double entries per source (invoice, payment, refund, fee, payout…), posted to the merchant’s chart of accounts, oldest first; page with `page` (the `next_page` of the previous answer). 400 (param `period` or `page`) for a malformed value.
+         */
         get: operations["getV1ReportsJournal"];
         put?: never;
         post?: never;
@@ -1781,7 +1973,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A period's journal as CSV, a row per line (date, entry, source_type, source_id, reference, account_number, account_name, account, debit, credit); streamed, and the same bytes every time once the period is closed */
+        /**
+         * A period's journal as CSV, a row per line (date, entry, source_type, source_id, reference, account_number, account_name, account, debit, credit); streamed, and the same bytes every time once the period is closed
+         * @description A period’s journal as CSV, a row per line, streamed for import into accounting software; once the period is closed the file is the same bytes every time. 400 (param `period`) for a malformed period.
+         */
         get: operations["getV1ReportsJournalCsv"];
         put?: never;
         post?: never;
@@ -1800,7 +1995,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Closes a period of the books: its journal is kept as it is now, and anything later lands in the next open period */
+        /**
+         * Closes a period of the books: its journal is kept as it is now, and anything later lands in the next open period
+         * @description Closes a period of the books: its journal stays as it is now, and anything recorded later lands in the next open period. Closing a closed period again answers it unchanged. 400 (param `period`) for a period that has not begun, one before the last close, or one after an earlier period still open: periods close in order.
+         */
         post: operations["postV1ReportsPeriodsPeriodClose"];
         delete?: never;
         options?: never;
@@ -1815,7 +2013,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The settlement lines of the runs settled in a period, each with its run's payout, the camt.053 entry that booked it, and its refund, dispute or cost, as CSV (streamed) */
+        /**
+         * The settlement lines of the runs settled in a period, each with its run's payout, the camt.053 entry that booked it, and its refund, dispute or cost, as CSV (streamed)
+         * @description The settlement lines of the runs settled in a period, each with its run’s payout and the bank statement (camt.053) entry that booked it, and its refund, dispute or cost, as CSV: reconciles payouts with the bank account. 400 (param `period`) for a malformed period.
+         */
         get: operations["getV1ReportsSettlementCsv"];
         put?: never;
         post?: never;
@@ -1832,7 +2033,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A VAT period's figures as the boxes of the return RSK 10.01, with its due date */
+        /**
+         * A VAT period's figures as the boxes of the return RSK 10.01, with its due date
+         * @description A VAT period’s figures as the boxes of the VAT return (RSK 10.01), with the period’s due date, the credits that reduce them and how many documents of each kind they come from. `period` picks the period (the current one by default). 400 (param `period`) for a period that is not one of the merchant’s.
+         */
         get: operations["getV1ReportsVat"];
         put?: never;
         post?: never;
@@ -1849,7 +2053,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A VAT period's documents with their figures and a total row, as CSV (streamed) */
+        /**
+         * A VAT period's documents with their figures and a total row, as CSV (streamed)
+         * @description The same documents as `GET /v1/reports/vat/documents` as CSV, a row each and a total row, streamed; for the accountant. 400 (param `period`) for a malformed period.
+         */
         get: operations["getV1ReportsVatCsv"];
         put?: never;
         post?: never;
@@ -1866,7 +2073,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The invoices, credit notes, till sales and refunds behind a VAT period's figures, oldest first */
+        /**
+         * The invoices, credit notes, till sales and refunds behind a VAT period's figures, oldest first
+         * @description The invoices, credit notes, till sales and refunds behind a VAT period’s figures, oldest first, each with its own figures, so a total in the report can be traced to its documents. 400 (param `period`) for a malformed period.
+         */
         get: operations["getV1ReportsVatDocuments"];
         put?: never;
         post?: never;
@@ -1968,10 +2178,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List subscriptions, newest first; filter by customer, status or price */
+        /**
+         * List subscriptions, newest first; filter by customer, status or price
+         * @description Lists subscriptions newest first; filter by customer, status or price.
+         */
         get: operations["getV1Subscriptions"];
         put?: never;
-        /** Create a subscription: the first period is charged, or a trial begins */
+        /**
+         * Create a subscription: the first period is charged, or a trial begins
+         * @description Subscribes a customer to a recurring price: the first period is charged to the customer’s card now, or a trial begins. 400 `trial_missing_payment_method` for a trial that needs a card; 403 `claims_not_enabled` for collection by krafa before kröfur are enabled; 402 `card_declined` leaves it `incomplete`.
+         */
         post: operations["postV1Subscriptions"];
         delete?: never;
         options?: never;
@@ -1986,12 +2202,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a subscription */
+        /**
+         * Retrieve a subscription
+         * @description Retrieves a subscription with its current period and its latest renewal.
+         */
         get: operations["getV1SubscriptionsId"];
         put?: never;
-        /** Update a subscription: price (next period), quantity, card, cancel at period end, coupon, krafa fallback */
+        /**
+         * Update a subscription: price (next period), quantity, card, cancel at period end, coupon, krafa fallback
+         * @description Changes a subscription: the price (from the next period, or at once with proration), quantity, card, coupon, or `cancel_at_period_end`. 409 for a subscription that has ended.
+         */
         post: operations["postV1SubscriptionsId"];
-        /** Cancel a subscription now */
+        /**
+         * Cancel a subscription now
+         * @description Cancels a subscription now; nothing more is charged. To stop at the end of the paid period instead, set `cancel_at_period_end`. 409 when it has already ended.
+         */
         delete: operations["deleteV1SubscriptionsId"];
         options?: never;
         head?: never;
@@ -2007,7 +2232,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Test mode: pay an open session with a test card, as a buyer on the hosted page would */
+        /**
+         * Test mode: pay an open session with a test card, as a buyer on the hosted page would
+         * @description Test mode only: pays an open session with a test card, as a buyer on the hosted page would, so a test reaches `checkout.session.completed` without a browser. 400 `checkout_session_not_open` for a session already paid or expired, `card_declined` (param `card`) for a declining test card; 400 too for a live key: test helpers work in test mode only.
+         */
         post: operations["postV1TestHelpersCheckoutSessionsIdComplete"];
         delete?: never;
         options?: never;
@@ -2024,7 +2252,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Test mode: the payer pays a krafa at the test bank (issued first if pending); the sync then records it */
+        /**
+         * Test mode: the payer pays a krafa at the test bank (issued first if pending); the sync then records it
+         * @description Test mode only: the payer pays the krafa at the simulated bank (issued first if still pending), all that is due or `amount`; the bank sync then records it as a real payment would be. 409 `claim_not_payable` for a krafa that is paid, cancelled or expired.
+         */
         post: operations["postV1TestHelpersClaimsIdPay"];
         delete?: never;
         options?: never;
@@ -2103,7 +2334,768 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "checkout.session.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * checkout.session.completed
+         * @description A checkout session was paid (card or a krafa accepted by the bank). Fulfil the order on this event, not on the buyer’s return to your success URL.
+         */
+        post: operations["webhookCheckoutSessionCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.collection_step_taken": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * claim.collection_step_taken
+         * @description A collection step was taken on an overdue krafa (warning, letter, reminder, call or closing): its cost and what is owed after it.
+         */
+        post: operations["webhookClaimCollectionStepTaken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * claim.created
+         * @description A krafa was created; the next claim batch issues it at the bank.
+         */
+        post: operations["webhookClaimCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * claim.failed
+         * @description A krafa ended unpaid: it expired or the bank refused it.
+         */
+        post: operations["webhookClaimFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.handed_off": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * claim.handed_off
+         * @description An overdue krafa was handed to the merchant’s collector; `data` is the hand-off step.
+         */
+        post: operations["webhookClaimHandedOff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * claim.overdue
+         * @description A krafa passed its eindagi unpaid (after the grace to the next banking day); `data` is the collection step, with what is owed.
+         */
+        post: operations["webhookClaimOverdue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * claim.paid
+         * @description The payer paid a krafa in full, as read from the bank.
+         */
+        post: operations["webhookClaimPaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "credit_note.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * credit_note.created
+         * @description A credit note was issued for a refund, or for a krafa cancelled unpaid.
+         */
+        post: operations["webhookCreditNoteCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "credit_note.delivery_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * credit_note.delivery_failed
+         * @description A credit note could not be delivered: the access point refused it (with the rule ids) or it was undeliverable.
+         */
+        post: operations["webhookCreditNoteDeliveryFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "credit_note.delivery_succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * credit_note.delivery_succeeded
+         * @description A credit note reached the buyer the way its invoice did (Peppol or email).
+         */
+        post: operations["webhookCreditNoteDeliverySucceeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "debug.check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * debug.check
+         * @description A test event sent by `POST /v1/notification-channels/test-webhooks`.
+         */
+        post: operations["webhookDebugCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "delivery.arrived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * delivery.arrived
+         * @description The parcel is at the pickup point.
+         */
+        post: operations["webhookDeliveryArrived"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "delivery.booked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * delivery.booked
+         * @description A parcel was booked with the carrier.
+         */
+        post: operations["webhookDeliveryBooked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "delivery.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * delivery.canceled
+         * @description The delivery was cancelled before the carrier had it.
+         */
+        post: operations["webhookDeliveryCanceled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "delivery.collected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * delivery.collected
+         * @description The buyer collected the parcel.
+         */
+        post: operations["webhookDeliveryCollected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "delivery.returned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * delivery.returned
+         * @description The parcel went back to the merchant uncollected.
+         */
+        post: operations["webhookDeliveryReturned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "delivery.shipped": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * delivery.shipped
+         * @description The carrier has the parcel.
+         */
+        post: operations["webhookDeliveryShipped"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.closed
+         * @description A dispute was closed, won (the amount is paid back) or lost.
+         */
+        post: operations["webhookDisputeClosed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.created
+         * @description The acquirer opened a dispute (chargeback); the amount is withdrawn in settlement.
+         */
+        post: operations["webhookDisputeCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.updated
+         * @description A dispute changed: evidence was submitted.
+         */
+        post: operations["webhookDisputeUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.delivery_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.delivery_failed
+         * @description An invoice could not be delivered: the access point refused it (with the rule ids) or it was undeliverable.
+         */
+        post: operations["webhookInvoiceDeliveryFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.delivery_succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.delivery_succeeded
+         * @description An invoice reached the buyer the way its customer chose (Peppol or email).
+         */
+        post: operations["webhookInvoiceDeliverySucceeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.finalized": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.finalized
+         * @description An invoice was issued with its number; it never changes from then on.
+         */
+        post: operations["webhookInvoiceFinalized"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.paid
+         * @description An open invoice collected by krafa was paid.
+         */
+        post: operations["webhookInvoicePaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "notification_channel.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * notification_channel.disabled
+         * @description Skil disabled a channel after its deliveries kept failing; sent to the merchant’s other channels.
+         */
+        post: operations["webhookNotificationChannelDisabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.captured": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_intent.captured
+         * @description A card payment was captured: the money will be in the next settlement.
+         */
+        post: operations["webhookPaymentIntentCaptured"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_intent.failed
+         * @description A card payment failed: declined, or 3-D Secure was not completed.
+         */
+        post: operations["webhookPaymentIntentFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_intent.refunded
+         * @description A captured payment was refunded, in whole or in part (`amount_refunded`).
+         */
+        post: operations["webhookPaymentIntentRefunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.updated
+         * @description A refund’s status changed after it was made (a krafa refund’s transfer was booked).
+         */
+        post: operations["webhookRefundUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.activated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.activated
+         * @description A subscription’s first payment succeeded, or its trial began with a card on file.
+         */
+        post: operations["webhookSubscriptionActivated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.canceled
+         * @description A subscription ended: canceled now, at period end, or after dunning ran out.
+         */
+        post: operations["webhookSubscriptionCanceled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.created
+         * @description A subscription was created.
+         */
+        post: operations["webhookSubscriptionCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.payment_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.payment_failed
+         * @description A renewal payment failed; dunning retries follow.
+         */
+        post: operations["webhookSubscriptionPaymentFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.payment_recovered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.payment_recovered
+         * @description A retry (or a new card) paid the overdue renewal.
+         */
+        post: operations["webhookSubscriptionPaymentRecovered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.payment_retry_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.payment_retry_failed
+         * @description A dunning retry failed too.
+         */
+        post: operations["webhookSubscriptionPaymentRetryFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.renewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.renewed
+         * @description A new period was charged.
+         */
+        post: operations["webhookSubscriptionRenewed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.trial_ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.trial_ended
+         * @description A trial ended and the first paid period began (or failed to).
+         */
+        post: operations["webhookSubscriptionTrialEnded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.updated
+         * @description A subscription changed: price, quantity, card, coupon, or cancellation at period end.
+         */
+        post: operations["webhookSubscriptionUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Error: {
@@ -2239,6 +3231,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "webhook_id": "12"
+                 *     }
+                 */
                 "application/json": {
                     [key: string]: unknown;
                 };
@@ -2260,6 +3257,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "received": true,
+                     *       "duplicate": false,
+                     *       "checkout_session": null,
+                     *       "claim": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description The session the order is paid through; send the buyer to its url */
                         checkout_session: {
@@ -2306,6 +3311,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "timestamp": "2026-12-03T12:56:16.537Z",
+                     *       "version": "1.0.0"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "ok";
@@ -2340,6 +3352,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example # HELP http_requests_total Requests answered, by method, route and status
+                     *     # TYPE http_requests_total counter
+                     *     http_requests_total{method="GET",route="/v1/customers",status="200"} 42
+                     */
                     "text/plain": string;
                 };
             };
@@ -2369,6 +3386,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "db": true,
+                     *       "temporal": true,
+                     *       "timestamp": "2026-12-03T12:56:16.578Z"
+                     *     }
+                     */
                     "application/json": {
                         db: boolean;
                         /** @enum {string} */
@@ -2404,6 +3429,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "skil",
+                     *       "version": "1.0.0",
+                     *       "documentation": "https://skil.example.is/v1/openapi.json"
+                     *     }
+                     */
                     "application/json": {
                         documentation: string;
                         name: string;
@@ -2433,6 +3465,15 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "customer": "cus_0Vck9woCI0MObC9u6ViCpHtz",
+                 *       "return_url": "https://example.com/account",
+                 *       "allowed_prices": [
+                 *         "price_0Vck9wkiak7RF7By2yu27OQN"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Prices the customer may switch to */
                     allowed_prices?: string[];
@@ -2478,6 +3519,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "bps_0Vck9yQjywrpNT9vfPXSbPkT",
+                     *       "object": "billing_portal.session",
+                     *       "livemode": false,
+                     *       "customer": "cus_0Vck9woCI0MObC9u6ViCpHtz",
+                     *       "return_url": "https://example.com/account",
+                     *       "locale": null,
+                     *       "url": "https://skil.example.is/portal/zxC5BKIQ5gClPx5PWOLRMxIzWV4PJ9UKAiHmcpu6",
+                     *       "expires_at": 1796304239,
+                     *       "created_at": 1796302439
+                     *     }
+                     */
                     "application/json": {
                         created_at: number;
                         customer: string;
@@ -2530,6 +3584,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "cs_0Vck9z7rVs8ubyh5vGpufCjf",
+                     *           "object": "checkout.session",
+                     *           "livemode": false,
+                     *           "amount": 100,
+                     *           "amount_subtotal": 100,
+                     *           "discount_amount": 0,
+                     *           "promotion_code_id": null,
+                     *           "currency": "ISK",
+                     *           "status": "open",
+                     *           "url": "https://skil.example.is/checkout/cs_0Vck9z7rVs8ubyh5vGpufCjf",
+                     *           "short_url": "https://skil.example.is/s/1qDr2j5q2B",
+                     *           "success_url": null,
+                     *           "cancel_url": null,
+                     *           "save_payment_method": false,
+                     *           "customer": null,
+                     *           "product": null,
+                     *           "subscription": null,
+                     *           "payment_intent": null,
+                     *           "payment_method": null,
+                     *           "customer_email": null,
+                     *           "customer_name": null,
+                     *           "customer_phone": null,
+                     *           "payment_status": "unpaid",
+                     *           "locale": null,
+                     *           "items": [],
+                     *           "form_fields": null,
+                     *           "custom_fields": null,
+                     *           "allow_custom_amount": false,
+                     *           "minimum_amount": null,
+                     *           "expires_at": 1796388842,
+                     *           "created_at": 1796302442,
+                     *           "metadata": null,
+                     *           "pickup_point": null,
+                     *           "business_invoice": {
+                     *             "enabled": false
+                     *           }
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/checkout/sessions"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             allow_custom_amount: boolean;
@@ -2654,6 +3755,38 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "product": "prod_0Vck9z9Qs1yz5Xl9j8Ua4F5S",
+                 *           "quantity": "2"
+                 *         },
+                 *         {
+                 *           "product": "prod_0Vck9z9eeivMMnjOmf6ipTKM",
+                 *           "variant": "var_0Vck9z9tQ6f6aqZw22gFQP0o"
+                 *         }
+                 *       ],
+                 *       "customer": "cus_0Vck9zAUpJJ3zMCKzbcqymA1",
+                 *       "form_fields": [
+                 *         {
+                 *           "name": "name",
+                 *           "type": "text",
+                 *           "required": true
+                 *         },
+                 *         {
+                 *           "name": "size_note",
+                 *           "type": "text",
+                 *           "required": false
+                 *         }
+                 *       ],
+                 *       "locale": "is",
+                 *       "metadata": {
+                 *         "order": "42"
+                 *       },
+                 *       "save_payment_method": "true"
+                 *     }
+                 */
                 "application/json": {
                     allow_custom_amount?: boolean | ("true" | "false");
                     amount?: number | string;
@@ -2983,6 +4116,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cs_0Vck9zAiqrA7meLpFAKPGoMy",
+                     *       "object": "checkout.session",
+                     *       "livemode": false,
+                     *       "amount": 6890,
+                     *       "amount_subtotal": 6890,
+                     *       "discount_amount": 0,
+                     *       "promotion_code_id": null,
+                     *       "currency": "ISK",
+                     *       "status": "open",
+                     *       "url": "https://skil.example.is/checkout/cs_0Vck9zAiqrA7meLpFAKPGoMy",
+                     *       "short_url": "https://skil.example.is/s/B4eZa2GfpR",
+                     *       "success_url": null,
+                     *       "cancel_url": null,
+                     *       "save_payment_method": true,
+                     *       "customer": "cus_0Vck9zAUpJJ3zMCKzbcqymA1",
+                     *       "product": null,
+                     *       "subscription": null,
+                     *       "payment_intent": null,
+                     *       "payment_method": null,
+                     *       "customer_email": "jon@example.is",
+                     *       "customer_name": "Jón",
+                     *       "customer_phone": null,
+                     *       "payment_status": "unpaid",
+                     *       "locale": "is",
+                     *       "items": [
+                     *         {
+                     *           "id": "li_0Vck9zAgAiPERCktZz71N68U",
+                     *           "product_id": "prod_0Vck9z9Qs1yz5Xl9j8Ua4F5S",
+                     *           "variant_id": null,
+                     *           "description": "Kaffi",
+                     *           "quantity": 2,
+                     *           "unit_amount": 1200,
+                     *           "vat_rate": 11,
+                     *           "vat_category": null,
+                     *           "vat_exemption_reason": null,
+                     *           "vat_exemption_reason_code": null
+                     *         },
+                     *         {
+                     *           "id": "li_0Vck9zAi67aRT6VMtWNIa19B",
+                     *           "product_id": "prod_0Vck9z9eeivMMnjOmf6ipTKM",
+                     *           "variant_id": "var_0Vck9z9tQ6f6aqZw22gFQP0o",
+                     *           "description": "Bolur — L",
+                     *           "quantity": 1,
+                     *           "unit_amount": 3500,
+                     *           "vat_rate": 24,
+                     *           "vat_category": null,
+                     *           "vat_exemption_reason": null,
+                     *           "vat_exemption_reason_code": null
+                     *         }
+                     *       ],
+                     *       "form_fields": [
+                     *         {
+                     *           "name": "name",
+                     *           "type": "text",
+                     *           "required": true,
+                     *           "label": null
+                     *         },
+                     *         {
+                     *           "name": "size_note",
+                     *           "type": "text",
+                     *           "required": false,
+                     *           "label": null
+                     *         }
+                     *       ],
+                     *       "custom_fields": null,
+                     *       "allow_custom_amount": false,
+                     *       "minimum_amount": null,
+                     *       "expires_at": 1796388842,
+                     *       "created_at": 1796302442,
+                     *       "metadata": {
+                     *         "order": "42"
+                     *       },
+                     *       "pickup_point": null,
+                     *       "business_invoice": {
+                     *         "enabled": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         allow_custom_amount: boolean;
                         amount: number;
@@ -3110,6 +4323,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cs_0Vck9z71SbE6NTQFkO2c4c4v",
+                     *       "object": "checkout.session",
+                     *       "livemode": false,
+                     *       "amount": 4900,
+                     *       "amount_subtotal": 4900,
+                     *       "discount_amount": 0,
+                     *       "promotion_code_id": null,
+                     *       "currency": "ISK",
+                     *       "status": "open",
+                     *       "url": "https://skil.example.is/checkout/cs_0Vck9z71SbE6NTQFkO2c4c4v",
+                     *       "short_url": "https://skil.example.is/s/ktodAKtzNM",
+                     *       "success_url": "https://shop.is/ok?cs={CHECKOUT_SESSION_ID}",
+                     *       "cancel_url": null,
+                     *       "save_payment_method": false,
+                     *       "customer": null,
+                     *       "product": null,
+                     *       "subscription": null,
+                     *       "payment_intent": null,
+                     *       "payment_method": null,
+                     *       "customer_email": null,
+                     *       "customer_name": null,
+                     *       "customer_phone": null,
+                     *       "payment_status": "unpaid",
+                     *       "locale": null,
+                     *       "items": [],
+                     *       "form_fields": null,
+                     *       "custom_fields": null,
+                     *       "allow_custom_amount": false,
+                     *       "minimum_amount": null,
+                     *       "expires_at": 1796388842,
+                     *       "created_at": 1796302442,
+                     *       "metadata": null,
+                     *       "pickup_point": null,
+                     *       "business_invoice": {
+                     *         "enabled": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         allow_custom_amount: boolean;
                         amount: number;
@@ -3243,6 +4496,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "clm_0Vck9ySKdTYHoxKFq4ad0Iqz",
+                     *           "object": "claim",
+                     *           "livemode": false,
+                     *           "status": "pending",
+                     *           "customer": "cus_0Vck9woCI0MObC9u6ViCpHtz",
+                     *           "payer_kennitala": "1201603389",
+                     *           "claim_number": 1,
+                     *           "claim_key": null,
+                     *           "amount": 5000,
+                     *           "amount_paid": 0,
+                     *           "currency": "ISK",
+                     *           "due_date": "2027-01-04",
+                     *           "final_due_date": "2027-01-04",
+                     *           "cancellation_date": "2031-01-04",
+                     *           "notice_fee": null,
+                     *           "default_charges": null,
+                     *           "default_interest": null,
+                     *           "discount": null,
+                     *           "allow_partial_payment": false,
+                     *           "description": null,
+                     *           "payment_intent": null,
+                     *           "bank_error": null,
+                     *           "metadata": {},
+                     *           "created_at": 1796302439
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/claims"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             allow_partial_payment: boolean;
@@ -3348,6 +4636,37 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "payer_kennitala": "1201603389",
+                 *       "amount": 12000,
+                 *       "due_date": "2027-02-01",
+                 *       "final_due_date": "2027-02-15",
+                 *       "default_charges": {
+                 *         "reference_date": "due_date",
+                 *         "first": {
+                 *           "type": "amount",
+                 *           "days": 5,
+                 *           "value": 500
+                 *         }
+                 *       },
+                 *       "default_interest": {
+                 *         "base": "amount",
+                 *         "day_count": "360",
+                 *         "percentage": 12.5
+                 *       },
+                 *       "discount": {
+                 *         "first": {
+                 *           "type": "percentage",
+                 *           "days": 0,
+                 *           "value": 2
+                 *         }
+                 *       },
+                 *       "metadata": {
+                 *         "order": "webhook-shape"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     allow_partial_payment?: boolean | ("true" | "false");
                     amount: number | string;
@@ -3617,6 +4936,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "clm_0VckA7flJnOvS9TpmUUewfGz",
+                     *       "object": "claim",
+                     *       "livemode": false,
+                     *       "status": "pending",
+                     *       "customer": null,
+                     *       "payer_kennitala": "1201603389",
+                     *       "claim_number": 8,
+                     *       "claim_key": null,
+                     *       "amount": 12000,
+                     *       "amount_paid": 0,
+                     *       "currency": "ISK",
+                     *       "due_date": "2027-02-01",
+                     *       "final_due_date": "2027-02-15",
+                     *       "cancellation_date": "2031-02-01",
+                     *       "notice_fee": null,
+                     *       "default_charges": {
+                     *         "reference_date": "due_date",
+                     *         "first": {
+                     *           "type": "amount",
+                     *           "days": 5,
+                     *           "value": 500
+                     *         },
+                     *         "second": null
+                     *       },
+                     *       "default_interest": {
+                     *         "reference_date": null,
+                     *         "base": "amount",
+                     *         "day_count": "360",
+                     *         "percentage": 12.5
+                     *       },
+                     *       "discount": {
+                     *         "reference_date": null,
+                     *         "first": {
+                     *           "type": "percentage",
+                     *           "days": 0,
+                     *           "value": 2
+                     *         },
+                     *         "second": null
+                     *       },
+                     *       "allow_partial_payment": false,
+                     *       "description": null,
+                     *       "payment_intent": null,
+                     *       "bank_error": null,
+                     *       "metadata": {
+                     *         "order": "webhook-shape"
+                     *       },
+                     *       "created_at": 1796302474
+                     *     }
+                     */
                     "application/json": {
                         allow_partial_payment: boolean;
                         amount: number;
@@ -3725,6 +5095,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "clm_0VckA6b1rxgr2XiqCFVlOCwz",
+                     *       "object": "claim",
+                     *       "livemode": false,
+                     *       "status": "issued",
+                     *       "customer": null,
+                     *       "payer_kennitala": "1201603389",
+                     *       "claim_number": 3,
+                     *       "claim_key": {
+                     *         "claimant_id": "5510730339",
+                     *         "account": "000166000003",
+                     *         "due_date": "2027-01-12"
+                     *       },
+                     *       "amount": 20000,
+                     *       "amount_paid": 0,
+                     *       "currency": "ISK",
+                     *       "due_date": "2027-01-12",
+                     *       "final_due_date": "2027-01-26",
+                     *       "cancellation_date": "2031-01-12",
+                     *       "notice_fee": null,
+                     *       "default_charges": null,
+                     *       "default_interest": null,
+                     *       "discount": null,
+                     *       "allow_partial_payment": true,
+                     *       "description": "claim 20000",
+                     *       "payment_intent": null,
+                     *       "bank_error": null,
+                     *       "metadata": {
+                     *         "order": "20000"
+                     *       },
+                     *       "created_at": 1796302470
+                     *     }
+                     */
                     "application/json": {
                         allow_partial_payment: boolean;
                         amount: number;
@@ -3826,6 +5230,14 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 3500,
+                 *       "metadata": {
+                 *         "order": "changed"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     amount?: number | string;
                     cancellation_date?: string;
@@ -3875,6 +5287,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "clm_0VckA6bGeseP2zYZxbfJau93",
+                     *       "object": "claim",
+                     *       "livemode": false,
+                     *       "status": "issued",
+                     *       "customer": null,
+                     *       "payer_kennitala": "1201603389",
+                     *       "claim_number": 4,
+                     *       "claim_key": {
+                     *         "claimant_id": "5510730339",
+                     *         "account": "000166000004",
+                     *         "due_date": "2027-01-12"
+                     *       },
+                     *       "amount": 3500,
+                     *       "amount_paid": 0,
+                     *       "currency": "ISK",
+                     *       "due_date": "2027-01-12",
+                     *       "final_due_date": "2027-01-26",
+                     *       "cancellation_date": "2031-01-12",
+                     *       "notice_fee": null,
+                     *       "default_charges": null,
+                     *       "default_interest": null,
+                     *       "discount": null,
+                     *       "allow_partial_payment": false,
+                     *       "description": "claim 3000",
+                     *       "payment_intent": null,
+                     *       "bank_error": null,
+                     *       "metadata": {
+                     *         "order": "changed"
+                     *       },
+                     *       "created_at": 1796302470
+                     *     }
+                     */
                     "application/json": {
                         allow_partial_payment: boolean;
                         amount: number;
@@ -3986,6 +5432,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "clm_0VckA6a4uBBktMezSATJGhUW",
+                     *       "object": "claim",
+                     *       "livemode": false,
+                     *       "status": "cancelled",
+                     *       "customer": null,
+                     *       "payer_kennitala": "1201603389",
+                     *       "claim_number": 1,
+                     *       "claim_key": null,
+                     *       "amount": 1000,
+                     *       "amount_paid": 0,
+                     *       "currency": "ISK",
+                     *       "due_date": "2026-12-14",
+                     *       "final_due_date": "2027-01-04",
+                     *       "cancellation_date": "2030-12-14",
+                     *       "notice_fee": null,
+                     *       "default_charges": null,
+                     *       "default_interest": null,
+                     *       "discount": null,
+                     *       "allow_partial_payment": false,
+                     *       "description": null,
+                     *       "payment_intent": null,
+                     *       "bank_error": null,
+                     *       "metadata": {},
+                     *       "created_at": 1796302470
+                     *     }
+                     */
                     "application/json": {
                         allow_partial_payment: boolean;
                         amount: number;
@@ -4093,6 +5567,88 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "clm_0VckA6alcGzY2PDHAALRmUU0",
+                     *       "object": "claim_collection",
+                     *       "livemode": false,
+                     *       "claim_status": "issued",
+                     *       "state": "interim",
+                     *       "next_step": {
+                     *         "kind": "reminder",
+                     *         "on": "2027-02-11"
+                     *       },
+                     *       "amount_owed": {
+                     *         "date": "2027-02-03",
+                     *         "principal": 10000,
+                     *         "interest": 63,
+                     *         "notice_fee": 0,
+                     *         "default_charge": 0,
+                     *         "collection_costs": 2250,
+                     *         "costs": 2250,
+                     *         "total": 12313
+                     *       },
+                     *       "steps": [
+                     *         {
+                     *           "id": "ccs_0VckB0Hq2xYt7Lm4Pz9Wd3Rk",
+                     *           "object": "claim_collection_step",
+                     *           "claim": "clm_0VckA6alcGzY2PDHAALRmUU0",
+                     *           "step": 0,
+                     *           "kind": "overdue",
+                     *           "taken_on": "2027-01-27",
+                     *           "cost": 0,
+                     *           "status": "taken",
+                     *           "amount_owed": {
+                     *             "principal": 10000,
+                     *             "interest": 0,
+                     *             "costs": 0,
+                     *             "total": 10000
+                     *           },
+                     *           "bank_altered": true,
+                     *           "mailed": true,
+                     *           "created_at": 1800921600
+                     *         },
+                     *         {
+                     *           "id": "ccs_0VckB1Hq2xYt7Lm4Pz9Wd3Rk",
+                     *           "object": "claim_collection_step",
+                     *           "claim": "clm_0VckA6alcGzY2PDHAALRmUU0",
+                     *           "step": 1,
+                     *           "kind": "warning",
+                     *           "taken_on": "2027-01-27",
+                     *           "cost": 950,
+                     *           "status": "taken",
+                     *           "amount_owed": {
+                     *             "principal": 10000,
+                     *             "interest": 0,
+                     *             "costs": 950,
+                     *             "total": 10950
+                     *           },
+                     *           "bank_altered": true,
+                     *           "mailed": true,
+                     *           "created_at": 1800921600
+                     *         },
+                     *         {
+                     *           "id": "ccs_0VckB2Hq2xYt7Lm4Pz9Wd3Rk",
+                     *           "object": "claim_collection_step",
+                     *           "claim": "clm_0VckA6alcGzY2PDHAALRmUU0",
+                     *           "step": 2,
+                     *           "kind": "letter",
+                     *           "taken_on": "2027-01-28",
+                     *           "cost": 1300,
+                     *           "status": "taken",
+                     *           "amount_owed": {
+                     *             "principal": 10000,
+                     *             "interest": 21,
+                     *             "costs": 2250,
+                     *             "total": 12271
+                     *           },
+                     *           "bank_altered": true,
+                     *           "mailed": true,
+                     *           "created_at": 1801008000
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         amount_owed: {
                             collection_costs: number;
@@ -4171,6 +5727,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "warning": {
+                     *         "pay_within_days": 10,
+                     *         "cost": 950,
+                     *         "waive_for_businesses": false
+                     *       },
+                     *       "interim_steps": [
+                     *         {
+                     *           "kind": "letter",
+                     *           "days_after_previous": 1,
+                     *           "cost_by_band": [
+                     *             1300,
+                     *             2100,
+                     *             3700,
+                     *             5900
+                     *           ]
+                     *         },
+                     *         {
+                     *           "kind": "reminder",
+                     *           "days_after_previous": 14,
+                     *           "cost_by_band": [
+                     *             1300,
+                     *             2100,
+                     *             3700,
+                     *             5900
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "final_step": {
+                     *         "action": "hand_off",
+                     *         "days_after_previous": 14
+                     *       },
+                     *       "object": "collection_policy",
+                     *       "livemode": false,
+                     *       "is_default": true
+                     *     }
+                     */
                     "application/json": {
                         final_step: {
                             /** @enum {string} */
@@ -4232,6 +5826,31 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "warning": {
+                 *         "pay_within_days": 14,
+                 *         "cost": 950,
+                 *         "waive_for_businesses": true
+                 *       },
+                 *       "interim_steps": [
+                 *         {
+                 *           "kind": "letter",
+                 *           "days_after_previous": 1,
+                 *           "cost_by_band": [
+                 *             1300,
+                 *             2100,
+                 *             3700,
+                 *             5900
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "final_step": {
+                 *         "action": "close",
+                 *         "days_after_previous": 21
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     final_step: {
                         /** @enum {string} */
@@ -4365,6 +5984,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "warning": {
+                     *         "pay_within_days": 14,
+                     *         "cost": 950,
+                     *         "waive_for_businesses": true
+                     *       },
+                     *       "interim_steps": [
+                     *         {
+                     *           "kind": "letter",
+                     *           "days_after_previous": 1,
+                     *           "cost_by_band": [
+                     *             1300,
+                     *             2100,
+                     *             3700,
+                     *             5900
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "final_step": {
+                     *         "action": "close",
+                     *         "days_after_previous": 21
+                     *       },
+                     *       "object": "collection_policy",
+                     *       "livemode": false,
+                     *       "is_default": false
+                     *     }
+                     */
                     "application/json": {
                         final_step: {
                             /** @enum {string} */
@@ -4438,6 +6085,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "coupon_0VckA5xECCvWqCwM0gkx2mSL",
+                     *           "object": "coupon",
+                     *           "livemode": false,
+                     *           "name": null,
+                     *           "percent_off": 100,
+                     *           "amount_off": null,
+                     *           "currency": null,
+                     *           "duration": "once",
+                     *           "duration_in_months": null,
+                     *           "duration_in_periods": null,
+                     *           "max_redemptions": null,
+                     *           "times_redeemed": 0,
+                     *           "redeem_by": null,
+                     *           "applies_to": null,
+                     *           "valid": true,
+                     *           "metadata": {},
+                     *           "created_at": 1796302468,
+                     *           "updated_at": 1796302468
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "url": "/v1/coupons"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             amount_off: number | null;
@@ -4499,6 +6175,19 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Sumar",
+                 *       "percent_off": 12.5,
+                 *       "duration": "repeating",
+                 *       "duration_in_months": 3,
+                 *       "max_redemptions": 100,
+                 *       "redeem_by": 1798894468,
+                 *       "metadata": {
+                 *         "campaign": "summer"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Whole ISK taken off; send this or percent_off */
                     amount_off?: number | string;
@@ -4624,6 +6313,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "coupon_0VckA5wqwudvFJCkMFoxVdtr",
+                     *       "object": "coupon",
+                     *       "livemode": false,
+                     *       "name": "Sumar",
+                     *       "percent_off": 12.5,
+                     *       "amount_off": null,
+                     *       "currency": null,
+                     *       "duration": "repeating",
+                     *       "duration_in_months": 3,
+                     *       "duration_in_periods": null,
+                     *       "max_redemptions": 100,
+                     *       "times_redeemed": 0,
+                     *       "redeem_by": 1798894468,
+                     *       "applies_to": null,
+                     *       "valid": true,
+                     *       "metadata": {
+                     *         "campaign": "summer"
+                     *       },
+                     *       "created_at": 1796302468,
+                     *       "updated_at": 1796302468
+                     *     }
+                     */
                     "application/json": {
                         amount_off: number | null;
                         applies_to: {
@@ -4688,6 +6401,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "coupon_0Vck9zrr9WyFUByfGcc1iT2l",
+                     *       "object": "coupon",
+                     *       "livemode": false,
+                     *       "name": null,
+                     *       "percent_off": 100,
+                     *       "amount_off": null,
+                     *       "currency": null,
+                     *       "duration": "once",
+                     *       "duration_in_months": null,
+                     *       "duration_in_periods": null,
+                     *       "max_redemptions": 5,
+                     *       "times_redeemed": 1,
+                     *       "redeem_by": null,
+                     *       "applies_to": null,
+                     *       "valid": true,
+                     *       "metadata": {},
+                     *       "created_at": 1796302444,
+                     *       "updated_at": 1796302444
+                     *     }
+                     */
                     "application/json": {
                         amount_off: number | null;
                         applies_to: {
@@ -4749,6 +6484,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "coupon_0VckA61wdmrJkPyIZcHPj45g",
+                     *       "object": "coupon",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         deleted: true;
@@ -4787,6 +6529,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Sumar 2026",
+                 *       "metadata": {}
+                 *     }
+                 */
                 "application/json": {
                     metadata?: {
                         [key: string]: string;
@@ -4820,6 +6568,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "coupon_0VckA5wqwudvFJCkMFoxVdtr",
+                     *       "object": "coupon",
+                     *       "livemode": false,
+                     *       "name": "Sumar 2026",
+                     *       "percent_off": 12.5,
+                     *       "amount_off": null,
+                     *       "currency": null,
+                     *       "duration": "repeating",
+                     *       "duration_in_months": 3,
+                     *       "duration_in_periods": null,
+                     *       "max_redemptions": 100,
+                     *       "times_redeemed": 0,
+                     *       "redeem_by": 1798894468,
+                     *       "applies_to": null,
+                     *       "valid": true,
+                     *       "metadata": {},
+                     *       "created_at": 1796302468,
+                     *       "updated_at": 1796302468
+                     *     }
+                     */
                     "application/json": {
                         amount_off: number | null;
                         applies_to: {
@@ -4888,6 +6658,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "cn_0Vck9uhe87pkyQ3Z2SuyP9w8",
+                     *           "object": "credit_note",
+                     *           "livemode": false,
+                     *           "number": "TEST-000026",
+                     *           "sequence": 26,
+                     *           "currency": "ISK",
+                     *           "invoice": "in_0Vck9uEJtvVenZXwpfIEYwf0",
+                     *           "refund": "re_0Vck9uhRDu420vTPsRmk5XGU",
+                     *           "claim": null,
+                     *           "pos_refund": null,
+                     *           "lines": [
+                     *             {
+                     *               "description": "Refund of invoice TEST-000025",
+                     *               "quantity": 1,
+                     *               "unit_amount": 1000,
+                     *               "amount": 1000,
+                     *               "net_amount": 901,
+                     *               "vat_rate": 11,
+                     *               "vat_category": "S",
+                     *               "vat_exemption_reason": null,
+                     *               "vat_exemption_reason_code": null
+                     *             }
+                     *           ],
+                     *           "vat": [
+                     *             {
+                     *               "rate": 11,
+                     *               "category": "S",
+                     *               "exemption_reason": null,
+                     *               "exemption_reason_code": null,
+                     *               "amount": 1000,
+                     *               "taxable_amount": 901,
+                     *               "vat_amount": 99
+                     *             }
+                     *           ],
+                     *           "total": 1000,
+                     *           "total_vat": 99,
+                     *           "issued_at": 1796302425,
+                     *           "created_at": 1796302425,
+                     *           "delivery": null
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/credit-notes"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description The krafa cancelled unpaid whose invoice it credits in full (decision 0211) */
@@ -5006,6 +6826,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cn_0Vck9uhe87pkyQ3Z2SuyP9w8",
+                     *       "object": "credit_note",
+                     *       "livemode": false,
+                     *       "number": "TEST-000026",
+                     *       "sequence": 26,
+                     *       "currency": "ISK",
+                     *       "invoice": "in_0Vck9uEJtvVenZXwpfIEYwf0",
+                     *       "refund": "re_0Vck9uhRDu420vTPsRmk5XGU",
+                     *       "claim": null,
+                     *       "pos_refund": null,
+                     *       "lines": [
+                     *         {
+                     *           "description": "Refund of invoice TEST-000025",
+                     *           "quantity": 1,
+                     *           "unit_amount": 1000,
+                     *           "amount": 1000,
+                     *           "net_amount": 901,
+                     *           "vat_rate": 11,
+                     *           "vat_category": "S",
+                     *           "vat_exemption_reason": null,
+                     *           "vat_exemption_reason_code": null
+                     *         }
+                     *       ],
+                     *       "vat": [
+                     *         {
+                     *           "rate": 11,
+                     *           "category": "S",
+                     *           "exemption_reason": null,
+                     *           "exemption_reason_code": null,
+                     *           "amount": 1000,
+                     *           "taxable_amount": 901,
+                     *           "vat_amount": 99
+                     *         }
+                     *       ],
+                     *       "total": 1000,
+                     *       "total_vat": 99,
+                     *       "issued_at": 1796302425,
+                     *       "created_at": 1796302425,
+                     *       "delivery": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description The krafa cancelled unpaid whose invoice it credits in full (decision 0211) */
                         claim: string | null;
@@ -5118,6 +6981,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example <?xml version="1.0" encoding="UTF-8"?>
+                     *     <CreditNote xmlns="urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2">…</CreditNote>
+                     */
                     "application/xml": string;
                 };
             };
@@ -5159,6 +7026,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "cus_0Vck9xsno8pw4iAg9Jpehzi4",
+                     *           "object": "customer",
+                     *           "livemode": false,
+                     *           "name": null,
+                     *           "email": null,
+                     *           "phone": null,
+                     *           "kennitala": null,
+                     *           "description": null,
+                     *           "address": null,
+                     *           "business": false,
+                     *           "gln": null,
+                     *           "peppol_id": null,
+                     *           "einvoice": false,
+                     *           "invoice_settings": {
+                     *             "delivery_method": "none"
+                     *           },
+                     *           "default_payment_method": null,
+                     *           "test_clock": "clock_0Vck9x0LPPSDaNQdoLFYxq1A",
+                     *           "warnings": [],
+                     *           "metadata": {},
+                     *           "created_at": 1796302437,
+                     *           "updated_at": 1796302437
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/customers"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             address: {
@@ -5238,6 +7138,24 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Jón Jónsson",
+                 *       "email": "Jon@Example.is",
+                 *       "phone": "+354 555 1234",
+                 *       "kennitala": "1201603389",
+                 *       "description": "VIP",
+                 *       "address": {
+                 *         "line1": "Laugavegur 1",
+                 *         "postal_code": "101",
+                 *         "city": "Reykjavík",
+                 *         "country": "is"
+                 *       },
+                 *       "metadata": {
+                 *         "crm": "42"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     address?: {
                         city?: string | null;
@@ -5379,6 +7297,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cus_0VckA5jydbnlvpyodnMNAgfE",
+                     *       "object": "customer",
+                     *       "livemode": false,
+                     *       "name": "Jón Jónsson",
+                     *       "email": "Jon@Example.is",
+                     *       "phone": "+354 555 1234",
+                     *       "kennitala": "1201603389",
+                     *       "description": "VIP",
+                     *       "address": {
+                     *         "city": "Reykjavík",
+                     *         "line1": "Laugavegur 1",
+                     *         "line2": null,
+                     *         "country": "IS",
+                     *         "postal_code": "101"
+                     *       },
+                     *       "business": false,
+                     *       "gln": null,
+                     *       "peppol_id": null,
+                     *       "einvoice": false,
+                     *       "invoice_settings": {
+                     *         "delivery_method": "none"
+                     *       },
+                     *       "default_payment_method": null,
+                     *       "test_clock": null,
+                     *       "warnings": [],
+                     *       "metadata": {
+                     *         "crm": "42"
+                     *       },
+                     *       "created_at": 1796302467,
+                     *       "updated_at": 1796302467
+                     *     }
+                     */
                     "application/json": {
                         address: {
                             city: string | null;
@@ -5461,6 +7413,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cus_0Vck9zvzA2WVxr5MzN1cNOtb",
+                     *       "object": "customer",
+                     *       "livemode": false,
+                     *       "name": "Gunna",
+                     *       "email": "gunna@example.is",
+                     *       "phone": null,
+                     *       "kennitala": null,
+                     *       "description": null,
+                     *       "address": null,
+                     *       "business": false,
+                     *       "gln": null,
+                     *       "peppol_id": null,
+                     *       "einvoice": false,
+                     *       "invoice_settings": {
+                     *         "delivery_method": "none"
+                     *       },
+                     *       "default_payment_method": "pm_0Vck9zwjrGCpERizaesNXI0i",
+                     *       "test_clock": null,
+                     *       "warnings": [],
+                     *       "metadata": {},
+                     *       "created_at": 1796302445,
+                     *       "updated_at": 1796302445
+                     *     }
+                     */
                     "application/json": {
                         address: {
                             city: string | null;
@@ -5540,6 +7518,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cus_0VckA5jydbnlvpyodnMNAgfE",
+                     *       "object": "customer",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         deleted: true;
@@ -5578,6 +7563,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "phone": null,
+                 *       "address": null,
+                 *       "name": "Jón"
+                 *     }
+                 */
                 "application/json": {
                     address?: {
                         city?: string | null;
@@ -5711,6 +7703,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cus_0VckA5jydbnlvpyodnMNAgfE",
+                     *       "object": "customer",
+                     *       "livemode": false,
+                     *       "name": "Jón",
+                     *       "email": "Jon@Example.is",
+                     *       "phone": null,
+                     *       "kennitala": "1201603389",
+                     *       "description": "VIP",
+                     *       "address": null,
+                     *       "business": false,
+                     *       "gln": null,
+                     *       "peppol_id": null,
+                     *       "einvoice": false,
+                     *       "invoice_settings": {
+                     *         "delivery_method": "none"
+                     *       },
+                     *       "default_payment_method": null,
+                     *       "test_clock": null,
+                     *       "warnings": [],
+                     *       "metadata": {
+                     *         "crm": "42"
+                     *       },
+                     *       "created_at": 1796302467,
+                     *       "updated_at": 1796302467
+                     *     }
+                     */
                     "application/json": {
                         address: {
                             city: string | null;
@@ -5790,6 +7810,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "payment_method": "pm_0Vck9wp09t4U96jCCwnwwMdW"
+                 *     }
+                 */
                 "application/json": {
                     payment_method: string;
                 };
@@ -5811,6 +7836,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cus_0Vck9woCI0MObC9u6ViCpHtz",
+                     *       "object": "customer",
+                     *       "default_payment_method": "pm_0Vck9wp09t4U96jCCwnwwMdW"
+                     *     }
+                     */
                     "application/json": {
                         default_payment_method: string;
                         id: string;
@@ -5859,6 +7891,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "dlv_0VckA8gXjj4I6aSuSgovLS7n",
+                     *           "object": "delivery",
+                     *           "livemode": false,
+                     *           "carrier": "dropp",
+                     *           "status": "booked",
+                     *           "pickup_point": {
+                     *             "id": "dropp:d-kringlan",
+                     *             "object": "pickup_point",
+                     *             "carrier": "dropp",
+                     *             "kind": "location",
+                     *             "name": "Dropp Kringlan",
+                     *             "address": {
+                     *               "city": "Reykjavík",
+                     *               "line1": "Kringlan 4-12",
+                     *               "postal_code": "103"
+                     *             },
+                     *             "latitude": 64.1298,
+                     *             "longitude": -21.8946,
+                     *             "opening_hours": [
+                     *               "Mán–fös 10:00–18:00",
+                     *               "Lau 11:00–16:00"
+                     *             ]
+                     *           },
+                     *           "checkout_session": "cs_0VckA8etNefET8ZSgpzpZ0MZ",
+                     *           "recipient": {
+                     *             "name": "Jóna Jónsdóttir",
+                     *             "email": "jona@example.is",
+                     *             "phone": "5812345"
+                     *           },
+                     *           "carrier_order_id": "dropp-jVnx6D2KywVT",
+                     *           "tracking_number": "dlv_0VckA8gXjj4I6aSuSgovLS7n",
+                     *           "booked_at": 1796302478,
+                     *           "canceled_at": null,
+                     *           "created_at": 1796302478,
+                     *           "updated_at": 1796302478
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/deliveries"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             booked_at: number | null;
@@ -5940,6 +8018,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dlv_0VckA8gXjj4I6aSuSgovLS7n",
+                     *       "object": "delivery",
+                     *       "livemode": false,
+                     *       "carrier": "dropp",
+                     *       "status": "canceled",
+                     *       "pickup_point": {
+                     *         "id": "dropp:d-kringlan",
+                     *         "object": "pickup_point",
+                     *         "carrier": "dropp",
+                     *         "kind": "location",
+                     *         "name": "Dropp Kringlan",
+                     *         "address": {
+                     *           "city": "Reykjavík",
+                     *           "line1": "Kringlan 4-12",
+                     *           "postal_code": "103"
+                     *         },
+                     *         "latitude": 64.1298,
+                     *         "longitude": -21.8946,
+                     *         "opening_hours": [
+                     *           "Mán–fös 10:00–18:00",
+                     *           "Lau 11:00–16:00"
+                     *         ]
+                     *       },
+                     *       "checkout_session": "cs_0VckA8etNefET8ZSgpzpZ0MZ",
+                     *       "recipient": {
+                     *         "name": "Jóna Jónsdóttir",
+                     *         "email": "jona@example.is",
+                     *         "phone": "5812345"
+                     *       },
+                     *       "carrier_order_id": "dropp-jVnx6D2KywVT",
+                     *       "tracking_number": "dlv_0VckA8gXjj4I6aSuSgovLS7n",
+                     *       "booked_at": 1796302478,
+                     *       "canceled_at": 1796302479,
+                     *       "created_at": 1796302478,
+                     *       "updated_at": 1796302479
+                     *     }
+                     */
                     "application/json": {
                         booked_at: number | null;
                         canceled_at: number | null;
@@ -6011,6 +8128,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
                 "application/x-www-form-urlencoded": Record<string, never>;
                 "multipart/form-data": Record<string, never>;
@@ -6024,6 +8142,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dlv_0VckAKleN4NR6nHVAqWjokNK",
+                     *       "object": "delivery",
+                     *       "livemode": false,
+                     *       "carrier": "posturinn",
+                     *       "status": "canceled",
+                     *       "pickup_point": {
+                     *         "id": "posturinn:pp-108-skeifan",
+                     *         "object": "pickup_point",
+                     *         "carrier": "posturinn",
+                     *         "kind": "parcel_point",
+                     *         "name": "Pakkaport Skeifan",
+                     *         "address": {
+                     *           "city": "Reykjavík",
+                     *           "line1": "Skeifan 11",
+                     *           "postal_code": "108"
+                     *         },
+                     *         "latitude": 64.1303,
+                     *         "longitude": -21.874,
+                     *         "opening_hours": [
+                     *           "Mán–fös 10:00–18:00",
+                     *           "Lau 11:00–16:00"
+                     *         ]
+                     *       },
+                     *       "checkout_session": "cs_0VckAKkjK1halUsVMPJiJbtf",
+                     *       "recipient": {
+                     *         "name": "Jóna Jónsdóttir",
+                     *         "email": "jona@example.is",
+                     *         "phone": null
+                     *       },
+                     *       "carrier_order_id": "ps-ly5zb7jVjb36",
+                     *       "tracking_number": "CC113241834IS",
+                     *       "booked_at": 1796302525,
+                     *       "canceled_at": 1796302525,
+                     *       "created_at": 1796302525,
+                     *       "updated_at": 1796302525
+                     *     }
+                     */
                     "application/json": {
                         booked_at: number | null;
                         canceled_at: number | null;
@@ -6101,6 +8258,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "dropp",
+                     *           "object": "delivery.carrier",
+                     *           "name": "Dropp",
+                     *           "livemode": false,
+                     *           "active": false,
+                     *           "available": true
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/delivery/carriers"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description Pickup points of this carrier are offered in this environment */
@@ -6148,6 +8322,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "active": true
+                 *     }
+                 */
                 "application/json": {
                     active: boolean | ("true" | "false");
                 };
@@ -6169,6 +8348,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dropp",
+                     *       "object": "delivery.carrier",
+                     *       "name": "Dropp",
+                     *       "livemode": false,
+                     *       "active": true,
+                     *       "available": true
+                     *     }
+                     */
                     "application/json": {
                         /** @description Pickup points of this carrier are offered in this environment */
                         active: boolean;
@@ -6224,6 +8413,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "dropp:d-grandi",
+                     *           "object": "pickup_point",
+                     *           "carrier": "dropp",
+                     *           "kind": "location",
+                     *           "name": "Dropp Grandi",
+                     *           "address": {
+                     *             "line1": "Fiskislóð 1",
+                     *             "postal_code": "101",
+                     *             "city": "Reykjavík"
+                     *           },
+                     *           "latitude": 64.1547,
+                     *           "longitude": -21.9506,
+                     *           "opening_hours": [
+                     *             "Alla daga 00:00–24:00"
+                     *           ],
+                     *           "distance_m": null
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/delivery/pickup-points"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             address: {
@@ -6279,6 +8495,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "client_name": "skil-cli"
+                 *     }
+                 */
                 "application/json": {
                     client_name: string;
                 };
@@ -6300,6 +8521,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "device_code": "v7MU45M6Wy4TcEFzeFOmlhdHou0ihjd1DVsxO8nsDUQqDq3Q",
+                     *       "user_code": "RQCP-LPRD",
+                     *       "verification_url": "https://skil.example.is/device?user_code=RQCP-LPRD",
+                     *       "expires_in": 900,
+                     *       "poll_interval": 5
+                     *     }
+                     */
                     "application/json": {
                         device_code: string;
                         expires_in: number;
@@ -6341,6 +8571,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "device_token",
+                     *       "api_key": "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+                     *       "key_id": "key_0VckAJy370ncwQkCDoylHnOp",
+                     *       "livemode": false,
+                     *       "merchant_id": "acct_0VckAJhQjRqUkuf4n6jvkHBN"
+                     *     }
+                     */
                     "application/json": {
                         /** @description A new test-mode secret key; returned to one poll only */
                         api_key: string;
@@ -6386,6 +8625,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "dp_0Vck9xJemH06MUYLh7YxQni9",
+                     *           "object": "dispute",
+                     *           "livemode": false,
+                     *           "payment_intent": "pi_0Vck9xExqR611ArgckxMbNka",
+                     *           "amount": 3000,
+                     *           "currency": "ISK",
+                     *           "reason": "fraudulent",
+                     *           "status": "needs_response",
+                     *           "evidence": {
+                     *             "product_description": null,
+                     *             "customer_name": null,
+                     *             "customer_email_address": null,
+                     *             "service_date": null,
+                     *             "shipping_tracking_number": null,
+                     *             "uncategorized_text": null
+                     *           },
+                     *           "evidence_details": {
+                     *             "due_by": 1796907234,
+                     *             "past_due": false,
+                     *             "has_evidence": false,
+                     *             "submission_count": 0
+                     *           },
+                     *           "closed_at": null,
+                     *           "created_at": 1796302435
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/disputes"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description Disputed amount, withdrawn in the next settlement run (decision 0157) */
@@ -6463,6 +8737,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dp_0VckABktQ1naNuKn1IIZ5WzC",
+                     *       "object": "dispute",
+                     *       "livemode": false,
+                     *       "payment_intent": "pi_0VckABk7Orf8dRYbdq2pmkqo",
+                     *       "amount": 4000,
+                     *       "currency": "ISK",
+                     *       "reason": "fraudulent",
+                     *       "status": "needs_response",
+                     *       "evidence": {
+                     *         "product_description": null,
+                     *         "customer_name": null,
+                     *         "customer_email_address": null,
+                     *         "service_date": null,
+                     *         "shipping_tracking_number": null,
+                     *         "uncategorized_text": null
+                     *       },
+                     *       "evidence_details": {
+                     *         "due_by": 1796907290,
+                     *         "past_due": false,
+                     *         "has_evidence": false,
+                     *         "submission_count": 0
+                     *       },
+                     *       "closed_at": null,
+                     *       "created_at": 1796302490
+                     *     }
+                     */
                     "application/json": {
                         /** @description Disputed amount, withdrawn in the next settlement run (decision 0157) */
                         amount: number;
@@ -6530,6 +8832,15 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "evidence": {
+                 *         "product_description": "Ársáskrift að tímaritinu",
+                 *         "customer_email_address": "jon@example.is",
+                 *         "uncategorized_text": "The buyer signed in and read three issues after paying."
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     evidence: {
                         customer_email_address?: string;
@@ -6579,6 +8890,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dp_0VckABktQ1naNuKn1IIZ5WzC",
+                     *       "object": "dispute",
+                     *       "livemode": false,
+                     *       "payment_intent": "pi_0VckABk7Orf8dRYbdq2pmkqo",
+                     *       "amount": 4000,
+                     *       "currency": "ISK",
+                     *       "reason": "fraudulent",
+                     *       "status": "under_review",
+                     *       "evidence": {
+                     *         "product_description": "Ársáskrift að tímaritinu",
+                     *         "customer_name": null,
+                     *         "customer_email_address": "jon@example.is",
+                     *         "service_date": null,
+                     *         "shipping_tracking_number": null,
+                     *         "uncategorized_text": "The buyer signed in and read three issues after paying."
+                     *       },
+                     *       "evidence_details": {
+                     *         "due_by": 1796907290,
+                     *         "past_due": false,
+                     *         "has_evidence": true,
+                     *         "submission_count": 1
+                     *       },
+                     *       "closed_at": null,
+                     *       "created_at": 1796302490
+                     *     }
+                     */
                     "application/json": {
                         /** @description Disputed amount, withdrawn in the next settlement run (decision 0157) */
                         amount: number;
@@ -6650,6 +8989,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
                 "application/x-www-form-urlencoded": Record<string, never>;
                 "multipart/form-data": Record<string, never>;
@@ -6663,6 +9003,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dp_0VckACHVtmg0mSJrUSylO543",
+                     *       "object": "dispute",
+                     *       "livemode": false,
+                     *       "payment_intent": "pi_0VckACDfmUd8ujkU6c4uT6th",
+                     *       "amount": 3000,
+                     *       "currency": "ISK",
+                     *       "reason": "fraudulent",
+                     *       "status": "lost",
+                     *       "evidence": {
+                     *         "product_description": null,
+                     *         "customer_name": null,
+                     *         "customer_email_address": null,
+                     *         "service_date": null,
+                     *         "shipping_tracking_number": null,
+                     *         "uncategorized_text": null
+                     *       },
+                     *       "evidence_details": {
+                     *         "due_by": 1796302432,
+                     *         "past_due": true,
+                     *         "has_evidence": false,
+                     *         "submission_count": 0
+                     *       },
+                     *       "closed_at": 1796302493,
+                     *       "created_at": 1796302492
+                     *     }
+                     */
                     "application/json": {
                         /** @description Disputed amount, withdrawn in the next settlement run (decision 0157) */
                         amount: number;
@@ -6741,6 +9109,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "evt_0Vck9wrumeunUzcBya6HNryF",
+                     *           "type": "payment_intent.captured",
+                     *           "created_at": "2026-12-03T12:53:53.424Z",
+                     *           "data": {
+                     *             "id": "pi_0Vck9wqu3n0xb27a8vFAGs1A",
+                     *             "object": "payment_intent",
+                     *             "livemode": false,
+                     *             "amount": 5000,
+                     *             "amount_capturable": 0,
+                     *             "amount_received": 5000,
+                     *             "amount_refunded": 0,
+                     *             "disputed": false,
+                     *             "dispute": null,
+                     *             "currency": "ISK",
+                     *             "status": "succeeded",
+                     *             "capture_method": "automatic",
+                     *             "customer": null,
+                     *             "payment_method": "pm_0Vck9wqfMGnz0A4GP7Q18KDQ",
+                     *             "payment_method_details": {
+                     *               "type": "card",
+                     *               "card": {
+                     *                 "brand": "visa",
+                     *                 "last4": "4242",
+                     *                 "exp_month": 12,
+                     *                 "exp_year": 2040,
+                     *                 "wallet": null
+                     *               }
+                     *             },
+                     *             "checkout_session": null,
+                     *             "subscription": null,
+                     *             "description": null,
+                     *             "fee_amount": 75,
+                     *             "net_amount": 4925,
+                     *             "last_payment_error": null,
+                     *             "next_action": null,
+                     *             "canceled_at": null,
+                     *             "cancellation_reason": null,
+                     *             "created_at": 1796302433,
+                     *             "metadata": {}
+                     *           },
+                     *           "merchant_id": "acct_0Vck9wBoR3tQI1m5UoIEpsQn",
+                     *           "environment": "test",
+                     *           "object": "event"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/events"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description ISO 8601 with milliseconds, UTC */
@@ -6795,6 +9217,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_0Vck9wrumeunUzcBya6HNryF",
+                     *       "type": "payment_intent.captured",
+                     *       "created_at": "2026-12-03T12:53:53.424Z",
+                     *       "data": {
+                     *         "id": "pi_0Vck9wqu3n0xb27a8vFAGs1A",
+                     *         "object": "payment_intent",
+                     *         "livemode": false,
+                     *         "amount": 5000,
+                     *         "amount_capturable": 0,
+                     *         "amount_received": 5000,
+                     *         "amount_refunded": 0,
+                     *         "disputed": false,
+                     *         "dispute": null,
+                     *         "currency": "ISK",
+                     *         "status": "succeeded",
+                     *         "capture_method": "automatic",
+                     *         "customer": null,
+                     *         "payment_method": "pm_0Vck9wqfMGnz0A4GP7Q18KDQ",
+                     *         "payment_method_details": {
+                     *           "type": "card",
+                     *           "card": {
+                     *             "brand": "visa",
+                     *             "last4": "4242",
+                     *             "exp_month": 12,
+                     *             "exp_year": 2040,
+                     *             "wallet": null
+                     *           }
+                     *         },
+                     *         "checkout_session": null,
+                     *         "subscription": null,
+                     *         "description": null,
+                     *         "fee_amount": 75,
+                     *         "net_amount": 4925,
+                     *         "last_payment_error": null,
+                     *         "next_action": null,
+                     *         "canceled_at": null,
+                     *         "cancellation_reason": null,
+                     *         "created_at": 1796302433,
+                     *         "metadata": {}
+                     *       },
+                     *       "merchant_id": "acct_0Vck9wBoR3tQI1m5UoIEpsQn",
+                     *       "environment": "test",
+                     *       "object": "event"
+                     *     }
+                     */
                     "application/json": {
                         /** @description ISO 8601 with milliseconds, UTC */
                         created_at: string;
@@ -6839,6 +9308,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "channel": "nc_0Vck9x0vB1jtLeH7dRk5m8Y4"
+                 *     }
+                 */
                 "application/json": {
                     channel: string;
                 };
@@ -6860,6 +9334,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "whd_0Vck9yT0NCC4EcS1dCECuGT7",
+                     *       "object": "webhook_delivery",
+                     *       "livemode": false,
+                     *       "channel": "nc_0Vck9x0vB1jtLeH7dRk5m8Y4",
+                     *       "event": "evt_0Vck9wrumeunUzcBya6HNryF",
+                     *       "status": "pending",
+                     *       "attempt_count": 0,
+                     *       "max_attempts": 5,
+                     *       "next_attempt_at": 1796302439,
+                     *       "last_attempt_at": null,
+                     *       "created_at": 1796302439,
+                     *       "attempts": []
+                     *     }
+                     */
                     "application/json": {
                         attempt_count: number;
                         /** @description Every attempt; present when retrieving one delivery */
@@ -6928,6 +9418,81 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "in_0Vck9uEJtvVenZXwpfIEYwf0",
+                     *           "object": "invoice",
+                     *           "livemode": false,
+                     *           "number": "TEST-000025",
+                     *           "sequence": 25,
+                     *           "status": "paid",
+                     *           "currency": "ISK",
+                     *           "payment_intent": "pi_0Vck9uDZKtbWdp7NULWKI6Ad",
+                     *           "claim": null,
+                     *           "pos_sale": null,
+                     *           "customer": "cus_0Vck9oCiMdTwGroscDwhMbTz",
+                     *           "subscription": "sub_0Vck9oFHDChBhO7D21kmevPI",
+                     *           "checkout_session": null,
+                     *           "seller": {
+                     *             "name": "Kaffibrennslan ehf.",
+                     *             "kennitala": "5501692829",
+                     *             "vat_number": "123456",
+                     *             "address": {
+                     *               "city": "Reykjavík",
+                     *               "street": "Laugavegur 1",
+                     *               "country": "IS",
+                     *               "postalCode": "101"
+                     *             }
+                     *           },
+                     *           "buyer": {
+                     *             "name": "Jón Jónsson",
+                     *             "email": "jon@example.is",
+                     *             "kennitala": "0101302989"
+                     *           },
+                     *           "lines": [
+                     *             {
+                     *               "description": "Kaffiáskrift",
+                     *               "quantity": 1,
+                     *               "unit_amount": 4990,
+                     *               "amount": 4990,
+                     *               "net_amount": 4495,
+                     *               "vat_rate": 11,
+                     *               "vat_category": "S",
+                     *               "vat_exemption_reason": null,
+                     *               "vat_exemption_reason_code": null
+                     *             }
+                     *           ],
+                     *           "vat": [
+                     *             {
+                     *               "rate": 11,
+                     *               "category": "S",
+                     *               "exemption_reason": null,
+                     *               "exemption_reason_code": null,
+                     *               "amount": 4990,
+                     *               "taxable_amount": 4495,
+                     *               "vat_amount": 495
+                     *             }
+                     *           ],
+                     *           "total": 4990,
+                     *           "total_vat": 495,
+                     *           "amount_credited": 0,
+                     *           "issued_at": 1801396800,
+                     *           "supplied_at": 1801396800,
+                     *           "due_date": null,
+                     *           "final_due_date": null,
+                     *           "payment_reference": "pi_0Vck9uDZKtbWdp7NULWKI6Ad",
+                     *           "einvoice": true,
+                     *           "delivery": null,
+                     *           "created_at": 1796302423
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/invoices"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             amount_credited: number;
@@ -7077,6 +9642,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "in_0VckAN6G6vs7atsrzc8fL9uK",
+                     *       "object": "invoice",
+                     *       "livemode": false,
+                     *       "number": "TEST-000002",
+                     *       "sequence": 2,
+                     *       "status": "open",
+                     *       "currency": "ISK",
+                     *       "payment_intent": null,
+                     *       "claim": "clm_0VckAN1yL9U4jZQu8iUFW3ih",
+                     *       "pos_sale": null,
+                     *       "customer": "cus_0VckAMUPYxSC7a8quGj7Kp7m",
+                     *       "subscription": null,
+                     *       "checkout_session": "cs_0VckAN1NEAval7oOfb5TfgzS",
+                     *       "seller": {
+                     *         "name": "Kaffibrennslan ehf.",
+                     *         "kennitala": "5510730339",
+                     *         "vat_number": "123456",
+                     *         "address": {
+                     *           "city": "Reykjavík",
+                     *           "street": "Laugavegur 1",
+                     *           "country": "IS",
+                     *           "postalCode": "101"
+                     *         }
+                     *       },
+                     *       "buyer": {
+                     *         "name": "Bókhaldsstofan ehf.",
+                     *         "email": "reikningar@bokhald.example.is",
+                     *         "kennitala": "4101692659"
+                     *       },
+                     *       "lines": [
+                     *         {
+                     *           "description": "Payment",
+                     *           "quantity": 1,
+                     *           "unit_amount": 9900,
+                     *           "amount": 9900,
+                     *           "net_amount": 7984,
+                     *           "vat_rate": 24,
+                     *           "vat_category": "S",
+                     *           "vat_exemption_reason": null,
+                     *           "vat_exemption_reason_code": null
+                     *         }
+                     *       ],
+                     *       "vat": [
+                     *         {
+                     *           "rate": 24,
+                     *           "category": "S",
+                     *           "exemption_reason": null,
+                     *           "exemption_reason_code": null,
+                     *           "amount": 9900,
+                     *           "taxable_amount": 7984,
+                     *           "vat_amount": 1916
+                     *         }
+                     *       ],
+                     *       "total": 9900,
+                     *       "total_vat": 1916,
+                     *       "amount_credited": 9900,
+                     *       "issued_at": 1796302534,
+                     *       "supplied_at": 1796302534,
+                     *       "due_date": "2026-12-17",
+                     *       "final_due_date": "2026-12-17",
+                     *       "payment_reference": "013366000002",
+                     *       "einvoice": true,
+                     *       "delivery": null,
+                     *       "created_at": 1796302534
+                     *     }
+                     */
                     "application/json": {
                         amount_credited: number;
                         buyer: {
@@ -7220,6 +9853,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example %PDF-1.7 … (the invoice as a PDF document) */
                     "application/pdf": string;
                 };
             };
@@ -7255,6 +9889,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example <?xml version="1.0" encoding="UTF-8"?>
+                     *     <Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">…</Invoice>
+                     */
                     "application/xml": string;
                 };
             };
@@ -7289,6 +9927,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "acct_0VckA3qDwmvI9J7TZKhKmeHd",
+                     *       "object": "merchant",
+                     *       "livemode": false,
+                     *       "name": "Test merchant",
+                     *       "merchant_type": null,
+                     *       "kennitala": null,
+                     *       "phone": null,
+                     *       "website": null,
+                     *       "business_description": null,
+                     *       "bank_account": null,
+                     *       "legal_address": null,
+                     *       "vat_number": null,
+                     *       "default_vat_rate": 0,
+                     *       "receipt_emails": true,
+                     *       "application": {
+                     *         "status": "unsubmitted",
+                     *         "submitted_at": null,
+                     *         "reviewed_at": null,
+                     *         "rejection_reason": null
+                     *       },
+                     *       "capabilities": {
+                     *         "payments": {
+                     *           "status": "inactive",
+                     *           "requirements": [
+                     *             "kennitala",
+                     *             "phone"
+                     *           ]
+                     *         },
+                     *         "claims": {
+                     *           "status": "inactive",
+                     *           "requirements": [
+                     *             "kennitala",
+                     *             "phone"
+                     *           ]
+                     *         },
+                     *         "tap_to_pay": {
+                     *           "status": "inactive",
+                     *           "requirements": [
+                     *             "kennitala",
+                     *             "phone"
+                     *           ]
+                     *         }
+                     *       },
+                     *       "enabled_capabilities": [
+                     *         "payments.card",
+                     *         "payments.bank_claim"
+                     *       ],
+                     *       "features": {
+                     *         "pos": false
+                     *       },
+                     *       "claim_terms": {
+                     *         "days_until_due": 14,
+                     *         "days_until_final_due": 0,
+                     *         "days_until_cancellation": 90
+                     *       },
+                     *       "mcp": {
+                     *         "confirm_test_refunds": false,
+                     *         "daily_refund_count": 20,
+                     *         "daily_refund_amount": 500000
+                     *       },
+                     *       "dunning": {
+                     *         "claim_fallback": false
+                     *       },
+                     *       "warnings": [],
+                     *       "created_at": 1796302460,
+                     *       "updated_at": 1796302460,
+                     *       "vat_period": "two_month"
+                     *     }
+                     */
                     "application/json": {
                         application: {
                             rejection_reason: string | null;
@@ -7400,6 +10109,22 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Kaffibrennslan ehf.",
+                 *       "merchant_type": "company",
+                 *       "kennitala": "5501692829",
+                 *       "legal_address": {
+                 *         "street": "Laugavegur 1",
+                 *         "city": "Reykjavík",
+                 *         "postalCode": "101",
+                 *         "country": "IS"
+                 *       },
+                 *       "bank_account": "0133-26-012345",
+                 *       "vat_number": "123456",
+                 *       "default_vat_rate": 11
+                 *     }
+                 */
                 "application/json": {
                     bank_account?: string | null;
                     business_description?: string | null;
@@ -7561,6 +10286,82 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "acct_0Vck9o6sLTgdX8SthOlhozyJ",
+                     *       "object": "merchant",
+                     *       "livemode": false,
+                     *       "name": "Kaffibrennslan ehf.",
+                     *       "merchant_type": "company",
+                     *       "kennitala": "5501692829",
+                     *       "phone": null,
+                     *       "website": null,
+                     *       "business_description": null,
+                     *       "bank_account": "0133-26-012345",
+                     *       "legal_address": {
+                     *         "city": "Reykjavík",
+                     *         "street": "Laugavegur 1",
+                     *         "country": "IS",
+                     *         "postalCode": "101"
+                     *       },
+                     *       "vat_number": "123456",
+                     *       "default_vat_rate": 11,
+                     *       "receipt_emails": true,
+                     *       "application": {
+                     *         "status": "unsubmitted",
+                     *         "submitted_at": null,
+                     *         "reviewed_at": null,
+                     *         "rejection_reason": null
+                     *       },
+                     *       "capabilities": {
+                     *         "payments": {
+                     *           "status": "inactive",
+                     *           "requirements": [
+                     *             "phone",
+                     *             "business_description"
+                     *           ]
+                     *         },
+                     *         "claims": {
+                     *           "status": "inactive",
+                     *           "requirements": [
+                     *             "phone",
+                     *             "business_description"
+                     *           ]
+                     *         },
+                     *         "tap_to_pay": {
+                     *           "status": "inactive",
+                     *           "requirements": [
+                     *             "phone",
+                     *             "business_description"
+                     *           ]
+                     *         }
+                     *       },
+                     *       "enabled_capabilities": [
+                     *         "payments.card",
+                     *         "payments.bank_claim"
+                     *       ],
+                     *       "features": {
+                     *         "pos": false
+                     *       },
+                     *       "claim_terms": {
+                     *         "days_until_due": 14,
+                     *         "days_until_final_due": 0,
+                     *         "days_until_cancellation": 90
+                     *       },
+                     *       "mcp": {
+                     *         "confirm_test_refunds": false,
+                     *         "daily_refund_count": 20,
+                     *         "daily_refund_amount": 500000
+                     *       },
+                     *       "dunning": {
+                     *         "claim_fallback": false
+                     *       },
+                     *       "warnings": [],
+                     *       "created_at": 1796302399,
+                     *       "updated_at": 1796302399,
+                     *       "vat_period": "two_month"
+                     *     }
+                     */
                     "application/json": {
                         application: {
                             rejection_reason: string | null;
@@ -7676,6 +10477,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "kennitala": "4710080280"
+                 *     }
+                 */
                 "application/json": {
                     kennitala: string;
                 };
@@ -7697,6 +10503,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "registry_company",
+                     *       "kennitala": "4710080280",
+                     *       "name": "Landsbankinn hf.",
+                     *       "legal_address": {
+                     *         "street": "Reykjastræti 6",
+                     *         "city": "Reykjavík",
+                     *         "postalCode": "101",
+                     *         "country": "IS"
+                     *       },
+                     *       "source": "test_registry"
+                     *     }
+                     */
                     "application/json": {
                         kennitala: string;
                         legal_address: {
@@ -7742,6 +10562,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
                 "application/x-www-form-urlencoded": Record<string, never>;
                 "multipart/form-data": Record<string, never>;
@@ -7755,6 +10576,82 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "acct_0VckA9sKMwKq5xAY4MRUYFoi",
+                     *       "object": "merchant",
+                     *       "livemode": false,
+                     *       "name": "Lifecycle hf.",
+                     *       "merchant_type": "company",
+                     *       "kennitala": "4710080280",
+                     *       "phone": "+354 410 4000",
+                     *       "website": null,
+                     *       "business_description": "Banking services",
+                     *       "bank_account": "0133-26-012345",
+                     *       "legal_address": {
+                     *         "city": "Reykjavík",
+                     *         "street": "Borgartún 19",
+                     *         "country": "IS",
+                     *         "postalCode": "105"
+                     *       },
+                     *       "vat_number": null,
+                     *       "default_vat_rate": 0,
+                     *       "receipt_emails": true,
+                     *       "application": {
+                     *         "status": "in_review",
+                     *         "submitted_at": 1796302483,
+                     *         "reviewed_at": null,
+                     *         "rejection_reason": null
+                     *       },
+                     *       "capabilities": {
+                     *         "payments": {
+                     *           "status": "pending",
+                     *           "requirements": [
+                     *             "application.review",
+                     *             "card_acquirer"
+                     *           ]
+                     *         },
+                     *         "claims": {
+                     *           "status": "pending",
+                     *           "requirements": [
+                     *             "application.review",
+                     *             "claims_agreement"
+                     *           ]
+                     *         },
+                     *         "tap_to_pay": {
+                     *           "status": "inactive",
+                     *           "requirements": [
+                     *             "application.review",
+                     *             "card_acquirer"
+                     *           ]
+                     *         }
+                     *       },
+                     *       "enabled_capabilities": [
+                     *         "payments.card",
+                     *         "payments.bank_claim"
+                     *       ],
+                     *       "features": {
+                     *         "pos": false
+                     *       },
+                     *       "claim_terms": {
+                     *         "days_until_due": 14,
+                     *         "days_until_final_due": 0,
+                     *         "days_until_cancellation": 90
+                     *       },
+                     *       "mcp": {
+                     *         "confirm_test_refunds": false,
+                     *         "daily_refund_count": 20,
+                     *         "daily_refund_amount": 500000
+                     *       },
+                     *       "dunning": {
+                     *         "claim_fallback": false
+                     *       },
+                     *       "warnings": [],
+                     *       "created_at": 1796302483,
+                     *       "updated_at": 1796302483,
+                     *       "vat_period": "two_month"
+                     *     }
+                     */
                     "application/json": {
                         application: {
                             rejection_reason: string | null;
@@ -7876,6 +10773,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "merchant.theme",
+                     *       "primary_color": null,
+                     *       "background_color": null,
+                     *       "font_family": null,
+                     *       "heading_font_family": null,
+                     *       "button_roundness": null,
+                     *       "logo_url": null,
+                     *       "source": null,
+                     *       "updated_at": null
+                     *     }
+                     */
                     "application/json": {
                         background_color: string | null;
                         button_roundness: ("sharp" | "rounded" | "pill") | null;
@@ -7916,6 +10826,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "primary_color": "#123456",
+                 *       "font_family": "Inter",
+                 *       "source": "api"
+                 *     }
+                 */
                 "application/json": {
                     background_color?: string | null;
                     button_roundness?: ("sharp" | "rounded" | "pill") | null;
@@ -7961,6 +10878,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "merchant.theme",
+                     *       "primary_color": "#123456",
+                     *       "background_color": null,
+                     *       "font_family": "Inter",
+                     *       "heading_font_family": null,
+                     *       "button_roundness": null,
+                     *       "logo_url": null,
+                     *       "source": "api",
+                     *       "updated_at": 1796302519
+                     *     }
+                     */
                     "application/json": {
                         background_color: string | null;
                         button_roundness: ("sharp" | "rounded" | "pill") | null;
@@ -8014,6 +10944,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "nc_0Vck9x0vB1jtLeH7dRk5m8Y4",
+                     *           "object": "notification_channel",
+                     *           "livemode": false,
+                     *           "type": "webhook",
+                     *           "config": {
+                     *             "url": "https://skil.example.is/hook",
+                     *             "secret": "whsec_3mF8qk2VZc1xRj7TnP0bWs9e",
+                     *             "previous_secret_expires_at": null
+                     *           },
+                     *           "event_subscriptions": [
+                     *             "*"
+                     *           ],
+                     *           "status": "enabled",
+                     *           "disabled_reason": null,
+                     *           "disabled_at": null,
+                     *           "description": null,
+                     *           "metadata": {},
+                     *           "created_at": 1796302433,
+                     *           "updated_at": 1796302433
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/notification-channels"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             config: {
@@ -8076,6 +11036,17 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "webhook",
+                 *       "config": {
+                 *         "url": "https://skil.example.is/hook"
+                 *       },
+                 *       "event_subscriptions": [
+                 *         "*"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     config: {
                         url: string;
@@ -8133,6 +11104,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "nc_0Vck9x0vB1jtLeH7dRk5m8Y4",
+                     *       "object": "notification_channel",
+                     *       "livemode": false,
+                     *       "type": "webhook",
+                     *       "config": {
+                     *         "url": "https://skil.example.is/hook",
+                     *         "secret": "whsec_3mF8qk2VZc1xRj7TnP0bWs9e",
+                     *         "previous_secret_expires_at": null
+                     *       },
+                     *       "event_subscriptions": [
+                     *         "*"
+                     *       ],
+                     *       "status": "enabled",
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "description": null,
+                     *       "metadata": {},
+                     *       "created_at": 1796302433,
+                     *       "updated_at": 1796302433
+                     *     }
+                     */
                     "application/json": {
                         config: {
                             /** @description Until when the secret before the last rotation still signs X-Service-Signature-Previous (Unix seconds); null when there is none */
@@ -8198,6 +11192,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "nc_0VckAZZcDN3sLBbrpeNaQi68",
+                     *       "object": "notification_channel",
+                     *       "livemode": false,
+                     *       "type": "webhook",
+                     *       "config": {
+                     *         "url": "https://skil.example.is/admin",
+                     *         "secret": "whsec_3mF8qk2VZc1xRj7TnP0bWs9e",
+                     *         "previous_secret_expires_at": null
+                     *       },
+                     *       "event_subscriptions": [
+                     *         "*"
+                     *       ],
+                     *       "status": "enabled",
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "description": null,
+                     *       "metadata": {},
+                     *       "created_at": 1796302582,
+                     *       "updated_at": 1796302582
+                     *     }
+                     */
                     "application/json": {
                         config: {
                             /** @description Until when the secret before the last rotation still signs X-Service-Signature-Previous (Unix seconds); null when there is none */
@@ -8260,6 +11277,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "nc_0Vck9x0vB1jtLeH7dRk5m8Y4",
+                     *       "object": "notification_channel",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         deleted: true;
@@ -8298,6 +11322,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "enabled"
+                 *     }
+                 */
                 "application/json": {
                     config?: {
                         url: string;
@@ -8355,6 +11384,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "nc_0Vck9x0vB1jtLeH7dRk5m8Y4",
+                     *       "object": "notification_channel",
+                     *       "livemode": false,
+                     *       "type": "webhook",
+                     *       "config": {
+                     *         "url": "https://skil.example.is/hook",
+                     *         "secret": "whsec_3mF8qk2VZc1xRj7TnP0bWs9e",
+                     *         "previous_secret_expires_at": null
+                     *       },
+                     *       "event_subscriptions": [
+                     *         "*"
+                     *       ],
+                     *       "status": "enabled",
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "description": null,
+                     *       "metadata": {},
+                     *       "created_at": 1796302433,
+                     *       "updated_at": 1796302433
+                     *     }
+                     */
                     "application/json": {
                         config: {
                             /** @description Until when the secret before the last rotation still signs X-Service-Signature-Previous (Unix seconds); null when there is none */
@@ -8426,6 +11478,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "whd_0Vck9x28Pokg3Jcd2fometq5",
+                     *           "object": "webhook_delivery",
+                     *           "livemode": false,
+                     *           "channel": "nc_0Vck9x0vB1jtLeH7dRk5m8Y4",
+                     *           "event": "evt_0Vck9x1zZIdU2J9fjwSvb8ph",
+                     *           "status": "pending",
+                     *           "attempt_count": 0,
+                     *           "max_attempts": 5,
+                     *           "next_attempt_at": 1796302434,
+                     *           "last_attempt_at": null,
+                     *           "created_at": 1796302434
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/notification-channels/nc_0Vck9x0vB1jtLeH7dRk5m8Y4/deliveries"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             attempt_count: number;
@@ -8494,6 +11568,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "whd_0VckARDjtXyoObMGyJtSA4kK",
+                     *       "object": "webhook_delivery",
+                     *       "livemode": false,
+                     *       "channel": "nc_0VckARCvCx63qlmyWxY1pQpP",
+                     *       "event": "evt_0VckARDerONPhuCzlsWEDKrn",
+                     *       "status": "failed",
+                     *       "attempt_count": 5,
+                     *       "max_attempts": 5,
+                     *       "next_attempt_at": null,
+                     *       "last_attempt_at": 1796302561,
+                     *       "created_at": 1796302550,
+                     *       "attempts": [
+                     *         {
+                     *           "attempt": 1,
+                     *           "outcome": "failed",
+                     *           "started_at": 1796302550,
+                     *           "finished_at": 1796302550,
+                     *           "response_status": 500,
+                     *           "latency_ms": 2,
+                     *           "error": "HTTP 500"
+                     *         },
+                     *         {
+                     *           "attempt": 2,
+                     *           "outcome": "failed",
+                     *           "started_at": 1796302551,
+                     *           "finished_at": 1796302551,
+                     *           "response_status": 500,
+                     *           "latency_ms": 3,
+                     *           "error": "HTTP 500"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         attempt_count: number;
                         /** @description Every attempt; present when retrieving one delivery */
@@ -8551,6 +11660,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
                 "application/x-www-form-urlencoded": Record<string, never>;
                 "multipart/form-data": Record<string, never>;
@@ -8564,6 +11674,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "whd_0VckARDjtXyoObMGyJtSA4kK",
+                     *       "object": "webhook_delivery",
+                     *       "livemode": false,
+                     *       "channel": "nc_0VckARCvCx63qlmyWxY1pQpP",
+                     *       "event": "evt_0VckARDerONPhuCzlsWEDKrn",
+                     *       "status": "pending",
+                     *       "attempt_count": 5,
+                     *       "max_attempts": 6,
+                     *       "next_attempt_at": 1796302563,
+                     *       "last_attempt_at": 1796302561,
+                     *       "created_at": 1796302550,
+                     *       "attempts": [
+                     *         {
+                     *           "attempt": 1,
+                     *           "outcome": "failed",
+                     *           "started_at": 1796302550,
+                     *           "finished_at": 1796302550,
+                     *           "response_status": 500,
+                     *           "latency_ms": 2,
+                     *           "error": "HTTP 500"
+                     *         },
+                     *         {
+                     *           "attempt": 2,
+                     *           "outcome": "failed",
+                     *           "started_at": 1796302551,
+                     *           "finished_at": 1796302551,
+                     *           "response_status": 500,
+                     *           "latency_ms": 3,
+                     *           "error": "HTTP 500"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         attempt_count: number;
                         /** @description Every attempt; present when retrieving one delivery */
@@ -8624,6 +11769,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "previous_secret_expires_in": 86400
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Seconds the previous secret keeps signing X-Service-Signature-Previous; 0 ends it now. Default 86400
@@ -8661,6 +11811,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "nc_0Vck9x0vB1jtLeH7dRk5m8Y4",
+                     *       "object": "notification_channel",
+                     *       "livemode": false,
+                     *       "type": "webhook",
+                     *       "config": {
+                     *         "url": "https://skil.example.is/hook",
+                     *         "secret": "whsec_3mF8qk2VZc1xRj7TnP0bWs9e",
+                     *         "previous_secret_expires_at": null
+                     *       },
+                     *       "event_subscriptions": [
+                     *         "*"
+                     *       ],
+                     *       "status": "enabled",
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "description": null,
+                     *       "metadata": {},
+                     *       "created_at": 1796302433,
+                     *       "updated_at": 1796302433
+                     *     }
+                     */
                     "application/json": {
                         config: {
                             /** @description Until when the secret before the last rotation still signs X-Service-Signature-Previous (Unix seconds); null when there is none */
@@ -8721,6 +11894,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "channel": "nc_0Vck9x0vB1jtLeH7dRk5m8Y4"
+                 *     }
+                 */
                 "application/json": {
                     /** @description One channel; omitted, every enabled channel */
                     channel?: string;
@@ -8746,6 +11924,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "test_webhook",
+                     *       "deliveries": [
+                     *         {
+                     *           "id": "whd_0Vck9x28Pokg3Jcd2fometq5",
+                     *           "channel": "nc_0Vck9x0vB1jtLeH7dRk5m8Y4",
+                     *           "event": "evt_0Vck9x1zZIdU2J9fjwSvb8ph"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         deliveries: {
                             channel: string;
@@ -8790,6 +11980,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Skil API",
+                     *         "version": "1.0.0"
+                     *       },
+                     *       "paths": {}
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -8826,6 +12026,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "pi_0Vck9uDZKtbWdp7NULWKI6Ad",
+                     *           "object": "payment_intent",
+                     *           "livemode": false,
+                     *           "amount": 4990,
+                     *           "amount_capturable": 0,
+                     *           "amount_received": 4990,
+                     *           "amount_refunded": 0,
+                     *           "disputed": false,
+                     *           "dispute": null,
+                     *           "currency": "ISK",
+                     *           "status": "succeeded",
+                     *           "capture_method": "automatic",
+                     *           "customer": "cus_0Vck9oCiMdTwGroscDwhMbTz",
+                     *           "payment_method": "pm_0Vck9oDy5IcVqr0cJm8e7vbN",
+                     *           "payment_method_details": {
+                     *             "type": "card",
+                     *             "card": {
+                     *               "brand": "visa",
+                     *               "last4": "4242",
+                     *               "exp_month": 12,
+                     *               "exp_year": 2040,
+                     *               "wallet": null
+                     *             }
+                     *           },
+                     *           "checkout_session": null,
+                     *           "subscription": "sub_0Vck9oFHDChBhO7D21kmevPI",
+                     *           "description": "Subscription renewal",
+                     *           "fee_amount": 75,
+                     *           "net_amount": 4915,
+                     *           "last_payment_error": null,
+                     *           "next_action": null,
+                     *           "canceled_at": null,
+                     *           "cancellation_reason": null,
+                     *           "created_at": 1801396800,
+                     *           "metadata": {}
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/payment-intents"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             amount: number;
@@ -8921,6 +12167,14 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 700,
+                 *       "customer": "cus_0Vck9zvzA2WVxr5MzN1cNOtb",
+                 *       "payment_method": "pm_0Vck9zwjrGCpERizaesNXI0i",
+                 *       "confirm": true
+                 *     }
+                 */
                 "application/json": {
                     amount: number | string;
                     /**
@@ -9026,6 +12280,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pi_0VckA04IY3EYAGJ3bNx4l3or",
+                     *       "object": "payment_intent",
+                     *       "livemode": false,
+                     *       "amount": 700,
+                     *       "amount_capturable": 0,
+                     *       "amount_received": 700,
+                     *       "amount_refunded": 0,
+                     *       "disputed": false,
+                     *       "dispute": null,
+                     *       "currency": "ISK",
+                     *       "status": "succeeded",
+                     *       "capture_method": "automatic",
+                     *       "customer": "cus_0Vck9zvzA2WVxr5MzN1cNOtb",
+                     *       "payment_method": "pm_0Vck9zwjrGCpERizaesNXI0i",
+                     *       "payment_method_details": {
+                     *         "type": "card",
+                     *         "card": {
+                     *           "brand": "mastercard",
+                     *           "last4": "4444",
+                     *           "exp_month": 12,
+                     *           "exp_year": 2034,
+                     *           "wallet": null
+                     *         }
+                     *       },
+                     *       "checkout_session": null,
+                     *       "subscription": null,
+                     *       "description": null,
+                     *       "fee_amount": 11,
+                     *       "net_amount": 689,
+                     *       "last_payment_error": null,
+                     *       "next_action": null,
+                     *       "canceled_at": null,
+                     *       "cancellation_reason": null,
+                     *       "created_at": 1796302445,
+                     *       "metadata": {}
+                     *     }
+                     */
                     "application/json": {
                         amount: number;
                         amount_capturable: number;
@@ -9124,6 +12417,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pi_0Vck9zaZRX5LwmylkvK8EGOA",
+                     *       "object": "payment_intent",
+                     *       "livemode": false,
+                     *       "amount": 1500,
+                     *       "amount_capturable": 0,
+                     *       "amount_received": 1500,
+                     *       "amount_refunded": 0,
+                     *       "disputed": false,
+                     *       "dispute": null,
+                     *       "currency": "ISK",
+                     *       "status": "succeeded",
+                     *       "capture_method": "automatic",
+                     *       "customer": null,
+                     *       "payment_method": "pm_0Vck9zdNTz4gcJY4CodmPaND",
+                     *       "payment_method_details": {
+                     *         "type": "card",
+                     *         "card": {
+                     *           "brand": "visa",
+                     *           "last4": "4242",
+                     *           "exp_month": 12,
+                     *           "exp_year": 2034,
+                     *           "wallet": null
+                     *         }
+                     *       },
+                     *       "checkout_session": "cs_0Vck9zZlPyWbYxBYpIpLqZ8Q",
+                     *       "subscription": null,
+                     *       "description": null,
+                     *       "fee_amount": 23,
+                     *       "net_amount": 1477,
+                     *       "last_payment_error": null,
+                     *       "next_action": null,
+                     *       "canceled_at": null,
+                     *       "cancellation_reason": null,
+                     *       "created_at": 1796302443,
+                     *       "metadata": {}
+                     *     }
+                     */
                     "application/json": {
                         amount: number;
                         amount_capturable: number;
@@ -9215,6 +12547,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "cancellation_reason": "requested_by_customer"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     cancellation_reason?: "duplicate" | "fraudulent" | "requested_by_customer" | "abandoned";
@@ -9240,6 +12577,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pi_0VckAOyDeMzc0qaRsz6iAwQ4",
+                     *       "object": "payment_intent",
+                     *       "livemode": false,
+                     *       "amount": 700,
+                     *       "amount_capturable": 0,
+                     *       "amount_received": 0,
+                     *       "amount_refunded": 0,
+                     *       "disputed": false,
+                     *       "dispute": null,
+                     *       "currency": "ISK",
+                     *       "status": "canceled",
+                     *       "capture_method": "manual",
+                     *       "customer": null,
+                     *       "payment_method": "pm_0VckAOyAAO7fxC1Wa822wloN",
+                     *       "payment_method_details": {
+                     *         "type": "card",
+                     *         "card": {
+                     *           "brand": "visa",
+                     *           "last4": "4242",
+                     *           "exp_month": 12,
+                     *           "exp_year": 2034,
+                     *           "wallet": null
+                     *         }
+                     *       },
+                     *       "checkout_session": null,
+                     *       "subscription": null,
+                     *       "description": null,
+                     *       "fee_amount": null,
+                     *       "net_amount": null,
+                     *       "last_payment_error": null,
+                     *       "next_action": null,
+                     *       "canceled_at": 1796302541,
+                     *       "cancellation_reason": "requested_by_customer",
+                     *       "created_at": 1796302541,
+                     *       "metadata": {}
+                     *     }
+                     */
                     "application/json": {
                         amount: number;
                         amount_capturable: number;
@@ -9335,6 +12711,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "amount_to_capture": 4000
+                 *     }
+                 */
                 "application/json": {
                     amount_to_capture?: number | string;
                 };
@@ -9356,6 +12737,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pi_0VckAOuxaiHvv45zym5SCmuj",
+                     *       "object": "payment_intent",
+                     *       "livemode": false,
+                     *       "amount": 5000,
+                     *       "amount_capturable": 0,
+                     *       "amount_received": 4000,
+                     *       "amount_refunded": 0,
+                     *       "disputed": false,
+                     *       "dispute": null,
+                     *       "currency": "ISK",
+                     *       "status": "succeeded",
+                     *       "capture_method": "manual",
+                     *       "customer": null,
+                     *       "payment_method": "pm_0VckAOvHivxezqrf7Td2amTy",
+                     *       "payment_method_details": {
+                     *         "type": "card",
+                     *         "card": {
+                     *           "brand": "visa",
+                     *           "last4": "4242",
+                     *           "exp_month": 12,
+                     *           "exp_year": 2034,
+                     *           "wallet": null
+                     *         }
+                     *       },
+                     *       "checkout_session": null,
+                     *       "subscription": null,
+                     *       "description": null,
+                     *       "fee_amount": 60,
+                     *       "net_amount": 3940,
+                     *       "last_payment_error": null,
+                     *       "next_action": null,
+                     *       "canceled_at": null,
+                     *       "cancellation_reason": null,
+                     *       "created_at": 1796302541,
+                     *       "metadata": {}
+                     *     }
+                     */
                     "application/json": {
                         amount: number;
                         amount_capturable: number;
@@ -9451,6 +12871,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "payment_method": "pm_0Vck9wp09t4U96jCCwnwwMdW"
+                 *     }
+                 */
                 "application/json": {
                     card?: {
                         cvc: string;
@@ -9500,6 +12925,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pi_0Vck9wsa8U7DWnjogxSjUXGY",
+                     *       "object": "payment_intent",
+                     *       "livemode": false,
+                     *       "amount": 5000,
+                     *       "amount_capturable": 0,
+                     *       "amount_received": 5000,
+                     *       "amount_refunded": 0,
+                     *       "disputed": false,
+                     *       "dispute": null,
+                     *       "currency": "ISK",
+                     *       "status": "succeeded",
+                     *       "capture_method": "automatic",
+                     *       "customer": "cus_0Vck9woCI0MObC9u6ViCpHtz",
+                     *       "payment_method": "pm_0Vck9wp09t4U96jCCwnwwMdW",
+                     *       "payment_method_details": {
+                     *         "type": "card",
+                     *         "card": {
+                     *           "brand": "visa",
+                     *           "last4": "4242",
+                     *           "exp_month": 12,
+                     *           "exp_year": 2040,
+                     *           "wallet": null
+                     *         }
+                     *       },
+                     *       "checkout_session": null,
+                     *       "subscription": null,
+                     *       "description": null,
+                     *       "fee_amount": 75,
+                     *       "net_amount": 4925,
+                     *       "last_payment_error": null,
+                     *       "next_action": null,
+                     *       "canceled_at": null,
+                     *       "cancellation_reason": null,
+                     *       "created_at": 1796302433,
+                     *       "metadata": {}
+                     *     }
+                     */
                     "application/json": {
                         amount: number;
                         amount_capturable: number;
@@ -9595,6 +13059,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 1000
+                 *     }
+                 */
                 "application/json": {
                     amount?: number | string;
                     /** @enum {string} */
@@ -9624,6 +13093,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "re_0Vck9uhRDu420vTPsRmk5XGU",
+                     *       "object": "refund",
+                     *       "livemode": false,
+                     *       "payment_intent": "pi_0Vck9uDZKtbWdp7NULWKI6Ad",
+                     *       "amount": 1000,
+                     *       "currency": "ISK",
+                     *       "status": "succeeded",
+                     *       "reason": null,
+                     *       "destination_details": {
+                     *         "type": "card"
+                     *       },
+                     *       "created_at": 1796302425
+                     *     }
+                     */
                     "application/json": {
                         amount: number;
                         created_at: number;
@@ -9694,6 +13179,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "plink_0VckAQQpZHeYjl5m7MUlkhff",
+                     *           "object": "payment_link",
+                     *           "livemode": false,
+                     *           "active": true,
+                     *           "mode": "payment",
+                     *           "url": "https://skil.example.is/l/plink_0VckAQQpZHeYjl5m7MUlkhff",
+                     *           "amount": 1000,
+                     *           "items": null,
+                     *           "product": null,
+                     *           "success_url": null,
+                     *           "cancel_url": null,
+                     *           "locale": null,
+                     *           "form_fields": null,
+                     *           "allow_custom_amount": false,
+                     *           "minimum_amount": null,
+                     *           "save_payment_method": false,
+                     *           "business_invoice": {
+                     *             "enabled": false
+                     *           },
+                     *           "subscription_data": null,
+                     *           "completed_sessions_limit": null,
+                     *           "completed_sessions_count": 0,
+                     *           "metadata": {},
+                     *           "created_at": 1796302547
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/payment-links"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             active: boolean;
@@ -9763,6 +13283,22 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "mode": "subscription",
+                 *       "items": [
+                 *         {
+                 *           "price": "price_0VckAQ9IWU5Yqda9K181Ughp"
+                 *         }
+                 *       ],
+                 *       "success_url": "https://kaffi.is/takk",
+                 *       "subscription_data": {
+                 *         "metadata": {
+                 *           "plan": "kaffi"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     allow_custom_amount?: boolean | ("true" | "false");
                     amount?: number | string;
@@ -10048,6 +13584,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "plink_0VckAQACNKCm0TikWXtViC8N",
+                     *       "object": "payment_link",
+                     *       "livemode": false,
+                     *       "active": true,
+                     *       "mode": "subscription",
+                     *       "url": "https://skil.example.is/l/plink_0VckAQACNKCm0TikWXtViC8N",
+                     *       "amount": null,
+                     *       "items": [
+                     *         {
+                     *           "price": "price_0VckAQ9IWU5Yqda9K181Ughp",
+                     *           "quantity": 1
+                     *         }
+                     *       ],
+                     *       "product": null,
+                     *       "success_url": "https://kaffi.is/takk",
+                     *       "cancel_url": null,
+                     *       "locale": null,
+                     *       "form_fields": null,
+                     *       "allow_custom_amount": false,
+                     *       "minimum_amount": null,
+                     *       "save_payment_method": false,
+                     *       "business_invoice": {
+                     *         "enabled": false
+                     *       },
+                     *       "subscription_data": {
+                     *         "trial_period_days": null,
+                     *         "metadata": {
+                     *           "plan": "kaffi"
+                     *         }
+                     *       },
+                     *       "completed_sessions_limit": null,
+                     *       "completed_sessions_count": 0,
+                     *       "metadata": {},
+                     *       "created_at": 1796302546
+                     *     }
+                     */
                     "application/json": {
                         active: boolean;
                         allow_custom_amount: boolean;
@@ -10120,6 +13694,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "plink_0VckA05L5xJxeXWV1uiyc2n8",
+                     *       "object": "payment_link",
+                     *       "livemode": false,
+                     *       "active": true,
+                     *       "mode": "payment",
+                     *       "url": "https://skil.example.is/l/plink_0VckA05L5xJxeXWV1uiyc2n8",
+                     *       "amount": 3000,
+                     *       "items": null,
+                     *       "product": null,
+                     *       "success_url": "https://shop.is/takk",
+                     *       "cancel_url": null,
+                     *       "locale": null,
+                     *       "form_fields": null,
+                     *       "allow_custom_amount": false,
+                     *       "minimum_amount": null,
+                     *       "save_payment_method": false,
+                     *       "business_invoice": {
+                     *         "enabled": false
+                     *       },
+                     *       "subscription_data": null,
+                     *       "completed_sessions_limit": 1,
+                     *       "completed_sessions_count": 1,
+                     *       "metadata": {},
+                     *       "created_at": 1796302445
+                     *     }
+                     */
                     "application/json": {
                         active: boolean;
                         allow_custom_amount: boolean;
@@ -10185,6 +13787,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "active": false,
+                 *       "completed_sessions_limit": null
+                 *     }
+                 */
                 "application/json": {
                     active?: boolean | ("true" | "false");
                     completed_sessions_limit?: (number | string) | null;
@@ -10222,6 +13830,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "plink_0VckA05L5xJxeXWV1uiyc2n8",
+                     *       "object": "payment_link",
+                     *       "livemode": false,
+                     *       "active": false,
+                     *       "mode": "payment",
+                     *       "url": "https://skil.example.is/l/plink_0VckA05L5xJxeXWV1uiyc2n8",
+                     *       "amount": 3000,
+                     *       "items": null,
+                     *       "product": null,
+                     *       "success_url": "https://shop.is/takk",
+                     *       "cancel_url": null,
+                     *       "locale": null,
+                     *       "form_fields": null,
+                     *       "allow_custom_amount": false,
+                     *       "minimum_amount": null,
+                     *       "save_payment_method": false,
+                     *       "business_invoice": {
+                     *         "enabled": false
+                     *       },
+                     *       "subscription_data": null,
+                     *       "completed_sessions_limit": null,
+                     *       "completed_sessions_count": 1,
+                     *       "metadata": {},
+                     *       "created_at": 1796302445
+                     *     }
+                     */
                     "application/json": {
                         active: boolean;
                         allow_custom_amount: boolean;
@@ -10334,6 +13970,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "pm_0Vck9y9ixL4X2jj0JAgWWZx6",
+                     *           "object": "payment_method",
+                     *           "livemode": false,
+                     *           "type": "card",
+                     *           "customer": "cus_0Vck9woCI0MObC9u6ViCpHtz",
+                     *           "card": {
+                     *             "brand": "visa",
+                     *             "last4": "4242",
+                     *             "exp_month": 12,
+                     *             "exp_year": 2040,
+                     *             "wallet": null
+                     *           },
+                     *           "created_at": 1796302438
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/payment-methods"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             card: {
@@ -10385,6 +14045,17 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "card": {
+                 *         "number": "4242424242424242",
+                 *         "exp_month": 12,
+                 *         "exp_year": 2040,
+                 *         "cvc": "123"
+                 *       },
+                 *       "customer": "cus_0Vck9oCiMdTwGroscDwhMbTz"
+                 *     }
+                 */
                 "application/json": {
                     card: {
                         cvc: string;
@@ -10430,6 +14101,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pm_0Vck9oDy5IcVqr0cJm8e7vbN",
+                     *       "object": "payment_method",
+                     *       "livemode": false,
+                     *       "type": "card",
+                     *       "customer": "cus_0Vck9oCiMdTwGroscDwhMbTz",
+                     *       "card": {
+                     *         "brand": "visa",
+                     *         "last4": "4242",
+                     *         "exp_month": 12,
+                     *         "exp_year": 2040,
+                     *         "wallet": null
+                     *       },
+                     *       "created_at": 1796302400
+                     *     }
+                     */
                     "application/json": {
                         card: {
                             brand: string;
@@ -10484,6 +14172,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pm_0VckA02MzvNKj5UCTu46Q0oa",
+                     *       "object": "payment_method",
+                     *       "livemode": false,
+                     *       "type": "card",
+                     *       "customer": "cus_0Vck9zvzA2WVxr5MzN1cNOtb",
+                     *       "card": {
+                     *         "brand": "visa",
+                     *         "last4": "4242",
+                     *         "exp_month": 12,
+                     *         "exp_year": 2034,
+                     *         "wallet": null
+                     *       },
+                     *       "created_at": 1796302445
+                     *     }
+                     */
                     "application/json": {
                         card: {
                             brand: string;
@@ -10531,6 +14236,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "customer": "cus_0Vck9woCI0MObC9u6ViCpHtz"
+                 *     }
+                 */
                 "application/json": {
                     customer: string;
                 };
@@ -10552,6 +14262,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pm_0Vck9wp09t4U96jCCwnwwMdW",
+                     *       "object": "payment_method",
+                     *       "livemode": false,
+                     *       "type": "card",
+                     *       "customer": "cus_0Vck9woCI0MObC9u6ViCpHtz",
+                     *       "card": {
+                     *         "brand": "visa",
+                     *         "last4": "4242",
+                     *         "exp_month": 12,
+                     *         "exp_year": 2040,
+                     *         "wallet": null
+                     *       },
+                     *       "created_at": 1796302433
+                     *     }
+                     */
                     "application/json": {
                         card: {
                             brand: string;
@@ -10609,6 +14336,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pm_0VckA02MzvNKj5UCTu46Q0oa",
+                     *       "object": "payment_method",
+                     *       "livemode": false,
+                     *       "type": "card",
+                     *       "customer": null,
+                     *       "card": {
+                     *         "brand": "visa",
+                     *         "last4": "4242",
+                     *         "exp_month": 12,
+                     *         "exp_year": 2034,
+                     *         "wallet": null
+                     *       },
+                     *       "created_at": 1796302445
+                     *     }
+                     */
                     "application/json": {
                         card: {
                             brand: string;
@@ -10664,6 +14408,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "pcon_0VckA8G1cegehOB47nFKkRB0",
+                     *           "object": "platform_connection",
+                     *           "livemode": false,
+                     *           "platform": "woocommerce",
+                     *           "shop": "https://verslun.example.is",
+                     *           "webhook_url": "https://skil.example.is/api/v1/woocommerce/webhook/",
+                     *           "claim_payment_methods": [
+                     *             "skil_krafa"
+                     *           ],
+                     *           "created_at": 1796302477
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/platform-connections"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description Payment method ids (WooCommerce) or gateway names (Shopify) that mean a krafa */
@@ -10713,6 +14478,16 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "platform": "woocommerce",
+                 *       "shop": "https://verslun.example.is/",
+                 *       "secret": "wc-secret-0123456789",
+                 *       "claim_payment_methods": [
+                 *         "skil_krafa"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Payment methods that mean a krafa (needs the order’s `kennitala`); default none */
                     claim_payment_methods?: string[];
@@ -10762,6 +14537,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pcon_0VckA8G1cegehOB47nFKkRB0",
+                     *       "object": "platform_connection",
+                     *       "livemode": false,
+                     *       "platform": "woocommerce",
+                     *       "shop": "https://verslun.example.is",
+                     *       "webhook_url": "https://skil.example.is/api/v1/woocommerce/webhook/",
+                     *       "claim_payment_methods": [
+                     *         "skil_krafa"
+                     *       ],
+                     *       "created_at": 1796302477
+                     *     }
+                     */
                     "application/json": {
                         /** @description Payment method ids (WooCommerce) or gateway names (Shopify) that mean a krafa */
                         claim_payment_methods: string[];
@@ -10814,6 +14603,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pcon_0VckA8G1cegehOB47nFKkRB0",
+                     *       "object": "platform_connection",
+                     *       "livemode": false,
+                     *       "platform": "woocommerce",
+                     *       "shop": "https://verslun.example.is",
+                     *       "webhook_url": "https://skil.example.is/api/v1/woocommerce/webhook/",
+                     *       "claim_payment_methods": [
+                     *         "skil_krafa"
+                     *       ],
+                     *       "created_at": 1796302477
+                     *     }
+                     */
                     "application/json": {
                         /** @description Payment method ids (WooCommerce) or gateway names (Shopify) that mean a krafa */
                         claim_payment_methods: string[];
@@ -10863,6 +14666,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pcon_0VckA8G1cegehOB47nFKkRB0",
+                     *       "object": "platform_connection",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         deleted: true;
@@ -10903,6 +14713,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "posdev_0VckA3xlT1xHH4bBpBK3yQNx",
+                     *       "object": "pos.device",
+                     *       "livemode": false,
+                     *       "register": "reg_0VckA3wxJ668kLedXIcIo6DE",
+                     *       "credential": null,
+                     *       "signed_in_staff": null,
+                     *       "created_at": 1796302460
+                     *     }
+                     */
                     "application/json": {
                         created_at: number;
                         /** @description The device credential, shown once at pairing: it opens this register’s POS actions only */
@@ -10942,6 +14763,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "pairing_code": "GB4FSMR5"
+                 *     }
+                 */
                 "application/json": {
                     pairing_code: string;
                 };
@@ -10963,6 +14789,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "posdev_0VckA3NnwpWlAkb5khQKUy6a",
+                     *       "object": "pos.device",
+                     *       "livemode": false,
+                     *       "register": "reg_0VckA3Lso59HuHhAljKIsnyQ",
+                     *       "credential": "skpos_q8Zt2Lm5Wn3Xc7Vb",
+                     *       "signed_in_staff": null,
+                     *       "created_at": 1796302458
+                     *     }
+                     */
                     "application/json": {
                         created_at: number;
                         /** @description The device credential, shown once at pairing: it opens this register’s POS actions only */
@@ -11011,6 +14848,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "reg_0VckA3Lso59HuHhAljKIsnyQ",
+                     *           "object": "pos.register",
+                     *           "livemode": false,
+                     *           "name": "Kassi 1",
+                     *           "location": "Laugavegur 1",
+                     *           "created_at": 1796302458
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/pos/registers"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             created_at: number;
@@ -11055,6 +14909,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Kassi 1",
+                 *       "location": "Laugavegur 1"
+                 *     }
+                 */
                 "application/json": {
                     location?: string | null;
                     name: string;
@@ -11080,6 +14940,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "reg_0VckA3Lso59HuHhAljKIsnyQ",
+                     *       "object": "pos.register",
+                     *       "livemode": false,
+                     *       "name": "Kassi 1",
+                     *       "location": "Laugavegur 1",
+                     *       "created_at": 1796302458
+                     *     }
+                     */
                     "application/json": {
                         created_at: number;
                         id: string;
@@ -11127,6 +14997,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "reg_0VckA3Lso59HuHhAljKIsnyQ",
+                     *       "object": "pos.register",
+                     *       "livemode": false,
+                     *       "name": "Kassi 1",
+                     *       "location": "Laugavegur 1",
+                     *       "created_at": 1796302458
+                     *     }
+                     */
                     "application/json": {
                         created_at: number;
                         id: string;
@@ -11167,6 +15047,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "no_sale"
+                 *     }
+                 */
                 "application/json": {
                     amount?: number | string;
                     /** @enum {string} */
@@ -11208,6 +15093,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "drw_0VckA3yH3EU2PKFwPrEJsmpw",
+                     *       "object": "pos.drawer_event",
+                     *       "shift": "shift_0VckA3y6x9rnfZMDqwwkLAfM",
+                     *       "staff": "staff_0VckA3xNo7D2DSVwyc3Sj407",
+                     *       "kind": "no_sale",
+                     *       "amount": 0,
+                     *       "reason": null,
+                     *       "created_at": 1796302460
+                     *     }
+                     */
                     "application/json": {
                         amount: number;
                         created_at: number;
@@ -11261,6 +15158,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "pos.pairing_code",
+                     *       "register": "reg_0VckA3Lso59HuHhAljKIsnyQ",
+                     *       "code": "GB4FSMR5",
+                     *       "expires_at": 1796303058
+                     *     }
+                     */
                     "application/json": {
                         /** @description Typed once on the till; single use */
                         code: string;
@@ -11302,6 +15207,25 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "lines": [
+                 *         {
+                 *           "description": "Kaffi",
+                 *           "unit_amount": 650,
+                 *           "vat_rate": 11,
+                 *           "quantity": 1
+                 *         }
+                 *       ],
+                 *       "payments": [
+                 *         {
+                 *           "method": "cash",
+                 *           "amount": 650
+                 *         }
+                 *       ],
+                 *       "staff": "staff_0Vck9xQQXmGWHiciU1JRIQNY"
+                 *     }
+                 */
                 "application/json": {
                     /** @description A business buyer (a customer marked business or with a company kennitala): the sale is also invoiced, with a UBL e-invoice (decision 0235) */
                     customer?: string;
@@ -11495,6 +15419,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sale_0Vck9xQw3S8NnkUw25qai3Zj",
+                     *       "object": "pos.sale",
+                     *       "livemode": false,
+                     *       "register": "reg_0Vck9xQCtmKIIT41ZMSThkC1",
+                     *       "shift": "shift_0Vck9xQfwjetMR7eBTNozWfu",
+                     *       "staff": "staff_0Vck9xQQXmGWHiciU1JRIQNY",
+                     *       "number": 1,
+                     *       "total": 650,
+                     *       "discount": 0,
+                     *       "change_due": 0,
+                     *       "amount_refunded": 0,
+                     *       "lines": [
+                     *         {
+                     *           "product": null,
+                     *           "variant": null,
+                     *           "description": "Kaffi",
+                     *           "quantity": 1,
+                     *           "unit_amount": 650,
+                     *           "discount_amount": 0,
+                     *           "vat_rate": 11,
+                     *           "vat_category": null,
+                     *           "vat_exemption_reason": null,
+                     *           "vat_exemption_reason_code": null,
+                     *           "amount": 650
+                     *         }
+                     *       ],
+                     *       "payments": [
+                     *         {
+                     *           "method": "cash",
+                     *           "amount": 650,
+                     *           "tendered": null,
+                     *           "payment_intent": null
+                     *         }
+                     *       ],
+                     *       "vat": [
+                     *         {
+                     *           "rate": 11,
+                     *           "gross": 650,
+                     *           "vat": 64,
+                     *           "net": 586
+                     *         }
+                     *       ],
+                     *       "z_report": null,
+                     *       "customer": null,
+                     *       "invoice": null,
+                     *       "created_at": 1796302435
+                     *     }
+                     */
                     "application/json": {
                         amount_refunded: number;
                         change_due: number;
@@ -11590,6 +15564,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "shift_0Vck9xQfwjetMR7eBTNozWfu",
+                     *       "object": "pos.shift",
+                     *       "livemode": false,
+                     *       "register": "reg_0Vck9xQCtmKIIT41ZMSThkC1",
+                     *       "status": "open",
+                     *       "opened_by": "staff_0Vck9xQQXmGWHiciU1JRIQNY",
+                     *       "opening_float": 5000,
+                     *       "opened_at": 1796302435,
+                     *       "closed_by": null,
+                     *       "closed_at": null,
+                     *       "expected_cash": null,
+                     *       "counted_cash": null,
+                     *       "difference": null
+                     *     }
+                     */
                     "application/json": {
                         closed_at: number | null;
                         closed_by: string | null;
@@ -11640,6 +15631,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "counted_cash": 1,
+                 *       "staff": "staff_0Vck9xQQXmGWHiciU1JRIQNY"
+                 *     }
+                 */
                 "application/json": {
                     counted_cash: number | string;
                     /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
@@ -11669,6 +15666,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "shift_0Vck9xQfwjetMR7eBTNozWfu",
+                     *       "object": "pos.shift",
+                     *       "livemode": false,
+                     *       "register": "reg_0Vck9xQCtmKIIT41ZMSThkC1",
+                     *       "status": "closed",
+                     *       "opened_by": "staff_0Vck9xQQXmGWHiciU1JRIQNY",
+                     *       "opening_float": 5000,
+                     *       "opened_at": 1796302435,
+                     *       "closed_by": "staff_0Vck9xQQXmGWHiciU1JRIQNY",
+                     *       "closed_at": 1796302439,
+                     *       "expected_cash": 5650,
+                     *       "counted_cash": 1,
+                     *       "difference": -5649
+                     *     }
+                     */
                     "application/json": {
                         closed_at: number | null;
                         closed_by: string | null;
@@ -11722,6 +15736,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "opening_float": 5000,
+                 *       "staff": "staff_0Vck9xQQXmGWHiciU1JRIQNY"
+                 *     }
+                 */
                 "application/json": {
                     opening_float: number | string;
                     /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
@@ -11751,6 +15771,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "shift_0Vck9xQfwjetMR7eBTNozWfu",
+                     *       "object": "pos.shift",
+                     *       "livemode": false,
+                     *       "register": "reg_0Vck9xQCtmKIIT41ZMSThkC1",
+                     *       "status": "open",
+                     *       "opened_by": "staff_0Vck9xQQXmGWHiciU1JRIQNY",
+                     *       "opening_float": 5000,
+                     *       "opened_at": 1796302435,
+                     *       "closed_by": null,
+                     *       "closed_at": null,
+                     *       "expected_cash": null,
+                     *       "counted_cash": null,
+                     *       "difference": null
+                     *     }
+                     */
                     "application/json": {
                         closed_at: number | null;
                         closed_by: string | null;
@@ -11808,6 +15845,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "vat": [
+                     *         {
+                     *           "net": 586,
+                     *           "vat": 64,
+                     *           "rate": 11,
+                     *           "gross": 650
+                     *         }
+                     *       ],
+                     *       "cash": {
+                     *         "counted": 20650,
+                     *         "expected": 20650,
+                     *         "difference": 0,
+                     *         "opening_float": 20000
+                     *       },
+                     *       "staff": [
+                     *         {
+                     *           "name": "Guðrún",
+                     *           "sales": 650,
+                     *           "staff": "staff_0VckA4CcWEHCvtYbdhe532ZS",
+                     *           "refunds": 0,
+                     *           "sales_count": 1
+                     *         }
+                     *       ],
+                     *       "drawer": {
+                     *         "paid_in": 0,
+                     *         "paid_out": 0,
+                     *         "no_sale_openings": 0
+                     *       },
+                     *       "refunds": {
+                     *         "card": 0,
+                     *         "cash": 0,
+                     *         "count": 0,
+                     *         "amount": 0
+                     *       },
+                     *       "payments": {
+                     *         "card": 0,
+                     *         "cash": 650
+                     *       },
+                     *       "discounts": 0,
+                     *       "net_sales": 650,
+                     *       "gross_sales": 650,
+                     *       "sales_count": 1,
+                     *       "object": "pos.x_report",
+                     *       "register": "reg_0VckA4CT4NwizzueInJSY8NI",
+                     *       "period_start": null,
+                     *       "grand_total": 650,
+                     *       "generated_at": 1796302461
+                     *     }
+                     */
                     "application/json": {
                         cash: {
                             counted: number | null;
@@ -11891,6 +15979,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "staff": "staff_0Vck9xQQXmGWHiciU1JRIQNY"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The staff member acting; required with an API key, taken from the signed-in person on a till */
                     staff?: string;
@@ -11916,6 +16009,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "vat": [
+                     *         {
+                     *           "net": 586,
+                     *           "vat": 64,
+                     *           "rate": 11,
+                     *           "gross": 650
+                     *         }
+                     *       ],
+                     *       "cash": {
+                     *         "counted": 1,
+                     *         "expected": 5650,
+                     *         "difference": -5649,
+                     *         "opening_float": 5000
+                     *       },
+                     *       "staff": [
+                     *         {
+                     *           "name": "Gunna",
+                     *           "sales": 650,
+                     *           "staff": "staff_0Vck9xQQXmGWHiciU1JRIQNY",
+                     *           "refunds": 0,
+                     *           "sales_count": 1
+                     *         }
+                     *       ],
+                     *       "drawer": {
+                     *         "paid_in": 0,
+                     *         "paid_out": 0,
+                     *         "no_sale_openings": 0
+                     *       },
+                     *       "refunds": {
+                     *         "card": 0,
+                     *         "cash": 0,
+                     *         "count": 0,
+                     *         "amount": 0
+                     *       },
+                     *       "payments": {
+                     *         "card": 0,
+                     *         "cash": 650
+                     *       },
+                     *       "discounts": 0,
+                     *       "net_sales": 650,
+                     *       "gross_sales": 650,
+                     *       "sales_count": 1,
+                     *       "id": "zrep_0Vck9yd9u9st6pqToeI9TWTD",
+                     *       "object": "pos.z_report",
+                     *       "livemode": false,
+                     *       "register": "reg_0Vck9xQCtmKIIT41ZMSThkC1",
+                     *       "number": 1,
+                     *       "period_start": null,
+                     *       "period_end": 1796302440,
+                     *       "grand_total": 650,
+                     *       "made_by": "staff_0Vck9xQQXmGWHiciU1JRIQNY",
+                     *       "created_at": 1796302440
+                     *     }
+                     */
                     "application/json": {
                         cash: {
                             counted: number | null;
@@ -12016,6 +16165,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "sale_0Vck9xQw3S8NnkUw25qai3Zj",
+                     *           "object": "pos.sale",
+                     *           "livemode": false,
+                     *           "register": "reg_0Vck9xQCtmKIIT41ZMSThkC1",
+                     *           "shift": "shift_0Vck9xQfwjetMR7eBTNozWfu",
+                     *           "staff": "staff_0Vck9xQQXmGWHiciU1JRIQNY",
+                     *           "number": 1,
+                     *           "total": 650,
+                     *           "discount": 0,
+                     *           "change_due": 0,
+                     *           "amount_refunded": 0,
+                     *           "lines": [
+                     *             {
+                     *               "product": null,
+                     *               "variant": null,
+                     *               "description": "Kaffi",
+                     *               "quantity": 1,
+                     *               "unit_amount": 650,
+                     *               "discount_amount": 0,
+                     *               "vat_rate": 11,
+                     *               "vat_category": null,
+                     *               "vat_exemption_reason": null,
+                     *               "vat_exemption_reason_code": null,
+                     *               "amount": 650
+                     *             }
+                     *           ],
+                     *           "payments": [
+                     *             {
+                     *               "method": "cash",
+                     *               "amount": 650,
+                     *               "tendered": null,
+                     *               "payment_intent": null
+                     *             }
+                     *           ],
+                     *           "vat": [
+                     *             {
+                     *               "rate": 11,
+                     *               "gross": 650,
+                     *               "vat": 64,
+                     *               "net": 586
+                     *             }
+                     *           ],
+                     *           "z_report": "zrep_0Vck9yd9u9st6pqToeI9TWTD",
+                     *           "customer": null,
+                     *           "invoice": null,
+                     *           "created_at": 1796302435
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/pos/sales"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             amount_refunded: number;
@@ -12112,6 +16318,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sale_0Vck9xQw3S8NnkUw25qai3Zj",
+                     *       "object": "pos.sale",
+                     *       "livemode": false,
+                     *       "register": "reg_0Vck9xQCtmKIIT41ZMSThkC1",
+                     *       "shift": "shift_0Vck9xQfwjetMR7eBTNozWfu",
+                     *       "staff": "staff_0Vck9xQQXmGWHiciU1JRIQNY",
+                     *       "number": 1,
+                     *       "total": 650,
+                     *       "discount": 0,
+                     *       "change_due": 0,
+                     *       "amount_refunded": 0,
+                     *       "lines": [
+                     *         {
+                     *           "product": null,
+                     *           "variant": null,
+                     *           "description": "Kaffi",
+                     *           "quantity": 1,
+                     *           "unit_amount": 650,
+                     *           "discount_amount": 0,
+                     *           "vat_rate": 11,
+                     *           "vat_category": null,
+                     *           "vat_exemption_reason": null,
+                     *           "vat_exemption_reason_code": null,
+                     *           "amount": 650
+                     *         }
+                     *       ],
+                     *       "payments": [
+                     *         {
+                     *           "method": "cash",
+                     *           "amount": 650,
+                     *           "tendered": null,
+                     *           "payment_intent": null
+                     *         }
+                     *       ],
+                     *       "vat": [
+                     *         {
+                     *           "rate": 11,
+                     *           "gross": 650,
+                     *           "vat": 64,
+                     *           "net": 586
+                     *         }
+                     *       ],
+                     *       "z_report": null,
+                     *       "customer": null,
+                     *       "invoice": null,
+                     *       "created_at": 1796302435
+                     *     }
+                     */
                     "application/json": {
                         amount_refunded: number;
                         change_due: number;
@@ -12204,6 +16460,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "pos.receipt",
+                     *       "sale": "sale_0Vck9xQw3S8NnkUw25qai3Zj",
+                     *       "number": "1",
+                     *       "total": 650,
+                     *       "vat": [
+                     *         {
+                     *           "rate": 11,
+                     *           "gross": 650,
+                     *           "vat": 64,
+                     *           "net": 586
+                     *         }
+                     *       ],
+                     *       "subject": "Kvittun 1",
+                     *       "text": "Kaffi 1 × 650 kr.\nSamtals 650 kr.\nVSK 11%: 64 kr.",
+                     *       "html": "<!doctype html><html lang=\"is\">…</html>"
+                     *     }
+                     */
                     "application/json": {
                         /** @description The printable 80 mm page */
                         html: string;
@@ -12258,6 +16533,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "method": "cash",
+                 *       "amount": 650,
+                 *       "staff": "staff_0Vck9xQQXmGWHiciU1JRIQNY"
+                 *     }
+                 */
                 "application/json": {
                     amount?: number | string;
                     /** @enum {string} */
@@ -12295,6 +16577,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "posref_0Vck9xQw3S8NnkUw25qai3Zk",
+                     *       "object": "pos.refund",
+                     *       "livemode": false,
+                     *       "sale": "sale_0Vck9xQw3S8NnkUw25qai3Zj",
+                     *       "register": "reg_0Vck9xQCtmKIIT41ZMSThkC1",
+                     *       "staff": "staff_0Vck9xQQXmGWHiciU1JRIQNY",
+                     *       "method": "cash",
+                     *       "amount": 650,
+                     *       "refund": null,
+                     *       "created_at": 1796302499
+                     *     }
+                     */
                     "application/json": {
                         amount: number;
                         created_at: number;
@@ -12343,6 +16639,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "staff": "staff_0VckA3M7HIdN7wUIF1FwBNAP",
+                 *       "pin": "956326"
+                 *     }
+                 */
                 "application/json": {
                     pin: string;
                     staff: string;
@@ -12368,6 +16670,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "posdev_0VckA3NnwpWlAkb5khQKUy6a",
+                     *       "object": "pos.device",
+                     *       "livemode": false,
+                     *       "register": "reg_0VckA3Lso59HuHhAljKIsnyQ",
+                     *       "credential": null,
+                     *       "signed_in_staff": "staff_0VckA3M7HIdN7wUIF1FwBNAP",
+                     *       "created_at": 1796302458
+                     *     }
+                     */
                     "application/json": {
                         created_at: number;
                         /** @description The device credential, shown once at pairing: it opens this register’s POS actions only */
@@ -12417,6 +16730,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "posdev_0VckA3xlT1xHH4bBpBK3yQNx",
+                     *       "object": "pos.device",
+                     *       "livemode": false,
+                     *       "register": "reg_0VckA3wxJ668kLedXIcIo6DE",
+                     *       "credential": null,
+                     *       "signed_in_staff": null,
+                     *       "created_at": 1796302460
+                     *     }
+                     */
                     "application/json": {
                         created_at: number;
                         /** @description The device credential, shown once at pairing: it opens this register’s POS actions only */
@@ -12466,6 +16790,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "staff_0Vck9xQQXmGWHiciU1JRIQNY",
+                     *           "object": "pos.staff",
+                     *           "livemode": false,
+                     *           "name": "Gunna",
+                     *           "role": "manager",
+                     *           "active": true,
+                     *           "locked_until": null,
+                     *           "created_at": 1796302435
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/pos/staff"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             active: boolean;
@@ -12514,6 +16857,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Gunna",
+                 *       "role": "manager",
+                 *       "pin": "27182818"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     pin: string;
@@ -12559,6 +16909,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "staff_0Vck9xQQXmGWHiciU1JRIQNY",
+                     *       "object": "pos.staff",
+                     *       "livemode": false,
+                     *       "name": "Gunna",
+                     *       "role": "manager",
+                     *       "active": true,
+                     *       "locked_until": null,
+                     *       "created_at": 1796302435
+                     *     }
+                     */
                     "application/json": {
                         active: boolean;
                         created_at: number;
@@ -12610,6 +16972,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "staff_0VckA3trmTdkbWKimPxGsyT5",
+                     *       "object": "pos.staff",
+                     *       "livemode": false,
+                     *       "name": "Jón",
+                     *       "role": "cashier",
+                     *       "active": true,
+                     *       "locked_until": 1796303360,
+                     *       "created_at": 1796302460
+                     *     }
+                     */
                     "application/json": {
                         active: boolean;
                         created_at: number;
@@ -12654,6 +17028,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "unlock": true
+                 *     }
+                 */
                 "application/json": {
                     active?: boolean | ("true" | "false");
                     name?: string;
@@ -12695,6 +17074,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "staff_0VckA3trmTdkbWKimPxGsyT5",
+                     *       "object": "pos.staff",
+                     *       "livemode": false,
+                     *       "name": "Jón",
+                     *       "role": "cashier",
+                     *       "active": true,
+                     *       "locked_until": null,
+                     *       "created_at": 1796302460
+                     *     }
+                     */
                     "application/json": {
                         active: boolean;
                         created_at: number;
@@ -12741,6 +17132,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "registration_code": "92M9DP8W",
+                 *       "url": "https://skil.example.is",
+                 *       "device_type": "simulated_reader"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @default simulated_reader
@@ -12786,6 +17184,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "pos.terminal_announcement",
+                     *       "registration_code": "92M9DP8W",
+                     *       "expires_at": 1796388858
+                     *     }
+                     */
                     "application/json": {
                         expires_at: number;
                         /** @constant */
@@ -12829,6 +17234,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "tmr_0VckA3pC30JJroGrPz0Yvhh8",
+                     *           "object": "pos.terminal",
+                     *           "livemode": false,
+                     *           "register": "reg_0VckA3oYOvukSqsWRFefzfVp",
+                     *           "label": "Borð",
+                     *           "device_type": "simulated_reader",
+                     *           "created_at": 1796302460
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/pos/terminals"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             created_at: number;
@@ -12875,6 +17298,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "register": "reg_0VckA3oYOvukSqsWRFefzfVp",
+                 *       "registration_code": "nxsn-CTNG",
+                 *       "label": "Borð"
+                 *     }
+                 */
                 "application/json": {
                     label?: string | null;
                     register: string;
@@ -12904,6 +17334,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "tmr_0VckA3pC30JJroGrPz0Yvhh8",
+                     *       "object": "pos.terminal",
+                     *       "livemode": false,
+                     *       "register": "reg_0VckA3oYOvukSqsWRFefzfVp",
+                     *       "label": "Borð",
+                     *       "device_type": "simulated_reader",
+                     *       "created_at": 1796302460
+                     *     }
+                     */
                     "application/json": {
                         created_at: number;
                         /** @enum {string} */
@@ -12953,6 +17394,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "tmr_0VckA3pC30JJroGrPz0Yvhh8",
+                     *       "object": "pos.terminal",
+                     *       "livemode": false,
+                     *       "register": "reg_0VckA3oYOvukSqsWRFefzfVp",
+                     *       "label": "Borð",
+                     *       "device_type": "simulated_reader",
+                     *       "created_at": 1796302460
+                     *     }
+                     */
                     "application/json": {
                         created_at: number;
                         /** @enum {string} */
@@ -13002,6 +17454,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "vat": [
+                     *             {
+                     *               "net": 586,
+                     *               "vat": 64,
+                     *               "rate": 11,
+                     *               "gross": 650
+                     *             }
+                     *           ],
+                     *           "cash": {
+                     *             "counted": 1,
+                     *             "expected": 5650,
+                     *             "difference": -5649,
+                     *             "opening_float": 5000
+                     *           },
+                     *           "staff": [
+                     *             {
+                     *               "name": "Gunna",
+                     *               "sales": 650,
+                     *               "staff": "staff_0Vck9xQQXmGWHiciU1JRIQNY",
+                     *               "refunds": 0,
+                     *               "sales_count": 1
+                     *             }
+                     *           ],
+                     *           "drawer": {
+                     *             "paid_in": 0,
+                     *             "paid_out": 0,
+                     *             "no_sale_openings": 0
+                     *           },
+                     *           "refunds": {
+                     *             "card": 0,
+                     *             "cash": 0,
+                     *             "count": 0,
+                     *             "amount": 0
+                     *           },
+                     *           "payments": {
+                     *             "card": 0,
+                     *             "cash": 650
+                     *           },
+                     *           "discounts": 0,
+                     *           "net_sales": 650,
+                     *           "gross_sales": 650,
+                     *           "sales_count": 1,
+                     *           "id": "zrep_0Vck9yd9u9st6pqToeI9TWTD",
+                     *           "object": "pos.z_report",
+                     *           "livemode": false,
+                     *           "register": "reg_0Vck9xQCtmKIIT41ZMSThkC1",
+                     *           "number": 1,
+                     *           "period_start": null,
+                     *           "period_end": 1796302440,
+                     *           "grand_total": 650,
+                     *           "made_by": "staff_0Vck9xQQXmGWHiciU1JRIQNY",
+                     *           "created_at": 1796302440
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/pos/z_reports"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             cash: {
@@ -13101,6 +17616,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "vat": [
+                     *         {
+                     *           "net": 586,
+                     *           "vat": 64,
+                     *           "rate": 11,
+                     *           "gross": 650
+                     *         }
+                     *       ],
+                     *       "cash": {
+                     *         "counted": 20650,
+                     *         "expected": 20650,
+                     *         "difference": 0,
+                     *         "opening_float": 20000
+                     *       },
+                     *       "staff": [
+                     *         {
+                     *           "name": "Guðrún",
+                     *           "sales": 650,
+                     *           "staff": "staff_0VckA4CcWEHCvtYbdhe532ZS",
+                     *           "refunds": 0,
+                     *           "sales_count": 1
+                     *         }
+                     *       ],
+                     *       "drawer": {
+                     *         "paid_in": 0,
+                     *         "paid_out": 0,
+                     *         "no_sale_openings": 0
+                     *       },
+                     *       "refunds": {
+                     *         "card": 0,
+                     *         "cash": 0,
+                     *         "count": 0,
+                     *         "amount": 0
+                     *       },
+                     *       "payments": {
+                     *         "card": 0,
+                     *         "cash": 650
+                     *       },
+                     *       "discounts": 0,
+                     *       "net_sales": 650,
+                     *       "gross_sales": 650,
+                     *       "sales_count": 1,
+                     *       "id": "zrep_0VckA4Gr756MjgLXJFwxbdXp",
+                     *       "object": "pos.z_report",
+                     *       "livemode": false,
+                     *       "register": "reg_0VckA4CT4NwizzueInJSY8NI",
+                     *       "number": 1,
+                     *       "period_start": null,
+                     *       "period_end": 1796302461,
+                     *       "grand_total": 650,
+                     *       "made_by": "staff_0VckA4CcWEHCvtYbdhe532ZS",
+                     *       "created_at": 1796302461
+                     *     }
+                     */
                     "application/json": {
                         cash: {
                             counted: number | null;
@@ -13200,6 +17771,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "price_0Vck9xruB1TIRiFvXjv3Wn9S",
+                     *           "object": "price",
+                     *           "livemode": false,
+                     *           "product": "prod_0Vck9whQ4xAliUKtvj6VSb9t",
+                     *           "variant": null,
+                     *           "active": true,
+                     *           "currency": "ISK",
+                     *           "unit_amount": 100,
+                     *           "type": "one_time",
+                     *           "recurring": null,
+                     *           "nickname": null,
+                     *           "replaces": null,
+                     *           "replaced_by": null,
+                     *           "metadata": {},
+                     *           "created_at": 1796302437,
+                     *           "updated_at": 1796302437
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/prices"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             active: boolean;
@@ -13264,6 +17862,21 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "product": "prod_0VckA4vyGNXjDwPKlQQuHPrQ",
+                 *       "unit_amount": "4990",
+                 *       "currency": "isk",
+                 *       "recurring": {
+                 *         "interval": "week",
+                 *         "interval_count": 2
+                 *       },
+                 *       "nickname": "Every other week",
+                 *       "metadata": {
+                 *         "plan": "b"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     active?: boolean | ("true" | "false");
                     currency?: string;
@@ -13341,6 +17954,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "price_0VckA4wEcnOdGPrSmZLLglYL",
+                     *       "object": "price",
+                     *       "livemode": false,
+                     *       "product": "prod_0VckA4vyGNXjDwPKlQQuHPrQ",
+                     *       "variant": null,
+                     *       "active": true,
+                     *       "currency": "ISK",
+                     *       "unit_amount": 4990,
+                     *       "type": "recurring",
+                     *       "recurring": {
+                     *         "interval": "week",
+                     *         "interval_count": 2
+                     *       },
+                     *       "nickname": "Every other week",
+                     *       "replaces": null,
+                     *       "replaced_by": null,
+                     *       "metadata": {
+                     *         "plan": "b"
+                     *       },
+                     *       "created_at": 1796302464,
+                     *       "updated_at": 1796302464
+                     *     }
+                     */
                     "application/json": {
                         active: boolean;
                         created_at: number;
@@ -13408,6 +18046,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "price_0VckA4ozjHvzTFyt06WeW4s7",
+                     *       "object": "price",
+                     *       "livemode": false,
+                     *       "product": "prod_0VckA4oyW9CbMRkRzMzNO6rf",
+                     *       "variant": null,
+                     *       "active": true,
+                     *       "currency": "ISK",
+                     *       "unit_amount": 24900,
+                     *       "type": "one_time",
+                     *       "recurring": null,
+                     *       "nickname": null,
+                     *       "replaces": null,
+                     *       "replaced_by": null,
+                     *       "metadata": {},
+                     *       "created_at": 1796302463,
+                     *       "updated_at": 1796302463
+                     *     }
+                     */
                     "application/json": {
                         active: boolean;
                         created_at: number;
@@ -13468,6 +18126,14 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "unit_amount": 750,
+                 *       "metadata": {
+                 *         "v": "2"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     active?: boolean | ("true" | "false");
                     metadata?: {
@@ -13513,6 +18179,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "price_0VckA4yCoQ9YNWia9fz48tea",
+                     *       "object": "price",
+                     *       "livemode": false,
+                     *       "product": "prod_0VckA4xv5XCXSGuIjbRvfcWW",
+                     *       "variant": null,
+                     *       "active": true,
+                     *       "currency": "ISK",
+                     *       "unit_amount": 750,
+                     *       "type": "one_time",
+                     *       "recurring": null,
+                     *       "nickname": null,
+                     *       "replaces": "price_0VckA4xwzVDiHHLMimD7mHGV",
+                     *       "replaced_by": null,
+                     *       "metadata": {
+                     *         "v": "2"
+                     *       },
+                     *       "created_at": 1796302464,
+                     *       "updated_at": 1796302464
+                     *     }
+                     */
                     "application/json": {
                         active: boolean;
                         created_at: number;
@@ -13584,6 +18272,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "prod_0VckA4oyW9CbMRkRzMzNO6rf",
+                     *           "object": "product",
+                     *           "livemode": false,
+                     *           "name": "Lopapeysa, grá",
+                     *           "description": null,
+                     *           "images": [
+                     *             "https://example.is/peysa.jpg"
+                     *           ],
+                     *           "active": false,
+                     *           "vat_rate": 11,
+                     *           "vat_category": null,
+                     *           "vat_exemption_reason": null,
+                     *           "vat_exemption_reason_code": null,
+                     *           "default_price": "price_0VckA4ozjHvzTFyt06WeW4s7",
+                     *           "metadata": {
+                     *             "sku": "LP-1"
+                     *           },
+                     *           "created_at": 1796302463,
+                     *           "updated_at": 1796302464
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/products"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             active: boolean;
@@ -13641,6 +18359,22 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Lopapeysa",
+                 *       "description": "Hand-knitted",
+                 *       "images": [
+                 *         "https://example.is/peysa.jpg"
+                 *       ],
+                 *       "vat_rate": 24,
+                 *       "default_price_data": {
+                 *         "unit_amount": 24900
+                 *       },
+                 *       "metadata": {
+                 *         "sku": "LP-1"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     active?: boolean | ("true" | "false");
                     /** @description Creates a price and makes it the default */
@@ -13778,6 +18512,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "prod_0VckA4oyW9CbMRkRzMzNO6rf",
+                     *       "object": "product",
+                     *       "livemode": false,
+                     *       "name": "Lopapeysa",
+                     *       "description": "Hand-knitted",
+                     *       "images": [
+                     *         "https://example.is/peysa.jpg"
+                     *       ],
+                     *       "active": true,
+                     *       "vat_rate": 24,
+                     *       "vat_category": null,
+                     *       "vat_exemption_reason": null,
+                     *       "vat_exemption_reason_code": null,
+                     *       "default_price": "price_0VckA4ozjHvzTFyt06WeW4s7",
+                     *       "metadata": {
+                     *         "sku": "LP-1"
+                     *       },
+                     *       "created_at": 1796302463,
+                     *       "updated_at": 1796302463
+                     *     }
+                     */
                     "application/json": {
                         active: boolean;
                         created_at: number;
@@ -13838,6 +18595,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "prod_0VckA4oyW9CbMRkRzMzNO6rf",
+                     *       "object": "product",
+                     *       "livemode": false,
+                     *       "name": "Lopapeysa",
+                     *       "description": "Hand-knitted",
+                     *       "images": [
+                     *         "https://example.is/peysa.jpg"
+                     *       ],
+                     *       "active": true,
+                     *       "vat_rate": 24,
+                     *       "vat_category": null,
+                     *       "vat_exemption_reason": null,
+                     *       "vat_exemption_reason_code": null,
+                     *       "default_price": "price_0VckA4ozjHvzTFyt06WeW4s7",
+                     *       "metadata": {
+                     *         "sku": "LP-1"
+                     *       },
+                     *       "created_at": 1796302463,
+                     *       "updated_at": 1796302463
+                     *     }
+                     */
                     "application/json": {
                         active: boolean;
                         created_at: number;
@@ -13895,6 +18675,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "prod_0VckA4tmc4uxbu74L6lSN5uE",
+                     *       "object": "product",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         deleted: true;
@@ -13933,6 +18720,14 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Lopapeysa, grá",
+                 *       "vat_rate": 11,
+                 *       "description": null,
+                 *       "active": false
+                 *     }
+                 */
                 "application/json": {
                     active?: boolean | ("true" | "false");
                     /** @description An active price of this product */
@@ -14050,6 +18845,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "prod_0VckA4oyW9CbMRkRzMzNO6rf",
+                     *       "object": "product",
+                     *       "livemode": false,
+                     *       "name": "Lopapeysa, grá",
+                     *       "description": null,
+                     *       "images": [
+                     *         "https://example.is/peysa.jpg"
+                     *       ],
+                     *       "active": false,
+                     *       "vat_rate": 11,
+                     *       "vat_category": null,
+                     *       "vat_exemption_reason": null,
+                     *       "vat_exemption_reason_code": null,
+                     *       "default_price": "price_0VckA4ozjHvzTFyt06WeW4s7",
+                     *       "metadata": {
+                     *         "sku": "LP-1"
+                     *       },
+                     *       "created_at": 1796302463,
+                     *       "updated_at": 1796302464
+                     *     }
+                     */
                     "application/json": {
                         active: boolean;
                         created_at: number;
@@ -14116,6 +18934,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "var_0VckA5BPfDm32Pchjs3QOHjT",
+                     *           "object": "product_variant",
+                     *           "livemode": false,
+                     *           "product": "prod_0VckA5A3kNA1igbQgJgczewj",
+                     *           "name": "L",
+                     *           "price": "price_0VckA5BfTvEZiWZUMht4MRyU",
+                     *           "unit_amount": 4500,
+                     *           "stock": null,
+                     *           "active": true,
+                     *           "metadata": {},
+                     *           "created_at": 1796302465,
+                     *           "updated_at": 1796302465
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/products/prod_0VckA5A3kNA1igbQgJgczewj/variants"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             active: boolean;
@@ -14172,6 +19013,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "S",
+                 *       "unit_amount": 3900,
+                 *       "stock": 5
+                 *     }
+                 */
                 "application/json": {
                     active?: boolean | ("true" | "false");
                     metadata?: {
@@ -14253,6 +19101,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "var_0VckA5Ac3B84kvtwnzjffoVv",
+                     *       "object": "product_variant",
+                     *       "livemode": false,
+                     *       "product": "prod_0VckA5A3kNA1igbQgJgczewj",
+                     *       "name": "S",
+                     *       "price": "price_0VckA5AlZX82xYteJhHNK8TF",
+                     *       "unit_amount": 3900,
+                     *       "stock": 5,
+                     *       "active": true,
+                     *       "metadata": {},
+                     *       "created_at": 1796302465,
+                     *       "updated_at": 1796302465
+                     *     }
+                     */
                     "application/json": {
                         active: boolean;
                         created_at: number;
@@ -14311,6 +19175,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "var_0VckA5Ac3B84kvtwnzjffoVv",
+                     *       "object": "product_variant",
+                     *       "livemode": false,
+                     *       "product": "prod_0VckA5A3kNA1igbQgJgczewj",
+                     *       "name": "Small",
+                     *       "price": "price_0VckA5DnWWvJvVZbwcmPr6ae",
+                     *       "unit_amount": 4100,
+                     *       "stock": null,
+                     *       "active": true,
+                     *       "metadata": {},
+                     *       "created_at": 1796302465,
+                     *       "updated_at": 1796302465
+                     *     }
+                     */
                     "application/json": {
                         active: boolean;
                         created_at: number;
@@ -14365,6 +19245,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "var_0VckA5BPfDm32Pchjs3QOHjT",
+                     *       "object": "product_variant",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         deleted: true;
@@ -14404,6 +19291,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "unit_amount": 4100,
+                 *       "stock": null,
+                 *       "name": "Small"
+                 *     }
+                 */
                 "application/json": {
                     active?: boolean | ("true" | "false");
                     metadata?: {
@@ -14457,6 +19351,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "var_0VckA5Ac3B84kvtwnzjffoVv",
+                     *       "object": "product_variant",
+                     *       "livemode": false,
+                     *       "product": "prod_0VckA5A3kNA1igbQgJgczewj",
+                     *       "name": "Small",
+                     *       "price": "price_0VckA5DnWWvJvVZbwcmPr6ae",
+                     *       "unit_amount": 4100,
+                     *       "stock": null,
+                     *       "active": true,
+                     *       "metadata": {},
+                     *       "created_at": 1796302465,
+                     *       "updated_at": 1796302465
+                     *     }
+                     */
                     "application/json": {
                         active: boolean;
                         created_at: number;
@@ -14520,6 +19430,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "promo_0Vck9xu9lu0H0kfFpt9sB26K",
+                     *           "object": "promotion_code",
+                     *           "livemode": false,
+                     *           "code": "FNPXEF6C",
+                     *           "coupon": "coupon_0Vck9wpHlpFQkFFz8ovcIKvC",
+                     *           "active": true,
+                     *           "customer": "cus_0Vck9woCI0MObC9u6ViCpHtz",
+                     *           "expires_at": null,
+                     *           "max_redemptions": null,
+                     *           "times_redeemed": 0,
+                     *           "restrictions": {
+                     *             "first_time_transaction": false,
+                     *             "minimum_amount": null,
+                     *             "minimum_amount_currency": null
+                     *           },
+                     *           "metadata": {},
+                     *           "created_at": 1796302437,
+                     *           "updated_at": 1796302437
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/promotion-codes"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             active: boolean;
@@ -14577,6 +19516,23 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "coupon": "coupon_0VckA62rRpiyQwhsPMMFkVl0",
+                 *       "code": "Vor2026",
+                 *       "customer": "cus_0VckA62yV6c5ETO44W3pHpxm",
+                 *       "expires_at": 1797166468,
+                 *       "max_redemptions": 5,
+                 *       "restrictions": {
+                 *         "first_time_transaction": true,
+                 *         "minimum_amount": 5000,
+                 *         "minimum_amount_currency": "isk"
+                 *       },
+                 *       "metadata": {
+                 *         "channel": "newsletter"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     active?: boolean | ("true" | "false");
                     /** @description What the customer types, any letter case; generated when omitted */
@@ -14670,6 +19626,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "promo_0VckA6399mFzpnukk9uKUbH9",
+                     *       "object": "promotion_code",
+                     *       "livemode": false,
+                     *       "code": "Vor2026",
+                     *       "coupon": "coupon_0VckA62rRpiyQwhsPMMFkVl0",
+                     *       "active": true,
+                     *       "customer": "cus_0VckA62yV6c5ETO44W3pHpxm",
+                     *       "expires_at": 1797166468,
+                     *       "max_redemptions": 5,
+                     *       "times_redeemed": 0,
+                     *       "restrictions": {
+                     *         "first_time_transaction": true,
+                     *         "minimum_amount": 5000,
+                     *         "minimum_amount_currency": "ISK"
+                     *       },
+                     *       "metadata": {
+                     *         "channel": "newsletter"
+                     *       },
+                     *       "created_at": 1796302468,
+                     *       "updated_at": 1796302468
+                     *     }
+                     */
                     "application/json": {
                         active: boolean;
                         code: string;
@@ -14730,6 +19710,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "promo_0VckA623JXFFYzAuaLzQnbSK",
+                     *       "object": "promotion_code",
+                     *       "livemode": false,
+                     *       "code": "BYEBYE",
+                     *       "coupon": "coupon_0VckA61wdmrJkPyIZcHPj45g",
+                     *       "active": false,
+                     *       "customer": null,
+                     *       "expires_at": null,
+                     *       "max_redemptions": null,
+                     *       "times_redeemed": 0,
+                     *       "restrictions": {
+                     *         "first_time_transaction": false,
+                     *         "minimum_amount": null,
+                     *         "minimum_amount_currency": null
+                     *       },
+                     *       "metadata": {},
+                     *       "created_at": 1796302468,
+                     *       "updated_at": 1796302468
+                     *     }
+                     */
                     "application/json": {
                         active: boolean;
                         code: string;
@@ -14783,6 +19785,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "active": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description false deactivates the code; its text can then be reused */
                     active?: boolean | ("true" | "false");
@@ -14820,6 +19827,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "promo_0VckA63pU0zKW7kZa0oHsShR",
+                     *       "object": "promotion_code",
+                     *       "livemode": false,
+                     *       "code": "HAUST",
+                     *       "coupon": "coupon_0VckA62rRpiyQwhsPMMFkVl0",
+                     *       "active": false,
+                     *       "customer": null,
+                     *       "expires_at": null,
+                     *       "max_redemptions": null,
+                     *       "times_redeemed": 0,
+                     *       "restrictions": {
+                     *         "first_time_transaction": false,
+                     *         "minimum_amount": null,
+                     *         "minimum_amount_currency": null
+                     *       },
+                     *       "metadata": {},
+                     *       "created_at": 1796302468,
+                     *       "updated_at": 1796302468
+                     *     }
+                     */
                     "application/json": {
                         active: boolean;
                         code: string;
@@ -14884,6 +19913,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "re_0Vck9y8Ja8SyNwQ394VT4P2m",
+                     *           "object": "refund",
+                     *           "livemode": false,
+                     *           "payment_intent": "pi_0Vck9wqu3n0xb27a8vFAGs1A",
+                     *           "amount": 4900,
+                     *           "currency": "ISK",
+                     *           "status": "succeeded",
+                     *           "reason": null,
+                     *           "destination_details": {
+                     *             "type": "card"
+                     *           },
+                     *           "created_at": 1796302438
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/refunds"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             amount: number;
@@ -14947,6 +19999,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "payment_intent": "pi_0Vck9wqu3n0xb27a8vFAGs1A",
+                 *       "amount": 100
+                 *     }
+                 */
                 "application/json": {
                     amount?: number | string;
                     payment_intent: string;
@@ -14980,6 +20038,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "re_0Vck9wtoRnm4s9poT7OhYetQ",
+                     *       "object": "refund",
+                     *       "livemode": false,
+                     *       "payment_intent": "pi_0Vck9wqu3n0xb27a8vFAGs1A",
+                     *       "amount": 100,
+                     *       "currency": "ISK",
+                     *       "status": "succeeded",
+                     *       "reason": null,
+                     *       "destination_details": {
+                     *         "type": "card"
+                     *       },
+                     *       "created_at": 1796302433
+                     *     }
+                     */
                     "application/json": {
                         amount: number;
                         created_at: number;
@@ -15046,6 +20120,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "re_0Vck9y8Ja8SyNwQ394VT4P2m",
+                     *       "object": "refund",
+                     *       "livemode": false,
+                     *       "payment_intent": "pi_0Vck9wqu3n0xb27a8vFAGs1A",
+                     *       "amount": 4900,
+                     *       "currency": "ISK",
+                     *       "status": "succeeded",
+                     *       "reason": null,
+                     *       "destination_details": {
+                     *         "type": "card"
+                     *       },
+                     *       "created_at": 1796302438
+                     *     }
+                     */
                     "application/json": {
                         amount: number;
                         created_at: number;
@@ -15107,6 +20197,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "chart_of_accounts",
+                     *       "livemode": false,
+                     *       "accounts": [
+                     *         {
+                     *           "object": "account",
+                     *           "role": "sales_24",
+                     *           "number": "3010",
+                     *           "name": "Sala í 24% VSK",
+                     *           "default_number": "3010",
+                     *           "default_name": {
+                     *             "is": "Sala í 24% VSK",
+                     *             "en": "Sales at 24 % VAT"
+                     *           }
+                     *         },
+                     *         {
+                     *           "object": "account",
+                     *           "role": "receivables",
+                     *           "number": "1210",
+                     *           "name": "Viðskiptakröfur",
+                     *           "default_number": "1210",
+                     *           "default_name": {
+                     *             "is": "Viðskiptakröfur",
+                     *             "en": "Accounts receivable"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         accounts: {
                             default_name: {
@@ -15152,6 +20272,17 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "accounts": [
+                 *         {
+                 *           "role": "sales_24",
+                 *           "number": "3100",
+                 *           "name": "Vörusala 24%"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     accounts: {
                         /** @description Its name; null for the default */
@@ -15201,6 +20332,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "chart_of_accounts",
+                     *       "livemode": false,
+                     *       "accounts": [
+                     *         {
+                     *           "object": "account",
+                     *           "role": "sales_24",
+                     *           "number": "3100",
+                     *           "name": "Vörusala 24%",
+                     *           "default_number": "3010",
+                     *           "default_name": {
+                     *             "is": "Sala í 24% VSK",
+                     *             "en": "Sales at 24 % VAT"
+                     *           }
+                     *         },
+                     *         {
+                     *           "object": "account",
+                     *           "role": "receivables",
+                     *           "number": "1210",
+                     *           "name": "Viðskiptakröfur",
+                     *           "default_number": "1210",
+                     *           "default_name": {
+                     *             "is": "Viðskiptakröfur",
+                     *             "en": "Accounts receivable"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         accounts: {
                             default_name: {
@@ -15258,6 +20419,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "url": "/v1/reports/journal",
+                     *       "period": {
+                     *         "id": "2026-11",
+                     *         "kind": "two_month",
+                     *         "start": "2026-11-01",
+                     *         "end": "2026-12-31",
+                     *         "due_date": "2027-02-05",
+                     *         "object": "books_period",
+                     *         "status": "open",
+                     *         "closed_at": null,
+                     *         "entry_count": null,
+                     *         "debit": null,
+                     *         "credit": null
+                     *       },
+                     *       "has_more": false,
+                     *       "next_page": null,
+                     *       "data": [
+                     *         {
+                     *           "object": "journal_entry",
+                     *           "date": "2026-12-03",
+                     *           "source": {
+                     *             "type": "invoice",
+                     *             "id": "in_0Vck9x7BJY80BX8RRKDBOEdO"
+                     *           },
+                     *           "reference": "TEST-000001",
+                     *           "occurred": 1796302434,
+                     *           "lines": [
+                     *             {
+                     *               "account": "receivables",
+                     *               "account_number": "1210",
+                     *               "account_name": "Viðskiptakröfur",
+                     *               "debit": 5000,
+                     *               "credit": 0
+                     *             },
+                     *             {
+                     *               "account": "sales_24",
+                     *               "account_number": "3010",
+                     *               "account_name": "Sala í 24% VSK",
+                     *               "debit": 0,
+                     *               "credit": 4032
+                     *             },
+                     *             {
+                     *               "account": "output_vat_24",
+                     *               "account_number": "2861",
+                     *               "account_name": "Útskattur 24%",
+                     *               "debit": 0,
+                     *               "credit": 968
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description The day it is booked, YYYY-MM-DD: the source's own day, or the period's first day for a late one */
@@ -15350,6 +20567,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example date,entry,source_type,source_id,reference,account_number,account_name,account,debit,credit
+                     *     2026-12-03,1,invoice,in_0Vck9x7BJY80BX8RRKDBOEdO,TEST-000001,1210,Viðskiptakröfur,receivables,5000,0
+                     *     2026-12-03,1,invoice,in_0Vck9x7BJY80BX8RRKDBOEdO,TEST-000001,3010,Sala í 24% VSK,sales_24,0,4032
+                     */
                     "text/csv": string;
                 };
             };
@@ -15387,6 +20609,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "2026-11",
+                     *       "kind": "two_month",
+                     *       "start": "2026-11-01",
+                     *       "end": "2026-12-31",
+                     *       "due_date": "2027-02-05",
+                     *       "object": "books_period",
+                     *       "status": "closed",
+                     *       "closed_at": 1798761600,
+                     *       "entry_count": 42,
+                     *       "debit": 1250400,
+                     *       "credit": 1250400
+                     *     }
+                     */
                     "application/json": {
                         closed_at: number | null;
                         credit: number | null;
@@ -15444,6 +20681,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example settlement_date,settlement_run,payout,payout_status,payout_amount,statement_ref,statement_booking_date,statement_amount,line,kind,fee_kind,source,payment_intent,refund,dispute,cost,gross,fee,net,occurred_at
+                     *     2026-12-03,stl_0VckA19XhWZhVK05MM5xJMvg,po_0VckA1JvQITSFRk2QKWK1nrr,paid,66238,2026120300001,2026-12-04,66238,stll_0VckA19Yb3Qe7Tn2,payment,,pi_0Vck9wqu3n0xb27a8vFAGs1A,pi_0Vck9wqu3n0xb27a8vFAGs1A,,,,5000,45,4955,2026-12-03T12:53:53Z
+                     */
                     "text/csv": string;
                 };
             };
@@ -15479,6 +20720,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "vat_report",
+                     *       "livemode": false,
+                     *       "period": {
+                     *         "id": "2026-11",
+                     *         "kind": "two_month",
+                     *         "start": "2026-11-01",
+                     *         "end": "2026-12-31",
+                     *         "due_date": "2027-02-05"
+                     *       },
+                     *       "vat_period": "two_month",
+                     *       "vat_number": "123456",
+                     *       "currency": "isk",
+                     *       "boxes": {
+                     *         "A": 80645,
+                     *         "B": 0,
+                     *         "C": 0,
+                     *         "D": 0,
+                     *         "vat_24": 19355,
+                     *         "vat_11": 0,
+                     *         "out_of_scope": 0
+                     *       },
+                     *       "credits": {
+                     *         "A": 4032,
+                     *         "B": 0,
+                     *         "C": 0,
+                     *         "D": 0,
+                     *         "vat_24": 968,
+                     *         "vat_11": 0,
+                     *         "out_of_scope": 0
+                     *       },
+                     *       "documents": {
+                     *         "invoice": 3,
+                     *         "credit_note": 1,
+                     *         "pos_sale": 2,
+                     *         "pos_refund": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         boxes: {
                             /** @description Box A: sales at 24 % without VAT (ISK) */
@@ -15578,6 +20859,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example type,id,number,date,parent,A,B,C,D,vat_24,vat_11,out_of_scope
+                     *     invoice,in_0Vck9x7BJY80BX8RRKDBOEdO,TEST-000001,2026-12-03,,4032,0,0,0,968,0,0
+                     *     total,,,,,4032,0,0,0,968,0,0
+                     */
                     "text/csv": string;
                 };
             };
@@ -15616,6 +20902,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "url": "/v1/reports/vat/documents",
+                     *       "has_more": false,
+                     *       "data": [
+                     *         {
+                     *           "object": "vat_report_document",
+                     *           "type": "invoice",
+                     *           "id": "in_0Vck9x7BJY80BX8RRKDBOEdO",
+                     *           "number": "TEST-000001",
+                     *           "created": 1796302434,
+                     *           "date": "2026-12-03",
+                     *           "parent": null,
+                     *           "figures": {
+                     *             "A": 4032,
+                     *             "B": 0,
+                     *             "C": 0,
+                     *             "D": 0,
+                     *             "vat_24": 968,
+                     *             "vat_11": 0,
+                     *             "out_of_scope": 0
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description When it was issued (unix seconds) */
@@ -15694,6 +21007,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "stl_0VckA19uEeBHBSVFOmRCA525",
+                     *           "object": "settlement_run",
+                     *           "livemode": false,
+                     *           "status": "pending_review",
+                     *           "settlement_date": "2026-12-03",
+                     *           "cutoff": 1796302449,
+                     *           "currency": "ISK",
+                     *           "gross": 2000,
+                     *           "fee": 30,
+                     *           "net": 1970,
+                     *           "fee_details": [
+                     *             {
+                     *               "type": "service_fee",
+                     *               "amount": 30
+                     *             },
+                     *             {
+                     *               "type": "acquirer_fee",
+                     *               "amount": 0
+                     *             }
+                     *           ],
+                     *           "line_count": 1,
+                     *           "payout": null,
+                     *           "approved_at": null,
+                     *           "submitted_at": null,
+                     *           "paid_at": null,
+                     *           "failure_reason": null,
+                     *           "created": 1796302449
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/settlement-runs"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             approved_at: number | null;
@@ -15789,6 +21140,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "stl_0VckA19XhWZhVK05MM5xJMvg",
+                     *       "object": "settlement_run",
+                     *       "livemode": false,
+                     *       "status": "submitted",
+                     *       "settlement_date": "2026-12-03",
+                     *       "cutoff": 1796302449,
+                     *       "currency": "ISK",
+                     *       "gross": 66833,
+                     *       "fee": 595,
+                     *       "net": 66238,
+                     *       "fee_details": [
+                     *         {
+                     *           "type": "service_fee",
+                     *           "amount": 595
+                     *         },
+                     *         {
+                     *           "type": "acquirer_fee",
+                     *           "amount": 0
+                     *         }
+                     *       ],
+                     *       "line_count": 8,
+                     *       "payout": {
+                     *         "id": "po_0VckA1JvQITSFRk2QKWK1nrr",
+                     *         "object": "payout",
+                     *         "status": "submitted",
+                     *         "amount": 66238,
+                     *         "currency": "ISK",
+                     *         "destination_account": "0101-26-123456",
+                     *         "end_to_end_id": "po_0VckA1JvQITSFRk2QKWK1nrr",
+                     *         "channel": "pain001_sftp",
+                     *         "file_name": "pain001_po_0VckA1JvQITSFRk2QKWK1nrr.xml",
+                     *         "submitted_at": 1796302450,
+                     *         "paid_at": null,
+                     *         "bank_entry": null
+                     *       },
+                     *       "approved_at": 1796302450,
+                     *       "submitted_at": 1796302450,
+                     *       "paid_at": null,
+                     *       "failure_reason": null,
+                     *       "created": 1796302449
+                     *     }
+                     */
                     "application/json": {
                         approved_at: number | null;
                         created: number;
@@ -15881,6 +21276,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "1",
+                     *           "object": "settlement_line",
+                     *           "kind": "payment",
+                     *           "fee_kind": "card_online",
+                     *           "source": "pi_0VckA11HRs9ymXINYneVxQUt",
+                     *           "payment_intent": "pi_0VckA11HRs9ymXINYneVxQUt",
+                     *           "gross": 10000,
+                     *           "fee": 150,
+                     *           "net": 9850,
+                     *           "currency": "ISK",
+                     *           "occurred_at": 1796298849,
+                     *           "refund": null,
+                     *           "dispute": null,
+                     *           "cost": null,
+                     *           "claim_transaction": null
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/settlement-runs/stl_0VckA19XhWZhVK05MM5xJMvg/lines"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description A krafa reversal: the bank's transaction key */
@@ -15954,6 +21375,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example id,type,source,gross,fee,net
+                     *     stl_…,payment,pi_…,4990,75,4915
+                     */
                     "text/csv": string;
                 };
             };
@@ -15987,6 +21412,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example /* Skil browser SDK *\/
+                     *     (function () { /* … *\/ })();
+                     */
                     "application/javascript": string;
                 };
             };
@@ -16024,6 +21453,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "sub_0Vck9yHdwbWZuYTcNzQCdZZu",
+                     *           "object": "subscription",
+                     *           "livemode": false,
+                     *           "customer": "cus_0Vck9woCI0MObC9u6ViCpHtz",
+                     *           "status": "trialing",
+                     *           "price": "price_0Vck9wkiak7RF7By2yu27OQN",
+                     *           "quantity": 1,
+                     *           "default_payment_method": "pm_0Vck9wp09t4U96jCCwnwwMdW",
+                     *           "collection_method": "charge_automatically",
+                     *           "billing_cycle_anchor": 1796907238,
+                     *           "current_period_start": 1796302438,
+                     *           "current_period_end": 1796907238,
+                     *           "trial_start": 1796302438,
+                     *           "trial_end": 1796907238,
+                     *           "trial_settings": {
+                     *             "end_behavior": {
+                     *               "missing_payment_method": "cancel"
+                     *             }
+                     *           },
+                     *           "paused": false,
+                     *           "cancel_at_period_end": false,
+                     *           "canceled_at": null,
+                     *           "ended_at": null,
+                     *           "cancellation_details": {
+                     *             "reason": null
+                     *           },
+                     *           "pending_update": null,
+                     *           "proration_amount": 0,
+                     *           "discount": {
+                     *             "coupon": "coupon_0Vck9wpHlpFQkFFz8ovcIKvC",
+                     *             "start": 1796302438
+                     *           },
+                     *           "dunning": {
+                     *             "retry_days": [
+                     *               1,
+                     *               3
+                     *             ],
+                     *             "end_state": "canceled",
+                     *             "payment_failed_at": null,
+                     *             "claim_fallback": null,
+                     *             "claim": null
+                     *           },
+                     *           "test_clock": null,
+                     *           "metadata": {},
+                     *           "created_at": 1796302438
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/subscriptions"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             billing_cycle_anchor: number;
@@ -16114,6 +21599,15 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "customer": "cus_0Vck9woCI0MObC9u6ViCpHtz",
+                 *       "price": "price_0Vck9wkiak7RF7By2yu27OQN",
+                 *       "default_payment_method": "pm_0Vck9wp09t4U96jCCwnwwMdW",
+                 *       "trial_period_days": 7,
+                 *       "coupon": "coupon_0Vck9wpHlpFQkFFz8ovcIKvC"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description `claim`: each period is collected by a krafa to the customer's kennitala
@@ -16263,6 +21757,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_0Vck9yHdwbWZuYTcNzQCdZZu",
+                     *       "object": "subscription",
+                     *       "livemode": false,
+                     *       "customer": "cus_0Vck9woCI0MObC9u6ViCpHtz",
+                     *       "status": "trialing",
+                     *       "price": "price_0Vck9wkiak7RF7By2yu27OQN",
+                     *       "quantity": 1,
+                     *       "default_payment_method": "pm_0Vck9wp09t4U96jCCwnwwMdW",
+                     *       "collection_method": "charge_automatically",
+                     *       "billing_cycle_anchor": 1796907238,
+                     *       "current_period_start": 1796302438,
+                     *       "current_period_end": 1796907238,
+                     *       "trial_start": 1796302438,
+                     *       "trial_end": 1796907238,
+                     *       "trial_settings": {
+                     *         "end_behavior": {
+                     *           "missing_payment_method": "cancel"
+                     *         }
+                     *       },
+                     *       "paused": false,
+                     *       "cancel_at_period_end": false,
+                     *       "canceled_at": null,
+                     *       "ended_at": null,
+                     *       "cancellation_details": {
+                     *         "reason": null
+                     *       },
+                     *       "pending_update": null,
+                     *       "proration_amount": 0,
+                     *       "discount": {
+                     *         "coupon": "coupon_0Vck9wpHlpFQkFFz8ovcIKvC",
+                     *         "start": 1796302438
+                     *       },
+                     *       "dunning": {
+                     *         "retry_days": [
+                     *           1,
+                     *           3
+                     *         ],
+                     *         "end_state": "canceled",
+                     *         "payment_failed_at": null,
+                     *         "claim_fallback": null,
+                     *         "claim": null
+                     *       },
+                     *       "test_clock": null,
+                     *       "metadata": {},
+                     *       "created_at": 1796302438
+                     *     }
+                     */
                     "application/json": {
                         billing_cycle_anchor: number;
                         cancel_at_period_end: boolean;
@@ -16356,6 +21899,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_0Vck9oFHDChBhO7D21kmevPI",
+                     *       "object": "subscription",
+                     *       "livemode": false,
+                     *       "customer": "cus_0Vck9oCiMdTwGroscDwhMbTz",
+                     *       "status": "incomplete",
+                     *       "price": "price_0Vck9oBgadlLikrtBpJe5ihW",
+                     *       "quantity": 1,
+                     *       "default_payment_method": "pm_0Vck9oDy5IcVqr0cJm8e7vbN",
+                     *       "collection_method": "charge_automatically",
+                     *       "billing_cycle_anchor": 1769860800,
+                     *       "current_period_start": 1769860800,
+                     *       "current_period_end": 1769860800,
+                     *       "trial_start": null,
+                     *       "trial_end": null,
+                     *       "trial_settings": {
+                     *         "end_behavior": {
+                     *           "missing_payment_method": "cancel"
+                     *         }
+                     *       },
+                     *       "paused": false,
+                     *       "cancel_at_period_end": false,
+                     *       "canceled_at": null,
+                     *       "ended_at": null,
+                     *       "cancellation_details": {
+                     *         "reason": null
+                     *       },
+                     *       "pending_update": null,
+                     *       "proration_amount": 0,
+                     *       "discount": null,
+                     *       "dunning": {
+                     *         "retry_days": [
+                     *           1,
+                     *           3
+                     *         ],
+                     *         "end_state": "canceled",
+                     *         "payment_failed_at": null,
+                     *         "claim_fallback": null,
+                     *         "claim": null
+                     *       },
+                     *       "test_clock": "clock_0Vck9oC2FEQKrIvibJ85fEhJ",
+                     *       "metadata": {},
+                     *       "created_at": 1796302400
+                     *     }
+                     */
                     "application/json": {
                         billing_cycle_anchor: number;
                         cancel_at_period_end: boolean;
@@ -16442,6 +22031,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "price": "price_0Vck9wkiak7RF7By2yu27OQN"
+                 *     }
+                 */
                 "application/json": {
                     cancel_at_period_end?: boolean;
                     cancellation_reason?: string | null;
@@ -16555,6 +22149,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_0Vck9wvq95v4UPWkW3iCyliw",
+                     *       "object": "subscription",
+                     *       "livemode": false,
+                     *       "customer": "cus_0Vck9woCI0MObC9u6ViCpHtz",
+                     *       "status": "trialing",
+                     *       "price": "price_0Vck9wkiak7RF7By2yu27OQN",
+                     *       "quantity": 1,
+                     *       "default_payment_method": "pm_0Vck9wp09t4U96jCCwnwwMdW",
+                     *       "collection_method": "charge_automatically",
+                     *       "billing_cycle_anchor": 1796907233,
+                     *       "current_period_start": 1796302433,
+                     *       "current_period_end": 1796907233,
+                     *       "trial_start": 1796302433,
+                     *       "trial_end": 1796907233,
+                     *       "trial_settings": {
+                     *         "end_behavior": {
+                     *           "missing_payment_method": "cancel"
+                     *         }
+                     *       },
+                     *       "paused": false,
+                     *       "cancel_at_period_end": false,
+                     *       "canceled_at": null,
+                     *       "ended_at": null,
+                     *       "cancellation_details": {
+                     *         "reason": null
+                     *       },
+                     *       "pending_update": null,
+                     *       "proration_amount": 0,
+                     *       "discount": null,
+                     *       "dunning": {
+                     *         "retry_days": [
+                     *           1,
+                     *           3
+                     *         ],
+                     *         "end_state": "canceled",
+                     *         "payment_failed_at": null,
+                     *         "claim_fallback": null,
+                     *         "claim": null
+                     *       },
+                     *       "test_clock": null,
+                     *       "metadata": {},
+                     *       "created_at": 1796302433
+                     *     }
+                     */
                     "application/json": {
                         billing_cycle_anchor: number;
                         cancel_at_period_end: boolean;
@@ -16643,6 +22283,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "cancellation_reason": "The customer closed the shop"
+                 *     }
+                 */
                 "application/json": {
                     cancellation_reason?: string;
                 };
@@ -16664,6 +22309,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_0Vck9oFHDChBhO7D21kmevPI",
+                     *       "object": "subscription",
+                     *       "livemode": false,
+                     *       "customer": "cus_0Vck9oCiMdTwGroscDwhMbTz",
+                     *       "status": "incomplete",
+                     *       "price": "price_0Vck9oBgadlLikrtBpJe5ihW",
+                     *       "quantity": 1,
+                     *       "default_payment_method": "pm_0Vck9oDy5IcVqr0cJm8e7vbN",
+                     *       "collection_method": "charge_automatically",
+                     *       "billing_cycle_anchor": 1769860800,
+                     *       "current_period_start": 1769860800,
+                     *       "current_period_end": 1769860800,
+                     *       "trial_start": null,
+                     *       "trial_end": null,
+                     *       "trial_settings": {
+                     *         "end_behavior": {
+                     *           "missing_payment_method": "cancel"
+                     *         }
+                     *       },
+                     *       "paused": false,
+                     *       "cancel_at_period_end": false,
+                     *       "canceled_at": null,
+                     *       "ended_at": null,
+                     *       "cancellation_details": {
+                     *         "reason": null
+                     *       },
+                     *       "pending_update": null,
+                     *       "proration_amount": 0,
+                     *       "discount": null,
+                     *       "dunning": {
+                     *         "retry_days": [
+                     *           1,
+                     *           3
+                     *         ],
+                     *         "end_state": "canceled",
+                     *         "payment_failed_at": null,
+                     *         "claim_fallback": null,
+                     *         "claim": null
+                     *       },
+                     *       "test_clock": "clock_0Vck9oC2FEQKrIvibJ85fEhJ",
+                     *       "metadata": {},
+                     *       "created_at": 1796302400
+                     *     }
+                     */
                     "application/json": {
                         billing_cycle_anchor: number;
                         cancel_at_period_end: boolean;
@@ -16754,6 +22445,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     /** @description A test card (README, "Test cards"); default 4242 4242 4242 4242 */
                     card?: {
@@ -16815,6 +22507,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cs_0Vck9oNsDLrGc2IdVlSW7iFw",
+                     *       "object": "checkout.session",
+                     *       "livemode": false,
+                     *       "amount": 19970,
+                     *       "amount_subtotal": 19970,
+                     *       "discount_amount": 0,
+                     *       "promotion_code_id": null,
+                     *       "currency": "ISK",
+                     *       "status": "complete",
+                     *       "url": "https://skil.example.is/checkout/cs_0Vck9oNsDLrGc2IdVlSW7iFw",
+                     *       "short_url": "https://skil.example.is/s/KrcfLMwJsC",
+                     *       "success_url": "https://shop.example/ok",
+                     *       "cancel_url": null,
+                     *       "save_payment_method": false,
+                     *       "customer": "cus_0Vck9oCiMdTwGroscDwhMbTz",
+                     *       "product": null,
+                     *       "subscription": null,
+                     *       "payment_intent": "pi_0Vck9oP0kOVcqmLsKYNKkPrg",
+                     *       "payment_method": null,
+                     *       "customer_email": "jon@example.is",
+                     *       "customer_name": "Jón Jónsson",
+                     *       "customer_phone": null,
+                     *       "payment_status": "paid",
+                     *       "locale": null,
+                     *       "items": [
+                     *         {
+                     *           "id": "li_0Vck9oNs9DlbjplclloevgZT",
+                     *           "product_id": null,
+                     *           "variant_id": null,
+                     *           "description": "Baunir 1 kg",
+                     *           "quantity": 2,
+                     *           "unit_amount": 3490,
+                     *           "vat_rate": 11,
+                     *           "vat_category": null,
+                     *           "vat_exemption_reason": null,
+                     *           "vat_exemption_reason_code": null
+                     *         },
+                     *         {
+                     *           "id": "li_0Vck9oNsRYyf4WV000x2BKkH",
+                     *           "product_id": null,
+                     *           "variant_id": null,
+                     *           "description": "Kvörn",
+                     *           "quantity": 1,
+                     *           "unit_amount": 12990,
+                     *           "vat_rate": 24,
+                     *           "vat_category": null,
+                     *           "vat_exemption_reason": null,
+                     *           "vat_exemption_reason_code": null
+                     *         }
+                     *       ],
+                     *       "form_fields": null,
+                     *       "custom_fields": null,
+                     *       "allow_custom_amount": false,
+                     *       "minimum_amount": null,
+                     *       "expires_at": 1796388800,
+                     *       "created_at": 1796302400,
+                     *       "metadata": null,
+                     *       "pickup_point": null,
+                     *       "business_invoice": {
+                     *         "enabled": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         allow_custom_amount: boolean;
                         amount: number;
@@ -16939,6 +22696,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     /** @description Default: all that is due today */
                     amount?: number | string;
@@ -16964,6 +22722,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "clm_0VckA6b1rxgr2XiqCFVlOCwz",
+                     *       "object": "claim",
+                     *       "livemode": false,
+                     *       "status": "issued",
+                     *       "customer": null,
+                     *       "payer_kennitala": "1201603389",
+                     *       "claim_number": 3,
+                     *       "claim_key": {
+                     *         "claimant_id": "5510730339",
+                     *         "account": "000166000003",
+                     *         "due_date": "2027-01-12"
+                     *       },
+                     *       "amount": 20000,
+                     *       "amount_paid": 0,
+                     *       "currency": "ISK",
+                     *       "due_date": "2027-01-12",
+                     *       "final_due_date": "2027-01-26",
+                     *       "cancellation_date": "2031-01-12",
+                     *       "notice_fee": null,
+                     *       "default_charges": null,
+                     *       "default_interest": null,
+                     *       "discount": null,
+                     *       "allow_partial_payment": true,
+                     *       "description": "claim 20000",
+                     *       "payment_intent": null,
+                     *       "bank_error": null,
+                     *       "metadata": {
+                     *         "order": "20000"
+                     *       },
+                     *       "created_at": 1796302470
+                     *     }
+                     */
                     "application/json": {
                         allow_partial_payment: boolean;
                         amount: number;
@@ -17069,6 +22861,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "to": "returned"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description `returned`: back to the merchant
@@ -17110,6 +22907,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dlv_0VckAKwXD3cy2jPB5W61KPDZ",
+                     *       "object": "delivery",
+                     *       "livemode": false,
+                     *       "carrier": "posturinn",
+                     *       "status": "returned",
+                     *       "pickup_point": {
+                     *         "id": "posturinn:pb-105-hlemmur",
+                     *         "object": "pickup_point",
+                     *         "carrier": "posturinn",
+                     *         "kind": "postbox",
+                     *         "name": "Póstbox Hlemmur",
+                     *         "address": {
+                     *           "city": "Reykjavík",
+                     *           "line1": "Laugavegur 107",
+                     *           "postal_code": "105"
+                     *         },
+                     *         "latitude": 64.1432,
+                     *         "longitude": -21.9153,
+                     *         "opening_hours": [
+                     *           "Alla daga 00:00–24:00"
+                     *         ]
+                     *       },
+                     *       "checkout_session": "cs_0VckAKv9sJYNBFzYvLTDUGhT",
+                     *       "recipient": {
+                     *         "name": "Jóna Jónsdóttir",
+                     *         "email": "jona@example.is",
+                     *         "phone": null
+                     *       },
+                     *       "carrier_order_id": "ps-qt9Z8uaj2tH7",
+                     *       "tracking_number": "CC947046844IS",
+                     *       "booked_at": 1796302526,
+                     *       "canceled_at": null,
+                     *       "created_at": 1796302525,
+                     *       "updated_at": 1796302526
+                     *     }
+                     */
                     "application/json": {
                         booked_at: number | null;
                         canceled_at: number | null;
@@ -17191,6 +23026,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "clock_0Vck9oC2FEQKrIvibJ85fEhJ",
+                     *           "object": "test_helpers.test_clock",
+                     *           "livemode": false,
+                     *           "name": "invoice year",
+                     *           "frozen_time": 1769860800,
+                     *           "status": "ready",
+                     *           "status_details": {
+                     *             "advancing": null
+                     *           },
+                     *           "created_at": 1796302400
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/test_helpers/test_clocks"
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             created_at: number;
@@ -17242,6 +23098,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "frozen_time": 1769860800,
+                 *       "name": "invoice year"
+                 *     }
+                 */
                 "application/json": {
                     frozen_time: number | string;
                     name?: string;
@@ -17267,6 +23129,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "clock_0Vck9oC2FEQKrIvibJ85fEhJ",
+                     *       "object": "test_helpers.test_clock",
+                     *       "livemode": false,
+                     *       "name": "invoice year",
+                     *       "frozen_time": 1769860800,
+                     *       "status": "ready",
+                     *       "status_details": {
+                     *         "advancing": null
+                     *       },
+                     *       "created_at": 1796302400
+                     *     }
+                     */
                     "application/json": {
                         created_at: number;
                         frozen_time: number;
@@ -17321,6 +23197,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "clock_0Vck9oC2FEQKrIvibJ85fEhJ",
+                     *       "object": "test_helpers.test_clock",
+                     *       "livemode": false,
+                     *       "name": "invoice year",
+                     *       "frozen_time": 1769860800,
+                     *       "status": "advancing",
+                     *       "status_details": {
+                     *         "advancing": {
+                     *           "target_frozen_time": 1772283600
+                     *         }
+                     *       },
+                     *       "created_at": 1796302400
+                     *     }
+                     */
                     "application/json": {
                         created_at: number;
                         frozen_time: number;
@@ -17372,6 +23264,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "clock_0VckA5vlEkQlkhHQqu5vrQ07",
+                     *       "object": "test_helpers.test_clock",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         deleted: true;
@@ -17410,6 +23309,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "frozen_time": 1772283600
+                 *     }
+                 */
                 "application/json": {
                     frozen_time: number | string;
                 };
@@ -17431,6 +23335,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "clock_0Vck9oC2FEQKrIvibJ85fEhJ",
+                     *       "object": "test_helpers.test_clock",
+                     *       "livemode": false,
+                     *       "name": "invoice year",
+                     *       "frozen_time": 1769860800,
+                     *       "status": "advancing",
+                     *       "status_details": {
+                     *         "advancing": {
+                     *           "target_frozen_time": 1772283600
+                     *         }
+                     *       },
+                     *       "created_at": 1796302400
+                     *     }
+                     */
                     "application/json": {
                         created_at: number;
                         frozen_time: number;
@@ -17466,6 +23386,5438 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    webhookCheckoutSessionCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "checkout.session.completed",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "cs_0Vck9x3k0eKVVEhnHYQbgvPQ",
+                 *         "object": "checkout.session",
+                 *         "livemode": false,
+                 *         "amount": 2500,
+                 *         "amount_subtotal": 2500,
+                 *         "discount_amount": 0,
+                 *         "promotion_code_id": null,
+                 *         "currency": "ISK",
+                 *         "status": "complete",
+                 *         "url": "https://skil.example.is/checkout/cs_0Vck9x3k0eKVVEhnHYQbgvPQ",
+                 *         "short_url": "https://skil.example.is/s/JTnoV7UbwI",
+                 *         "success_url": null,
+                 *         "cancel_url": null,
+                 *         "save_payment_method": false,
+                 *         "customer": null,
+                 *         "product": null,
+                 *         "subscription": null,
+                 *         "payment_intent": "pi_0Vck9x5HlHcKL4AXwIWjVIoU",
+                 *         "payment_method": null,
+                 *         "customer_email": "buyer@example.com",
+                 *         "customer_name": "Test Buyer",
+                 *         "customer_phone": null,
+                 *         "payment_status": "paid",
+                 *         "locale": null,
+                 *         "items": [],
+                 *         "form_fields": null,
+                 *         "custom_fields": null,
+                 *         "allow_custom_amount": false,
+                 *         "minimum_amount": null,
+                 *         "expires_at": 1796388834,
+                 *         "created_at": 1796302434,
+                 *         "metadata": null,
+                 *         "pickup_point": null,
+                 *         "business_invoice": {
+                 *           "enabled": false
+                 *         }
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        allow_custom_amount: boolean;
+                        amount: number;
+                        amount_subtotal: number;
+                        /** @description Whether the checkout offers "invoice to a company" (our extension of §2.1, decision 0212) */
+                        business_invoice: {
+                            enabled: boolean;
+                        };
+                        cancel_url: string | null;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        custom_fields: {
+                            [key: string]: string;
+                        } | null;
+                        customer: string | null;
+                        customer_email: string | null;
+                        customer_name: string | null;
+                        customer_phone: string | null;
+                        discount_amount: number;
+                        expires_at: number;
+                        form_fields: {
+                            /** @description The merchant's label in Icelandic and English; either may be null (our extension, decision 0203) */
+                            label: {
+                                en: string | null;
+                                is: string | null;
+                            } | null;
+                            name: string;
+                            required: boolean;
+                            type: string;
+                        }[] | null;
+                        id: string;
+                        items: {
+                            description: string;
+                            id: string;
+                            product_id: string | null;
+                            quantity: number;
+                            unit_amount: number;
+                            variant_id: string | null;
+                            /** @description S standard (11 or 24 %), Z zero rated, E exempt, O outside the scope of VAT; null: derived from the rate (Z at 0, S otherwise; O when the merchant has no VAT number) */
+                            vat_category: ("S" | "Z" | "E" | "O") | null;
+                            /** @description Why the line is exempt (E) or outside the scope (O) */
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code for the exemption */
+                            vat_exemption_reason_code: string | null;
+                            vat_rate: 0 | 11 | 24;
+                        }[];
+                        livemode: boolean;
+                        locale: ("is" | "en") | null;
+                        metadata: {
+                            [key: string]: unknown;
+                        } | null;
+                        minimum_amount: number | null;
+                        /** @constant */
+                        object: "checkout.session";
+                        /** @description Id of the payment intent created once payment completes: null while the session is open (a declined card attempt included), set when the payment is captured or the krafa paid (decision 0204) */
+                        payment_intent: string | null;
+                        payment_method: string | null;
+                        /** @enum {string} */
+                        payment_status: "paid" | "awaiting_claim" | "unpaid" | "no_payment_required";
+                        /** @description The pickup point the parcel goes to, once chosen; null when none is (our extension of §2.1, decision 0134) */
+                        pickup_point: {
+                            address: {
+                                city: string;
+                                line1: string;
+                                postal_code: string;
+                            };
+                            /** @enum {string} */
+                            carrier: "dropp" | "posturinn";
+                            /** @description `<carrier>:<the carrier’s own id>` */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "location" | "postbox" | "parcel_point";
+                            latitude: number;
+                            longitude: number;
+                            name: string;
+                            /** @constant */
+                            object: "pickup_point";
+                            opening_hours: string[];
+                        } | null;
+                        product: string | null;
+                        promotion_code_id: string | null;
+                        save_payment_method: boolean;
+                        short_url: string;
+                        /** @enum {string} */
+                        status: "open" | "complete" | "expired";
+                        subscription: string | null;
+                        success_url: string | null;
+                        url: string;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "checkout.session.completed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookClaimCollectionStepTaken: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "claim.collection_step_taken",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "ccs_0VckB1Hq2xYt7Lm4Pz9Wd3Rk",
+                 *         "object": "claim_collection_step",
+                 *         "claim": "clm_0VckA6alcGzY2PDHAALRmUU0",
+                 *         "step": 1,
+                 *         "kind": "warning",
+                 *         "taken_on": "2027-01-27",
+                 *         "cost": 950,
+                 *         "status": "taken",
+                 *         "amount_owed": {
+                 *           "principal": 10000,
+                 *           "interest": 0,
+                 *           "costs": 950,
+                 *           "total": 10950
+                 *         },
+                 *         "bank_altered": true,
+                 *         "mailed": true,
+                 *         "created_at": 1800921600
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        amount_owed: {
+                            costs: number;
+                            interest: number;
+                            principal: number;
+                            total: number;
+                        };
+                        bank_altered: boolean;
+                        claim: string;
+                        cost: number;
+                        created_at: number;
+                        id: string;
+                        /** @enum {string} */
+                        kind: "overdue" | "warning" | "letter" | "reminder" | "call" | "hand_off" | "close";
+                        mailed: boolean;
+                        /** @constant */
+                        object: "claim_collection_step";
+                        /** @enum {string} */
+                        status: "taken" | "withdrawn";
+                        step: number;
+                        taken_on: string;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "claim.collection_step_taken";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookClaimCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "claim.created",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "clm_0VckA6alcGzY2PDHAALRmUU0",
+                 *         "object": "claim",
+                 *         "livemode": false,
+                 *         "status": "issued",
+                 *         "customer": null,
+                 *         "payer_kennitala": "1201603389",
+                 *         "claim_number": 2,
+                 *         "claim_key": {
+                 *           "claimant_id": "5510730339",
+                 *           "account": "000166000002",
+                 *           "due_date": "2027-01-12"
+                 *         },
+                 *         "amount": 10000,
+                 *         "amount_paid": 0,
+                 *         "currency": "ISK",
+                 *         "due_date": "2027-01-12",
+                 *         "final_due_date": "2027-01-26",
+                 *         "cancellation_date": "2031-01-12",
+                 *         "notice_fee": null,
+                 *         "default_charges": null,
+                 *         "default_interest": null,
+                 *         "discount": null,
+                 *         "allow_partial_payment": false,
+                 *         "description": "claim 10000",
+                 *         "payment_intent": null,
+                 *         "bank_error": null,
+                 *         "metadata": {
+                 *           "order": "10000"
+                 *         },
+                 *         "created_at": 1796302470
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        allow_partial_payment: boolean;
+                        amount: number;
+                        amount_paid: number;
+                        bank_error: {
+                            code: string | null;
+                            message: string;
+                        } | null;
+                        cancellation_date: string;
+                        claim_key: {
+                            account: string;
+                            claimant_id: string;
+                            due_date: string;
+                        } | null;
+                        claim_number: number;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        customer: string | null;
+                        default_charges: {
+                            first: {
+                                days: number;
+                                /** @enum {string} */
+                                type: "amount" | "percentage";
+                                value: number;
+                            } | null;
+                            reference_date: ("due_date" | "final_due_date") | null;
+                            second: {
+                                days: number;
+                                /** @enum {string} */
+                                type: "amount" | "percentage";
+                                value: number;
+                            } | null;
+                        } | null;
+                        default_interest: {
+                            base: ("amount" | "amount_and_default_charge") | null;
+                            day_count: ("360" | "daily" | "calendar") | null;
+                            percentage: number | null;
+                            reference_date: ("due_date" | "final_due_date") | null;
+                        } | null;
+                        description: string | null;
+                        discount: {
+                            first: {
+                                days: number;
+                                /** @enum {string} */
+                                type: "amount" | "percentage";
+                                value: number;
+                            } | null;
+                            reference_date: ("due_date" | "final_due_date") | null;
+                            second: {
+                                days: number;
+                                /** @enum {string} */
+                                type: "amount" | "percentage";
+                                value: number;
+                            } | null;
+                        } | null;
+                        due_date: string;
+                        final_due_date: string;
+                        id: string;
+                        livemode: boolean;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        notice_fee: number | null;
+                        /** @constant */
+                        object: "claim";
+                        payer_kennitala: string;
+                        payment_intent: string | null;
+                        /** @enum {string} */
+                        status: "pending" | "issued" | "paid" | "partially_paid" | "cancelled" | "expired";
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "claim.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookClaimFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "claim.failed",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "clm_0VckA6b1rxgr2XiqCFVlOCwz",
+                 *         "object": "claim",
+                 *         "livemode": false,
+                 *         "status": "expired",
+                 *         "customer": null,
+                 *         "payer_kennitala": "1201603389",
+                 *         "claim_number": 3,
+                 *         "claim_key": {
+                 *           "claimant_id": "5510730339",
+                 *           "account": "000166000003",
+                 *           "due_date": "2027-01-12"
+                 *         },
+                 *         "amount": 20000,
+                 *         "amount_paid": 0,
+                 *         "currency": "ISK",
+                 *         "due_date": "2027-01-12",
+                 *         "final_due_date": "2027-01-26",
+                 *         "cancellation_date": "2031-01-12",
+                 *         "notice_fee": null,
+                 *         "default_charges": null,
+                 *         "default_interest": null,
+                 *         "discount": null,
+                 *         "allow_partial_payment": true,
+                 *         "description": "claim 20000",
+                 *         "payment_intent": null,
+                 *         "bank_error": null,
+                 *         "metadata": {
+                 *           "order": "20000"
+                 *         },
+                 *         "created_at": 1796302470
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        allow_partial_payment: boolean;
+                        amount: number;
+                        amount_paid: number;
+                        bank_error: {
+                            code: string | null;
+                            message: string;
+                        } | null;
+                        cancellation_date: string;
+                        claim_key: {
+                            account: string;
+                            claimant_id: string;
+                            due_date: string;
+                        } | null;
+                        claim_number: number;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        customer: string | null;
+                        default_charges: {
+                            first: {
+                                days: number;
+                                /** @enum {string} */
+                                type: "amount" | "percentage";
+                                value: number;
+                            } | null;
+                            reference_date: ("due_date" | "final_due_date") | null;
+                            second: {
+                                days: number;
+                                /** @enum {string} */
+                                type: "amount" | "percentage";
+                                value: number;
+                            } | null;
+                        } | null;
+                        default_interest: {
+                            base: ("amount" | "amount_and_default_charge") | null;
+                            day_count: ("360" | "daily" | "calendar") | null;
+                            percentage: number | null;
+                            reference_date: ("due_date" | "final_due_date") | null;
+                        } | null;
+                        description: string | null;
+                        discount: {
+                            first: {
+                                days: number;
+                                /** @enum {string} */
+                                type: "amount" | "percentage";
+                                value: number;
+                            } | null;
+                            reference_date: ("due_date" | "final_due_date") | null;
+                            second: {
+                                days: number;
+                                /** @enum {string} */
+                                type: "amount" | "percentage";
+                                value: number;
+                            } | null;
+                        } | null;
+                        due_date: string;
+                        final_due_date: string;
+                        id: string;
+                        livemode: boolean;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        notice_fee: number | null;
+                        /** @constant */
+                        object: "claim";
+                        payer_kennitala: string;
+                        payment_intent: string | null;
+                        /** @enum {string} */
+                        status: "pending" | "issued" | "paid" | "partially_paid" | "cancelled" | "expired";
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "claim.failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookClaimHandedOff: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "claim.handed_off",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "ccs_0VckB4Hq2xYt7Lm4Pz9Wd3Rk",
+                 *         "object": "claim_collection_step",
+                 *         "claim": "clm_0VckA6alcGzY2PDHAALRmUU0",
+                 *         "step": 4,
+                 *         "kind": "hand_off",
+                 *         "taken_on": "2027-02-25",
+                 *         "cost": 0,
+                 *         "status": "taken",
+                 *         "amount_owed": {
+                 *           "principal": 10000,
+                 *           "interest": 190,
+                 *           "costs": 3550,
+                 *           "total": 13740
+                 *         },
+                 *         "bank_altered": true,
+                 *         "mailed": true,
+                 *         "created_at": 1803427200
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        amount_owed: {
+                            costs: number;
+                            interest: number;
+                            principal: number;
+                            total: number;
+                        };
+                        bank_altered: boolean;
+                        claim: string;
+                        cost: number;
+                        created_at: number;
+                        id: string;
+                        /** @enum {string} */
+                        kind: "overdue" | "warning" | "letter" | "reminder" | "call" | "hand_off" | "close";
+                        mailed: boolean;
+                        /** @constant */
+                        object: "claim_collection_step";
+                        /** @enum {string} */
+                        status: "taken" | "withdrawn";
+                        step: number;
+                        taken_on: string;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "claim.handed_off";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookClaimOverdue: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "claim.overdue",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "ccs_0VckB0Hq2xYt7Lm4Pz9Wd3Rk",
+                 *         "object": "claim_collection_step",
+                 *         "claim": "clm_0VckA6alcGzY2PDHAALRmUU0",
+                 *         "step": 0,
+                 *         "kind": "overdue",
+                 *         "taken_on": "2027-01-27",
+                 *         "cost": 0,
+                 *         "status": "taken",
+                 *         "amount_owed": {
+                 *           "principal": 10000,
+                 *           "interest": 0,
+                 *           "costs": 0,
+                 *           "total": 10000
+                 *         },
+                 *         "bank_altered": true,
+                 *         "mailed": true,
+                 *         "created_at": 1800921600
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        amount_owed: {
+                            costs: number;
+                            interest: number;
+                            principal: number;
+                            total: number;
+                        };
+                        bank_altered: boolean;
+                        claim: string;
+                        cost: number;
+                        created_at: number;
+                        id: string;
+                        /** @enum {string} */
+                        kind: "overdue" | "warning" | "letter" | "reminder" | "call" | "hand_off" | "close";
+                        mailed: boolean;
+                        /** @constant */
+                        object: "claim_collection_step";
+                        /** @enum {string} */
+                        status: "taken" | "withdrawn";
+                        step: number;
+                        taken_on: string;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "claim.overdue";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookClaimPaid: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "claim.paid",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "clm_0VckA6alcGzY2PDHAALRmUU0",
+                 *         "object": "claim",
+                 *         "livemode": false,
+                 *         "status": "paid",
+                 *         "customer": null,
+                 *         "payer_kennitala": "1201603389",
+                 *         "claim_number": 2,
+                 *         "claim_key": {
+                 *           "claimant_id": "5510730339",
+                 *           "account": "000166000002",
+                 *           "due_date": "2027-01-12"
+                 *         },
+                 *         "amount": 10000,
+                 *         "amount_paid": 10000,
+                 *         "currency": "ISK",
+                 *         "due_date": "2027-01-12",
+                 *         "final_due_date": "2027-01-26",
+                 *         "cancellation_date": "2031-01-12",
+                 *         "notice_fee": null,
+                 *         "default_charges": null,
+                 *         "default_interest": null,
+                 *         "discount": null,
+                 *         "allow_partial_payment": false,
+                 *         "description": "claim 10000",
+                 *         "payment_intent": "pi_0VckA7AFKjz1U9cgzelX7Owe",
+                 *         "bank_error": null,
+                 *         "metadata": {
+                 *           "order": "10000"
+                 *         },
+                 *         "created_at": 1796302470
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        allow_partial_payment: boolean;
+                        amount: number;
+                        amount_paid: number;
+                        bank_error: {
+                            code: string | null;
+                            message: string;
+                        } | null;
+                        cancellation_date: string;
+                        claim_key: {
+                            account: string;
+                            claimant_id: string;
+                            due_date: string;
+                        } | null;
+                        claim_number: number;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        customer: string | null;
+                        default_charges: {
+                            first: {
+                                days: number;
+                                /** @enum {string} */
+                                type: "amount" | "percentage";
+                                value: number;
+                            } | null;
+                            reference_date: ("due_date" | "final_due_date") | null;
+                            second: {
+                                days: number;
+                                /** @enum {string} */
+                                type: "amount" | "percentage";
+                                value: number;
+                            } | null;
+                        } | null;
+                        default_interest: {
+                            base: ("amount" | "amount_and_default_charge") | null;
+                            day_count: ("360" | "daily" | "calendar") | null;
+                            percentage: number | null;
+                            reference_date: ("due_date" | "final_due_date") | null;
+                        } | null;
+                        description: string | null;
+                        discount: {
+                            first: {
+                                days: number;
+                                /** @enum {string} */
+                                type: "amount" | "percentage";
+                                value: number;
+                            } | null;
+                            reference_date: ("due_date" | "final_due_date") | null;
+                            second: {
+                                days: number;
+                                /** @enum {string} */
+                                type: "amount" | "percentage";
+                                value: number;
+                            } | null;
+                        } | null;
+                        due_date: string;
+                        final_due_date: string;
+                        id: string;
+                        livemode: boolean;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        notice_fee: number | null;
+                        /** @constant */
+                        object: "claim";
+                        payer_kennitala: string;
+                        payment_intent: string | null;
+                        /** @enum {string} */
+                        status: "pending" | "issued" | "paid" | "partially_paid" | "cancelled" | "expired";
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "claim.paid";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookCreditNoteCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "credit_note.created",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "cn_0Vck9xDKE0R1O69ph1sBmCb8",
+                 *         "object": "credit_note",
+                 *         "livemode": false,
+                 *         "number": "TEST-000002",
+                 *         "sequence": 2,
+                 *         "currency": "ISK",
+                 *         "invoice": "in_0Vck9x7BJY80BX8RRKDBOEdO",
+                 *         "refund": "re_0Vck9xCqHVuZ4XRtM92D1Gh3",
+                 *         "claim": null,
+                 *         "pos_refund": null,
+                 *         "lines": [
+                 *           {
+                 *             "description": "Refund of invoice TEST-000001",
+                 *             "quantity": 1,
+                 *             "unit_amount": 500,
+                 *             "amount": 500,
+                 *             "net_amount": 500,
+                 *             "vat_rate": 0,
+                 *             "vat_category": "O",
+                 *             "vat_exemption_reason": null,
+                 *             "vat_exemption_reason_code": null
+                 *           }
+                 *         ],
+                 *         "vat": [
+                 *           {
+                 *             "rate": 0,
+                 *             "category": "O",
+                 *             "exemption_reason": null,
+                 *             "exemption_reason_code": null,
+                 *             "amount": 500,
+                 *             "taxable_amount": 500,
+                 *             "vat_amount": 0
+                 *           }
+                 *         ],
+                 *         "total": 500,
+                 *         "total_vat": 0,
+                 *         "issued_at": 1796302434,
+                 *         "created_at": 1796302434,
+                 *         "delivery": null
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        /** @description The krafa cancelled unpaid whose invoice it credits in full (decision 0211) */
+                        claim: string | null;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        /** @description How the credit note reaches the buyer, as its invoice did (decision 0237); null when the customer chose none */
+                        delivery: {
+                            /** @description Why it was not delivered: the validation artefacts' rule ids, or the access point's own code */
+                            failure_reasons: {
+                                message: string;
+                                rule: string;
+                            }[];
+                            finished_at: number | null;
+                            /**
+                             * @description The customer's `invoice_settings.delivery_method` when the invoice was issued
+                             * @enum {string}
+                             */
+                            method: "peppol" | "email";
+                            /** @description The Peppol participant id (`0196:<kennitala>`) or e-mail address it went to */
+                            receiver: string | null;
+                            /**
+                             * @description `sent`: the access point has it; `delivered` and `failed` are final
+                             * @enum {string}
+                             */
+                            status: "pending" | "sent" | "delivered" | "failed";
+                        } | null;
+                        id: string;
+                        invoice: string;
+                        issued_at: number;
+                        lines: {
+                            /** @description quantity × unit_amount, with VAT */
+                            amount: number;
+                            description: string;
+                            /** @description The line's amount without VAT */
+                            net_amount: number;
+                            quantity: number;
+                            /** @description Price per unit with VAT */
+                            unit_amount: number;
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            vat_category: "S" | "Z" | "E" | "O";
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code */
+                            vat_exemption_reason_code: string | null;
+                            /** @description 0, 11 or 24 */
+                            vat_rate: number;
+                        }[];
+                        livemode: boolean;
+                        number: string;
+                        /** @constant */
+                        object: "credit_note";
+                        /** @description The till refund it credits (decision 0235) */
+                        pos_refund: string | null;
+                        /** @description The refund it credits; null when it credits a cancelled krafa */
+                        refund: string | null;
+                        /** @description Numbered in the same sequence as the invoices (decision 0139) */
+                        sequence: number;
+                        total: number;
+                        total_vat: number;
+                        vat: {
+                            /** @description Amount with VAT of the lines at this rate */
+                            amount: number;
+                            /**
+                             * @description One group per category and rate (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
+                            /** @description For E and O: why no VAT is charged */
+                            exemption_reason: string | null;
+                            exemption_reason_code: string | null;
+                            rate: number;
+                            taxable_amount: number;
+                            vat_amount: number;
+                        }[];
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "credit_note.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookCreditNoteDeliveryFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "credit_note.delivery_failed",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "cn_0Vck9xDKE0R1O69ph1sBmCb8",
+                 *         "object": "credit_note",
+                 *         "livemode": false,
+                 *         "number": "TEST-000002",
+                 *         "sequence": 2,
+                 *         "currency": "ISK",
+                 *         "invoice": "in_0Vck9x7BJY80BX8RRKDBOEdO",
+                 *         "refund": "re_0Vck9xCqHVuZ4XRtM92D1Gh3",
+                 *         "claim": null,
+                 *         "pos_refund": null,
+                 *         "lines": [
+                 *           {
+                 *             "description": "Refund of invoice TEST-000001",
+                 *             "quantity": 1,
+                 *             "unit_amount": 500,
+                 *             "amount": 500,
+                 *             "net_amount": 500,
+                 *             "vat_rate": 0,
+                 *             "vat_category": "O",
+                 *             "vat_exemption_reason": null,
+                 *             "vat_exemption_reason_code": null
+                 *           }
+                 *         ],
+                 *         "vat": [
+                 *           {
+                 *             "rate": 0,
+                 *             "category": "O",
+                 *             "exemption_reason": null,
+                 *             "exemption_reason_code": null,
+                 *             "amount": 500,
+                 *             "taxable_amount": 500,
+                 *             "vat_amount": 0
+                 *           }
+                 *         ],
+                 *         "total": 500,
+                 *         "total_vat": 0,
+                 *         "issued_at": 1796302434,
+                 *         "created_at": 1796302434,
+                 *         "delivery": {
+                 *           "method": "peppol",
+                 *           "status": "failed",
+                 *           "receiver": "0196:5510730339",
+                 *           "failure_reasons": [
+                 *             {
+                 *               "rule": "BR-CO-15",
+                 *               "message": "Invoice total amount with VAT = Invoice total amount without VAT + Invoice total VAT amount."
+                 *             }
+                 *           ],
+                 *           "finished_at": 1796302440
+                 *         }
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        /** @description The krafa cancelled unpaid whose invoice it credits in full (decision 0211) */
+                        claim: string | null;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        /** @description How the credit note reaches the buyer, as its invoice did (decision 0237); null when the customer chose none */
+                        delivery: {
+                            /** @description Why it was not delivered: the validation artefacts' rule ids, or the access point's own code */
+                            failure_reasons: {
+                                message: string;
+                                rule: string;
+                            }[];
+                            finished_at: number | null;
+                            /**
+                             * @description The customer's `invoice_settings.delivery_method` when the invoice was issued
+                             * @enum {string}
+                             */
+                            method: "peppol" | "email";
+                            /** @description The Peppol participant id (`0196:<kennitala>`) or e-mail address it went to */
+                            receiver: string | null;
+                            /**
+                             * @description `sent`: the access point has it; `delivered` and `failed` are final
+                             * @enum {string}
+                             */
+                            status: "pending" | "sent" | "delivered" | "failed";
+                        } | null;
+                        id: string;
+                        invoice: string;
+                        issued_at: number;
+                        lines: {
+                            /** @description quantity × unit_amount, with VAT */
+                            amount: number;
+                            description: string;
+                            /** @description The line's amount without VAT */
+                            net_amount: number;
+                            quantity: number;
+                            /** @description Price per unit with VAT */
+                            unit_amount: number;
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            vat_category: "S" | "Z" | "E" | "O";
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code */
+                            vat_exemption_reason_code: string | null;
+                            /** @description 0, 11 or 24 */
+                            vat_rate: number;
+                        }[];
+                        livemode: boolean;
+                        number: string;
+                        /** @constant */
+                        object: "credit_note";
+                        /** @description The till refund it credits (decision 0235) */
+                        pos_refund: string | null;
+                        /** @description The refund it credits; null when it credits a cancelled krafa */
+                        refund: string | null;
+                        /** @description Numbered in the same sequence as the invoices (decision 0139) */
+                        sequence: number;
+                        total: number;
+                        total_vat: number;
+                        vat: {
+                            /** @description Amount with VAT of the lines at this rate */
+                            amount: number;
+                            /**
+                             * @description One group per category and rate (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
+                            /** @description For E and O: why no VAT is charged */
+                            exemption_reason: string | null;
+                            exemption_reason_code: string | null;
+                            rate: number;
+                            taxable_amount: number;
+                            vat_amount: number;
+                        }[];
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "credit_note.delivery_failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookCreditNoteDeliverySucceeded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "credit_note.delivery_succeeded",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "cn_0Vck9xDKE0R1O69ph1sBmCb8",
+                 *         "object": "credit_note",
+                 *         "livemode": false,
+                 *         "number": "TEST-000002",
+                 *         "sequence": 2,
+                 *         "currency": "ISK",
+                 *         "invoice": "in_0Vck9x7BJY80BX8RRKDBOEdO",
+                 *         "refund": "re_0Vck9xCqHVuZ4XRtM92D1Gh3",
+                 *         "claim": null,
+                 *         "pos_refund": null,
+                 *         "lines": [
+                 *           {
+                 *             "description": "Refund of invoice TEST-000001",
+                 *             "quantity": 1,
+                 *             "unit_amount": 500,
+                 *             "amount": 500,
+                 *             "net_amount": 500,
+                 *             "vat_rate": 0,
+                 *             "vat_category": "O",
+                 *             "vat_exemption_reason": null,
+                 *             "vat_exemption_reason_code": null
+                 *           }
+                 *         ],
+                 *         "vat": [
+                 *           {
+                 *             "rate": 0,
+                 *             "category": "O",
+                 *             "exemption_reason": null,
+                 *             "exemption_reason_code": null,
+                 *             "amount": 500,
+                 *             "taxable_amount": 500,
+                 *             "vat_amount": 0
+                 *           }
+                 *         ],
+                 *         "total": 500,
+                 *         "total_vat": 0,
+                 *         "issued_at": 1796302434,
+                 *         "created_at": 1796302434,
+                 *         "delivery": {
+                 *           "method": "peppol",
+                 *           "status": "delivered",
+                 *           "receiver": "0196:5510730339",
+                 *           "failure_reasons": [],
+                 *           "finished_at": 1796302440
+                 *         }
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        /** @description The krafa cancelled unpaid whose invoice it credits in full (decision 0211) */
+                        claim: string | null;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        /** @description How the credit note reaches the buyer, as its invoice did (decision 0237); null when the customer chose none */
+                        delivery: {
+                            /** @description Why it was not delivered: the validation artefacts' rule ids, or the access point's own code */
+                            failure_reasons: {
+                                message: string;
+                                rule: string;
+                            }[];
+                            finished_at: number | null;
+                            /**
+                             * @description The customer's `invoice_settings.delivery_method` when the invoice was issued
+                             * @enum {string}
+                             */
+                            method: "peppol" | "email";
+                            /** @description The Peppol participant id (`0196:<kennitala>`) or e-mail address it went to */
+                            receiver: string | null;
+                            /**
+                             * @description `sent`: the access point has it; `delivered` and `failed` are final
+                             * @enum {string}
+                             */
+                            status: "pending" | "sent" | "delivered" | "failed";
+                        } | null;
+                        id: string;
+                        invoice: string;
+                        issued_at: number;
+                        lines: {
+                            /** @description quantity × unit_amount, with VAT */
+                            amount: number;
+                            description: string;
+                            /** @description The line's amount without VAT */
+                            net_amount: number;
+                            quantity: number;
+                            /** @description Price per unit with VAT */
+                            unit_amount: number;
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            vat_category: "S" | "Z" | "E" | "O";
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code */
+                            vat_exemption_reason_code: string | null;
+                            /** @description 0, 11 or 24 */
+                            vat_rate: number;
+                        }[];
+                        livemode: boolean;
+                        number: string;
+                        /** @constant */
+                        object: "credit_note";
+                        /** @description The till refund it credits (decision 0235) */
+                        pos_refund: string | null;
+                        /** @description The refund it credits; null when it credits a cancelled krafa */
+                        refund: string | null;
+                        /** @description Numbered in the same sequence as the invoices (decision 0139) */
+                        sequence: number;
+                        total: number;
+                        total_vat: number;
+                        vat: {
+                            /** @description Amount with VAT of the lines at this rate */
+                            amount: number;
+                            /**
+                             * @description One group per category and rate (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
+                            /** @description For E and O: why no VAT is charged */
+                            exemption_reason: string | null;
+                            exemption_reason_code: string | null;
+                            rate: number;
+                            taxable_amount: number;
+                            vat_amount: number;
+                        }[];
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "credit_note.delivery_succeeded";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDebugCheck: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "debug.check",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "nc_0Vck9x0vB1jtLeH7dRk5m8Y4",
+                 *         "object": "notification_channel",
+                 *         "url": "https://skil.example.is/hook",
+                 *         "message": "Test event from Skil"
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        id: string;
+                        message: string;
+                        /** @constant */
+                        object: "notification_channel";
+                        url: string;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "debug.check";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDeliveryArrived: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "delivery.arrived",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "dlv_0VckAKWWeUIipZ7cWzKaYS5V",
+                 *         "object": "delivery",
+                 *         "livemode": false,
+                 *         "carrier": "dropp",
+                 *         "status": "ready_for_pickup",
+                 *         "pickup_point": {
+                 *           "id": "dropp:d-kringlan",
+                 *           "object": "pickup_point",
+                 *           "carrier": "dropp",
+                 *           "kind": "location",
+                 *           "name": "Dropp Kringlan",
+                 *           "address": {
+                 *             "city": "Reykjavík",
+                 *             "line1": "Kringlan 4-12",
+                 *             "postal_code": "103"
+                 *           },
+                 *           "latitude": 64.1298,
+                 *           "longitude": -21.8946,
+                 *           "opening_hours": [
+                 *             "Mán–fös 10:00–18:00",
+                 *             "Lau 11:00–16:00"
+                 *           ]
+                 *         },
+                 *         "checkout_session": "cs_0VckAKVRiFpKEU3tnWQkOZ2q",
+                 *         "recipient": {
+                 *           "name": "Jóna Jónsdóttir",
+                 *           "email": "jona@example.is",
+                 *           "phone": null
+                 *         },
+                 *         "carrier_order_id": "dropp-n5qMO2Pkf6Jm",
+                 *         "tracking_number": "dlv_0VckAKWWeUIipZ7cWzKaYS5V",
+                 *         "booked_at": 1796302524,
+                 *         "canceled_at": null,
+                 *         "created_at": 1796302524,
+                 *         "updated_at": 1796302524
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        booked_at: number | null;
+                        canceled_at: number | null;
+                        /** @enum {string} */
+                        carrier: "dropp" | "posturinn";
+                        carrier_order_id: string | null;
+                        checkout_session: string;
+                        created_at: number;
+                        id: string;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "delivery";
+                        pickup_point: {
+                            address: {
+                                city: string;
+                                line1: string;
+                                postal_code: string;
+                            };
+                            /** @enum {string} */
+                            carrier: "dropp" | "posturinn";
+                            /** @description `<carrier>:<the carrier’s own id>` */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "location" | "postbox" | "parcel_point";
+                            latitude: number;
+                            longitude: number;
+                            name: string;
+                            /** @constant */
+                            object: "pickup_point";
+                            opening_hours: string[];
+                        };
+                        recipient: {
+                            email: string | null;
+                            name: string | null;
+                            phone: string | null;
+                        };
+                        /** @enum {string} */
+                        status: "pending" | "booked" | "in_transit" | "ready_for_pickup" | "collected" | "returned" | "canceled";
+                        tracking_number: string | null;
+                        updated_at: number;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "delivery.arrived";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDeliveryBooked: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "delivery.booked",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "dlv_0VckAKWWeUIipZ7cWzKaYS5V",
+                 *         "object": "delivery",
+                 *         "livemode": false,
+                 *         "carrier": "dropp",
+                 *         "status": "booked",
+                 *         "pickup_point": {
+                 *           "id": "dropp:d-kringlan",
+                 *           "object": "pickup_point",
+                 *           "carrier": "dropp",
+                 *           "kind": "location",
+                 *           "name": "Dropp Kringlan",
+                 *           "address": {
+                 *             "city": "Reykjavík",
+                 *             "line1": "Kringlan 4-12",
+                 *             "postal_code": "103"
+                 *           },
+                 *           "latitude": 64.1298,
+                 *           "longitude": -21.8946,
+                 *           "opening_hours": [
+                 *             "Mán–fös 10:00–18:00",
+                 *             "Lau 11:00–16:00"
+                 *           ]
+                 *         },
+                 *         "checkout_session": "cs_0VckAKVRiFpKEU3tnWQkOZ2q",
+                 *         "recipient": {
+                 *           "name": "Jóna Jónsdóttir",
+                 *           "email": "jona@example.is",
+                 *           "phone": null
+                 *         },
+                 *         "carrier_order_id": "dropp-n5qMO2Pkf6Jm",
+                 *         "tracking_number": "dlv_0VckAKWWeUIipZ7cWzKaYS5V",
+                 *         "booked_at": 1796302524,
+                 *         "canceled_at": null,
+                 *         "created_at": 1796302524,
+                 *         "updated_at": 1796302524
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        booked_at: number | null;
+                        canceled_at: number | null;
+                        /** @enum {string} */
+                        carrier: "dropp" | "posturinn";
+                        carrier_order_id: string | null;
+                        checkout_session: string;
+                        created_at: number;
+                        id: string;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "delivery";
+                        pickup_point: {
+                            address: {
+                                city: string;
+                                line1: string;
+                                postal_code: string;
+                            };
+                            /** @enum {string} */
+                            carrier: "dropp" | "posturinn";
+                            /** @description `<carrier>:<the carrier’s own id>` */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "location" | "postbox" | "parcel_point";
+                            latitude: number;
+                            longitude: number;
+                            name: string;
+                            /** @constant */
+                            object: "pickup_point";
+                            opening_hours: string[];
+                        };
+                        recipient: {
+                            email: string | null;
+                            name: string | null;
+                            phone: string | null;
+                        };
+                        /** @enum {string} */
+                        status: "pending" | "booked" | "in_transit" | "ready_for_pickup" | "collected" | "returned" | "canceled";
+                        tracking_number: string | null;
+                        updated_at: number;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "delivery.booked";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDeliveryCanceled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "delivery.canceled",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "dlv_0VckAKleN4NR6nHVAqWjokNK",
+                 *         "object": "delivery",
+                 *         "livemode": false,
+                 *         "carrier": "posturinn",
+                 *         "status": "canceled",
+                 *         "pickup_point": {
+                 *           "id": "posturinn:pp-108-skeifan",
+                 *           "object": "pickup_point",
+                 *           "carrier": "posturinn",
+                 *           "kind": "parcel_point",
+                 *           "name": "Pakkaport Skeifan",
+                 *           "address": {
+                 *             "city": "Reykjavík",
+                 *             "line1": "Skeifan 11",
+                 *             "postal_code": "108"
+                 *           },
+                 *           "latitude": 64.1303,
+                 *           "longitude": -21.874,
+                 *           "opening_hours": [
+                 *             "Mán–fös 10:00–18:00",
+                 *             "Lau 11:00–16:00"
+                 *           ]
+                 *         },
+                 *         "checkout_session": "cs_0VckAKkjK1halUsVMPJiJbtf",
+                 *         "recipient": {
+                 *           "name": "Jóna Jónsdóttir",
+                 *           "email": "jona@example.is",
+                 *           "phone": null
+                 *         },
+                 *         "carrier_order_id": "ps-ly5zb7jVjb36",
+                 *         "tracking_number": "CC113241834IS",
+                 *         "booked_at": 1796302525,
+                 *         "canceled_at": 1796302525,
+                 *         "created_at": 1796302525,
+                 *         "updated_at": 1796302525
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        booked_at: number | null;
+                        canceled_at: number | null;
+                        /** @enum {string} */
+                        carrier: "dropp" | "posturinn";
+                        carrier_order_id: string | null;
+                        checkout_session: string;
+                        created_at: number;
+                        id: string;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "delivery";
+                        pickup_point: {
+                            address: {
+                                city: string;
+                                line1: string;
+                                postal_code: string;
+                            };
+                            /** @enum {string} */
+                            carrier: "dropp" | "posturinn";
+                            /** @description `<carrier>:<the carrier’s own id>` */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "location" | "postbox" | "parcel_point";
+                            latitude: number;
+                            longitude: number;
+                            name: string;
+                            /** @constant */
+                            object: "pickup_point";
+                            opening_hours: string[];
+                        };
+                        recipient: {
+                            email: string | null;
+                            name: string | null;
+                            phone: string | null;
+                        };
+                        /** @enum {string} */
+                        status: "pending" | "booked" | "in_transit" | "ready_for_pickup" | "collected" | "returned" | "canceled";
+                        tracking_number: string | null;
+                        updated_at: number;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "delivery.canceled";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDeliveryCollected: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "delivery.collected",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "dlv_0VckAKWWeUIipZ7cWzKaYS5V",
+                 *         "object": "delivery",
+                 *         "livemode": false,
+                 *         "carrier": "dropp",
+                 *         "status": "collected",
+                 *         "pickup_point": {
+                 *           "id": "dropp:d-kringlan",
+                 *           "object": "pickup_point",
+                 *           "carrier": "dropp",
+                 *           "kind": "location",
+                 *           "name": "Dropp Kringlan",
+                 *           "address": {
+                 *             "city": "Reykjavík",
+                 *             "line1": "Kringlan 4-12",
+                 *             "postal_code": "103"
+                 *           },
+                 *           "latitude": 64.1298,
+                 *           "longitude": -21.8946,
+                 *           "opening_hours": [
+                 *             "Mán–fös 10:00–18:00",
+                 *             "Lau 11:00–16:00"
+                 *           ]
+                 *         },
+                 *         "checkout_session": "cs_0VckAKVRiFpKEU3tnWQkOZ2q",
+                 *         "recipient": {
+                 *           "name": "Jóna Jónsdóttir",
+                 *           "email": "jona@example.is",
+                 *           "phone": null
+                 *         },
+                 *         "carrier_order_id": "dropp-n5qMO2Pkf6Jm",
+                 *         "tracking_number": "dlv_0VckAKWWeUIipZ7cWzKaYS5V",
+                 *         "booked_at": 1796302524,
+                 *         "canceled_at": null,
+                 *         "created_at": 1796302524,
+                 *         "updated_at": 1796302525
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        booked_at: number | null;
+                        canceled_at: number | null;
+                        /** @enum {string} */
+                        carrier: "dropp" | "posturinn";
+                        carrier_order_id: string | null;
+                        checkout_session: string;
+                        created_at: number;
+                        id: string;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "delivery";
+                        pickup_point: {
+                            address: {
+                                city: string;
+                                line1: string;
+                                postal_code: string;
+                            };
+                            /** @enum {string} */
+                            carrier: "dropp" | "posturinn";
+                            /** @description `<carrier>:<the carrier’s own id>` */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "location" | "postbox" | "parcel_point";
+                            latitude: number;
+                            longitude: number;
+                            name: string;
+                            /** @constant */
+                            object: "pickup_point";
+                            opening_hours: string[];
+                        };
+                        recipient: {
+                            email: string | null;
+                            name: string | null;
+                            phone: string | null;
+                        };
+                        /** @enum {string} */
+                        status: "pending" | "booked" | "in_transit" | "ready_for_pickup" | "collected" | "returned" | "canceled";
+                        tracking_number: string | null;
+                        updated_at: number;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "delivery.collected";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDeliveryReturned: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "delivery.returned",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "dlv_0VckAKwXD3cy2jPB5W61KPDZ",
+                 *         "object": "delivery",
+                 *         "livemode": false,
+                 *         "carrier": "posturinn",
+                 *         "status": "returned",
+                 *         "pickup_point": {
+                 *           "id": "posturinn:pb-105-hlemmur",
+                 *           "object": "pickup_point",
+                 *           "carrier": "posturinn",
+                 *           "kind": "postbox",
+                 *           "name": "Póstbox Hlemmur",
+                 *           "address": {
+                 *             "city": "Reykjavík",
+                 *             "line1": "Laugavegur 107",
+                 *             "postal_code": "105"
+                 *           },
+                 *           "latitude": 64.1432,
+                 *           "longitude": -21.9153,
+                 *           "opening_hours": [
+                 *             "Alla daga 00:00–24:00"
+                 *           ]
+                 *         },
+                 *         "checkout_session": "cs_0VckAKv9sJYNBFzYvLTDUGhT",
+                 *         "recipient": {
+                 *           "name": "Jóna Jónsdóttir",
+                 *           "email": "jona@example.is",
+                 *           "phone": null
+                 *         },
+                 *         "carrier_order_id": "ps-qt9Z8uaj2tH7",
+                 *         "tracking_number": "CC947046844IS",
+                 *         "booked_at": 1796302526,
+                 *         "canceled_at": null,
+                 *         "created_at": 1796302525,
+                 *         "updated_at": 1796302526
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        booked_at: number | null;
+                        canceled_at: number | null;
+                        /** @enum {string} */
+                        carrier: "dropp" | "posturinn";
+                        carrier_order_id: string | null;
+                        checkout_session: string;
+                        created_at: number;
+                        id: string;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "delivery";
+                        pickup_point: {
+                            address: {
+                                city: string;
+                                line1: string;
+                                postal_code: string;
+                            };
+                            /** @enum {string} */
+                            carrier: "dropp" | "posturinn";
+                            /** @description `<carrier>:<the carrier’s own id>` */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "location" | "postbox" | "parcel_point";
+                            latitude: number;
+                            longitude: number;
+                            name: string;
+                            /** @constant */
+                            object: "pickup_point";
+                            opening_hours: string[];
+                        };
+                        recipient: {
+                            email: string | null;
+                            name: string | null;
+                            phone: string | null;
+                        };
+                        /** @enum {string} */
+                        status: "pending" | "booked" | "in_transit" | "ready_for_pickup" | "collected" | "returned" | "canceled";
+                        tracking_number: string | null;
+                        updated_at: number;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "delivery.returned";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDeliveryShipped: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "delivery.shipped",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "dlv_0VckAKWWeUIipZ7cWzKaYS5V",
+                 *         "object": "delivery",
+                 *         "livemode": false,
+                 *         "carrier": "dropp",
+                 *         "status": "in_transit",
+                 *         "pickup_point": {
+                 *           "id": "dropp:d-kringlan",
+                 *           "object": "pickup_point",
+                 *           "carrier": "dropp",
+                 *           "kind": "location",
+                 *           "name": "Dropp Kringlan",
+                 *           "address": {
+                 *             "city": "Reykjavík",
+                 *             "line1": "Kringlan 4-12",
+                 *             "postal_code": "103"
+                 *           },
+                 *           "latitude": 64.1298,
+                 *           "longitude": -21.8946,
+                 *           "opening_hours": [
+                 *             "Mán–fös 10:00–18:00",
+                 *             "Lau 11:00–16:00"
+                 *           ]
+                 *         },
+                 *         "checkout_session": "cs_0VckAKVRiFpKEU3tnWQkOZ2q",
+                 *         "recipient": {
+                 *           "name": "Jóna Jónsdóttir",
+                 *           "email": "jona@example.is",
+                 *           "phone": null
+                 *         },
+                 *         "carrier_order_id": "dropp-n5qMO2Pkf6Jm",
+                 *         "tracking_number": "dlv_0VckAKWWeUIipZ7cWzKaYS5V",
+                 *         "booked_at": 1796302524,
+                 *         "canceled_at": null,
+                 *         "created_at": 1796302524,
+                 *         "updated_at": 1796302524
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        booked_at: number | null;
+                        canceled_at: number | null;
+                        /** @enum {string} */
+                        carrier: "dropp" | "posturinn";
+                        carrier_order_id: string | null;
+                        checkout_session: string;
+                        created_at: number;
+                        id: string;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "delivery";
+                        pickup_point: {
+                            address: {
+                                city: string;
+                                line1: string;
+                                postal_code: string;
+                            };
+                            /** @enum {string} */
+                            carrier: "dropp" | "posturinn";
+                            /** @description `<carrier>:<the carrier’s own id>` */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "location" | "postbox" | "parcel_point";
+                            latitude: number;
+                            longitude: number;
+                            name: string;
+                            /** @constant */
+                            object: "pickup_point";
+                            opening_hours: string[];
+                        };
+                        recipient: {
+                            email: string | null;
+                            name: string | null;
+                            phone: string | null;
+                        };
+                        /** @enum {string} */
+                        status: "pending" | "booked" | "in_transit" | "ready_for_pickup" | "collected" | "returned" | "canceled";
+                        tracking_number: string | null;
+                        updated_at: number;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "delivery.shipped";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDisputeClosed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "dispute.closed",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "dp_0VckABktQ1naNuKn1IIZ5WzC",
+                 *         "object": "dispute",
+                 *         "livemode": false,
+                 *         "payment_intent": "pi_0VckABk7Orf8dRYbdq2pmkqo",
+                 *         "amount": 4000,
+                 *         "currency": "ISK",
+                 *         "reason": "fraudulent",
+                 *         "status": "won",
+                 *         "evidence": {
+                 *           "product_description": "Ársáskrift að tímaritinu",
+                 *           "customer_name": null,
+                 *           "customer_email_address": "jon@example.is",
+                 *           "service_date": null,
+                 *           "shipping_tracking_number": null,
+                 *           "uncategorized_text": "The buyer signed in and read three issues after paying."
+                 *         },
+                 *         "evidence_details": {
+                 *           "due_by": 1796907290,
+                 *           "past_due": false,
+                 *           "has_evidence": true,
+                 *           "submission_count": 1
+                 *         },
+                 *         "closed_at": 1796302492,
+                 *         "created_at": 1796302490
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        /** @description Disputed amount, withdrawn in the next settlement run (decision 0157) */
+                        amount: number;
+                        closed_at: number | null;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        /** @description What the merchant submitted; every field null until then */
+                        evidence: {
+                            customer_email_address: string | null;
+                            customer_name: string | null;
+                            product_description: string | null;
+                            service_date: string | null;
+                            shipping_tracking_number: string | null;
+                            uncategorized_text: string | null;
+                        };
+                        evidence_details: {
+                            /** @description Evidence is taken until then (Unix seconds) */
+                            due_by: number;
+                            has_evidence: boolean;
+                            past_due: boolean;
+                            submission_count: number;
+                        };
+                        id: string;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "dispute";
+                        /** @description The card payment the cardholder’s bank disputes */
+                        payment_intent: string;
+                        /** @enum {string} */
+                        reason: "fraudulent" | "product_not_received" | "duplicate" | "general";
+                        /**
+                         * @description needs_response → under_review (evidence submitted) → won or lost (decision 0156)
+                         * @enum {string}
+                         */
+                        status: "needs_response" | "under_review" | "won" | "lost";
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "dispute.closed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDisputeCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "dispute.created",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "dp_0Vck9xJemH06MUYLh7YxQni9",
+                 *         "object": "dispute",
+                 *         "livemode": false,
+                 *         "payment_intent": "pi_0Vck9xExqR611ArgckxMbNka",
+                 *         "amount": 3000,
+                 *         "currency": "ISK",
+                 *         "reason": "fraudulent",
+                 *         "status": "needs_response",
+                 *         "evidence": {
+                 *           "product_description": null,
+                 *           "customer_name": null,
+                 *           "customer_email_address": null,
+                 *           "service_date": null,
+                 *           "shipping_tracking_number": null,
+                 *           "uncategorized_text": null
+                 *         },
+                 *         "evidence_details": {
+                 *           "due_by": 1796907234,
+                 *           "past_due": false,
+                 *           "has_evidence": false,
+                 *           "submission_count": 0
+                 *         },
+                 *         "closed_at": null,
+                 *         "created_at": 1796302435
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        /** @description Disputed amount, withdrawn in the next settlement run (decision 0157) */
+                        amount: number;
+                        closed_at: number | null;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        /** @description What the merchant submitted; every field null until then */
+                        evidence: {
+                            customer_email_address: string | null;
+                            customer_name: string | null;
+                            product_description: string | null;
+                            service_date: string | null;
+                            shipping_tracking_number: string | null;
+                            uncategorized_text: string | null;
+                        };
+                        evidence_details: {
+                            /** @description Evidence is taken until then (Unix seconds) */
+                            due_by: number;
+                            has_evidence: boolean;
+                            past_due: boolean;
+                            submission_count: number;
+                        };
+                        id: string;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "dispute";
+                        /** @description The card payment the cardholder’s bank disputes */
+                        payment_intent: string;
+                        /** @enum {string} */
+                        reason: "fraudulent" | "product_not_received" | "duplicate" | "general";
+                        /**
+                         * @description needs_response → under_review (evidence submitted) → won or lost (decision 0156)
+                         * @enum {string}
+                         */
+                        status: "needs_response" | "under_review" | "won" | "lost";
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "dispute.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDisputeUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "dispute.updated",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "dp_0VckABktQ1naNuKn1IIZ5WzC",
+                 *         "object": "dispute",
+                 *         "livemode": false,
+                 *         "payment_intent": "pi_0VckABk7Orf8dRYbdq2pmkqo",
+                 *         "amount": 4000,
+                 *         "currency": "ISK",
+                 *         "reason": "fraudulent",
+                 *         "status": "under_review",
+                 *         "evidence": {
+                 *           "product_description": "Ársáskrift að tímaritinu",
+                 *           "customer_name": null,
+                 *           "customer_email_address": "jon@example.is",
+                 *           "service_date": null,
+                 *           "shipping_tracking_number": null,
+                 *           "uncategorized_text": "The buyer signed in and read three issues after paying."
+                 *         },
+                 *         "evidence_details": {
+                 *           "due_by": 1796907290,
+                 *           "past_due": false,
+                 *           "has_evidence": true,
+                 *           "submission_count": 1
+                 *         },
+                 *         "closed_at": null,
+                 *         "created_at": 1796302490
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        /** @description Disputed amount, withdrawn in the next settlement run (decision 0157) */
+                        amount: number;
+                        closed_at: number | null;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        /** @description What the merchant submitted; every field null until then */
+                        evidence: {
+                            customer_email_address: string | null;
+                            customer_name: string | null;
+                            product_description: string | null;
+                            service_date: string | null;
+                            shipping_tracking_number: string | null;
+                            uncategorized_text: string | null;
+                        };
+                        evidence_details: {
+                            /** @description Evidence is taken until then (Unix seconds) */
+                            due_by: number;
+                            has_evidence: boolean;
+                            past_due: boolean;
+                            submission_count: number;
+                        };
+                        id: string;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "dispute";
+                        /** @description The card payment the cardholder’s bank disputes */
+                        payment_intent: string;
+                        /** @enum {string} */
+                        reason: "fraudulent" | "product_not_received" | "duplicate" | "general";
+                        /**
+                         * @description needs_response → under_review (evidence submitted) → won or lost (decision 0156)
+                         * @enum {string}
+                         */
+                        status: "needs_response" | "under_review" | "won" | "lost";
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "dispute.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookInvoiceDeliveryFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "invoice.delivery_failed",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "in_0VckAN6G6vs7atsrzc8fL9uK",
+                 *         "object": "invoice",
+                 *         "livemode": false,
+                 *         "number": "TEST-000002",
+                 *         "sequence": 2,
+                 *         "status": "open",
+                 *         "currency": "ISK",
+                 *         "payment_intent": null,
+                 *         "claim": "clm_0VckAN1yL9U4jZQu8iUFW3ih",
+                 *         "pos_sale": null,
+                 *         "customer": "cus_0VckAMUPYxSC7a8quGj7Kp7m",
+                 *         "subscription": null,
+                 *         "checkout_session": "cs_0VckAN1NEAval7oOfb5TfgzS",
+                 *         "seller": {
+                 *           "name": "Kaffibrennslan ehf.",
+                 *           "kennitala": "5510730339",
+                 *           "vat_number": "123456",
+                 *           "address": {
+                 *             "city": "Reykjavík",
+                 *             "street": "Laugavegur 1",
+                 *             "country": "IS",
+                 *             "postalCode": "101"
+                 *           }
+                 *         },
+                 *         "buyer": {
+                 *           "name": "Bókhaldsstofan ehf.",
+                 *           "email": "reikningar@bokhald.example.is",
+                 *           "kennitala": "4101692659"
+                 *         },
+                 *         "lines": [
+                 *           {
+                 *             "description": "Payment",
+                 *             "quantity": 1,
+                 *             "unit_amount": 9900,
+                 *             "amount": 9900,
+                 *             "net_amount": 7984,
+                 *             "vat_rate": 24,
+                 *             "vat_category": "S",
+                 *             "vat_exemption_reason": null,
+                 *             "vat_exemption_reason_code": null
+                 *           }
+                 *         ],
+                 *         "vat": [
+                 *           {
+                 *             "rate": 24,
+                 *             "category": "S",
+                 *             "exemption_reason": null,
+                 *             "exemption_reason_code": null,
+                 *             "amount": 9900,
+                 *             "taxable_amount": 7984,
+                 *             "vat_amount": 1916
+                 *           }
+                 *         ],
+                 *         "total": 9900,
+                 *         "total_vat": 1916,
+                 *         "amount_credited": 9900,
+                 *         "issued_at": 1796302534,
+                 *         "supplied_at": 1796302534,
+                 *         "due_date": "2026-12-17",
+                 *         "final_due_date": "2026-12-17",
+                 *         "payment_reference": "013366000002",
+                 *         "einvoice": true,
+                 *         "delivery": null,
+                 *         "created_at": 1796302534
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        amount_credited: number;
+                        buyer: {
+                            email: string | null;
+                            kennitala: string | null;
+                            name: string | null;
+                        };
+                        checkout_session: string | null;
+                        /** @description The krafa that collects this invoice (decision 0211) */
+                        claim: string | null;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        customer: string | null;
+                        /** @description How the invoice reaches the buyer (decision 0217); null when the customer chose none */
+                        delivery: {
+                            /** @description Why it was not delivered: the validation artefacts' rule ids, or the access point's own code */
+                            failure_reasons: {
+                                message: string;
+                                rule: string;
+                            }[];
+                            finished_at: number | null;
+                            /**
+                             * @description The customer's `invoice_settings.delivery_method` when the invoice was issued
+                             * @enum {string}
+                             */
+                            method: "peppol" | "email";
+                            /** @description The Peppol participant id (`0196:<kennitala>`) or e-mail address it went to */
+                            receiver: string | null;
+                            /**
+                             * @description `sent`: the access point has it; `delivered` and `failed` are final
+                             * @enum {string}
+                             */
+                            status: "pending" | "sent" | "delivered" | "failed";
+                        } | null;
+                        /** @description Gjalddagi, when paid by krafa */
+                        due_date: string | null;
+                        /** @description Whether it has a Peppol e-invoice (GET …/ubl): a business buyer with kennitala and address, and a seller with both (decision 0210) */
+                        einvoice: boolean;
+                        /** @description Eindagi, when paid by krafa */
+                        final_due_date: string | null;
+                        id: string;
+                        issued_at: number;
+                        lines: {
+                            /** @description quantity × unit_amount, with VAT */
+                            amount: number;
+                            description: string;
+                            /** @description The line's amount without VAT */
+                            net_amount: number;
+                            quantity: number;
+                            /** @description Price per unit with VAT */
+                            unit_amount: number;
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            vat_category: "S" | "Z" | "E" | "O";
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code */
+                            vat_exemption_reason_code: string | null;
+                            /** @description 0, 11 or 24 */
+                            vat_rate: number;
+                        }[];
+                        livemode: boolean;
+                        /** @description The printed number; test documents read TEST-… */
+                        number: string;
+                        /** @constant */
+                        object: "invoice";
+                        /** @description The payment; for an invoice collected by krafa, null until the krafa is paid */
+                        payment_intent: string | null;
+                        payment_reference: string;
+                        /** @description The till sale it invoices (decision 0235) */
+                        pos_sale: string | null;
+                        seller: {
+                            address: {
+                                city: string;
+                                country: string;
+                                postalCode: string;
+                                street: string;
+                            } | null;
+                            kennitala: string | null;
+                            name: string;
+                            vat_number: string | null;
+                        };
+                        /** @description Position in the merchant's one unbroken sequence of this environment (decision 0139) */
+                        sequence: number;
+                        /** @enum {string} */
+                        status: "paid" | "open";
+                        subscription: string | null;
+                        supplied_at: number;
+                        total: number;
+                        total_vat: number;
+                        /** @description VAT per rate, computed once per rate from its lines */
+                        vat: {
+                            /** @description Amount with VAT of the lines at this rate */
+                            amount: number;
+                            /**
+                             * @description One group per category and rate (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
+                            /** @description For E and O: why no VAT is charged */
+                            exemption_reason: string | null;
+                            exemption_reason_code: string | null;
+                            rate: number;
+                            taxable_amount: number;
+                            vat_amount: number;
+                        }[];
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "invoice.delivery_failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookInvoiceDeliverySucceeded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "invoice.delivery_succeeded",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "in_0VckAN6G6vs7atsrzc8fL9uK",
+                 *         "object": "invoice",
+                 *         "livemode": false,
+                 *         "number": "TEST-000002",
+                 *         "sequence": 2,
+                 *         "status": "open",
+                 *         "currency": "ISK",
+                 *         "payment_intent": null,
+                 *         "claim": "clm_0VckAN1yL9U4jZQu8iUFW3ih",
+                 *         "pos_sale": null,
+                 *         "customer": "cus_0VckAMUPYxSC7a8quGj7Kp7m",
+                 *         "subscription": null,
+                 *         "checkout_session": "cs_0VckAN1NEAval7oOfb5TfgzS",
+                 *         "seller": {
+                 *           "name": "Kaffibrennslan ehf.",
+                 *           "kennitala": "5510730339",
+                 *           "vat_number": "123456",
+                 *           "address": {
+                 *             "city": "Reykjavík",
+                 *             "street": "Laugavegur 1",
+                 *             "country": "IS",
+                 *             "postalCode": "101"
+                 *           }
+                 *         },
+                 *         "buyer": {
+                 *           "name": "Bókhaldsstofan ehf.",
+                 *           "email": "reikningar@bokhald.example.is",
+                 *           "kennitala": "4101692659"
+                 *         },
+                 *         "lines": [
+                 *           {
+                 *             "description": "Payment",
+                 *             "quantity": 1,
+                 *             "unit_amount": 9900,
+                 *             "amount": 9900,
+                 *             "net_amount": 7984,
+                 *             "vat_rate": 24,
+                 *             "vat_category": "S",
+                 *             "vat_exemption_reason": null,
+                 *             "vat_exemption_reason_code": null
+                 *           }
+                 *         ],
+                 *         "vat": [
+                 *           {
+                 *             "rate": 24,
+                 *             "category": "S",
+                 *             "exemption_reason": null,
+                 *             "exemption_reason_code": null,
+                 *             "amount": 9900,
+                 *             "taxable_amount": 7984,
+                 *             "vat_amount": 1916
+                 *           }
+                 *         ],
+                 *         "total": 9900,
+                 *         "total_vat": 1916,
+                 *         "amount_credited": 9900,
+                 *         "issued_at": 1796302534,
+                 *         "supplied_at": 1796302534,
+                 *         "due_date": "2026-12-17",
+                 *         "final_due_date": "2026-12-17",
+                 *         "payment_reference": "013366000002",
+                 *         "einvoice": true,
+                 *         "delivery": null,
+                 *         "created_at": 1796302534
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        amount_credited: number;
+                        buyer: {
+                            email: string | null;
+                            kennitala: string | null;
+                            name: string | null;
+                        };
+                        checkout_session: string | null;
+                        /** @description The krafa that collects this invoice (decision 0211) */
+                        claim: string | null;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        customer: string | null;
+                        /** @description How the invoice reaches the buyer (decision 0217); null when the customer chose none */
+                        delivery: {
+                            /** @description Why it was not delivered: the validation artefacts' rule ids, or the access point's own code */
+                            failure_reasons: {
+                                message: string;
+                                rule: string;
+                            }[];
+                            finished_at: number | null;
+                            /**
+                             * @description The customer's `invoice_settings.delivery_method` when the invoice was issued
+                             * @enum {string}
+                             */
+                            method: "peppol" | "email";
+                            /** @description The Peppol participant id (`0196:<kennitala>`) or e-mail address it went to */
+                            receiver: string | null;
+                            /**
+                             * @description `sent`: the access point has it; `delivered` and `failed` are final
+                             * @enum {string}
+                             */
+                            status: "pending" | "sent" | "delivered" | "failed";
+                        } | null;
+                        /** @description Gjalddagi, when paid by krafa */
+                        due_date: string | null;
+                        /** @description Whether it has a Peppol e-invoice (GET …/ubl): a business buyer with kennitala and address, and a seller with both (decision 0210) */
+                        einvoice: boolean;
+                        /** @description Eindagi, when paid by krafa */
+                        final_due_date: string | null;
+                        id: string;
+                        issued_at: number;
+                        lines: {
+                            /** @description quantity × unit_amount, with VAT */
+                            amount: number;
+                            description: string;
+                            /** @description The line's amount without VAT */
+                            net_amount: number;
+                            quantity: number;
+                            /** @description Price per unit with VAT */
+                            unit_amount: number;
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            vat_category: "S" | "Z" | "E" | "O";
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code */
+                            vat_exemption_reason_code: string | null;
+                            /** @description 0, 11 or 24 */
+                            vat_rate: number;
+                        }[];
+                        livemode: boolean;
+                        /** @description The printed number; test documents read TEST-… */
+                        number: string;
+                        /** @constant */
+                        object: "invoice";
+                        /** @description The payment; for an invoice collected by krafa, null until the krafa is paid */
+                        payment_intent: string | null;
+                        payment_reference: string;
+                        /** @description The till sale it invoices (decision 0235) */
+                        pos_sale: string | null;
+                        seller: {
+                            address: {
+                                city: string;
+                                country: string;
+                                postalCode: string;
+                                street: string;
+                            } | null;
+                            kennitala: string | null;
+                            name: string;
+                            vat_number: string | null;
+                        };
+                        /** @description Position in the merchant's one unbroken sequence of this environment (decision 0139) */
+                        sequence: number;
+                        /** @enum {string} */
+                        status: "paid" | "open";
+                        subscription: string | null;
+                        supplied_at: number;
+                        total: number;
+                        total_vat: number;
+                        /** @description VAT per rate, computed once per rate from its lines */
+                        vat: {
+                            /** @description Amount with VAT of the lines at this rate */
+                            amount: number;
+                            /**
+                             * @description One group per category and rate (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
+                            /** @description For E and O: why no VAT is charged */
+                            exemption_reason: string | null;
+                            exemption_reason_code: string | null;
+                            rate: number;
+                            taxable_amount: number;
+                            vat_amount: number;
+                        }[];
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "invoice.delivery_succeeded";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookInvoiceFinalized: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "invoice.finalized",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "in_0Vck9x7BJY80BX8RRKDBOEdO",
+                 *         "object": "invoice",
+                 *         "livemode": false,
+                 *         "number": "TEST-000001",
+                 *         "sequence": 1,
+                 *         "status": "paid",
+                 *         "currency": "ISK",
+                 *         "payment_intent": "pi_0Vck9x5HlHcKL4AXwIWjVIoU",
+                 *         "claim": null,
+                 *         "pos_sale": null,
+                 *         "customer": null,
+                 *         "subscription": null,
+                 *         "checkout_session": "cs_0Vck9x3k0eKVVEhnHYQbgvPQ",
+                 *         "seller": {
+                 *           "name": "Test merchant",
+                 *           "kennitala": "5510730339",
+                 *           "vat_number": null,
+                 *           "address": null
+                 *         },
+                 *         "buyer": {
+                 *           "name": "Test Buyer",
+                 *           "email": "buyer@example.com",
+                 *           "kennitala": null
+                 *         },
+                 *         "lines": [
+                 *           {
+                 *             "description": "Payment",
+                 *             "quantity": 1,
+                 *             "unit_amount": 2500,
+                 *             "amount": 2500,
+                 *             "net_amount": 2500,
+                 *             "vat_rate": 0,
+                 *             "vat_category": "O",
+                 *             "vat_exemption_reason": null,
+                 *             "vat_exemption_reason_code": null
+                 *           }
+                 *         ],
+                 *         "vat": [
+                 *           {
+                 *             "rate": 0,
+                 *             "category": "O",
+                 *             "exemption_reason": null,
+                 *             "exemption_reason_code": null,
+                 *             "amount": 2500,
+                 *             "taxable_amount": 2500,
+                 *             "vat_amount": 0
+                 *           }
+                 *         ],
+                 *         "total": 2500,
+                 *         "total_vat": 0,
+                 *         "amount_credited": 0,
+                 *         "issued_at": 1796302434,
+                 *         "supplied_at": 1796302434,
+                 *         "due_date": null,
+                 *         "final_due_date": null,
+                 *         "payment_reference": "pi_0Vck9x5HlHcKL4AXwIWjVIoU",
+                 *         "einvoice": false,
+                 *         "delivery": null,
+                 *         "created_at": 1796302434
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        amount_credited: number;
+                        buyer: {
+                            email: string | null;
+                            kennitala: string | null;
+                            name: string | null;
+                        };
+                        checkout_session: string | null;
+                        /** @description The krafa that collects this invoice (decision 0211) */
+                        claim: string | null;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        customer: string | null;
+                        /** @description How the invoice reaches the buyer (decision 0217); null when the customer chose none */
+                        delivery: {
+                            /** @description Why it was not delivered: the validation artefacts' rule ids, or the access point's own code */
+                            failure_reasons: {
+                                message: string;
+                                rule: string;
+                            }[];
+                            finished_at: number | null;
+                            /**
+                             * @description The customer's `invoice_settings.delivery_method` when the invoice was issued
+                             * @enum {string}
+                             */
+                            method: "peppol" | "email";
+                            /** @description The Peppol participant id (`0196:<kennitala>`) or e-mail address it went to */
+                            receiver: string | null;
+                            /**
+                             * @description `sent`: the access point has it; `delivered` and `failed` are final
+                             * @enum {string}
+                             */
+                            status: "pending" | "sent" | "delivered" | "failed";
+                        } | null;
+                        /** @description Gjalddagi, when paid by krafa */
+                        due_date: string | null;
+                        /** @description Whether it has a Peppol e-invoice (GET …/ubl): a business buyer with kennitala and address, and a seller with both (decision 0210) */
+                        einvoice: boolean;
+                        /** @description Eindagi, when paid by krafa */
+                        final_due_date: string | null;
+                        id: string;
+                        issued_at: number;
+                        lines: {
+                            /** @description quantity × unit_amount, with VAT */
+                            amount: number;
+                            description: string;
+                            /** @description The line's amount without VAT */
+                            net_amount: number;
+                            quantity: number;
+                            /** @description Price per unit with VAT */
+                            unit_amount: number;
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            vat_category: "S" | "Z" | "E" | "O";
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code */
+                            vat_exemption_reason_code: string | null;
+                            /** @description 0, 11 or 24 */
+                            vat_rate: number;
+                        }[];
+                        livemode: boolean;
+                        /** @description The printed number; test documents read TEST-… */
+                        number: string;
+                        /** @constant */
+                        object: "invoice";
+                        /** @description The payment; for an invoice collected by krafa, null until the krafa is paid */
+                        payment_intent: string | null;
+                        payment_reference: string;
+                        /** @description The till sale it invoices (decision 0235) */
+                        pos_sale: string | null;
+                        seller: {
+                            address: {
+                                city: string;
+                                country: string;
+                                postalCode: string;
+                                street: string;
+                            } | null;
+                            kennitala: string | null;
+                            name: string;
+                            vat_number: string | null;
+                        };
+                        /** @description Position in the merchant's one unbroken sequence of this environment (decision 0139) */
+                        sequence: number;
+                        /** @enum {string} */
+                        status: "paid" | "open";
+                        subscription: string | null;
+                        supplied_at: number;
+                        total: number;
+                        total_vat: number;
+                        /** @description VAT per rate, computed once per rate from its lines */
+                        vat: {
+                            /** @description Amount with VAT of the lines at this rate */
+                            amount: number;
+                            /**
+                             * @description One group per category and rate (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
+                            /** @description For E and O: why no VAT is charged */
+                            exemption_reason: string | null;
+                            exemption_reason_code: string | null;
+                            rate: number;
+                            taxable_amount: number;
+                            vat_amount: number;
+                        }[];
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "invoice.finalized";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookInvoicePaid: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "invoice.paid",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "in_0VckAMoBdIp0ZBVWfzVHa4xm",
+                 *         "object": "invoice",
+                 *         "livemode": false,
+                 *         "number": "TEST-000001",
+                 *         "sequence": 1,
+                 *         "status": "paid",
+                 *         "currency": "ISK",
+                 *         "payment_intent": "pi_0VckAMwhnARd4T3CR8sESQs3",
+                 *         "claim": "clm_0VckAMVTRXZMHxT7uAPN4siO",
+                 *         "pos_sale": null,
+                 *         "customer": "cus_0VckAMUPYxSC7a8quGj7Kp7m",
+                 *         "subscription": null,
+                 *         "checkout_session": "cs_0VckAMUh8qJdH0LjvYpVuq7W",
+                 *         "seller": {
+                 *           "name": "Kaffibrennslan ehf.",
+                 *           "kennitala": "5510730339",
+                 *           "vat_number": "123456",
+                 *           "address": {
+                 *             "city": "Reykjavík",
+                 *             "street": "Laugavegur 1",
+                 *             "country": "IS",
+                 *             "postalCode": "101"
+                 *           }
+                 *         },
+                 *         "buyer": {
+                 *           "name": "Bókhaldsstofan ehf.",
+                 *           "email": "reikningar@bokhald.example.is",
+                 *           "kennitala": "4101692659"
+                 *         },
+                 *         "lines": [
+                 *           {
+                 *             "description": "Kvörn",
+                 *             "quantity": 1,
+                 *             "unit_amount": 12990,
+                 *             "amount": 12990,
+                 *             "net_amount": 10476,
+                 *             "vat_rate": 24,
+                 *             "vat_category": "S",
+                 *             "vat_exemption_reason": null,
+                 *             "vat_exemption_reason_code": null
+                 *           },
+                 *           {
+                 *             "description": "Baunir 1 kg",
+                 *             "quantity": 2,
+                 *             "unit_amount": 3490,
+                 *             "amount": 6980,
+                 *             "net_amount": 6288,
+                 *             "vat_rate": 11,
+                 *             "vat_category": "S",
+                 *             "vat_exemption_reason": null,
+                 *             "vat_exemption_reason_code": null
+                 *           }
+                 *         ],
+                 *         "vat": [
+                 *           {
+                 *             "rate": 11,
+                 *             "category": "S",
+                 *             "exemption_reason": null,
+                 *             "exemption_reason_code": null,
+                 *             "amount": 6980,
+                 *             "taxable_amount": 6288,
+                 *             "vat_amount": 692
+                 *           },
+                 *           {
+                 *             "rate": 24,
+                 *             "category": "S",
+                 *             "exemption_reason": null,
+                 *             "exemption_reason_code": null,
+                 *             "amount": 12990,
+                 *             "taxable_amount": 10476,
+                 *             "vat_amount": 2514
+                 *           }
+                 *         ],
+                 *         "total": 19970,
+                 *         "total_vat": 3206,
+                 *         "amount_credited": 0,
+                 *         "issued_at": 1796302533,
+                 *         "supplied_at": 1796302533,
+                 *         "due_date": "2026-12-17",
+                 *         "final_due_date": "2026-12-17",
+                 *         "payment_reference": "013366000001",
+                 *         "einvoice": true,
+                 *         "delivery": null,
+                 *         "created_at": 1796302533
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        amount_credited: number;
+                        buyer: {
+                            email: string | null;
+                            kennitala: string | null;
+                            name: string | null;
+                        };
+                        checkout_session: string | null;
+                        /** @description The krafa that collects this invoice (decision 0211) */
+                        claim: string | null;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        customer: string | null;
+                        /** @description How the invoice reaches the buyer (decision 0217); null when the customer chose none */
+                        delivery: {
+                            /** @description Why it was not delivered: the validation artefacts' rule ids, or the access point's own code */
+                            failure_reasons: {
+                                message: string;
+                                rule: string;
+                            }[];
+                            finished_at: number | null;
+                            /**
+                             * @description The customer's `invoice_settings.delivery_method` when the invoice was issued
+                             * @enum {string}
+                             */
+                            method: "peppol" | "email";
+                            /** @description The Peppol participant id (`0196:<kennitala>`) or e-mail address it went to */
+                            receiver: string | null;
+                            /**
+                             * @description `sent`: the access point has it; `delivered` and `failed` are final
+                             * @enum {string}
+                             */
+                            status: "pending" | "sent" | "delivered" | "failed";
+                        } | null;
+                        /** @description Gjalddagi, when paid by krafa */
+                        due_date: string | null;
+                        /** @description Whether it has a Peppol e-invoice (GET …/ubl): a business buyer with kennitala and address, and a seller with both (decision 0210) */
+                        einvoice: boolean;
+                        /** @description Eindagi, when paid by krafa */
+                        final_due_date: string | null;
+                        id: string;
+                        issued_at: number;
+                        lines: {
+                            /** @description quantity × unit_amount, with VAT */
+                            amount: number;
+                            description: string;
+                            /** @description The line's amount without VAT */
+                            net_amount: number;
+                            quantity: number;
+                            /** @description Price per unit with VAT */
+                            unit_amount: number;
+                            /**
+                             * @description S standard, Z zero rated, E exempt, O outside the scope of VAT (decision 0234)
+                             * @enum {string}
+                             */
+                            vat_category: "S" | "Z" | "E" | "O";
+                            vat_exemption_reason: string | null;
+                            /** @description A VATEX code */
+                            vat_exemption_reason_code: string | null;
+                            /** @description 0, 11 or 24 */
+                            vat_rate: number;
+                        }[];
+                        livemode: boolean;
+                        /** @description The printed number; test documents read TEST-… */
+                        number: string;
+                        /** @constant */
+                        object: "invoice";
+                        /** @description The payment; for an invoice collected by krafa, null until the krafa is paid */
+                        payment_intent: string | null;
+                        payment_reference: string;
+                        /** @description The till sale it invoices (decision 0235) */
+                        pos_sale: string | null;
+                        seller: {
+                            address: {
+                                city: string;
+                                country: string;
+                                postalCode: string;
+                                street: string;
+                            } | null;
+                            kennitala: string | null;
+                            name: string;
+                            vat_number: string | null;
+                        };
+                        /** @description Position in the merchant's one unbroken sequence of this environment (decision 0139) */
+                        sequence: number;
+                        /** @enum {string} */
+                        status: "paid" | "open";
+                        subscription: string | null;
+                        supplied_at: number;
+                        total: number;
+                        total_vat: number;
+                        /** @description VAT per rate, computed once per rate from its lines */
+                        vat: {
+                            /** @description Amount with VAT of the lines at this rate */
+                            amount: number;
+                            /**
+                             * @description One group per category and rate (decision 0234)
+                             * @enum {string}
+                             */
+                            category: "S" | "Z" | "E" | "O";
+                            /** @description For E and O: why no VAT is charged */
+                            exemption_reason: string | null;
+                            exemption_reason_code: string | null;
+                            rate: number;
+                            taxable_amount: number;
+                            vat_amount: number;
+                        }[];
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "invoice.paid";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookNotificationChannelDisabled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "notification_channel.disabled",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "nc_0VckAZZcDN3sLBbrpeNaQi68",
+                 *         "object": "notification_channel",
+                 *         "livemode": false,
+                 *         "type": "webhook",
+                 *         "config": {
+                 *           "url": "https://skil.example.is/admin",
+                 *           "secret": "whsec_3mF8qk2VZc1xRj7TnP0bWs9e",
+                 *           "previous_secret_expires_at": null
+                 *         },
+                 *         "event_subscriptions": [
+                 *           "*"
+                 *         ],
+                 *         "status": "enabled",
+                 *         "disabled_reason": null,
+                 *         "disabled_at": null,
+                 *         "description": null,
+                 *         "metadata": {},
+                 *         "created_at": 1796302582,
+                 *         "updated_at": 1796302582
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        config: {
+                            /** @description Until when the secret before the last rotation still signs X-Service-Signature-Previous (Unix seconds); null when there is none */
+                            previous_secret_expires_at: number | null;
+                            /** @description Signing secret; omitted in lists */
+                            secret?: string;
+                            url: string;
+                        };
+                        created_at: number;
+                        description: string | null;
+                        /** @description When the channel was disabled (Unix seconds); null when enabled */
+                        disabled_at: number | null;
+                        /** @description Why the channel is disabled: every delivery of the last 72 hours failed (at least 20), or it was asked to be; null when enabled */
+                        disabled_reason: ("failing_deliveries" | "requested") | null;
+                        event_subscriptions: string[];
+                        id: string;
+                        livemode: boolean;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        /** @constant */
+                        object: "notification_channel";
+                        /** @enum {string} */
+                        status: "enabled" | "disabled";
+                        /** @enum {string} */
+                        type: "webhook" | "chat";
+                        updated_at: number;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "notification_channel.disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentIntentCaptured: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "payment_intent.captured",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "pi_0Vck9wqu3n0xb27a8vFAGs1A",
+                 *         "object": "payment_intent",
+                 *         "livemode": false,
+                 *         "amount": 5000,
+                 *         "amount_capturable": 0,
+                 *         "amount_received": 5000,
+                 *         "amount_refunded": 0,
+                 *         "disputed": false,
+                 *         "dispute": null,
+                 *         "currency": "ISK",
+                 *         "status": "succeeded",
+                 *         "capture_method": "automatic",
+                 *         "customer": null,
+                 *         "payment_method": "pm_0Vck9wqfMGnz0A4GP7Q18KDQ",
+                 *         "payment_method_details": {
+                 *           "type": "card",
+                 *           "card": {
+                 *             "brand": "visa",
+                 *             "last4": "4242",
+                 *             "exp_month": 12,
+                 *             "exp_year": 2040,
+                 *             "wallet": null
+                 *           }
+                 *         },
+                 *         "checkout_session": null,
+                 *         "subscription": null,
+                 *         "description": null,
+                 *         "fee_amount": 75,
+                 *         "net_amount": 4925,
+                 *         "last_payment_error": null,
+                 *         "next_action": null,
+                 *         "canceled_at": null,
+                 *         "cancellation_reason": null,
+                 *         "created_at": 1796302433,
+                 *         "metadata": {}
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        amount: number;
+                        amount_capturable: number;
+                        amount_received: number;
+                        amount_refunded: number;
+                        canceled_at: number | null;
+                        cancellation_reason: string | null;
+                        /** @enum {string} */
+                        capture_method: "automatic" | "manual";
+                        checkout_session: string | null;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        customer: string | null;
+                        description: string | null;
+                        /** @description The dispute opened on this payment */
+                        dispute: string | null;
+                        /** @description Whether the cardholder’s bank disputed this payment (decision 0156) */
+                        disputed: boolean;
+                        /** @description Service fee (1.5 % online card), set at capture */
+                        fee_amount: number | null;
+                        id: string;
+                        last_payment_error: {
+                            code: string;
+                            decline_code: string | null;
+                            message: string;
+                        } | null;
+                        livemode: boolean;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        /** @description amount_received − fee_amount */
+                        net_amount: number | null;
+                        /** @description With status requires_action: where to send the customer for 3-D Secure */
+                        next_action: {
+                            redirect_to_url: {
+                                return_url: string | null;
+                                url: string;
+                            };
+                            /** @constant */
+                            type: "redirect_to_url";
+                        } | null;
+                        /** @constant */
+                        object: "payment_intent";
+                        payment_method: string | null;
+                        payment_method_details: {
+                            card: {
+                                brand: string;
+                                exp_month: number;
+                                exp_year: number;
+                                last4: string;
+                                wallet: ("apple_pay" | "google_pay") | null;
+                            };
+                            /** @constant */
+                            type: "card";
+                        } | null;
+                        /** @enum {string} */
+                        status: "requires_payment_method" | "requires_action" | "requires_capture" | "processing" | "succeeded" | "canceled";
+                        /** @description The subscription whose sign-up or renewal this payment is */
+                        subscription: string | null;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "payment_intent.captured";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentIntentFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "payment_intent.failed",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "pi_0Vck9zaZRX5LwmylkvK8EGOA",
+                 *         "object": "payment_intent",
+                 *         "livemode": false,
+                 *         "amount": 1500,
+                 *         "amount_capturable": 0,
+                 *         "amount_received": 0,
+                 *         "amount_refunded": 0,
+                 *         "disputed": false,
+                 *         "dispute": null,
+                 *         "currency": "ISK",
+                 *         "status": "requires_payment_method",
+                 *         "capture_method": "automatic",
+                 *         "customer": null,
+                 *         "payment_method": "pm_0Vck9zaSu4F6S4PnCkA8mCob",
+                 *         "payment_method_details": {
+                 *           "type": "card",
+                 *           "card": {
+                 *             "brand": "visa",
+                 *             "last4": "9995",
+                 *             "exp_month": 12,
+                 *             "exp_year": 2034,
+                 *             "wallet": null
+                 *           }
+                 *         },
+                 *         "checkout_session": "cs_0Vck9zZlPyWbYxBYpIpLqZ8Q",
+                 *         "subscription": null,
+                 *         "description": null,
+                 *         "fee_amount": null,
+                 *         "net_amount": null,
+                 *         "last_payment_error": {
+                 *           "code": "card_declined",
+                 *           "message": "Your card has insufficient funds.",
+                 *           "decline_code": "insufficient_funds"
+                 *         },
+                 *         "next_action": null,
+                 *         "canceled_at": null,
+                 *         "cancellation_reason": null,
+                 *         "created_at": 1796302443,
+                 *         "metadata": {}
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        amount: number;
+                        amount_capturable: number;
+                        amount_received: number;
+                        amount_refunded: number;
+                        canceled_at: number | null;
+                        cancellation_reason: string | null;
+                        /** @enum {string} */
+                        capture_method: "automatic" | "manual";
+                        checkout_session: string | null;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        customer: string | null;
+                        description: string | null;
+                        /** @description The dispute opened on this payment */
+                        dispute: string | null;
+                        /** @description Whether the cardholder’s bank disputed this payment (decision 0156) */
+                        disputed: boolean;
+                        /** @description Service fee (1.5 % online card), set at capture */
+                        fee_amount: number | null;
+                        id: string;
+                        last_payment_error: {
+                            code: string;
+                            decline_code: string | null;
+                            message: string;
+                        } | null;
+                        livemode: boolean;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        /** @description amount_received − fee_amount */
+                        net_amount: number | null;
+                        /** @description With status requires_action: where to send the customer for 3-D Secure */
+                        next_action: {
+                            redirect_to_url: {
+                                return_url: string | null;
+                                url: string;
+                            };
+                            /** @constant */
+                            type: "redirect_to_url";
+                        } | null;
+                        /** @constant */
+                        object: "payment_intent";
+                        payment_method: string | null;
+                        payment_method_details: {
+                            card: {
+                                brand: string;
+                                exp_month: number;
+                                exp_year: number;
+                                last4: string;
+                                wallet: ("apple_pay" | "google_pay") | null;
+                            };
+                            /** @constant */
+                            type: "card";
+                        } | null;
+                        /** @enum {string} */
+                        status: "requires_payment_method" | "requires_action" | "requires_capture" | "processing" | "succeeded" | "canceled";
+                        /** @description The subscription whose sign-up or renewal this payment is */
+                        subscription: string | null;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "payment_intent.failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentIntentRefunded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "payment_intent.refunded",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "pi_0Vck9zaZRX5LwmylkvK8EGOA",
+                 *         "object": "payment_intent",
+                 *         "livemode": false,
+                 *         "amount": 1500,
+                 *         "amount_capturable": 0,
+                 *         "amount_received": 1500,
+                 *         "amount_refunded": 0,
+                 *         "disputed": false,
+                 *         "dispute": null,
+                 *         "currency": "ISK",
+                 *         "status": "succeeded",
+                 *         "capture_method": "automatic",
+                 *         "customer": null,
+                 *         "payment_method": "pm_0Vck9zdNTz4gcJY4CodmPaND",
+                 *         "payment_method_details": {
+                 *           "type": "card",
+                 *           "card": {
+                 *             "brand": "visa",
+                 *             "last4": "4242",
+                 *             "exp_month": 12,
+                 *             "exp_year": 2034,
+                 *             "wallet": null
+                 *           }
+                 *         },
+                 *         "checkout_session": "cs_0Vck9zZlPyWbYxBYpIpLqZ8Q",
+                 *         "subscription": null,
+                 *         "description": null,
+                 *         "fee_amount": 23,
+                 *         "net_amount": 1477,
+                 *         "last_payment_error": null,
+                 *         "next_action": null,
+                 *         "canceled_at": null,
+                 *         "cancellation_reason": null,
+                 *         "created_at": 1796302443,
+                 *         "metadata": {}
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        amount: number;
+                        amount_capturable: number;
+                        amount_received: number;
+                        amount_refunded: number;
+                        canceled_at: number | null;
+                        cancellation_reason: string | null;
+                        /** @enum {string} */
+                        capture_method: "automatic" | "manual";
+                        checkout_session: string | null;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        customer: string | null;
+                        description: string | null;
+                        /** @description The dispute opened on this payment */
+                        dispute: string | null;
+                        /** @description Whether the cardholder’s bank disputed this payment (decision 0156) */
+                        disputed: boolean;
+                        /** @description Service fee (1.5 % online card), set at capture */
+                        fee_amount: number | null;
+                        id: string;
+                        last_payment_error: {
+                            code: string;
+                            decline_code: string | null;
+                            message: string;
+                        } | null;
+                        livemode: boolean;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        /** @description amount_received − fee_amount */
+                        net_amount: number | null;
+                        /** @description With status requires_action: where to send the customer for 3-D Secure */
+                        next_action: {
+                            redirect_to_url: {
+                                return_url: string | null;
+                                url: string;
+                            };
+                            /** @constant */
+                            type: "redirect_to_url";
+                        } | null;
+                        /** @constant */
+                        object: "payment_intent";
+                        payment_method: string | null;
+                        payment_method_details: {
+                            card: {
+                                brand: string;
+                                exp_month: number;
+                                exp_year: number;
+                                last4: string;
+                                wallet: ("apple_pay" | "google_pay") | null;
+                            };
+                            /** @constant */
+                            type: "card";
+                        } | null;
+                        /** @enum {string} */
+                        status: "requires_payment_method" | "requires_action" | "requires_capture" | "processing" | "succeeded" | "canceled";
+                        /** @description The subscription whose sign-up or renewal this payment is */
+                        subscription: string | null;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "payment_intent.refunded";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookRefundUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "refund.updated",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "re_0Vck9y8Ja8SyNwQ394VT4P2m",
+                 *         "object": "refund",
+                 *         "livemode": false,
+                 *         "payment_intent": "pi_0Vck9wqu3n0xb27a8vFAGs1A",
+                 *         "amount": 4900,
+                 *         "currency": "ISK",
+                 *         "status": "succeeded",
+                 *         "reason": null,
+                 *         "destination_details": {
+                 *           "type": "card"
+                 *         },
+                 *         "created_at": 1796302438
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        amount: number;
+                        created_at: number;
+                        /** @constant */
+                        currency: "ISK";
+                        /** @description Where the money goes back: the card, or (a krafa) the bank account it was paid from */
+                        destination_details: {
+                            /** @constant */
+                            type: "card";
+                        } | {
+                            bank_transfer: {
+                                /** @description The payer's account the money goes back to; null until the bank has named it */
+                                account_last4: string | null;
+                            };
+                            /** @constant */
+                            type: "bank_transfer";
+                        };
+                        id: string;
+                        livemode: boolean;
+                        /** @constant */
+                        object: "refund";
+                        payment_intent: string;
+                        reason: string | null;
+                        /**
+                         * @description `pending`: a krafa refund whose bank transfer has not been booked yet (decision 0101)
+                         * @enum {string}
+                         */
+                        status: "pending" | "succeeded" | "failed";
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "refund.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSubscriptionActivated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "subscription.activated",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "sub_0Vck9oFHDChBhO7D21kmevPI",
+                 *         "object": "subscription",
+                 *         "livemode": false,
+                 *         "customer": "cus_0Vck9oCiMdTwGroscDwhMbTz",
+                 *         "status": "incomplete",
+                 *         "price": "price_0Vck9oBgadlLikrtBpJe5ihW",
+                 *         "quantity": 1,
+                 *         "default_payment_method": "pm_0Vck9oDy5IcVqr0cJm8e7vbN",
+                 *         "collection_method": "charge_automatically",
+                 *         "billing_cycle_anchor": 1769860800,
+                 *         "current_period_start": 1769860800,
+                 *         "current_period_end": 1769860800,
+                 *         "trial_start": null,
+                 *         "trial_end": null,
+                 *         "trial_settings": {
+                 *           "end_behavior": {
+                 *             "missing_payment_method": "cancel"
+                 *           }
+                 *         },
+                 *         "paused": false,
+                 *         "cancel_at_period_end": false,
+                 *         "canceled_at": null,
+                 *         "ended_at": null,
+                 *         "cancellation_details": {
+                 *           "reason": null
+                 *         },
+                 *         "pending_update": null,
+                 *         "proration_amount": 0,
+                 *         "discount": null,
+                 *         "dunning": {
+                 *           "retry_days": [
+                 *             1,
+                 *             3
+                 *           ],
+                 *           "end_state": "canceled",
+                 *           "payment_failed_at": null,
+                 *           "claim_fallback": null,
+                 *           "claim": null
+                 *         },
+                 *         "test_clock": "clock_0Vck9oC2FEQKrIvibJ85fEhJ",
+                 *         "metadata": {},
+                 *         "created_at": 1796302400
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        billing_cycle_anchor: number;
+                        cancel_at_period_end: boolean;
+                        canceled_at: number | null;
+                        cancellation_details: {
+                            reason: string | null;
+                        };
+                        /** @enum {string} */
+                        collection_method: "charge_automatically" | "claim";
+                        created_at: number;
+                        current_period_end: number;
+                        current_period_start: number;
+                        customer: string;
+                        default_payment_method: string | null;
+                        discount: {
+                            coupon: string;
+                            start: number | null;
+                        } | null;
+                        dunning: {
+                            /** @description The krafa collecting the renewal since card retries ran out, while the subscription waits for it */
+                            claim: string | null;
+                            /** @description When card retries run out, issue a krafa for the renewal before the end state; null: the merchant's default */
+                            claim_fallback: boolean | null;
+                            /** @enum {string} */
+                            end_state: "canceled" | "unpaid" | "past_due";
+                            payment_failed_at: number | null;
+                            retry_days: number[];
+                        };
+                        ended_at: number | null;
+                        id: string;
+                        livemode: boolean;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        /** @constant */
+                        object: "subscription";
+                        paused: boolean;
+                        pending_update: {
+                            price: string;
+                        } | null;
+                        price: string;
+                        /** @description Owed (or credited, negative) on the next renewal */
+                        proration_amount: number;
+                        quantity: number;
+                        /** @enum {string} */
+                        status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                        test_clock: string | null;
+                        trial_end: number | null;
+                        trial_settings: {
+                            end_behavior: {
+                                /** @enum {string} */
+                                missing_payment_method: "cancel" | "pause";
+                            };
+                        };
+                        trial_start: number | null;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "subscription.activated";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSubscriptionCanceled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "subscription.canceled",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "sub_0Vck9oFHDChBhO7D21kmevPI",
+                 *         "object": "subscription",
+                 *         "livemode": false,
+                 *         "customer": "cus_0Vck9oCiMdTwGroscDwhMbTz",
+                 *         "status": "canceled",
+                 *         "price": "price_0Vck9oBgadlLikrtBpJe5ihW",
+                 *         "quantity": 1,
+                 *         "default_payment_method": "pm_0Vck9oDy5IcVqr0cJm8e7vbN",
+                 *         "collection_method": "charge_automatically",
+                 *         "billing_cycle_anchor": 1769860800,
+                 *         "current_period_start": 1769860800,
+                 *         "current_period_end": 1769860800,
+                 *         "trial_start": null,
+                 *         "trial_end": null,
+                 *         "trial_settings": {
+                 *           "end_behavior": {
+                 *             "missing_payment_method": "cancel"
+                 *           }
+                 *         },
+                 *         "paused": false,
+                 *         "cancel_at_period_end": false,
+                 *         "canceled_at": null,
+                 *         "ended_at": null,
+                 *         "cancellation_details": {
+                 *           "reason": null
+                 *         },
+                 *         "pending_update": null,
+                 *         "proration_amount": 0,
+                 *         "discount": null,
+                 *         "dunning": {
+                 *           "retry_days": [
+                 *             1,
+                 *             3
+                 *           ],
+                 *           "end_state": "canceled",
+                 *           "payment_failed_at": null,
+                 *           "claim_fallback": null,
+                 *           "claim": null
+                 *         },
+                 *         "test_clock": "clock_0Vck9oC2FEQKrIvibJ85fEhJ",
+                 *         "metadata": {},
+                 *         "created_at": 1796302400
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        billing_cycle_anchor: number;
+                        cancel_at_period_end: boolean;
+                        canceled_at: number | null;
+                        cancellation_details: {
+                            reason: string | null;
+                        };
+                        /** @enum {string} */
+                        collection_method: "charge_automatically" | "claim";
+                        created_at: number;
+                        current_period_end: number;
+                        current_period_start: number;
+                        customer: string;
+                        default_payment_method: string | null;
+                        discount: {
+                            coupon: string;
+                            start: number | null;
+                        } | null;
+                        dunning: {
+                            /** @description The krafa collecting the renewal since card retries ran out, while the subscription waits for it */
+                            claim: string | null;
+                            /** @description When card retries run out, issue a krafa for the renewal before the end state; null: the merchant's default */
+                            claim_fallback: boolean | null;
+                            /** @enum {string} */
+                            end_state: "canceled" | "unpaid" | "past_due";
+                            payment_failed_at: number | null;
+                            retry_days: number[];
+                        };
+                        ended_at: number | null;
+                        id: string;
+                        livemode: boolean;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        /** @constant */
+                        object: "subscription";
+                        paused: boolean;
+                        pending_update: {
+                            price: string;
+                        } | null;
+                        price: string;
+                        /** @description Owed (or credited, negative) on the next renewal */
+                        proration_amount: number;
+                        quantity: number;
+                        /** @enum {string} */
+                        status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                        test_clock: string | null;
+                        trial_end: number | null;
+                        trial_settings: {
+                            end_behavior: {
+                                /** @enum {string} */
+                                missing_payment_method: "cancel" | "pause";
+                            };
+                        };
+                        trial_start: number | null;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "subscription.canceled";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSubscriptionCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "subscription.created",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "sub_0Vck9wvq95v4UPWkW3iCyliw",
+                 *         "object": "subscription",
+                 *         "livemode": false,
+                 *         "customer": "cus_0Vck9woCI0MObC9u6ViCpHtz",
+                 *         "status": "trialing",
+                 *         "price": "price_0Vck9wkiak7RF7By2yu27OQN",
+                 *         "quantity": 1,
+                 *         "default_payment_method": "pm_0Vck9wp09t4U96jCCwnwwMdW",
+                 *         "collection_method": "charge_automatically",
+                 *         "billing_cycle_anchor": 1796907233,
+                 *         "current_period_start": 1796302433,
+                 *         "current_period_end": 1796907233,
+                 *         "trial_start": 1796302433,
+                 *         "trial_end": 1796907233,
+                 *         "trial_settings": {
+                 *           "end_behavior": {
+                 *             "missing_payment_method": "cancel"
+                 *           }
+                 *         },
+                 *         "paused": false,
+                 *         "cancel_at_period_end": false,
+                 *         "canceled_at": null,
+                 *         "ended_at": null,
+                 *         "cancellation_details": {
+                 *           "reason": null
+                 *         },
+                 *         "pending_update": null,
+                 *         "proration_amount": 0,
+                 *         "discount": null,
+                 *         "dunning": {
+                 *           "retry_days": [
+                 *             1,
+                 *             3
+                 *           ],
+                 *           "end_state": "canceled",
+                 *           "payment_failed_at": null,
+                 *           "claim_fallback": null,
+                 *           "claim": null
+                 *         },
+                 *         "test_clock": null,
+                 *         "metadata": {},
+                 *         "created_at": 1796302433
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        billing_cycle_anchor: number;
+                        cancel_at_period_end: boolean;
+                        canceled_at: number | null;
+                        cancellation_details: {
+                            reason: string | null;
+                        };
+                        /** @enum {string} */
+                        collection_method: "charge_automatically" | "claim";
+                        created_at: number;
+                        current_period_end: number;
+                        current_period_start: number;
+                        customer: string;
+                        default_payment_method: string | null;
+                        discount: {
+                            coupon: string;
+                            start: number | null;
+                        } | null;
+                        dunning: {
+                            /** @description The krafa collecting the renewal since card retries ran out, while the subscription waits for it */
+                            claim: string | null;
+                            /** @description When card retries run out, issue a krafa for the renewal before the end state; null: the merchant's default */
+                            claim_fallback: boolean | null;
+                            /** @enum {string} */
+                            end_state: "canceled" | "unpaid" | "past_due";
+                            payment_failed_at: number | null;
+                            retry_days: number[];
+                        };
+                        ended_at: number | null;
+                        id: string;
+                        livemode: boolean;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        /** @constant */
+                        object: "subscription";
+                        paused: boolean;
+                        pending_update: {
+                            price: string;
+                        } | null;
+                        price: string;
+                        /** @description Owed (or credited, negative) on the next renewal */
+                        proration_amount: number;
+                        quantity: number;
+                        /** @enum {string} */
+                        status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                        test_clock: string | null;
+                        trial_end: number | null;
+                        trial_settings: {
+                            end_behavior: {
+                                /** @enum {string} */
+                                missing_payment_method: "cancel" | "pause";
+                            };
+                        };
+                        trial_start: number | null;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "subscription.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSubscriptionPaymentFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "subscription.payment_failed",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "sub_0Vck9oFHDChBhO7D21kmevPI",
+                 *         "object": "subscription",
+                 *         "livemode": false,
+                 *         "customer": "cus_0Vck9oCiMdTwGroscDwhMbTz",
+                 *         "status": "past_due",
+                 *         "price": "price_0Vck9oBgadlLikrtBpJe5ihW",
+                 *         "quantity": 1,
+                 *         "default_payment_method": "pm_0Vck9oDy5IcVqr0cJm8e7vbN",
+                 *         "collection_method": "charge_automatically",
+                 *         "billing_cycle_anchor": 1769860800,
+                 *         "current_period_start": 1769860800,
+                 *         "current_period_end": 1769860800,
+                 *         "trial_start": null,
+                 *         "trial_end": null,
+                 *         "trial_settings": {
+                 *           "end_behavior": {
+                 *             "missing_payment_method": "cancel"
+                 *           }
+                 *         },
+                 *         "paused": false,
+                 *         "cancel_at_period_end": false,
+                 *         "canceled_at": null,
+                 *         "ended_at": null,
+                 *         "cancellation_details": {
+                 *           "reason": null
+                 *         },
+                 *         "pending_update": null,
+                 *         "proration_amount": 0,
+                 *         "discount": null,
+                 *         "dunning": {
+                 *           "retry_days": [
+                 *             1,
+                 *             3
+                 *           ],
+                 *           "end_state": "canceled",
+                 *           "payment_failed_at": null,
+                 *           "claim_fallback": null,
+                 *           "claim": null
+                 *         },
+                 *         "test_clock": "clock_0Vck9oC2FEQKrIvibJ85fEhJ",
+                 *         "metadata": {},
+                 *         "created_at": 1796302400
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        billing_cycle_anchor: number;
+                        cancel_at_period_end: boolean;
+                        canceled_at: number | null;
+                        cancellation_details: {
+                            reason: string | null;
+                        };
+                        /** @enum {string} */
+                        collection_method: "charge_automatically" | "claim";
+                        created_at: number;
+                        current_period_end: number;
+                        current_period_start: number;
+                        customer: string;
+                        default_payment_method: string | null;
+                        discount: {
+                            coupon: string;
+                            start: number | null;
+                        } | null;
+                        dunning: {
+                            /** @description The krafa collecting the renewal since card retries ran out, while the subscription waits for it */
+                            claim: string | null;
+                            /** @description When card retries run out, issue a krafa for the renewal before the end state; null: the merchant's default */
+                            claim_fallback: boolean | null;
+                            /** @enum {string} */
+                            end_state: "canceled" | "unpaid" | "past_due";
+                            payment_failed_at: number | null;
+                            retry_days: number[];
+                        };
+                        ended_at: number | null;
+                        id: string;
+                        livemode: boolean;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        /** @constant */
+                        object: "subscription";
+                        paused: boolean;
+                        pending_update: {
+                            price: string;
+                        } | null;
+                        price: string;
+                        /** @description Owed (or credited, negative) on the next renewal */
+                        proration_amount: number;
+                        quantity: number;
+                        /** @enum {string} */
+                        status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                        test_clock: string | null;
+                        trial_end: number | null;
+                        trial_settings: {
+                            end_behavior: {
+                                /** @enum {string} */
+                                missing_payment_method: "cancel" | "pause";
+                            };
+                        };
+                        trial_start: number | null;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "subscription.payment_failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSubscriptionPaymentRecovered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "subscription.payment_recovered",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "sub_0Vck9oFHDChBhO7D21kmevPI",
+                 *         "object": "subscription",
+                 *         "livemode": false,
+                 *         "customer": "cus_0Vck9oCiMdTwGroscDwhMbTz",
+                 *         "status": "incomplete",
+                 *         "price": "price_0Vck9oBgadlLikrtBpJe5ihW",
+                 *         "quantity": 1,
+                 *         "default_payment_method": "pm_0Vck9oDy5IcVqr0cJm8e7vbN",
+                 *         "collection_method": "charge_automatically",
+                 *         "billing_cycle_anchor": 1769860800,
+                 *         "current_period_start": 1769860800,
+                 *         "current_period_end": 1769860800,
+                 *         "trial_start": null,
+                 *         "trial_end": null,
+                 *         "trial_settings": {
+                 *           "end_behavior": {
+                 *             "missing_payment_method": "cancel"
+                 *           }
+                 *         },
+                 *         "paused": false,
+                 *         "cancel_at_period_end": false,
+                 *         "canceled_at": null,
+                 *         "ended_at": null,
+                 *         "cancellation_details": {
+                 *           "reason": null
+                 *         },
+                 *         "pending_update": null,
+                 *         "proration_amount": 0,
+                 *         "discount": null,
+                 *         "dunning": {
+                 *           "retry_days": [
+                 *             1,
+                 *             3
+                 *           ],
+                 *           "end_state": "canceled",
+                 *           "payment_failed_at": null,
+                 *           "claim_fallback": null,
+                 *           "claim": null
+                 *         },
+                 *         "test_clock": "clock_0Vck9oC2FEQKrIvibJ85fEhJ",
+                 *         "metadata": {},
+                 *         "created_at": 1796302400
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        billing_cycle_anchor: number;
+                        cancel_at_period_end: boolean;
+                        canceled_at: number | null;
+                        cancellation_details: {
+                            reason: string | null;
+                        };
+                        /** @enum {string} */
+                        collection_method: "charge_automatically" | "claim";
+                        created_at: number;
+                        current_period_end: number;
+                        current_period_start: number;
+                        customer: string;
+                        default_payment_method: string | null;
+                        discount: {
+                            coupon: string;
+                            start: number | null;
+                        } | null;
+                        dunning: {
+                            /** @description The krafa collecting the renewal since card retries ran out, while the subscription waits for it */
+                            claim: string | null;
+                            /** @description When card retries run out, issue a krafa for the renewal before the end state; null: the merchant's default */
+                            claim_fallback: boolean | null;
+                            /** @enum {string} */
+                            end_state: "canceled" | "unpaid" | "past_due";
+                            payment_failed_at: number | null;
+                            retry_days: number[];
+                        };
+                        ended_at: number | null;
+                        id: string;
+                        livemode: boolean;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        /** @constant */
+                        object: "subscription";
+                        paused: boolean;
+                        pending_update: {
+                            price: string;
+                        } | null;
+                        price: string;
+                        /** @description Owed (or credited, negative) on the next renewal */
+                        proration_amount: number;
+                        quantity: number;
+                        /** @enum {string} */
+                        status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                        test_clock: string | null;
+                        trial_end: number | null;
+                        trial_settings: {
+                            end_behavior: {
+                                /** @enum {string} */
+                                missing_payment_method: "cancel" | "pause";
+                            };
+                        };
+                        trial_start: number | null;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "subscription.payment_recovered";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSubscriptionPaymentRetryFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "subscription.payment_retry_failed",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "sub_0Vck9oFHDChBhO7D21kmevPI",
+                 *         "object": "subscription",
+                 *         "livemode": false,
+                 *         "customer": "cus_0Vck9oCiMdTwGroscDwhMbTz",
+                 *         "status": "past_due",
+                 *         "price": "price_0Vck9oBgadlLikrtBpJe5ihW",
+                 *         "quantity": 1,
+                 *         "default_payment_method": "pm_0Vck9oDy5IcVqr0cJm8e7vbN",
+                 *         "collection_method": "charge_automatically",
+                 *         "billing_cycle_anchor": 1769860800,
+                 *         "current_period_start": 1769860800,
+                 *         "current_period_end": 1769860800,
+                 *         "trial_start": null,
+                 *         "trial_end": null,
+                 *         "trial_settings": {
+                 *           "end_behavior": {
+                 *             "missing_payment_method": "cancel"
+                 *           }
+                 *         },
+                 *         "paused": false,
+                 *         "cancel_at_period_end": false,
+                 *         "canceled_at": null,
+                 *         "ended_at": null,
+                 *         "cancellation_details": {
+                 *           "reason": null
+                 *         },
+                 *         "pending_update": null,
+                 *         "proration_amount": 0,
+                 *         "discount": null,
+                 *         "dunning": {
+                 *           "retry_days": [
+                 *             1,
+                 *             3
+                 *           ],
+                 *           "end_state": "canceled",
+                 *           "payment_failed_at": null,
+                 *           "claim_fallback": null,
+                 *           "claim": null
+                 *         },
+                 *         "test_clock": "clock_0Vck9oC2FEQKrIvibJ85fEhJ",
+                 *         "metadata": {},
+                 *         "created_at": 1796302400
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        billing_cycle_anchor: number;
+                        cancel_at_period_end: boolean;
+                        canceled_at: number | null;
+                        cancellation_details: {
+                            reason: string | null;
+                        };
+                        /** @enum {string} */
+                        collection_method: "charge_automatically" | "claim";
+                        created_at: number;
+                        current_period_end: number;
+                        current_period_start: number;
+                        customer: string;
+                        default_payment_method: string | null;
+                        discount: {
+                            coupon: string;
+                            start: number | null;
+                        } | null;
+                        dunning: {
+                            /** @description The krafa collecting the renewal since card retries ran out, while the subscription waits for it */
+                            claim: string | null;
+                            /** @description When card retries run out, issue a krafa for the renewal before the end state; null: the merchant's default */
+                            claim_fallback: boolean | null;
+                            /** @enum {string} */
+                            end_state: "canceled" | "unpaid" | "past_due";
+                            payment_failed_at: number | null;
+                            retry_days: number[];
+                        };
+                        ended_at: number | null;
+                        id: string;
+                        livemode: boolean;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        /** @constant */
+                        object: "subscription";
+                        paused: boolean;
+                        pending_update: {
+                            price: string;
+                        } | null;
+                        price: string;
+                        /** @description Owed (or credited, negative) on the next renewal */
+                        proration_amount: number;
+                        quantity: number;
+                        /** @enum {string} */
+                        status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                        test_clock: string | null;
+                        trial_end: number | null;
+                        trial_settings: {
+                            end_behavior: {
+                                /** @enum {string} */
+                                missing_payment_method: "cancel" | "pause";
+                            };
+                        };
+                        trial_start: number | null;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "subscription.payment_retry_failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSubscriptionRenewed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "subscription.renewed",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "sub_0Vck9oFHDChBhO7D21kmevPI",
+                 *         "object": "subscription",
+                 *         "livemode": false,
+                 *         "customer": "cus_0Vck9oCiMdTwGroscDwhMbTz",
+                 *         "status": "incomplete",
+                 *         "price": "price_0Vck9oBgadlLikrtBpJe5ihW",
+                 *         "quantity": 1,
+                 *         "default_payment_method": "pm_0Vck9oDy5IcVqr0cJm8e7vbN",
+                 *         "collection_method": "charge_automatically",
+                 *         "billing_cycle_anchor": 1769860800,
+                 *         "current_period_start": 1769860800,
+                 *         "current_period_end": 1769860800,
+                 *         "trial_start": null,
+                 *         "trial_end": null,
+                 *         "trial_settings": {
+                 *           "end_behavior": {
+                 *             "missing_payment_method": "cancel"
+                 *           }
+                 *         },
+                 *         "paused": false,
+                 *         "cancel_at_period_end": false,
+                 *         "canceled_at": null,
+                 *         "ended_at": null,
+                 *         "cancellation_details": {
+                 *           "reason": null
+                 *         },
+                 *         "pending_update": null,
+                 *         "proration_amount": 0,
+                 *         "discount": null,
+                 *         "dunning": {
+                 *           "retry_days": [
+                 *             1,
+                 *             3
+                 *           ],
+                 *           "end_state": "canceled",
+                 *           "payment_failed_at": null,
+                 *           "claim_fallback": null,
+                 *           "claim": null
+                 *         },
+                 *         "test_clock": "clock_0Vck9oC2FEQKrIvibJ85fEhJ",
+                 *         "metadata": {},
+                 *         "created_at": 1796302400
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        billing_cycle_anchor: number;
+                        cancel_at_period_end: boolean;
+                        canceled_at: number | null;
+                        cancellation_details: {
+                            reason: string | null;
+                        };
+                        /** @enum {string} */
+                        collection_method: "charge_automatically" | "claim";
+                        created_at: number;
+                        current_period_end: number;
+                        current_period_start: number;
+                        customer: string;
+                        default_payment_method: string | null;
+                        discount: {
+                            coupon: string;
+                            start: number | null;
+                        } | null;
+                        dunning: {
+                            /** @description The krafa collecting the renewal since card retries ran out, while the subscription waits for it */
+                            claim: string | null;
+                            /** @description When card retries run out, issue a krafa for the renewal before the end state; null: the merchant's default */
+                            claim_fallback: boolean | null;
+                            /** @enum {string} */
+                            end_state: "canceled" | "unpaid" | "past_due";
+                            payment_failed_at: number | null;
+                            retry_days: number[];
+                        };
+                        ended_at: number | null;
+                        id: string;
+                        livemode: boolean;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        /** @constant */
+                        object: "subscription";
+                        paused: boolean;
+                        pending_update: {
+                            price: string;
+                        } | null;
+                        price: string;
+                        /** @description Owed (or credited, negative) on the next renewal */
+                        proration_amount: number;
+                        quantity: number;
+                        /** @enum {string} */
+                        status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                        test_clock: string | null;
+                        trial_end: number | null;
+                        trial_settings: {
+                            end_behavior: {
+                                /** @enum {string} */
+                                missing_payment_method: "cancel" | "pause";
+                            };
+                        };
+                        trial_start: number | null;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "subscription.renewed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSubscriptionTrialEnded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "subscription.trial_ended",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "sub_0Vck9oFHDChBhO7D21kmevPI",
+                 *         "object": "subscription",
+                 *         "livemode": false,
+                 *         "customer": "cus_0Vck9oCiMdTwGroscDwhMbTz",
+                 *         "status": "incomplete",
+                 *         "price": "price_0Vck9oBgadlLikrtBpJe5ihW",
+                 *         "quantity": 1,
+                 *         "default_payment_method": "pm_0Vck9oDy5IcVqr0cJm8e7vbN",
+                 *         "collection_method": "charge_automatically",
+                 *         "billing_cycle_anchor": 1769860800,
+                 *         "current_period_start": 1769860800,
+                 *         "current_period_end": 1769860800,
+                 *         "trial_start": null,
+                 *         "trial_end": null,
+                 *         "trial_settings": {
+                 *           "end_behavior": {
+                 *             "missing_payment_method": "cancel"
+                 *           }
+                 *         },
+                 *         "paused": false,
+                 *         "cancel_at_period_end": false,
+                 *         "canceled_at": null,
+                 *         "ended_at": null,
+                 *         "cancellation_details": {
+                 *           "reason": null
+                 *         },
+                 *         "pending_update": null,
+                 *         "proration_amount": 0,
+                 *         "discount": null,
+                 *         "dunning": {
+                 *           "retry_days": [
+                 *             1,
+                 *             3
+                 *           ],
+                 *           "end_state": "canceled",
+                 *           "payment_failed_at": null,
+                 *           "claim_fallback": null,
+                 *           "claim": null
+                 *         },
+                 *         "test_clock": "clock_0Vck9oC2FEQKrIvibJ85fEhJ",
+                 *         "metadata": {},
+                 *         "created_at": 1796302400
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        billing_cycle_anchor: number;
+                        cancel_at_period_end: boolean;
+                        canceled_at: number | null;
+                        cancellation_details: {
+                            reason: string | null;
+                        };
+                        /** @enum {string} */
+                        collection_method: "charge_automatically" | "claim";
+                        created_at: number;
+                        current_period_end: number;
+                        current_period_start: number;
+                        customer: string;
+                        default_payment_method: string | null;
+                        discount: {
+                            coupon: string;
+                            start: number | null;
+                        } | null;
+                        dunning: {
+                            /** @description The krafa collecting the renewal since card retries ran out, while the subscription waits for it */
+                            claim: string | null;
+                            /** @description When card retries run out, issue a krafa for the renewal before the end state; null: the merchant's default */
+                            claim_fallback: boolean | null;
+                            /** @enum {string} */
+                            end_state: "canceled" | "unpaid" | "past_due";
+                            payment_failed_at: number | null;
+                            retry_days: number[];
+                        };
+                        ended_at: number | null;
+                        id: string;
+                        livemode: boolean;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        /** @constant */
+                        object: "subscription";
+                        paused: boolean;
+                        pending_update: {
+                            price: string;
+                        } | null;
+                        price: string;
+                        /** @description Owed (or credited, negative) on the next renewal */
+                        proration_amount: number;
+                        quantity: number;
+                        /** @enum {string} */
+                        status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                        test_clock: string | null;
+                        trial_end: number | null;
+                        trial_settings: {
+                            end_behavior: {
+                                /** @enum {string} */
+                                missing_payment_method: "cancel" | "pause";
+                            };
+                        };
+                        trial_start: number | null;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "subscription.trial_ended";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSubscriptionUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery; the same on every attempt of it */
+                "X-Service-Delivery-Id": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body with the channel’s secret */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0VckA4Gr756MjgLXJFwxbdXp",
+                 *       "type": "subscription.updated",
+                 *       "created_at": "2026-12-02T17:05:00.000Z",
+                 *       "data": {
+                 *         "id": "sub_0Vck9oFHDChBhO7D21kmevPI",
+                 *         "object": "subscription",
+                 *         "livemode": false,
+                 *         "customer": "cus_0Vck9oCiMdTwGroscDwhMbTz",
+                 *         "status": "incomplete",
+                 *         "price": "price_0Vck9oBgadlLikrtBpJe5ihW",
+                 *         "quantity": 1,
+                 *         "default_payment_method": "pm_0Vck9oDy5IcVqr0cJm8e7vbN",
+                 *         "collection_method": "charge_automatically",
+                 *         "billing_cycle_anchor": 1769860800,
+                 *         "current_period_start": 1769860800,
+                 *         "current_period_end": 1769860800,
+                 *         "trial_start": null,
+                 *         "trial_end": null,
+                 *         "trial_settings": {
+                 *           "end_behavior": {
+                 *             "missing_payment_method": "cancel"
+                 *           }
+                 *         },
+                 *         "paused": false,
+                 *         "cancel_at_period_end": false,
+                 *         "canceled_at": null,
+                 *         "ended_at": null,
+                 *         "cancellation_details": {
+                 *           "reason": null
+                 *         },
+                 *         "pending_update": null,
+                 *         "proration_amount": 0,
+                 *         "discount": null,
+                 *         "dunning": {
+                 *           "retry_days": [
+                 *             1,
+                 *             3
+                 *           ],
+                 *           "end_state": "canceled",
+                 *           "payment_failed_at": null,
+                 *           "claim_fallback": null,
+                 *           "claim": null
+                 *         },
+                 *         "test_clock": "clock_0Vck9oC2FEQKrIvibJ85fEhJ",
+                 *         "metadata": {},
+                 *         "created_at": 1796302400
+                 *       },
+                 *       "merchant_id": "mer_0Vck9wZc1xRj7TnP0bWs9eKq",
+                 *       "environment": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 8601 with milliseconds, UTC */
+                    created_at: string;
+                    data: {
+                        billing_cycle_anchor: number;
+                        cancel_at_period_end: boolean;
+                        canceled_at: number | null;
+                        cancellation_details: {
+                            reason: string | null;
+                        };
+                        /** @enum {string} */
+                        collection_method: "charge_automatically" | "claim";
+                        created_at: number;
+                        current_period_end: number;
+                        current_period_start: number;
+                        customer: string;
+                        default_payment_method: string | null;
+                        discount: {
+                            coupon: string;
+                            start: number | null;
+                        } | null;
+                        dunning: {
+                            /** @description The krafa collecting the renewal since card retries ran out, while the subscription waits for it */
+                            claim: string | null;
+                            /** @description When card retries run out, issue a krafa for the renewal before the end state; null: the merchant's default */
+                            claim_fallback: boolean | null;
+                            /** @enum {string} */
+                            end_state: "canceled" | "unpaid" | "past_due";
+                            payment_failed_at: number | null;
+                            retry_days: number[];
+                        };
+                        ended_at: number | null;
+                        id: string;
+                        livemode: boolean;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        /** @constant */
+                        object: "subscription";
+                        paused: boolean;
+                        pending_update: {
+                            price: string;
+                        } | null;
+                        price: string;
+                        /** @description Owed (or credited, negative) on the next renewal */
+                        proration_amount: number;
+                        quantity: number;
+                        /** @enum {string} */
+                        status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                        test_clock: string | null;
+                        trial_end: number | null;
+                        trial_settings: {
+                            end_behavior: {
+                                /** @enum {string} */
+                                missing_payment_method: "cancel" | "pause";
+                            };
+                        };
+                        trial_start: number | null;
+                    };
+                    /** @enum {string} */
+                    environment: "live" | "test";
+                    /** @description evt_…; the same id in every delivery of this event */
+                    id: string;
+                    merchant_id: string;
+                    /** @constant */
+                    type: "subscription.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 30 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

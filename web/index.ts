@@ -8,6 +8,7 @@ import { posPages } from './pos';
 import { krafaPayerPages } from './krafa/payer-page';
 import { stylesheetRoute } from './stylesheet';
 import { faviconRoutes } from './favicon';
+import { docsPages } from './docs/index';
 
 export interface PagesDeps {
   /** The services the pages call, built by the API process's composition root. */
@@ -16,6 +17,8 @@ export interface PagesDeps {
   publicBaseUrl: string;
   /** Origin of the card acquirer's 3-D Secure pages (the checkout form's redirect may go there). */
   acquirerOrigin: string;
+  /** The live OpenAPI document, which the API reference at /docs renders (decision 0250). */
+  openApiDocument: () => unknown;
 }
 
 /**
@@ -34,5 +37,6 @@ export function pages(deps: PagesDeps): RequestHandler[] {
     krafaPayerPages({ collection: services.collection }),
     dashboardPages(base),
     posPages({ pos: services.pos, log: deps.log, publicBaseUrl: deps.publicBaseUrl }),
+    docsPages({ openApiDocument: deps.openApiDocument }),
   ];
 }

@@ -81,7 +81,7 @@ export function systemRouter(deps: SystemDeps, docs: OperationDoc[]): Router {
     z.object({ name: z.string(), version: z.string(), documentation: z.string() }),
   );
   router.get('/v1', named('/v1'), (_req, res) => {
-    res.json({ name: 'skil', version: API_VERSION, documentation: `${deps.publicBaseUrl}/v1/openapi.json` });
+    res.json({ name: 'skil', version: API_VERSION, documentation: `${deps.publicBaseUrl}/docs` });
   });
 
   doc('Meta', '/v1/openapi.json', 'This OpenAPI 3.1 document', z.record(z.string(), z.unknown()));

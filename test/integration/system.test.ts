@@ -91,7 +91,8 @@ test('GET /v1 names the API, its version and its documentation', async () => {
   expect(res.body).toEqual({
     name: 'skil',
     version: '1.0.0',
-    documentation: `${stack.url}/v1/openapi.json`,
+    // The reference a person reads (decision 0250); it links the machine-readable document.
+    documentation: `${stack.url}/docs`,
   });
 });
 
