@@ -15458,6 +15458,7 @@ export interface operations {
                      *       "vat": [
                      *         {
                      *           "rate": 11,
+                     *           "category": "S",
                      *           "gross": 650,
                      *           "vat": 64,
                      *           "net": 586
@@ -15852,6 +15853,7 @@ export interface operations {
                      *           "net": 586,
                      *           "vat": 64,
                      *           "rate": 11,
+                     *           "category": "S",
                      *           "gross": 650
                      *         }
                      *       ],
@@ -16016,6 +16018,7 @@ export interface operations {
                      *           "net": 586,
                      *           "vat": 64,
                      *           "rate": 11,
+                     *           "category": "S",
                      *           "gross": 650
                      *         }
                      *       ],
@@ -16207,6 +16210,7 @@ export interface operations {
                      *           "vat": [
                      *             {
                      *               "rate": 11,
+                     *               "category": "S",
                      *               "gross": 650,
                      *               "vat": 64,
                      *               "net": 586
@@ -16357,6 +16361,7 @@ export interface operations {
                      *       "vat": [
                      *         {
                      *           "rate": 11,
+                     *           "category": "S",
                      *           "gross": 650,
                      *           "vat": 64,
                      *           "net": 586
@@ -16469,6 +16474,7 @@ export interface operations {
                      *       "vat": [
                      *         {
                      *           "rate": 11,
+                     *           "category": "S",
                      *           "gross": 650,
                      *           "vat": 64,
                      *           "net": 586
@@ -17464,6 +17470,7 @@ export interface operations {
                      *               "net": 586,
                      *               "vat": 64,
                      *               "rate": 11,
+                     *               "category": "S",
                      *               "gross": 650
                      *             }
                      *           ],
@@ -17623,6 +17630,7 @@ export interface operations {
                      *           "net": 586,
                      *           "vat": 64,
                      *           "rate": 11,
+                     *           "category": "S",
                      *           "gross": 650
                      *         }
                      *       ],

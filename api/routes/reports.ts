@@ -11,6 +11,7 @@ import { createRoutes } from '../route';
 import { listOf, listResponse } from '../list';
 import { zInt, parseInput } from '../validation';
 import { context, scopeOf } from '../../stack/request-context';
+import type { Scope } from '../../domain/scope';
 
 const zPeriod = z
   .string()
@@ -104,32 +105,51 @@ export function reportsRouter(
     },
   });
 
-  docs.push({
-    method: 'get',
-    path: '/v1/reports/vat.csv',
-    summary: "A VAT period's documents with their figures and a total row, as CSV (streamed)",
-    tag,
-    auth: true,
-    query: VatReportQuery,
-    response: z.string(),
-    status: 200,
-    contentType: 'text/csv',
-  });
-  router.get('/v1/reports/vat.csv', async (req: Request, res: Response) => {
-    context(res).route = '/v1/reports/vat.csv';
-    const scope = scopeOf(res);
-    const query = parseInput(VatReportQuery, req.query, 'query');
-    // A bad period is a 400 before the status line goes out.
-    const period = await vatReport.periodFor(scope, query.period);
-    res
-      .status(200)
-      .type('text/csv; charset=utf-8')
-      .set('content-disposition', `attachment; filename="vat-${period.id}.csv"`)
-      .set('cache-control', 'no-store');
-    await writeChunks(res, vatReport.csv(scope, { period: period.id }), (err) =>
-      deps.log.error({ err }, 'VAT report export failed'),
-    );
-  });
+  /**
+   * A period's CSV download: documented like a route, the period checked before the status line
+   * goes out (a bad one is a 400), then the rows streamed with back-pressure.
+   */
+  const csvDownload = <P extends { id: string }>(
+    path: string,
+    summary: string,
+    name: string,
+    periodFor: (scope: Scope, period: string | undefined) => Promise<P>,
+    rows: (scope: Scope, period: P) => AsyncIterable<string>,
+  ) => {
+    docs.push({
+      method: 'get',
+      path,
+      summary,
+      tag,
+      auth: true,
+      query: VatReportQuery,
+      response: z.string(),
+      status: 200,
+      contentType: 'text/csv',
+    });
+    router.get(path, async (req: Request, res: Response) => {
+      context(res).route = path;
+      const scope = scopeOf(res);
+      const query = parseInput(VatReportQuery, req.query, 'query');
+      const period = await periodFor(scope, query.period);
+      res
+        .status(200)
+        .type('text/csv; charset=utf-8')
+        .set('content-disposition', `attachment; filename="${name}-${period.id}.csv"`)
+        .set('cache-control', 'no-store');
+      await writeChunks(res, rows(scope, period), (err) =>
+        deps.log.error({ err, path }, 'report export failed'),
+      );
+    });
+  };
+
+  csvDownload(
+    '/v1/reports/vat.csv',
+    "A VAT period's documents with their figures and a total row, as CSV (streamed)",
+    'vat',
+    vatReport.periodFor,
+    (scope, period) => vatReport.csv(scope, { period: period.id }),
+  );
 
   const { journal } = deps;
 
@@ -153,59 +173,21 @@ export function reportsRouter(
     },
   });
 
-  docs.push({
-    method: 'get',
-    path: '/v1/reports/journal.csv',
-    summary:
-      "A period's journal as CSV, a row per line (date, entry, source_type, source_id, reference, account_number, account_name, account, debit, credit); streamed, and the same bytes every time once the period is closed",
-    tag,
-    auth: true,
-    query: VatReportQuery,
-    response: z.string(),
-    status: 200,
-    contentType: 'text/csv',
-  });
-  router.get('/v1/reports/journal.csv', async (req: Request, res: Response) => {
-    context(res).route = '/v1/reports/journal.csv';
-    const scope = scopeOf(res);
-    const query = parseInput(VatReportQuery, req.query, 'query');
-    const period = await journal.periodFor(scope, query.period);
-    res
-      .status(200)
-      .type('text/csv; charset=utf-8')
-      .set('content-disposition', `attachment; filename="journal-${period.id}.csv"`)
-      .set('cache-control', 'no-store');
-    await writeChunks(res, journal.csv(scope, { period: period.id }), (err) =>
-      deps.log.error({ err }, 'journal export failed'),
-    );
-  });
+  csvDownload(
+    '/v1/reports/journal.csv',
+    "A period's journal as CSV, a row per line (date, entry, source_type, source_id, reference, account_number, account_name, account, debit, credit); streamed, and the same bytes every time once the period is closed",
+    'journal',
+    journal.periodFor,
+    (scope, period) => journal.csv(scope, { period: period.id }),
+  );
 
-  docs.push({
-    method: 'get',
-    path: '/v1/reports/settlement.csv',
-    summary:
-      "The settlement lines of the runs settled in a period, each with its run's payout, the camt.053 entry that booked it, and its refund, dispute or cost, as CSV (streamed)",
-    tag,
-    auth: true,
-    query: VatReportQuery,
-    response: z.string(),
-    status: 200,
-    contentType: 'text/csv',
-  });
-  router.get('/v1/reports/settlement.csv', async (req: Request, res: Response) => {
-    context(res).route = '/v1/reports/settlement.csv';
-    const scope = scopeOf(res);
-    const query = parseInput(VatReportQuery, req.query, 'query');
-    const period = await journal.periodFor(scope, query.period);
-    res
-      .status(200)
-      .type('text/csv; charset=utf-8')
-      .set('content-disposition', `attachment; filename="settlement-${period.id}.csv"`)
-      .set('cache-control', 'no-store');
-    await writeChunks(res, journal.settlementCsv(scope, period), (err) =>
-      deps.log.error({ err }, 'settlement period export failed'),
-    );
-  });
+  csvDownload(
+    '/v1/reports/settlement.csv',
+    "The settlement lines of the runs settled in a period, each with its run's payout, the camt.053 entry that booked it, and its refund, dispute or cost, as CSV (streamed)",
+    'settlement',
+    journal.periodFor,
+    (scope, period) => journal.settlementCsv(scope, period),
+  );
 
   route({
     method: 'post',

@@ -9,6 +9,7 @@ import {
 import { createJournalRepository } from '../../db/journal';
 import { booksPlacement } from '../../domain/books-period';
 import { InvalidRequestError, NotFoundError } from '../../domain/errors';
+import { missingReference } from '../lookup';
 import {
   lastEndedVatPeriod,
   parseVatPeriod,
@@ -168,11 +169,7 @@ export function createVatReportService(deps: { knex: Knex }) {
       let after: VatDocumentCursor | undefined;
       if (opts.startingAfter !== undefined) {
         after = await docs.position(scope, opts.startingAfter);
-        if (!after)
-          throw new InvalidRequestError(`No such document: ${opts.startingAfter}`, {
-            param: 'starting_after',
-            status: 400,
-          });
+        if (!after) throw missingReference('document', opts.startingAfter, 'starting_after');
       }
       const data: VatReportDocumentObject[] = [];
       for await (const { row, figures } of walk(scope, period, seller, after)) {

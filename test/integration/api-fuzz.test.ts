@@ -643,7 +643,8 @@ function invalidRequest(
           {
             kind: 'invalid',
             what: `path ${name} = ${bad.slice(0, 20)}`,
-            statuses: [404],
+            // A period is a name, not an object: one that is not a period is a bad request.
+            statuses: o.spec.path?.[name] === 'periods' ? [400] : [404],
           },
         ),
       );
