@@ -85,8 +85,12 @@ export function systemRouter(deps: SystemDeps, docs: OperationDoc[]): Router {
   });
 
   doc('Meta', '/v1/openapi.json', 'This OpenAPI 3.1 document', z.record(z.string(), z.unknown()));
+  // Every router has declared its operations by the first request, so the document is built once:
+  // it is the same for every caller, and building it converts every schema (0.1–0.3 CPU-seconds on the CI machine).
+  let document: Record<string, unknown> | undefined;
   router.get('/v1/openapi.json', named('/v1/openapi.json'), (_req, res) => {
-    res.json(buildOpenApi(docs, deps.publicBaseUrl));
+    document ??= buildOpenApi(docs, deps.publicBaseUrl);
+    res.json(document);
   });
 
   return router;

@@ -6,6 +6,7 @@ import type { TestStack, TestStackOptions } from './stack';
 import type * as StackStartModule from './stack-start';
 import type { WebStack, WebStackOptions } from './web-stack';
 import type * as WebStackStartModule from './web-stack-start';
+import { collectFileStorages, disableFileStorages } from './file-async-storage';
 
 /** jest-worker's message to a worker process that the run is over (its CHILD_MESSAGE_END). */
 const CHILD_MESSAGE_END = 2;
@@ -81,6 +82,7 @@ export default class SharedStackEnvironment extends TestEnvironment {
   }
 
   override async setup(): Promise<void> {
+    collectFileStorages();
     await super.setup();
     this.global.__skilSharedStack = async () => {
       shared ??= startShared().catch((err: unknown) => {
@@ -167,6 +169,7 @@ export default class SharedStackEnvironment extends TestEnvironment {
       ...contexts.map((context) => context.close().catch(() => undefined)),
     ]);
     await super.teardown();
+    disableFileStorages();
     if (process.env.SKIL_TEST_CPU_LOG) {
       const cpu = process.cpuUsage(this.started.cpu);
       const fs = await import('node:fs');
