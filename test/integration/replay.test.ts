@@ -1,16 +1,15 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Worker } from '@temporalio/worker';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { startTestStack, type TestStack } from '../helpers/stack';
 import { startReceiver } from '../helpers/receiver';
+import { replayHistory } from '../helpers/replay';
 import { until } from '../helpers/until';
 
 // Determinism guard (STYLE.md §7): workflow code must replay the histories it produced before.
 // Histories recorded from earlier versions live in test/fixtures/histories; record a new one after a
 // deliberate, patched change with RECORD_HISTORIES=1.
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'histories');
-const bundle = () => ({ workflowBundle: { codePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE! } });
 
 let stack: TestStack;
 
@@ -26,7 +25,7 @@ test('recorded workflow histories replay without nondeterminism', async () => {
   expect(files.length).toBeGreaterThan(0);
   for (const file of files) {
     const history = historyFromJSON(JSON.parse(await readFile(path.join(FIXTURES, file), 'utf8')));
-    await Worker.runReplayHistory(bundle(), history, file.replace(/\.json$/, ''));
+    await replayHistory(history, file.replace(/\.json$/, ''));
   }
 });
 
@@ -44,7 +43,7 @@ test("a channel's history from this code replays", async () => {
     const handle = stack.client.workflow.getHandle(`webhooks/${channel.body.id}`);
     const history = await handle.fetchHistory();
     expect(history.events!.length).toBeGreaterThan(10);
-    await Worker.runReplayHistory(bundle(), history, handle.workflowId);
+    await replayHistory(history, handle.workflowId);
     if (process.env.RECORD_HISTORIES === '1') {
       await writeFile(path.join(FIXTURES, 'webhook-channel-three-attempts.json'), historyToJSON(history));
     }
@@ -97,7 +96,7 @@ test("a billing run's history from this code replays, its lanes paging on their 
     .where({ period_index: 1, status: 'paid' });
   expect(renewed).toHaveLength(5);
   const history = await handle.fetchHistory();
-  await Worker.runReplayHistory(bundle(), history, handle.workflowId);
+  await replayHistory(history, handle.workflowId);
   if (process.env.RECORD_HISTORIES === '1') {
     await writeFile(path.join(FIXTURES, 'billing-run-free-lanes.json'), historyToJSON(history));
   }

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Worker } from '@temporalio/worker';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { replayHistory } from '../helpers/replay';
 import { randomBase62, newId, ID_PREFIX } from '../../domain/ids';
 import { claimDatesFor, DEFAULT_CLAIM_TERMS } from '../../domain/checkout-claims';
 import { claimIdOf } from '../../adapters/banks/claims-api';
@@ -339,11 +339,7 @@ test('card retries run out → a krafa through the simulated bank → paid on th
 
   // Determinism guard: this run replays; RECORD_HISTORIES=1 stores it for replay.test.ts.
   const history = await stack.client.workflow.getHandle(`subscription/${a.id}`).fetchHistory();
-  await Worker.runReplayHistory(
-    { workflowBundle: { codePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE! } },
-    history,
-    `subscription/${a.id}`,
-  );
+  await replayHistory(history, `subscription/${a.id}`);
   if (process.env.RECORD_HISTORIES === '1')
     await writeFile(
       path.join(__dirname, '..', 'fixtures', 'histories', 'subscription-claim-fallback-on-test-clock.json'),

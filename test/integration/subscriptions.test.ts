@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Worker } from '@temporalio/worker';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { replayHistory } from '../helpers/replay';
 import { startTestStack, type TestStack } from '../helpers/stack';
 import { seedSubscriptions, simulatedToken } from '../helpers/subscriptions';
 import { newId, ID_PREFIX } from '../../domain/ids';
@@ -194,11 +194,7 @@ test('the dunning path on a test clock emits exactly the spec events, in order',
 
   // Determinism guard: this dunning run replays; RECORD_HISTORIES=1 stores it for replay.test.ts.
   const history = await stack.client.workflow.getHandle(`subscription/${id}`).fetchHistory();
-  await Worker.runReplayHistory(
-    { workflowBundle: { codePath: process.env.SKIL_TEST_WORKFLOW_BUNDLE! } },
-    history,
-    `subscription/${id}`,
-  );
+  await replayHistory(history, `subscription/${id}`);
   if (process.env.RECORD_HISTORIES === '1')
     await writeFile(
       path.join(__dirname, '..', 'fixtures', 'histories', 'subscription-dunning-on-test-clock.json'),
