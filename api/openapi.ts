@@ -184,8 +184,37 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): unknown {
     io,
     unrepresentable: 'any',
     target: 'draft-2020-12',
-    override: numberBounds,
+    override: (ctx) => {
+      numberBounds(ctx);
+      portablePattern(ctx.jsonSchema);
+      homogeneousTuple(ctx.jsonSchema);
+    },
   });
+}
+
+/**
+ * A JSON Schema `pattern` is not always compiled with the `u` flag (Spectral's example check is
+ * not), and without it `\p{Cc}` reads as the letters p, C, c: the control characters' code points
+ * (U+0000–U+001F, U+007F–U+009F, which are exactly Cc) say the same in either mode (decision 0255).
+ */
+function portablePattern(schema: Record<string, unknown>): void {
+  if (typeof schema.pattern === 'string')
+    schema.pattern = schema.pattern.replaceAll('\\p{Cc}', '\\u0000-\\u001f\\u007f-\\u009f');
+}
+
+/**
+ * A tuple of one kind (`z.tuple([zIsk, zIsk, zIsk, zIsk])`) written as an array of that kind with
+ * its length fixed: the same values, in the form OpenAPI tools read (Spectral's `array-items` asks
+ * every array for a schema of its `items`, and zod writes a tuple's as `false`; decision 0255).
+ */
+function homogeneousTuple(schema: Record<string, unknown>): void {
+  const prefix = schema.prefixItems;
+  if (!Array.isArray(prefix) || prefix.length === 0 || schema.items !== false) return;
+  if (schema.minItems !== prefix.length || schema.maxItems !== prefix.length) return;
+  const first = JSON.stringify(prefix[0]);
+  if (!prefix.every((p) => JSON.stringify(p) === first)) return;
+  schema.items = prefix[0];
+  delete schema.prefixItems;
 }
 
 /**

@@ -110,7 +110,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a customer portal session: a single-use, expiring URL */
+        /**
+         * Create a customer portal session: a single-use, expiring URL
+         * @description Creates a single-use link (valid 30 minutes) to the customer portal, where the customer changes their card, switches among `allowed_prices`, or cancels a subscription; then they return to `return_url`. Make one each time the customer clicks “manage subscription”. 400 `parameter_invalid` (param `allowed_prices.<i>`) for a price that is not an active recurring one; `resource_missing` for an unknown customer.
+         */
         post: operations["postV1BillingPortalSessions"];
         delete?: never;
         options?: never;
@@ -177,7 +180,7 @@ export interface paths {
         put?: never;
         /**
          * Create a claim (krafa); the next claim batch issues it at the bank
-         * @description Creates a krafa (bank claim) to a payer’s kennitala; the next claim batch issues it, and it appears in the payer’s online bank. Paid kröfur are read from the bank and sent as `claim.paid`. 403 `claims_not_enabled` until the merchant may issue kröfur; 400 names the field at fault.
+         * @description Creates a krafa (bank claim) to a payer’s kennitala; the next claim batch issues it, and it appears in the payer’s online bank. Paid kröfur are read from the bank and sent as `claim.paid`. 400 `claims_not_enabled` until the merchant may issue kröfur in this mode (always in test mode; in live mode once approved with the claims agreement signed), `merchant_kennitala_missing` while the profile has no kennitala to issue them under; 400 names any other field at fault.
          */
         post: operations["postV1Claims"];
         delete?: never;
@@ -281,10 +284,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List coupons, newest first */
+        /**
+         * List coupons, newest first
+         * @description Lists coupons newest first, with how often each was redeemed.
+         */
         get: operations["getV1Coupons"];
         put?: never;
-        /** Create a coupon */
+        /**
+         * Create a coupon
+         * @description Creates a coupon: `percent_off` or `amount_off`, for `once`, `forever` or `repeating` periods, optionally limited to products, a number of redemptions or a date. Customers redeem it through a promotion code, or you apply it to a subscription or session. 400 names the field at fault (both or neither of `percent_off` and `amount_off`, a repeating coupon without its duration).
+         */
         post: operations["postV1Coupons"];
         delete?: never;
         options?: never;
@@ -299,15 +308,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a coupon */
+        /**
+         * Retrieve a coupon
+         * @description Retrieves a coupon. 404 for an unknown or deleted id.
+         */
         get: operations["getV1CouponsId"];
         put?: never;
         post?: never;
-        /** Delete a coupon: no new redemptions; discounts already applied continue */
+        /**
+         * Delete a coupon: no new redemptions; discounts already applied continue
+         * @description Deletes a coupon: it cannot be redeemed from now on, and its promotion codes stop working; discounts already applied to subscriptions continue.
+         */
         delete: operations["deleteV1CouponsId"];
         options?: never;
         head?: never;
-        /** Update the name or metadata of a coupon; its terms never change */
+        /**
+         * Update the name or metadata of a coupon; its terms never change
+         * @description Changes a coupon’s name or metadata. Its terms never change: discounts already given must stay explainable, so make a new coupon for new terms.
+         */
         patch: operations["patchV1CouponsId"];
         trace?: never;
     };
@@ -318,7 +336,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List credit notes, newest first */
+        /**
+         * List credit notes, newest first
+         * @description Lists credit notes newest first, or those of one `invoice`: one is issued for each refund of an invoiced payment, referencing its invoice.
+         */
         get: operations["getV1CreditNotes"];
         put?: never;
         post?: never;
@@ -335,7 +356,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a credit note */
+        /**
+         * Retrieve a credit note
+         * @description Retrieves a credit note with its lines and the invoice it credits.
+         */
         get: operations["getV1CreditNotesId"];
         put?: never;
         post?: never;
@@ -352,7 +376,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download the credit note as a UBL 2.1 CreditNote (Peppol BIS Billing 3.0, TS-236) */
+        /**
+         * Download the credit note as a UBL 2.1 CreditNote (Peppol BIS Billing 3.0, TS-236)
+         * @description The credit note as a UBL 2.1 CreditNote (Peppol BIS Billing 3.0, TS-236). 422 as for the invoice’s e-invoice: `buyer_is_consumer`, `seller_incomplete`, `buyer_incomplete`.
+         */
         get: operations["getV1CreditNotesIdUbl"];
         put?: never;
         post?: never;
@@ -369,10 +396,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List customers, newest first; filter by email or kennitala to search */
+        /**
+         * List customers, newest first; filter by email or kennitala to search
+         * @description Lists customers newest first; search with `email` (exact, any letter case) or `kennitala`.
+         */
         get: operations["getV1Customers"];
         put?: never;
-        /** Create a customer */
+        /**
+         * Create a customer
+         * @description Creates a customer: a person or company with contact details, kennitala, and how their invoices are delivered. Customers are what subscriptions, saved cards and kröfur belong to. 400 `parameter_invalid` for delivery by email without `email`, by Peppol without `peppol_id` or kennitala, or for `test_clock` with a live key.
+         */
         post: operations["postV1Customers"];
         delete?: never;
         options?: never;
@@ -387,15 +420,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a customer */
+        /**
+         * Retrieve a customer
+         * @description Retrieves a customer. 404 for an unknown or deleted id.
+         */
         get: operations["getV1CustomersId"];
         put?: never;
         post?: never;
-        /** Delete a customer; redemptions and payments keep referring to it */
+        /**
+         * Delete a customer; redemptions and payments keep referring to it
+         * @description Deletes a customer: no longer listed or retrievable, but payments, invoices and redemptions keep referring to it.
+         */
         delete: operations["deleteV1CustomersId"];
         options?: never;
         head?: never;
-        /** Update a customer; null clears a field */
+        /**
+         * Update a customer; null clears a field
+         * @description Updates the fields sent; `null` clears a field. The same checks as on create apply to the result (400 `parameter_invalid` for a delivery method without its address).
+         */
         patch: operations["patchV1CustomersId"];
         trace?: never;
     };
@@ -426,7 +468,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List deliveries, newest first */
+        /**
+         * List deliveries, newest first
+         * @description Lists deliveries newest first; `checkout_session` finds the one of a session. A delivery is booked with its carrier once the session is paid.
+         */
         get: operations["getV1Deliveries"];
         put?: never;
         post?: never;
@@ -443,7 +488,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a delivery */
+        /**
+         * Retrieve a delivery
+         * @description Retrieves a delivery with its pickup point, tracking and status (`pending`, `booked`, `in_transit`, `ready_for_pickup`, `collected`, `returned`, `canceled`), read from the carrier.
+         */
         get: operations["getV1DeliveriesId"];
         put?: never;
         post?: never;
@@ -462,7 +510,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a delivery the carrier does not have yet (pending or booked) */
+        /**
+         * Cancel a delivery the carrier does not have yet (pending or booked)
+         * @description Cancels a delivery the carrier does not have yet (`pending` or `booked`), for an order that will not ship. 409 `delivery_not_cancelable` once the parcel is on its way or the carrier refuses; 503 `carrier_unavailable` when the carrier does not answer.
+         */
         post: operations["postV1DeliveriesIdCancel"];
         delete?: never;
         options?: never;
@@ -477,7 +528,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the pickup-point carriers and whether each is active in this environment */
+        /**
+         * List the pickup-point carriers and whether each is active in this environment
+         * @description Lists the pickup-point carriers Skil knows (Dropp and Pósturinn) and whether each is switched on in this environment, so checkout can offer its pickup points.
+         */
         get: operations["getV1DeliveryCarriers"];
         put?: never;
         post?: never;
@@ -496,7 +550,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Switch a carrier on or off for this environment (`delivery.<carrier>` in enabled_capabilities) */
+        /**
+         * Switch a carrier on or off for this environment (`delivery.<carrier>` in enabled_capabilities)
+         * @description Switches a carrier on or off for this environment (`delivery.<carrier>` in the merchant’s `enabled_capabilities`). 400 `carrier_unavailable` (param `active`) when no carrier contract is configured for this mode; 404 for an unknown carrier.
+         */
         post: operations["postV1DeliveryCarriersId"];
         delete?: never;
         options?: never;
@@ -511,7 +568,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search pickup points by postcode, by name, or nearest to a point */
+        /**
+         * Search pickup points by postcode, by name, or nearest to a point
+         * @description Searches the pickup points of the active carriers by `postcode`, by part of the name or address (`q`), or nearest to `latitude` and `longitude` (with `distance_m`): for your own checkout page. 400 for `latitude` without `longitude` or the other way round; 503 `carrier_unavailable` when a carrier does not answer.
+         */
         get: operations["getV1DeliveryPickupPoints"];
         put?: never;
         post?: never;
@@ -568,7 +628,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List disputes, newest first */
+        /**
+         * List disputes, newest first
+         * @description Lists card disputes (chargebacks) newest first, with their status and evidence deadline. The disputed amount is withdrawn in settlement while a dispute is open; `dispute.created` announces each. Filter by `payment_intent`.
+         */
         get: operations["getV1Disputes"];
         put?: never;
         post?: never;
@@ -585,10 +648,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a dispute */
+        /**
+         * Retrieve a dispute
+         * @description Retrieves a dispute with its reason, amount, evidence and deadline.
+         */
         get: operations["getV1DisputesId"];
         put?: never;
-        /** Submit evidence on a dispute before its deadline; it goes under review (after the deadline: 400) */
+        /**
+         * Submit evidence on a dispute before its deadline; it goes under review (after the deadline: 400)
+         * @description Submits evidence (receipts, shipping records, the customer’s communication) to the card acquirer before `evidence_details.due_by`; the dispute goes under review. 400 `dispute_not_open` once it is decided or under review, `dispute_evidence_past_due` after the deadline, `dispute_<reason>` when the acquirer refuses the evidence.
+         */
         post: operations["postV1DisputesId"];
         delete?: never;
         options?: never;
@@ -605,7 +674,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept a dispute: it closes as lost and the withdrawn amount stays withdrawn */
+        /**
+         * Accept a dispute: it closes as lost and the withdrawn amount stays withdrawn
+         * @description Accepts a dispute: it closes as lost and the withdrawn amount stays withdrawn. Use it when the customer is right, to stop the process early. 400 `dispute_not_open` once it is under review or won; accepting a lost one again answers it unchanged.
+         */
         post: operations["postV1DisputesIdClose"];
         delete?: never;
         options?: never;
@@ -680,7 +752,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List invoices, newest first */
+        /**
+         * List invoices, newest first
+         * @description Lists invoices newest first. Every sale is invoiced in the transaction that records it, numbered per merchant and environment without gaps; filter by `customer` or `subscription`.
+         */
         get: operations["getV1Invoices"];
         put?: never;
         post?: never;
@@ -697,7 +772,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve an invoice */
+        /**
+         * Retrieve an invoice
+         * @description Retrieves an invoice with its lines, VAT per rate and the payment it records. Invoices never change; a refund issues a credit note instead.
+         */
         get: operations["getV1InvoicesId"];
         put?: never;
         post?: never;
@@ -714,7 +792,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download the invoice as PDF */
+        /**
+         * Download the invoice as PDF
+         * @description The invoice as a PDF, the document to send a consumer or print. 404 for an unknown id.
+         */
         get: operations["getV1InvoicesIdPdf"];
         put?: never;
         post?: never;
@@ -731,7 +812,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download the invoice as a UBL 2.1 e-invoice (Peppol BIS Billing 3.0, TS-236) */
+        /**
+         * Download the invoice as a UBL 2.1 e-invoice (Peppol BIS Billing 3.0, TS-236)
+         * @description The invoice as a UBL 2.1 e-invoice (Peppol BIS Billing 3.0 with the Icelandic TS-236 rules), for a business buyer’s accounting system. 422 `buyer_is_consumer` for a consumer’s invoice (the PDF is theirs), `seller_incomplete` or `buyer_incomplete` naming the kennitala or address the profile or customer lacked when the invoice was issued.
+         */
         get: operations["getV1InvoicesIdUbl"];
         put?: never;
         post?: never;
@@ -1268,10 +1352,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List platform connections, newest first */
+        /**
+         * List platform connections, newest first
+         * @description Lists connected shops newest first; secrets are never shown.
+         */
         get: operations["getV1PlatformConnections"];
         put?: never;
-        /** Connect a WooCommerce or Shopify shop: its order webhooks then create sessions or kröfur */
+        /**
+         * Connect a WooCommerce or Shopify shop: its order webhooks then create sessions or kröfur
+         * @description Connects a WooCommerce or Shopify shop: give its address and the webhook secret, then point the shop’s order webhook at the answer’s `webhook_url`. Orders paid by card become checkout sessions, and those paid by a method in `claim_payment_methods` kröfur to the order’s kennitala. 409 `platform_connection_exists` when the shop is connected already.
+         */
         post: operations["postV1PlatformConnections"];
         delete?: never;
         options?: never;
@@ -1286,11 +1376,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a platform connection */
+        /**
+         * Retrieve a platform connection
+         * @description Retrieves a connection with its `webhook_url`. 404 for an unknown id.
+         */
         get: operations["getV1PlatformConnectionsId"];
         put?: never;
         post?: never;
-        /** Disconnect a shop: its webhooks are refused from now on */
+        /**
+         * Disconnect a shop: its webhooks are refused from now on
+         * @description Disconnects a shop: its webhooks are refused from now on. Sessions and kröfur it created stay.
+         */
         delete: operations["deleteV1PlatformConnectionsId"];
         options?: never;
         head?: never;
@@ -1304,7 +1400,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The paired till calling (its device credential), with who is signed in */
+        /**
+         * The paired till calling (its device credential), with who is signed in
+         * @description The paired till calling, with its register and who is signed in on it. 403 `pos_device_required` with an API key: only a till has a device.
+         */
         get: operations["getV1PosDevice"];
         put?: never;
         post?: never;
@@ -1341,10 +1440,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List registers, newest first */
+        /**
+         * List registers, newest first
+         * @description Lists the merchant’s registers newest first.
+         */
         get: operations["getV1PosRegisters"];
         put?: never;
-        /** Create a register (a till) at a location */
+        /**
+         * Create a register (a till) at a location
+         * @description Creates a register: one till at a location, with its own drawer, shifts, sales and Z-reports. The first step in setting up a shop’s point of sale, with the API key (403 `pos_device_not_allowed` from a till).
+         */
         post: operations["postV1PosRegisters"];
         delete?: never;
         options?: never;
@@ -1359,7 +1464,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a register */
+        /**
+         * Retrieve a register
+         * @description Retrieves a register. 403 `pos_device_wrong_register` for a till paired to another register.
+         */
         get: operations["getV1PosRegistersId"];
         put?: never;
         post?: never;
@@ -1378,7 +1486,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Paid in, paid out (a manager), or the drawer opened without a sale */
+        /**
+         * Paid in, paid out (a manager), or the drawer opened without a sale
+         * @description Records cash put into the drawer (`paid_in`), taken out (`paid_out`, a manager only: 403 `pos_manager_required`) or the drawer opened without a sale (`no_sale`), so the count at close can be explained. Called by a paired till (its device credential, its own register only) or with the API key naming the acting `staff`. 400 `parameter_missing` (param `amount`) for paid in or out without an amount; 409 `pos_no_open_shift`.
+         */
         post: operations["postV1PosRegistersIdDrawerEvents"];
         delete?: never;
         options?: never;
@@ -1395,7 +1506,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A single-use code (10 minutes) that pairs a till to the register: typed on the till at /pos */
+        /**
+         * A single-use code (10 minutes) that pairs a till to the register: typed on the till at /pos
+         * @description Makes a single-use code, valid ten minutes, that a till types at `/pos` to pair itself to this register (`POST /v1/pos/devices`). With the API key only (403 `pos_device_not_allowed` from a till).
+         */
         post: operations["postV1PosRegistersIdPairingCodes"];
         delete?: never;
         options?: never;
@@ -1412,7 +1526,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make a sale: lines with VAT, paid by cash (change due), by card on the paired terminal, or split */
+        /**
+         * Make a sale: lines with VAT, paid by cash (change due), by card on the paired terminal, or split
+         * @description Makes a sale: lines of products or free amounts with VAT, paid in cash (with the change due), by card on the register’s paired terminal, or split between the two. A business `customer` is also invoiced with a UBL e-invoice; `email` sends the receipt. Called by a paired till (its device credential, its own register only) or with the API key naming the acting `staff`. 400 `pos_payments_mismatch` when the payments do not sum to the total, `customer_not_business`; 402 `card_declined`; 409 `pos_no_open_shift`, `pos_no_terminal`; 503 `pos_terminal_unavailable` (nothing was charged).
+         */
         post: operations["postV1PosRegistersIdSales"];
         delete?: never;
         options?: never;
@@ -1427,7 +1544,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The register’s open drawer shift (409 pos_no_open_shift when none is open) */
+        /**
+         * The register’s open drawer shift (409 pos_no_open_shift when none is open)
+         * @description The register’s open drawer shift with its float and what the drawer should hold now. 409 `pos_no_open_shift` when none is open.
+         */
         get: operations["getV1PosRegistersIdShift"];
         put?: never;
         post?: never;
@@ -1446,7 +1566,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Close the drawer shift with the cash counted; expected against counted is kept */
+        /**
+         * Close the drawer shift with the cash counted; expected against counted is kept
+         * @description Closes the drawer shift with the cash counted; the expected amount, the counted one and the difference are kept for the Z-report. Called by a paired till (its device credential, its own register only) or with the API key naming the acting `staff`. 409 `pos_no_open_shift`.
+         */
         post: operations["postV1PosRegistersIdShiftClose"];
         delete?: never;
         options?: never;
@@ -1463,7 +1586,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Open a drawer shift with a float */
+        /**
+         * Open a drawer shift with a float
+         * @description Opens a drawer shift with the float counted into the drawer; sales in cash need an open shift. Called by a paired till (its device credential, its own register only) or with the API key naming the acting `staff`. 409 `pos_shift_open` when one is open already.
+         */
         post: operations["postV1PosRegistersIdShiftOpen"];
         delete?: never;
         options?: never;
@@ -1478,7 +1604,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The X-report: running figures since the last Z-report; nothing is closed */
+        /**
+         * The X-report: running figures since the last Z-report; nothing is closed
+         * @description The X-report: the register’s running figures since its last Z-report (sales, refunds, payments by method, VAT per rate, the drawer); nothing is closed, so it can be read any time.
+         */
         get: operations["getV1PosRegistersIdXReport"];
         put?: never;
         post?: never;
@@ -1497,7 +1626,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make the Z-report (a manager): closes the register’s day; immutable once made */
+        /**
+         * Make the Z-report (a manager): closes the register’s day; immutable once made
+         * @description Makes the Z-report that closes the register’s day: its figures are frozen and numbered, and the next X-report starts from zero. A manager only (403 `pos_manager_required`). Called by a paired till (its device credential, its own register only) or with the API key naming the acting `staff`. 409 `pos_shift_open`: count the drawer and close the shift first.
+         */
         post: operations["postV1PosRegistersIdZReports"];
         delete?: never;
         options?: never;
@@ -1512,7 +1644,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List sales, newest first */
+        /**
+         * List sales, newest first
+         * @description Lists sales newest first, with their lines and payments; filter by `register`. A till sees only its own register’s.
+         */
         get: operations["getV1PosSales"];
         put?: never;
         post?: never;
@@ -1529,7 +1664,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a sale */
+        /**
+         * Retrieve a sale
+         * @description Retrieves a sale. 403 `pos_device_wrong_register` for another register’s sale on a till.
+         */
         get: operations["getV1PosSalesId"];
         put?: never;
         post?: never;
@@ -1546,7 +1684,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The sale’s receipt: the printable 80 mm page and the email body, VAT per rate */
+        /**
+         * The sale’s receipt: the printable 80 mm page and the email body, VAT per rate
+         * @description The sale’s receipt, in Icelandic or English (`locale`): the printable 80 mm page and the email body, with VAT per rate, as the law requires of a receipt.
+         */
         get: operations["getV1PosSalesIdReceipt"];
         put?: never;
         post?: never;
@@ -1565,7 +1706,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Refund a sale (a manager), to cash from the drawer or to the card it was paid with */
+        /**
+         * Refund a sale (a manager), to cash from the drawer or to the card it was paid with
+         * @description Refunds all or part of a sale, a manager only (403 `pos_manager_required`), in cash from the drawer or to the card it was paid with. Called by a paired till (its device credential, its own register only) or with the API key naming the acting `staff`. 400 `amount_too_large` above what is left (or what the card paid), `parameter_invalid` (param `method`) for a card refund of a cash sale; 409 `charge_already_refunded`.
+         */
         post: operations["postV1PosSalesIdRefunds"];
         delete?: never;
         options?: never;
@@ -1582,7 +1726,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A staff member signs in on the paired till with their PIN; locked after repeated wrong PINs */
+        /**
+         * A staff member signs in on the paired till with their PIN; locked after repeated wrong PINs
+         * @description A staff member signs in on the paired till with their PIN; the sign-in lasts 12 hours or until sign-out. 400 `pos_pin_incorrect`; 403 `pos_staff_locked` after repeated wrong PINs (for some minutes, or until a manager unlocks them), `pos_staff_inactive`, `pos_device_required` with an API key.
+         */
         post: operations["postV1PosSignIn"];
         delete?: never;
         options?: never;
@@ -1599,7 +1746,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign the staff member out of the till */
+        /**
+         * Sign the staff member out of the till
+         * @description Signs the staff member out of the till, at the end of their turn or before handing the till over. 403 `pos_device_required` with an API key.
+         */
         post: operations["postV1PosSignOut"];
         delete?: never;
         options?: never;
@@ -1614,10 +1764,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List staff, newest first */
+        /**
+         * List staff, newest first
+         * @description Lists staff newest first; PINs are never shown.
+         */
         get: operations["getV1PosStaff"];
         put?: never;
-        /** Add a staff member with their own PIN (no two share one) and a role */
+        /**
+         * Add a staff member with their own PIN (no two share one) and a role
+         * @description Adds a staff member with a role (`cashier` or `manager`) and their own PIN. With the API key only (403 `pos_device_not_allowed` from a till). 400 `pos_pin_taken` when another staff member has that PIN: each person needs their own.
+         */
         post: operations["postV1PosStaff"];
         delete?: never;
         options?: never;
@@ -1632,10 +1788,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a staff member */
+        /**
+         * Retrieve a staff member
+         * @description Retrieves a staff member with their role and whether they are locked out.
+         */
         get: operations["getV1PosStaffId"];
         put?: never;
-        /** Update a staff member: name, role, PIN, active, or unlock after wrong PINs */
+        /**
+         * Update a staff member: name, role, PIN, active, or unlock after wrong PINs
+         * @description Changes a staff member’s name, role or PIN, deactivates them, or unlocks them after wrong PINs. With the API key only. 400 `pos_pin_taken`.
+         */
         post: operations["postV1PosStaffId"];
         delete?: never;
         options?: never;
@@ -1670,10 +1832,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List paired terminals, newest first */
+        /**
+         * List paired terminals, newest first
+         * @description Lists paired card terminals newest first, with their register.
+         */
         get: operations["getV1PosTerminals"];
         put?: never;
-        /** Pair a card terminal to a register by the registration code it shows */
+        /**
+         * Pair a card terminal to a register by the registration code it shows
+         * @description Pairs a card terminal to a register by the registration code it shows, after it announced itself (`POST /v1/pos/terminal_announcements`); card sales on that register then go to it. 400 `pos_registration_code_invalid`; 409 `pos_terminal_insecure` for a live terminal not reached over https; 503 `pos_terminal_unavailable`.
+         */
         post: operations["postV1PosTerminals"];
         delete?: never;
         options?: never;
@@ -1688,7 +1856,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a terminal */
+        /**
+         * Retrieve a terminal
+         * @description Retrieves a paired card terminal, with the register it serves.
+         */
         get: operations["getV1PosTerminalsId"];
         put?: never;
         post?: never;
@@ -1705,7 +1876,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List Z-reports, newest first */
+        /**
+         * List Z-reports, newest first
+         * @description Lists Z-reports newest first; they cannot be changed or deleted.
+         */
         get: operations["getV1PosZReports"];
         put?: never;
         post?: never;
@@ -1722,7 +1896,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a Z-report (they cannot be changed or deleted) */
+        /**
+         * Retrieve a Z-report (they cannot be changed or deleted)
+         * @description Retrieves a Z-report with its frozen figures.
+         */
         get: operations["getV1PosZReportsId"];
         put?: never;
         post?: never;
@@ -1739,10 +1916,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List prices, newest first */
+        /**
+         * List prices, newest first
+         * @description Lists prices newest first; filter by `product`, `variant`, `active` or `type` (`one_time`, `recurring`).
+         */
         get: operations["getV1Prices"];
         put?: never;
-        /** Create a price for a product */
+        /**
+         * Create a price for a product
+         * @description Creates a price for a product: a VAT-inclusive amount in ISK, once or recurring (every so many weeks, months or years). A price never changes its amount; sell at a new amount with a new price. 400 `resource_missing` (param `product`) for an unknown product.
+         */
         post: operations["postV1Prices"];
         delete?: never;
         options?: never;
@@ -1757,14 +1940,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a price */
+        /**
+         * Retrieve a price
+         * @description Retrieves a price. 404 for an unknown id.
+         */
         get: operations["getV1PricesId"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Update nickname, active or metadata in place; a new unit_amount replaces the price and returns the new one */
+        /**
+         * Update nickname, active or metadata in place; a new unit_amount replaces the price and returns the new one
+         * @description Changes a price’s nickname, active flag or metadata in place. A new `unit_amount` replaces the price: the answer is the new price, and this one is archived. 400 `parameter_invalid` (param `active`) for `active` together with a new amount.
+         */
         patch: operations["patchV1PricesId"];
         trace?: never;
     };
@@ -1775,10 +1964,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List products, newest first */
+        /**
+         * List products, newest first
+         * @description Lists products newest first; `active=true` leaves the archived ones out. Page with `starting_after`.
+         */
         get: operations["getV1Products"];
         put?: never;
-        /** Create a product, optionally with a default price */
+        /**
+         * Create a product, optionally with a default price
+         * @description Creates a product: what you sell, with its VAT rate (0, 11 or 24, default 24) and category; `default_price_data` creates its first price at once. Create products before checkout sessions, payment links or subscriptions that sell them. 400 `parameter_invalid` names the field at fault, such as a VAT category that does not go with the rate (`vat_category`).
+         */
         post: operations["postV1Products"];
         delete?: never;
         options?: never;
@@ -1793,15 +1988,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a product */
+        /**
+         * Retrieve a product
+         * @description Retrieves a product with its default price, images and VAT treatment. 404 for an unknown id.
+         */
         get: operations["getV1ProductsId"];
         put?: never;
         post?: never;
-        /** Delete a product that never had a price; otherwise archive it with active=false */
+        /**
+         * Delete a product that never had a price; otherwise archive it with active=false
+         * @description Deletes a product that never had a price. One with prices is referred to by past or future sales, so it is refused with 409 `product_has_prices`: archive it with `active: false` instead.
+         */
         delete: operations["deleteV1ProductsId"];
         options?: never;
         head?: never;
-        /** Update a product; default_price_data replaces the default price */
+        /**
+         * Update a product; default_price_data replaces the default price
+         * @description Updates the fields sent. `default_price` picks another active price of the product; `default_price_data` makes a new one and archives the old default. 400 `parameter_invalid` for both at once, or a `default_price` that is not an active price of this product (variant prices excluded).
+         */
         patch: operations["patchV1ProductsId"];
         trace?: never;
     };
@@ -1812,10 +2016,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a product's variants, newest first */
+        /**
+         * List a product's variants, newest first
+         * @description Lists a product’s variants newest first; `active=true` leaves archived ones out.
+         */
         get: operations["getV1ProductsIdVariants"];
         put?: never;
-        /** Add a variant to a product, with its own price */
+        /**
+         * Add a variant to a product, with its own price
+         * @description Adds a variant (a size, a colour) to a product, with its own price and optionally its stock; a sale of a variant counts down its stock, and checkout refuses more than is left (`out_of_stock`). 404 for an unknown product.
+         */
         post: operations["postV1ProductsIdVariants"];
         delete?: never;
         options?: never;
@@ -1830,15 +2040,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a variant */
+        /**
+         * Retrieve a variant
+         * @description Retrieves a variant with its price and stock. 404 when the variant is not the product’s.
+         */
         get: operations["getV1ProductsIdVariantsVariant"];
         put?: never;
         post?: never;
-        /** Delete a variant; its price is archived, past sales keep referring to both */
+        /**
+         * Delete a variant; its price is archived, past sales keep referring to both
+         * @description Deletes a variant; its price is archived and past sales keep referring to both.
+         */
         delete: operations["deleteV1ProductsIdVariantsVariant"];
         options?: never;
         head?: never;
-        /** Update a variant; a new unit_amount replaces its price */
+        /**
+         * Update a variant; a new unit_amount replaces its price
+         * @description Updates a variant’s name, stock, active flag or metadata; a new `unit_amount` archives its price and gives it a new one, so past sales keep the price they were made at. 404 when the variant is not the product’s.
+         */
         patch: operations["patchV1ProductsIdVariantsVariant"];
         trace?: never;
     };
@@ -1849,10 +2068,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List promotion codes, newest first; filter by code (any case), coupon, customer or active */
+        /**
+         * List promotion codes, newest first; filter by code (any case), coupon, customer or active
+         * @description Lists promotion codes newest first; filter by `code` (any letter case), `coupon`, `customer` or `active`.
+         */
         get: operations["getV1PromotionCodes"];
         put?: never;
-        /** Create a promotion code for a coupon */
+        /**
+         * Create a promotion code for a coupon
+         * @description Creates a code customers type at checkout to redeem a coupon, with its own limits (one customer, first purchase only, a minimum amount, an expiry). 400 `parameter_invalid` (param `expires_at`) for an expiry in the past or after the coupon’s `redeem_by`; 400 (param `coupon`) `coupon_deleted`, `coupon_expired` or `coupon_max_redemptions` for a coupon that can no longer be redeemed; `resource_missing` for an unknown coupon or customer.
+         */
         post: operations["postV1PromotionCodes"];
         delete?: never;
         options?: never;
@@ -1867,14 +2092,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a promotion code */
+        /**
+         * Retrieve a promotion code
+         * @description Retrieves a promotion code with its coupon. 404 for an unknown id.
+         */
         get: operations["getV1PromotionCodesId"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Deactivate or reactivate a promotion code, or change its metadata */
+        /**
+         * Deactivate or reactivate a promotion code, or change its metadata
+         * @description Deactivates or reactivates a code, or changes its metadata. A deactivated code’s text may be used by a new code. 409 `coupon_deleted` when reactivating a code whose coupon was deleted.
+         */
         patch: operations["patchV1PromotionCodesId"];
         trace?: never;
     };
@@ -2093,7 +2324,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List settlement runs, newest first */
+        /**
+         * List settlement runs, newest first
+         * @description Lists settlement runs newest first: one per banking day, gathering the day’s captured payments, refunds, fees and disputes into one payout to the merchant’s bank account. Filter by `status` (`open`, `pending_review`, `approved`, `submitted`, `paid`, `failed`) or `settlement_date`. A run waiting for an operator’s review is `pending_review`.
+         */
         get: operations["getV1SettlementRuns"];
         put?: never;
         post?: never;
@@ -2110,7 +2344,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a settlement run */
+        /**
+         * Retrieve a settlement run
+         * @description Retrieves a settlement run with its totals and its payout. 404 for an unknown id.
+         */
         get: operations["getV1SettlementRunsId"];
         put?: never;
         post?: never;
@@ -2127,7 +2364,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a settlement run's lines, in the order they were gathered */
+        /**
+         * List a settlement run's lines, in the order they were gathered
+         * @description Lists a run’s lines in the order they were gathered: each payment, refund, fee or dispute with its amount, so the payout can be traced to its sources. Page with `starting_after` set to the last line’s id.
+         */
         get: operations["getV1SettlementRunsIdLines"];
         put?: never;
         post?: never;
@@ -2144,7 +2384,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export a settlement run's lines as CSV (text/csv, header row, whole ISK) */
+        /**
+         * Export a settlement run's lines as CSV (text/csv, header row, whole ISK)
+         * @description The same lines as CSV with a header row, amounts in whole ISK, for a spreadsheet or the accountant. 404 for an unknown run.
+         */
         get: operations["getV1SettlementRunsIdLinesCsv"];
         put?: never;
         post?: never;
@@ -2161,7 +2404,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The browser SDK: load it, then call Skil.openCheckout(session.url, { onComplete }) for embedded checkout */
+        /**
+         * The browser SDK: load it, then call Skil.openCheckout(session.url, { onComplete }) for embedded checkout
+         * @description The browser SDK, served by Skil itself (no CDN). Load it on your page and call `Skil.openCheckout(session.url, { onComplete })` to open the hosted checkout over your page instead of leaving it. Needs no key; limited per client address (429).
+         */
         get: operations["getV1SkilJs"];
         put?: never;
         post?: never;
@@ -2186,7 +2432,7 @@ export interface paths {
         put?: never;
         /**
          * Create a subscription: the first period is charged, or a trial begins
-         * @description Subscribes a customer to a recurring price: the first period is charged to the customer’s card now, or a trial begins. 400 `trial_missing_payment_method` for a trial that needs a card; 403 `claims_not_enabled` for collection by krafa before kröfur are enabled; 402 `card_declined` leaves it `incomplete`.
+         * @description Subscribes a customer to a recurring price: the first period is charged to the customer’s card now, or a trial begins. 400 `trial_missing_payment_method` for a trial that needs a card; 400 `claims_not_enabled` for collection by krafa before kröfur are enabled; 402 `card_declined` leaves it `incomplete`.
          */
         post: operations["postV1Subscriptions"];
         delete?: never;
@@ -2272,7 +2518,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Test mode: the simulated carrier moves the parcel one step on (or returns it); Skil reads it at once */
+        /**
+         * Test mode: the simulated carrier moves the parcel one step on (or returns it); Skil reads it at once
+         * @description Test mode only: the simulated carrier moves the parcel one step on (`to: next`) or back to the merchant (`returned`), and Skil reads it at once, so the delivery events can be tested. 400 `livemode_mismatch` for a live key; 409 `delivery_not_booked` or `delivery_not_movable`; 503 `carrier_unavailable` when no simulated carrier runs.
+         */
         post: operations["postV1TestHelpersDeliveriesIdAdvance"];
         delete?: never;
         options?: never;
@@ -2287,10 +2536,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List test clocks, newest first */
+        /**
+         * List test clocks, newest first
+         * @description Lists test clocks newest first, with their frozen time and status.
+         */
         get: operations["getV1TestHelpersTestClocks"];
         put?: never;
-        /** Create a test clock */
+        /**
+         * Create a test clock
+         * @description Test mode only: creates a clock frozen at `frozen_time`. Customers created with `test_clock` follow it, and so do their subscriptions, so a year of renewals can be tested in seconds. 400 `livemode_mismatch` for a live key.
+         */
         post: operations["postV1TestHelpersTestClocks"];
         delete?: never;
         options?: never;
@@ -2305,11 +2560,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a test clock */
+        /**
+         * Retrieve a test clock
+         * @description Retrieves a test clock; its `status` is `advancing` until everything due by its new time has run.
+         */
         get: operations["getV1TestHelpersTestClocksId"];
         put?: never;
         post?: never;
-        /** Delete a test clock; the subscriptions bound to it are canceled */
+        /**
+         * Delete a test clock; the subscriptions bound to it are canceled
+         * @description Deletes a test clock and cancels the subscriptions bound to it. 409 `test_clock_advancing` while it advances.
+         */
         delete: operations["deleteV1TestHelpersTestClocksId"];
         options?: never;
         head?: never;
@@ -2325,7 +2586,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Advance a test clock: everything due until frozen_time runs, in time order */
+        /**
+         * Advance a test clock: everything due until frozen_time runs, in time order
+         * @description Moves the clock to `frozen_time`; renewals, trials ending, dunning retries and due dates up to then run in time order. Poll the clock until `status` is `ready` again. 400 `parameter_invalid` for a time not after the current one or more than two years ahead; 409 `test_clock_advancing` while it advances; 503 `workflow_engine_unavailable` when the workflow engine does not answer.
+         */
         post: operations["postV1TestHelpersTestClocksIdAdvance"];
         delete?: never;
         options?: never;
@@ -5776,12 +6040,7 @@ export interface operations {
                             /** @description A call: its cost */
                             cost?: number;
                             /** @description A letter or reminder: cost per principal band (≤ 2,999; 3,000–10,499; 10,500–84,999; ≥ 85,000) */
-                            cost_by_band?: [
-                                number,
-                                number,
-                                number,
-                                number
-                            ];
+                            cost_by_band?: number[];
                             /** @description Whole days */
                             days_after_previous: number;
                             /** @enum {string} */
@@ -5862,12 +6121,7 @@ export interface operations {
                         /** @description A call: its cost */
                         cost?: number | string;
                         /** @description A letter or reminder: cost per principal band (≤ 2,999; 3,000–10,499; 10,500–84,999; ≥ 85,000) */
-                        cost_by_band?: [
-                            number | string,
-                            number | string,
-                            number | string,
-                            number | string
-                        ];
+                        cost_by_band?: (number | string)[];
                         /** @description Whole days */
                         days_after_previous: number | string;
                         /** @enum {string} */
@@ -5893,12 +6147,7 @@ export interface operations {
                         /** @description A call: its cost */
                         cost?: number | string;
                         /** @description A letter or reminder: cost per principal band (≤ 2,999; 3,000–10,499; 10,500–84,999; ≥ 85,000) */
-                        cost_by_band?: [
-                            number | string,
-                            number | string,
-                            number | string,
-                            number | string
-                        ];
+                        cost_by_band?: (number | string)[];
                         /** @description Whole days */
                         days_after_previous: number | string;
                         /** @enum {string} */
@@ -5924,12 +6173,7 @@ export interface operations {
                         /** @description A call: its cost */
                         cost?: number | string;
                         /** @description A letter or reminder: cost per principal band (≤ 2,999; 3,000–10,499; 10,500–84,999; ≥ 85,000) */
-                        cost_by_band?: [
-                            number | string,
-                            number | string,
-                            number | string,
-                            number | string
-                        ];
+                        cost_by_band?: (number | string)[];
                         /** @description Whole days */
                         days_after_previous: number | string;
                         /** @enum {string} */
@@ -5955,12 +6199,7 @@ export interface operations {
                         /** @description A call: its cost */
                         cost?: number | string;
                         /** @description A letter or reminder: cost per principal band (≤ 2,999; 3,000–10,499; 10,500–84,999; ≥ 85,000) */
-                        cost_by_band?: [
-                            number | string,
-                            number | string,
-                            number | string,
-                            number | string
-                        ];
+                        cost_by_band?: (number | string)[];
                         /** @description Whole days */
                         days_after_previous: number | string;
                         /** @enum {string} */
@@ -6023,12 +6262,7 @@ export interface operations {
                             /** @description A call: its cost */
                             cost?: number;
                             /** @description A letter or reminder: cost per principal band (≤ 2,999; 3,000–10,499; 10,500–84,999; ≥ 85,000) */
-                            cost_by_band?: [
-                                number,
-                                number,
-                                number,
-                                number
-                            ];
+                            cost_by_band?: number[];
                             /** @description Whole days */
                             days_after_previous: number;
                             /** @enum {string} */
@@ -22455,7 +22689,7 @@ export interface operations {
             content: {
                 /** @example {} */
                 "application/json": {
-                    /** @description A test card (README, "Test cards"); default 4242 4242 4242 4242 */
+                    /** @description A test card (the Testing guide, /docs/guides/testing); default 4242 4242 4242 4242 */
                     card?: {
                         cvc: string;
                         exp_month: number | string;
@@ -22468,7 +22702,7 @@ export interface operations {
                     };
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @description A test card (README, "Test cards"); default 4242 4242 4242 4242 */
+                    /** @description A test card (the Testing guide, /docs/guides/testing); default 4242 4242 4242 4242 */
                     card?: {
                         cvc: string;
                         exp_month: number | string;
@@ -22481,7 +22715,7 @@ export interface operations {
                     };
                 };
                 "multipart/form-data": {
-                    /** @description A test card (README, "Test cards"); default 4242 4242 4242 4242 */
+                    /** @description A test card (the Testing guide, /docs/guides/testing); default 4242 4242 4242 4242 */
                     card?: {
                         cvc: string;
                         exp_month: number | string;
@@ -22494,7 +22728,7 @@ export interface operations {
                     };
                 };
                 "text/plain": {
-                    /** @description A test card (README, "Test cards"); default 4242 4242 4242 4242 */
+                    /** @description A test card (the Testing guide, /docs/guides/testing); default 4242 4242 4242 4242 */
                     card?: {
                         cvc: string;
                         exp_month: number | string;

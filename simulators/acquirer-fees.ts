@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 
 /**
- * The simulated card acquirer's documented test fee (README, "Test cards"; decision 0113): a
+ * The simulated card acquirer's documented test fee (docs/guides/testing.md, "The simulated card acquirer"; decision 0113): a
  * percentage of the captured amount, rounded half up to whole krónur, plus a fixed amount per
  * capture — the shape of a real acquirer's tariff (a commission and a per-transaction fee), with
  * figures chosen for tests, not any acquirer's prices. Refunds carry no fee and return none.

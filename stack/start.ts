@@ -140,7 +140,7 @@ async function main(): Promise<void> {
       `  Simulated bank ${world.bankPayerUrl}  (payer online bank; IOBWS claims API at ${world.bankUrl}/v1)`,
       `  Bank files     sftp://${world.sftp.username}@127.0.0.1:${world.sftp.port}  (${world.sftp.hostKeyFingerprint}; login in ${world.sftp.loginFile})`,
       `  Close a day    curl -X POST -H 'content-type: application/json' -d '{}' ${world.bankUrl}/_sim/bank/close-day`,
-      `  Card acquirer  ${world.acquirerUrl}  (simulated; the README's test cards)`,
+      `  Card acquirer  ${world.acquirerUrl}  (simulated; test cards: /docs/guides/testing)`,
       `  Carriers       ${world.carriersUrl}  (simulated Dropp and Pósturinn; switch on with POST /v1/delivery/carriers/{id})`,
       `  Access point   ${world.accessPointUrl}  (simulated Peppol access point for e-invoices; decision 0216)`,
       '',

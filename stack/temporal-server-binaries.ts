@@ -63,7 +63,7 @@ export async function resolveTemporalServerBinaries(opts: {
   const go = await findOnPath('go', env.PATH);
   if (go === null) {
     throw new Error(
-      `the cluster needs the Temporal server ${TEMPORAL_SERVER_VERSION} and UI server ${TEMPORAL_UI_SERVER_VERSION} in ${binDir}; install Go so that they can be built (README, "Cluster")`,
+      `the cluster needs the Temporal server ${TEMPORAL_SERVER_VERSION} and UI server ${TEMPORAL_UI_SERVER_VERSION} in ${binDir}; install Go so that they can be built (docs/guides/self-hosting.md, "The cluster")`,
     );
   }
   await mkdir(binDir, { recursive: true });

@@ -2,6 +2,9 @@ import examples from './examples.json';
 import { SYSTEM_DESCRIPTIONS } from './descriptions/system';
 import { PAYMENT_DESCRIPTIONS } from './descriptions/payments';
 import { BOOKS_DESCRIPTIONS } from './descriptions/books';
+import { CATALOG_DESCRIPTIONS } from './descriptions/catalog';
+import { POS_DESCRIPTIONS } from './descriptions/pos';
+import { PLATFORM_DESCRIPTIONS } from './descriptions/platform';
 
 /**
  * What a person reads about each operation beside its schemas (decision 0252): a description
@@ -14,6 +17,9 @@ const DESCRIPTIONS: Record<string, string> = {
   ...SYSTEM_DESCRIPTIONS,
   ...PAYMENT_DESCRIPTIONS,
   ...BOOKS_DESCRIPTIONS,
+  ...CATALOG_DESCRIPTIONS,
+  ...POS_DESCRIPTIONS,
+  ...PLATFORM_DESCRIPTIONS,
 };
 
 export interface OperationExamples {
@@ -33,4 +39,9 @@ export function descriptionOf(key: string): string | undefined {
 
 export function examplesOf(key: string): OperationExamples {
   return EXAMPLES[key] ?? {};
+}
+
+/** Every operation key that has a description, so a test can find one left for a removed route. */
+export function describedOperations(): string[] {
+  return Object.keys(DESCRIPTIONS);
 }

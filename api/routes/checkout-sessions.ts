@@ -196,7 +196,7 @@ export function checkoutSessionsRouter(deps: { checkout: CheckoutService }, docs
       .object({
         card: zTestCard
           .optional()
-          .describe('A test card (README, "Test cards"); default 4242 4242 4242 4242'),
+          .describe('A test card (the Testing guide, /docs/guides/testing); default 4242 4242 4242 4242'),
         fields: z
           .record(z.string(), z.string().max(5000))
           .optional()

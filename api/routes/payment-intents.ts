@@ -10,7 +10,7 @@ import { listOf, listResponse } from '../list';
 import { zBool, zInt } from '../validation';
 import { pageOptions, pageQuery, zAmount, zCurrency, zId, zLine, zStoredMetadata } from '../fields';
 
-/** Raw card details, accepted in test mode only (test card numbers; README "Test cards"). */
+/** Raw card details, accepted in test mode only (test card numbers: docs/guides/testing.md). */
 export const zTestCard = z
   .object({
     number: z.string().regex(/^[0-9 ]{12,23}$/, 'must be a card number'),

@@ -5,7 +5,7 @@ import { printJson, spinner } from '../output';
 
 const DAY = 86_400;
 const SUCCESS_CARD = { number: '4242424242424242', exp_month: 12, exp_year: 2099, cvc: '123' };
-/** A test payer's kennitala (README, "Simulated bank"). */
+/** A test payer's kennitala (docs/guides/testing.md, "The simulated bank"). */
 const TEST_PAYER = '3108962099';
 const DECLINING_CARD = { number: '4000000000000002', exp_month: 12, exp_year: 2099, cvc: '123' };
 

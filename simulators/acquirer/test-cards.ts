@@ -1,4 +1,4 @@
-/** How a test card behaves at the simulated acquirer (README, "Test cards"). */
+/** How a test card behaves at the simulated acquirer (docs/guides/testing.md, "Test cards"). */
 export type Behaviour =
   | 'success'
   | 'generic_decline'

@@ -19,7 +19,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * A test payer the simulated bank refuses every claim on, as a bank refuses a payor it cannot find
- * in the national register (README, "Simulated bank"): a well-formed kennitala, 121212-1299.
+ * in the national register (docs/guides/testing.md, "The simulated bank"): a well-formed kennitala, 121212-1299.
  */
 export const REFUSED_PAYOR_KENNITALA = '1212121299';
 

@@ -24,7 +24,7 @@ export interface SimulatedTerminal {
   registrationCode: string;
   /** What its screen shows now. */
   screen(): { registration_code: string | null; paired: boolean; message: string };
-  /** A card held to the reader (a test card number of the README); used by the next payment. */
+  /** A card held to the reader (a test card number of docs/guides/testing.md); used by the next payment. */
   present(card: Partial<TokenizeRequest> & { number: string }): void;
   /** Announces the registration code to Skil (done at start when `skilUrl` is set). */
   announce(skilUrl: string): Promise<void>;

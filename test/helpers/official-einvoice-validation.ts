@@ -42,7 +42,7 @@ export interface ArtefactReport {
 export type DocumentReport = Record<Artefact, ArtefactReport>;
 
 const INSTALL =
-  'apt-get install default-jre-headless libsaxonhe-java (as root; .ci/run does it) — see README, "Tests", and decision 0208';
+  'apt-get install default-jre-headless libsaxonhe-java (as root; .ci/run does it) — see docs/guides/developing.md, "The tests", and decision 0208';
 
 function saxonJar(): string {
   const jar = process.env.SAXON_JAR ?? '/usr/share/java/Saxon-HE.jar';

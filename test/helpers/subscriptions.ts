@@ -3,7 +3,7 @@ import { periodAt } from '../../domain/billing-calendar';
 import { sqlArgs } from '../../db/event-batch';
 import type { Knex } from '../../db/knex';
 
-/** A card token of the simulated acquirer: `success`, `generic_decline`, … (README, "Test cards"). */
+/** A card token of the simulated acquirer: `success`, `generic_decline`, … (docs/guides/testing.md, "Test cards"). */
 export const simulatedToken = (behaviour: string) => `tok_${behaviour}_${randomBase62(20)}`;
 
 /**

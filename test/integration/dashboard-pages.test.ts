@@ -166,7 +166,7 @@ const NOT_VISITED: Record<string, string> = {
 const WIDTHS = [1280, 768, 390] as const;
 const LANGUAGES = ['en', 'is'] as const;
 /**
- * Where each page's screenshot is written, one folder per language and width (README, "Tests"), when
+ * Where each page's screenshot is written, one folder per language and width (docs/guides/developing.md, "The tests"), when
  * SKIL_TEST_SCREENSHOTS is set: they are for a person to look at, and their 345 full-page encodings
  * cost a sixth of this file's CPU in every run that nobody looks at.
  */

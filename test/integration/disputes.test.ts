@@ -14,7 +14,7 @@ import { nextBankingDay } from '../../domain/banking-days';
  * refuses it after), and, won at the acquirer, is paid back in a later run. The ledger invariant
  * (decision 0093, extended with disputes) holds after every step.
  *
- * The simulated acquirer's documented dispute cards (README, "Test cards"): 4000000000000259 is
+ * The simulated acquirer's documented dispute cards (docs/guides/testing.md, "Test cards"): 4000000000000259 is
  * disputed as fraudulent on capture with 7 days to answer; 4000000000002685 likewise, its evidence
  * deadline already passed.
  */

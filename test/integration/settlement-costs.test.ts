@@ -17,8 +17,8 @@ import { recordBankCostsOfFile } from '../../db/payment-costs';
  * a test clock, and the settlement day run by an operator.
  *
  * The simulated acquirer's documented test fee: 0.3 % of the captured amount, rounded half up, plus
- * 4 ISK per capture (README, "Test cards"). The simulated bank's documented charge: 120 ISK per
- * claim payment it collects, reported in the camt.054 detail's `Chrgs` (README, "Simulated bank").
+ * 4 ISK per capture (docs/guides/testing.md, "The simulated card acquirer"). The simulated bank's documented charge: 120 ISK per
+ * claim payment it collects, reported in the camt.054 detail's `Chrgs` (docs/guides/testing.md, "The simulated bank").
  */
 
 jest.setTimeout(120_000);

@@ -5,7 +5,7 @@
  * up (the charge is at the acquirer), a third a random moment after that, so the cancels land
  * before, during and after the charge. After a cancel answered 200 the subscription is never
  * `active` again, nothing but the charge in flight is taken, and advancing the clock a period
- * renews nothing. SKIL_RACE_TRIES sets the tries of each race (default 50; README, "Tests").
+ * renews nothing. SKIL_RACE_TRIES sets the tries of each race (default 50; docs/guides/developing.md, "The tests").
  */
 import { startTestStack, type TestStack } from '../helpers/stack';
 import { until } from '../helpers/until';

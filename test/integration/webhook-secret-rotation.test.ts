@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 /**
- * What the README tells a receiver to do: compute the HMAC with the secret it holds and accept the
+ * What docs/guides/api-overview.md tells a receiver to do: compute the HMAC with the secret it holds and accept the
  * request when it matches X-Service-Signature or, during a rotation, X-Service-Signature-Previous.
  */
 async function receiverAccepts(secret: string, raw: string, headers: IncomingHttpHeaders): Promise<boolean> {

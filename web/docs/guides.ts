@@ -10,8 +10,20 @@ import { renderMarkdown, type RenderedMarkdown } from './markdown';
  */
 export const GUIDES: readonly { name: string; icelandic?: true }[] = [
   { name: 'quick-start', icelandic: true },
+  { name: 'checkout-and-payment-links', icelandic: true },
   { name: 'fulfilment-by-webhooks' },
+  { name: 'subscriptions' },
+  { name: 'claims', icelandic: true },
   { name: 'testing' },
+  { name: 'going-live', icelandic: true },
+  { name: 'settlement-and-payouts' },
+  { name: 'point-of-sale', icelandic: true },
+  { name: 'sdk' },
+  { name: 'cli' },
+  { name: 'mcp' },
+  { name: 'api-overview' },
+  { name: 'self-hosting' },
+  { name: 'developing' },
   { name: 'versioning' },
 ];
 

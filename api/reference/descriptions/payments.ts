@@ -48,7 +48,7 @@ export const PAYMENT_DESCRIPTIONS: Record<string, string> = {
   'DELETE /v1/payment-links/{id}':
     'Always refused with 409 `payment_link_not_deletable`: payment links are kept for the sessions they opened. Deactivate one with `active: false`.',
   'POST /v1/claims':
-    'Creates a krafa (bank claim) to a payer’s kennitala; the next claim batch issues it, and it appears in the payer’s online bank. Paid kröfur are read from the bank and sent as `claim.paid`. 403 `claims_not_enabled` until the merchant may issue kröfur; 400 names the field at fault.',
+    'Creates a krafa (bank claim) to a payer’s kennitala; the next claim batch issues it, and it appears in the payer’s online bank. Paid kröfur are read from the bank and sent as `claim.paid`. 400 `claims_not_enabled` until the merchant may issue kröfur in this mode (always in test mode; in live mode once approved with the claims agreement signed), `merchant_kennitala_missing` while the profile has no kennitala to issue them under; 400 names any other field at fault.',
   'GET /v1/claims': 'Lists kröfur newest first, with their status at the bank and what was paid.',
   'GET /v1/claims/{id}': 'Retrieves a krafa with its status, its key at the bank and what was paid.',
   'POST /v1/claims/{id}':
@@ -58,7 +58,7 @@ export const PAYMENT_DESCRIPTIONS: Record<string, string> = {
   'POST /v1/test_helpers/claims/{id}/pay':
     'Test mode only: the payer pays the krafa at the simulated bank (issued first if still pending), all that is due or `amount`; the bank sync then records it as a real payment would be. 409 `claim_not_payable` for a krafa that is paid, cancelled or expired.',
   'POST /v1/subscriptions':
-    'Subscribes a customer to a recurring price: the first period is charged to the customer’s card now, or a trial begins. 400 `trial_missing_payment_method` for a trial that needs a card; 403 `claims_not_enabled` for collection by krafa before kröfur are enabled; 402 `card_declined` leaves it `incomplete`.',
+    'Subscribes a customer to a recurring price: the first period is charged to the customer’s card now, or a trial begins. 400 `trial_missing_payment_method` for a trial that needs a card; 400 `claims_not_enabled` for collection by krafa before kröfur are enabled; 402 `card_declined` leaves it `incomplete`.',
   'GET /v1/subscriptions': 'Lists subscriptions newest first; filter by customer, status or price.',
   'GET /v1/subscriptions/{id}': 'Retrieves a subscription with its current period and its latest renewal.',
   'POST /v1/subscriptions/{id}':
