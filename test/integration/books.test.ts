@@ -322,6 +322,12 @@ test('a two-month period through checkout, krafa, till, refunds, a lost dispute 
   // 5 checkout sales, the krafa's, and the subscription's two periods.
   expect(invoices).toHaveLength(7);
   expect(notes).toHaveLength(2);
+  // They are the sales and refunds made above: their totals are this file's own amounts.
+  const total = (d: Doc) => d.lines.reduce((sum, l) => sum + l.amount, 0);
+  expect(notes.map(total).sort((a, b) => a - b)).toEqual([3_333, 7_001]);
+  expect(invoices.map(total)).toEqual(
+    expect.arrayContaining([24_990 + 2 * 4_490, 3_333, 50_000, 10_000, 19_900]),
+  );
   for (const i of invoices) addLines(expected, i.lines, 1);
   for (const n of notes) {
     addLines(expected, n.lines, -1);
