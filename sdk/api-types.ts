@@ -2205,8 +2205,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A period's journal as CSV, a row per line (date, entry, source_type, source_id, reference, account_number, account_name, account, debit, credit); streamed, and the same bytes every time once the period is closed
-         * @description A period’s journal as CSV, a row per line, streamed for import into accounting software; once the period is closed the file is the same bytes every time. 400 (param `period`) for a malformed period.
+         * A period's journal as CSV, a row per line (date, entry, source_type, source_id, reference, account_number, account_name, account, debit, credit), or as Regla imports ledger entries (`format=regla`); streamed, and the same bytes every time once the period is closed
+         * @description A period’s journal as CSV, a row per line, streamed for import into accounting software: Skil’s documented columns by default, or with `format=regla` Regla’s import of ledger entries (“Færslur í fjárhagsbókhald 8 dálkar”: semicolons, the date as d.m.yyyy, the entry as its voucher number). Once the period is closed the file is the same bytes every time. 400 (param `period` or `format`) for a malformed value.
          */
         get: operations["getV1ReportsJournalCsv"];
         put?: never;
@@ -20795,6 +20795,7 @@ export interface operations {
     getV1ReportsJournalCsv: {
         parameters: {
             query?: {
+                format?: "generic" | "regla";
                 period?: string;
             };
             header?: never;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { OperationDoc } from '../openapi';
 import type { VatReportService } from '../../services/books/vat-report';
 import { VatReportDocumentSchema, VatReportSchema } from '../../services/books/vat-report-object';
-import type { JournalService } from '../../services/books/journal';
+import { JOURNAL_FORMATS, type JournalService } from '../../services/books/journal';
 import { BooksPeriodSchema, ChartSchema, JournalPageSchema } from '../../services/books/journal-object';
 import { ACCOUNT_ROLES } from '../../domain/journal';
 import { writeChunks } from '../../services/books/write-chunks';
@@ -21,6 +21,17 @@ const zPeriod = z
     "The VAT period: 'YYYY-MM' names a two-month period by its first (odd) month, 'YYYY' a year; default the last period of the merchant's kind that has ended",
   );
 export const VatReportQuery = z.object({ period: zPeriod }).strict();
+export const JournalCsvQuery = z
+  .object({
+    period: zPeriod,
+    format: z
+      .enum(JOURNAL_FORMATS)
+      .default('generic')
+      .describe(
+        "'generic': Skil's documented CSV; 'regla': Regla's import of ledger entries (8 semicolon-separated columns, decision 0260)",
+      ),
+  })
+  .strict();
 export const VatDocumentsQuery = z
   .object({
     period: zPeriod,
@@ -109,12 +120,13 @@ export function reportsRouter(
    * A period's CSV download: documented like a route, the period checked before the status line
    * goes out (a bad one is a 400), then the rows streamed with back-pressure.
    */
-  const csvDownload = <P extends { id: string }>(
+  const csvDownload = <P extends { id: string }, Q extends { period?: string | undefined }>(
     path: string,
     summary: string,
-    name: string,
+    name: (period: P, query: Q) => string,
     periodFor: (scope: Scope, period: string | undefined) => Promise<P>,
-    rows: (scope: Scope, period: P) => AsyncIterable<string>,
+    rows: (scope: Scope, period: P, query: Q) => AsyncIterable<string>,
+    query: z.ZodType<Q> = VatReportQuery as unknown as z.ZodType<Q>,
   ) => {
     docs.push({
       method: 'get',
@@ -122,7 +134,7 @@ export function reportsRouter(
       summary,
       tag,
       auth: true,
-      query: VatReportQuery,
+      query,
       response: z.string(),
       status: 200,
       contentType: 'text/csv',
@@ -130,14 +142,14 @@ export function reportsRouter(
     router.get(path, async (req: Request, res: Response) => {
       context(res).route = path;
       const scope = scopeOf(res);
-      const query = parseInput(VatReportQuery, req.query, 'query');
-      const period = await periodFor(scope, query.period);
+      const parsed = parseInput(query, req.query, 'query');
+      const period = await periodFor(scope, parsed.period);
       res
         .status(200)
         .type('text/csv; charset=utf-8')
-        .set('content-disposition', `attachment; filename="${name}-${period.id}.csv"`)
+        .set('content-disposition', `attachment; filename="${name(period, parsed)}.csv"`)
         .set('cache-control', 'no-store');
-      await writeChunks(res, rows(scope, period), (err) =>
+      await writeChunks(res, rows(scope, period, parsed), (err) =>
         deps.log.error({ err, path }, 'report export failed'),
       );
     });
@@ -146,7 +158,7 @@ export function reportsRouter(
   csvDownload(
     '/v1/reports/vat.csv',
     "A VAT period's documents with their figures and a total row, as CSV (streamed)",
-    'vat',
+    (period) => `vat-${period.id}`,
     vatReport.periodFor,
     (scope, period) => vatReport.csv(scope, { period: period.id }),
   );
@@ -175,16 +187,17 @@ export function reportsRouter(
 
   csvDownload(
     '/v1/reports/journal.csv',
-    "A period's journal as CSV, a row per line (date, entry, source_type, source_id, reference, account_number, account_name, account, debit, credit); streamed, and the same bytes every time once the period is closed",
-    'journal',
+    "A period's journal as CSV, a row per line (date, entry, source_type, source_id, reference, account_number, account_name, account, debit, credit), or as Regla imports ledger entries (`format=regla`); streamed, and the same bytes every time once the period is closed",
+    (period, query) => (query.format === 'regla' ? `journal-regla-${period.id}` : `journal-${period.id}`),
     journal.periodFor,
-    (scope, period) => journal.csv(scope, { period: period.id }),
+    (scope, period, query) => journal.csv(scope, { period: period.id, format: query.format }),
+    JournalCsvQuery,
   );
 
   csvDownload(
     '/v1/reports/settlement.csv',
     "The settlement lines of the runs settled in a period, each with its run's payout, the camt.053 entry that booked it, and its refund, dispute or cost, as CSV (streamed)",
-    'settlement',
+    (period) => `settlement-${period.id}`,
     journal.periodFor,
     (scope, period) => journal.settlementCsv(scope, period),
   );

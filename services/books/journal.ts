@@ -26,13 +26,23 @@ import {
   type VatPeriod,
   type VatPeriodKind,
 } from '../../domain/vat-period';
-import { csvRow } from '../../domain/csv';
+import { csvCell, csvRow } from '../../domain/csv';
+import {
+  REGLA_COLUMNS,
+  REGLA_SOURCE_TEXT,
+  reglaAmount,
+  reglaDate,
+  reglaRow,
+  reglaText,
+} from '../../domain/regla-ledger';
 import { unix } from '../../domain/unix-time';
 import { figuresOf } from './vat-report';
 import { settlementPeriodCsv } from './settlement-period-csv';
 import type { AccountObject, BooksPeriodObject, JournalEntryObject } from './journal-object';
 
 const PAGE = 1000;
+/** Characters of file text per write, well under V8's large-object size (see `pageText`). */
+const PIECE = 16_384;
 
 /** A source row as the domain's journal source: sales documents through the VAT report's figures. */
 export function journalSourceOf(row: JournalSourceRow, seller: { registered: boolean }): JournalSource {
@@ -176,35 +186,53 @@ export function createJournalService(deps: { knex: Knex }) {
     };
   }
 
-  /** A period's entries after a token, up to `limit` and one more to tell whether there are more. */
+  /**
+   * One page of a period's entries after a token, with the token of its last entry when another
+   * page may follow (the page was full). The chart is read once per listing, and only for an
+   * open period.
+   */
+  async function entryPage(
+    scope: Scope,
+    ctx: { period: VatPeriod; seller: { registered: boolean }; closed: ClosedPeriodRow[] },
+    after: PageToken | undefined,
+    chart: () => Promise<Chart>,
+  ): Promise<{ items: { entry: JournalEntryRow; token: PageToken }[]; next: PageToken | undefined }> {
+    const where = booksPlacement(ctx.period, ctx.closed);
+    if ('closed' in where) {
+      const afterId = after && 'closed' in after ? after.closed : undefined;
+      const rows = await repo.closedPage(scope, ctx.period.id, { afterId, limit: PAGE });
+      const items = rows.map((row) => ({ entry: row, token: { closed: row.id } as PageToken }));
+      return { items, next: rows.length < PAGE ? undefined : items.at(-1)!.token };
+    }
+    const accounts = await chart();
+    const cursor = after && 'live' in after ? after.live : undefined;
+    const rows = await repo.page(deps.knex, scope, where.live, { after: cursor, limit: PAGE });
+    const items = rows.map((row) => ({
+      entry: entryOf(row, ctx.seller, accounts, ctx.period),
+      token: { live: { at_us: Number(row.at_us), rank: row.rank, id: row.id } } as PageToken,
+    }));
+    return { items, next: rows.length < PAGE ? undefined : items.at(-1)!.token };
+  }
+
+  /** Reads the chart of accounts the first time it is asked for, once. */
+  const chartOnce = (scope: Scope) => {
+    let chart: Promise<Chart> | undefined;
+    return () => (chart ??= chartOf(scope));
+  };
+
+  /** A period's entries after a token, a page at a time. */
   async function* entries(
     scope: Scope,
-    period: VatPeriod,
-    ctx: { seller: { registered: boolean }; closed: ClosedPeriodRow[] },
+    ctx: { period: VatPeriod; seller: { registered: boolean }; closed: ClosedPeriodRow[] },
     after?: PageToken,
-    pageSize = PAGE,
-  ): AsyncGenerator<{ entry: Omit<ClosedEntryRow, 'id' | 'period_id'>; token: PageToken; pageEnd: boolean }> {
-    const where = booksPlacement(period, ctx.closed);
-    if ('closed' in where) {
-      let afterId = after && 'closed' in after ? after.closed : undefined;
-      for (;;) {
-        const rows = await repo.closedPage(scope, period.id, { afterId, limit: pageSize });
-        for (const [i, row] of rows.entries())
-          yield { entry: row, token: { closed: row.id }, pageEnd: i === rows.length - 1 };
-        if (rows.length < pageSize) return;
-        afterId = rows[rows.length - 1]!.id;
-      }
-    }
-    const chart = await chartOf(scope);
-    let cursor = after && 'live' in after ? after.live : undefined;
+  ): AsyncGenerator<{ entry: JournalEntryRow; token: PageToken }> {
+    const chart = chartOnce(scope);
+    let token = after;
     for (;;) {
-      const rows = await repo.page(deps.knex, scope, where.live, { after: cursor, limit: pageSize });
-      for (const [i, row] of rows.entries()) {
-        const token = { live: { at_us: Number(row.at_us), rank: row.rank, id: row.id } };
-        yield { entry: entryOf(row, ctx.seller, chart, period), token, pageEnd: i === rows.length - 1 };
-      }
-      if (rows.length < pageSize) return;
-      cursor = { at_us: Number(rows.at(-1)!.at_us), rank: rows.at(-1)!.rank, id: rows.at(-1)!.id };
+      const { items, next } = await entryPage(scope, ctx, token, chart);
+      yield* items;
+      if (!next) return;
+      token = next;
     }
   }
 
@@ -262,7 +290,7 @@ export function createJournalService(deps: { knex: Knex }) {
       const data: JournalEntryObject[] = [];
       let last: PageToken | undefined;
       let hasMore = false;
-      for await (const { entry, token } of entries(scope, ctx.period, ctx, after)) {
+      for await (const { entry, token } of entries(scope, ctx, after)) {
         if (data.length === opts.limit) {
           hasMore = true;
           break;
@@ -280,37 +308,30 @@ export function createJournalService(deps: { knex: Knex }) {
     },
 
     /**
-     * The period's journal as the generic CSV (decision 0239): a row per line, the entry's number
-     * in the file, decision 0232's cells; a closed period's file is the same bytes every time.
+     * The period's journal as a file: the generic CSV (decision 0239), a row per line, the entry's
+     * number in the file, decision 0232's cells; or Regla's ledger import (decision 0260), the
+     * entry's number as its voucher. A closed period's file is the same bytes every time.
      */
-    async *csv(scope: Scope, opts: { period?: string | undefined; now?: Date }): AsyncGenerator<string> {
+    async *csv(
+      scope: Scope,
+      opts: { period?: string | undefined; format?: JournalFormat; now?: Date },
+    ): AsyncGenerator<string> {
       const ctx = await context(scope, opts.period, opts.now ?? new Date());
-      yield csvRow(JOURNAL_CSV_COLUMNS);
-      let chunk = '';
-      let n = 0;
-      // A page's text is made in one go and written whole before the next page is read
-      // (bench/journal-export.ts measures the memory the export takes).
-      for await (const { entry, pageEnd } of entries(scope, ctx.period, ctx)) {
-        n += 1;
-        for (const l of entry.lines)
-          chunk += csvRow([
-            entry.entry_date,
-            n,
-            entry.source_type,
-            entry.source_id,
-            entry.reference,
-            l.number,
-            l.name,
-            l.account,
-            debitOf(l),
-            creditOf(l),
-          ]);
-        if (pageEnd) {
-          yield chunk;
-          chunk = '';
-        }
-      }
-      if (chunk) yield chunk;
+      const format = opts.format ?? 'generic';
+      yield format === 'regla' ? reglaRow(REGLA_COLUMNS) : csvRow(JOURNAL_CSV_COLUMNS);
+      const chart = chartOnce(scope);
+      let token: PageToken | undefined;
+      let entry = 0;
+      // A page is turned into text as soon as it is read, and only its text is held while the
+      // client takes it; the next page is read once it has (bench/journal-export.ts measures the
+      // memory). Rows and entries held across those waits outlived young-generation collections
+      // and were promoted, so the old generation grew with the export until a full collection.
+      do {
+        const text = pageText(await entryPage(scope, ctx, token, chart), entry, format);
+        entry = text.last;
+        token = text.next;
+        for (const piece of text.pieces) yield piece;
+      } while (token);
     },
 
     /**
@@ -372,6 +393,57 @@ export function createJournalService(deps: { knex: Knex }) {
     },
   };
 }
+
+type JournalEntryRow = Omit<ClosedEntryRow, 'id' | 'period_id'>;
+
+/**
+ * A page of entries as file text, numbered on from `from`, in pieces of about PIECE characters: a
+ * string past V8's largest regular object (128 KiB, 64 Ki characters once a name has an 'ð') is
+ * made in the large-object space, which only a full collection frees, so a page written whole
+ * (250–500 KiB) piled up there. The cells an entry's lines share, and an account's, are made once.
+ */
+function pageText(
+  page: { items: { entry: JournalEntryRow }[]; next: PageToken | undefined },
+  from: number,
+  format: JournalFormat,
+): { pieces: string[]; last: number; next: PageToken | undefined } {
+  const pieces: string[] = [];
+  const accounts = new Map<string, string>();
+  let piece = '';
+  let n = from;
+  for (const { entry } of page.items) {
+    n += 1;
+    if (format === 'regla') {
+      const head = `${reglaDate(entry.entry_date)};${reglaText(`${REGLA_SOURCE_TEXT[entry.source_type]} ${entry.source_id}`)};${n};`;
+      const reference = reglaText(entry.reference);
+      for (const l of entry.lines)
+        piece += `${head}${reglaText(l.number)};${reference};;${reglaAmount(debitOf(l))};${reglaAmount(creditOf(l))}\r\n`;
+    } else {
+      const head = [entry.entry_date, n, entry.source_type, entry.source_id, entry.reference]
+        .map(csvCell)
+        .join(',');
+      for (const l of entry.lines) {
+        const key = `${l.number}\n${l.name}\n${l.account}`;
+        let account = accounts.get(key);
+        if (account === undefined) {
+          account = [l.number, l.name, l.account].map(csvCell).join(',');
+          accounts.set(key, account);
+        }
+        piece += `${head},${account},${debitOf(l)},${creditOf(l)}\r\n`;
+      }
+    }
+    if (piece.length >= PIECE) {
+      pieces.push(piece);
+      piece = '';
+    }
+  }
+  if (piece) pieces.push(piece);
+  return { pieces, last: n, next: page.next };
+}
+
+/** The journal's file formats: the generic CSV (decision 0239) and Regla's import (decision 0260). */
+export const JOURNAL_FORMATS = ['generic', 'regla'] as const;
+export type JournalFormat = (typeof JOURNAL_FORMATS)[number];
 
 /** The generic CSV's columns, documented in decision 0239. */
 export const JOURNAL_CSV_COLUMNS = [

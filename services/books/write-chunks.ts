@@ -14,11 +14,26 @@ export async function writeChunks(
   try {
     for await (const chunk of chunks) {
       if (closed()) return;
-      if (!res.write(chunk)) await new Promise((done) => res.once('drain', done).once('close', done));
+      if (!res.write(chunk)) await drainedOrClosed(res);
     }
     if (!closed()) res.end();
   } catch (err) {
     onError(err);
     res.destroy();
   }
+}
+
+/**
+ * Resolves at the response's next `drain` or its `close`, whichever is first, and removes both
+ * listeners: `once` on each would leave the other behind, one `close` listener (and its promise)
+ * per wait held until the response ends, thousands in a large export.
+ */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((done) => {
+    const settle = () => {
+      res.off('drain', settle).off('close', settle);
+      done();
+    };
+    res.on('drain', settle).on('close', settle);
+  });
 }

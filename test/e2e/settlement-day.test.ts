@@ -186,6 +186,15 @@ test('a day: card payments and paid claims → bank files → bank sync → sett
   // The next statement books the debit; bank sync matches it and the run is paid.
   const next = await files.sim.closeDay(d2);
   expect(next.payouts).toEqual([payout.id]);
+  // The camt.053 line as the bank wrote it, read from the file itself (not from Skil's parsing):
+  // the entry whose transaction's EndToEndId is the payout.
+  const camt053 = next.files.find((f) => /053/.test(f))!;
+  const statement = readFileSync(path.join(files.sim.rootDir, 'inbox', camt053), 'utf8');
+  const ntry = statement.split('<Ntry>').find((n) => n.includes(`<EndToEndId>${payout.id}</EndToEndId>`))!;
+  const statementLine = {
+    amount: Number(/<Amt Ccy="ISK">(\d+)<\/Amt>/.exec(ntry)![1]),
+    debit: /<CdtDbtInd>DBIT<\/CdtDbtInd>/.test(ntry),
+  };
   await runBankSync();
   const paid = await until(
     () => api(`/v1/settlement-runs/${run.id}`),
@@ -208,6 +217,7 @@ test('a day: card payments and paid claims → bank files → bank sync → sett
     cost: { type: string; source: string } | null;
   }[];
   expect(runLines.reduce((s, l) => s + l.net, 0)).toBe(payout.amount);
+  expect(statementLine).toEqual({ amount: payout.amount, debit: true });
   expect(runLines.filter((l) => l.kind === 'refund').map((l) => l.refund)).toEqual([refund.body.id]);
   expect(
     runLines

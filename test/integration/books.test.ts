@@ -322,6 +322,12 @@ test('a two-month period through checkout, krafa, till, refunds, a lost dispute 
   // 5 checkout sales, the krafa's, and the subscription's two periods.
   expect(invoices).toHaveLength(7);
   expect(notes).toHaveLength(2);
+  // They are the sales and refunds made above: their totals are this file's own amounts.
+  const total = (d: Doc) => d.lines.reduce((sum, l) => sum + l.amount, 0);
+  expect(notes.map(total).sort((a, b) => a - b)).toEqual([3_333, 7_001]);
+  expect(invoices.map(total)).toEqual(
+    expect.arrayContaining([24_990 + 2 * 4_490, 3_333, 50_000, 10_000, 19_900]),
+  );
   for (const i of invoices) addLines(expected, i.lines, 1);
   for (const n of notes) {
     addLines(expected, n.lines, -1);
@@ -565,6 +571,37 @@ test('the journal of the built period: every day balances, its sales and VAT are
     perDay.set(cells[0]!, (perDay.get(cells[0]!) ?? 0) + Number(cells.at(-2)) - Number(cells.at(-1)));
   }
   expect([...perDay.values()].every((v) => v === 0)).toBe(true);
+
+  // Regla's import (decision 0260): its eight columns with semicolons, the generic file's lines in
+  // the same order, the date as d.m.yyyy, the entry number as the voucher, whose lines net to zero.
+  const regla = await fetch(`${stack.url}/v1/reports/journal.csv?period=${period}&format=regla`, {
+    headers: { authorization: `Bearer ${m.testKey}` },
+  });
+  expect(regla.status).toBe(200);
+  expect(regla.headers.get('content-disposition')).toBe(`attachment; filename="journal-regla-${period}.csv"`);
+  const reglaRows = (await regla.text()).trim().split('\r\n');
+  expect(reglaRows[0]).toBe('Dagsetning;Texti;Fskjal;Blykill;Tilvísun;Undirlykill;Debet;Kredit');
+  expect(reglaRows).toHaveLength(rows.length);
+  const perVoucher = new Map<string, number>();
+  reglaRows.slice(1).forEach((r, i) => {
+    const cells = r.split(';');
+    expect(cells).toHaveLength(8);
+    // The first six cells hold no comma; a name may (quoted), so debit and credit count from the end.
+    const generic = rows[i + 1]!.split(',');
+    const [date, entry, , sourceId, reference, number] = generic;
+    const [debit, credit] = generic.slice(-2);
+    const [y, mo, d] = date!.split('-').map(Number);
+    expect(cells[0]).toBe(`${d}.${mo}.${y}`);
+    expect([cells[2], cells[3], cells[4], cells[5]]).toEqual([entry, number, reference, '']);
+    expect([cells[6], cells[7]]).toEqual([debit === '0' ? '' : debit, credit === '0' ? '' : credit]);
+    expect(cells[1]!.endsWith(` ${sourceId}`) && cells[1]!.length > sourceId!.length + 1).toBe(true);
+    perVoucher.set(cells[2]!, (perVoucher.get(cells[2]!) ?? 0) + Number(cells[6]) - Number(cells[7]));
+  });
+  expect(perVoucher.size).toBe(entries.length);
+  expect([...perVoucher.values()].every((v) => v === 0)).toBe(true);
+  const badFormat = await stack.api(m.testKey, `/v1/reports/journal.csv?period=${period}&format=dk`);
+  expect([badFormat.status, badFormat.body.error.param]).toEqual([400, 'format']);
+
   // The SDK follows next_page to the same entries.
   const skil = new Skil(m.testKey, { baseUrl: stack.url });
   const viaSdk: string[] = [];
@@ -582,8 +619,8 @@ test('a closed period: its export is the same bytes ever after; a late refund la
   await payCheckout(m, [{ description: 'Bók', unit_amount: 5_550, vat_rate: 11 }]);
   const period = periodOf(Date.now()).id;
   const next = nextPeriodOf(period);
-  const exportOf = async (p: string) => {
-    const r = await fetch(`${stack.url}/v1/reports/journal.csv?period=${p}`, {
+  const exportOf = async (p: string, format = 'generic') => {
+    const r = await fetch(`${stack.url}/v1/reports/journal.csv?period=${p}&format=${format}`, {
       headers: { authorization: `Bearer ${m.testKey}` },
     });
     expect(r.status).toBe(200);
@@ -597,6 +634,7 @@ test('a closed period: its export is the same bytes ever after; a late refund la
   expect(closed.body).toMatchObject({ object: 'books_period', id: period, status: 'closed' });
   expect(closed.body.debit).toBe(closed.body.credit);
   const before = await exportOf(period);
+  const reglaBefore = await exportOf(period, 'regla');
   const types = (csv: string) =>
     [
       ...new Set(
@@ -633,6 +671,7 @@ test('a closed period: its export is the same bytes ever after; a late refund la
     json: { accounts: [{ role: 'receivables', number: '1200' }] },
   });
   expect(await exportOf(period)).toBe(before);
+  expect(await exportOf(period, 'regla')).toBe(reglaBefore);
   const again = await new Skil(m.testKey, { baseUrl: stack.url }).reports.periods.close(period);
   expect(again.closed_at).toBe(closed.body.closed_at);
   const { entries: kept, status } = await journalOf(m, period);
@@ -765,6 +804,16 @@ test('the dashboard pages: the VAT boxes as the API gives them, a box opened to 
     expect((await journalCsv.text()).split('\r\n')[0]).toBe(
       'date,entry,source_type,source_id,reference,account_number,account_name,account,debit,credit',
     );
+    // The page's Regla download (decision 0260) is the API's file for the same period.
+    const reglaHref = await page
+      .getByRole('link', { name: 'Fyrir Reglu (CSV til innlestrar)' })
+      .getAttribute('href');
+    const reglaCsv = await page.request.get(`${stack.url}${reglaHref}`);
+    expect(reglaCsv.status()).toBe(200);
+    const reglaApi = await fetch(`${stack.url}/v1/reports/journal.csv?period=${period}&format=regla`, {
+      headers: { authorization: `Bearer ${m.testKey}` },
+    });
+    expect(await reglaCsv.text()).toBe(await reglaApi.text());
     // Signed out, the books pages send to the sign-in page.
     for (const path of ['/dashboard/journal', '/dashboard/vat']) {
       const anon = await fetch(`${stack.url}${path}`, { redirect: 'manual' });

@@ -17,6 +17,7 @@ const t = defineMessages({
     status_closed: 'Closed on {at}: this journal and its download no longer change',
     totals: 'Debit and credit',
     export: 'Download CSV',
+    exportRegla: 'For Regla (CSV to import)',
     settlement: 'Payouts of the period with their lines and bank statement entries (CSV)',
     accounts: 'Account numbers are set in the API (chart of accounts); closed periods keep theirs.',
     date: 'Date',
@@ -51,6 +52,7 @@ const t = defineMessages({
     status_closed: 'Lokað {at}: dagbókin og skráin breytast ekki framar',
     totals: 'Debet og kredit',
     export: 'Sækja CSV',
+    exportRegla: 'Fyrir Reglu (CSV til innlestrar)',
     settlement: 'Útgreiðslur tímabilsins með línum og færslum á bankayfirliti (CSV)',
     accounts: 'Bókhaldslyklar eru stilltir í API-inu (bókhaldslyklar); lokuð tímabil halda sínum.',
     date: 'Dagsetning',
@@ -141,6 +143,10 @@ export function journalPages(ctx: WebContext): Router {
     const body = html`${form} ${summary}
       <p>
         <a href="/dashboard/journal/export.csv?period=${p.id}" download>${t(l, 'export')}</a> ·
+        <a href="/dashboard/journal/export.csv?period=${p.id}&amp;format=regla" download
+          >${t(l, 'exportRegla')}</a
+        >
+        ·
         <a href="/dashboard/vat?period=${p.id}">${t(l, 'vat')}</a> ·
         <a href="/dashboard/journal/settlement.csv?period=${p.id}" download>${t(l, 'settlement')}</a>
       </p>
@@ -165,10 +171,13 @@ export function journalPages(ctx: WebContext): Router {
       service().periodFor(view.scope, asked),
     );
     if (!period) return;
+    // Regla's import (decision 0260) or the generic CSV; anything else is the generic one.
+    const format = req.query.format === 'regla' ? 'regla' : 'generic';
+    const name = format === 'regla' ? `journal-regla-${period.id}` : `journal-${period.id}`;
     res.status(200).type('text/csv; charset=utf-8');
-    res.setHeader('Content-Disposition', `attachment; filename="journal-${period.id}.csv"`);
+    res.setHeader('Content-Disposition', `attachment; filename="${name}.csv"`);
     res.setHeader('Cache-Control', 'no-store');
-    await writeChunks(res, service().csv(view.scope, { period: period.id }), (err) =>
+    await writeChunks(res, service().csv(view.scope, { period: period.id, format }), (err) =>
       ctx.log.error({ err }, 'journal export failed'),
     );
   });

@@ -13,7 +13,7 @@ export const BOOKS_DESCRIPTIONS: Record<string, string> = {
   'GET /v1/reports/journal':
     'A period’s accounting journal: balanced double entries per source (invoice, payment, refund, fee, payout…), posted to the merchant’s chart of accounts, oldest first; page with `page` (the `next_page` of the previous answer). 400 (param `period` or `page`) for a malformed value.',
   'GET /v1/reports/journal.csv':
-    'A period’s journal as CSV, a row per line, streamed for import into accounting software; once the period is closed the file is the same bytes every time. 400 (param `period`) for a malformed period.',
+    'A period’s journal as CSV, a row per line, streamed for import into accounting software: Skil’s documented columns by default, or with `format=regla` Regla’s import of ledger entries (“Færslur í fjárhagsbókhald 8 dálkar”: semicolons, the date as d.m.yyyy, the entry as its voucher number). Once the period is closed the file is the same bytes every time. 400 (param `period` or `format`) for a malformed value.',
   'GET /v1/reports/settlement.csv':
     'The settlement lines of the runs settled in a period, each with its run’s payout and the bank statement (camt.053) entry that booked it, and its refund, dispute or cost, as CSV: reconciles payouts with the bank account. 400 (param `period`) for a malformed period.',
   'POST /v1/reports/periods/{period}/close':
