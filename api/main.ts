@@ -17,7 +17,6 @@ import { createSmtpMailer, unconfiguredMailer } from '../adapters/mail/mailer';
 import { createApiKeyCache } from '../services/api-key-cache';
 import { listenForApiKeyChanges } from '../db/api-key-changes';
 import { holdIdleConnections } from './idle-connections';
-import { boundOldGeneration } from './heap';
 
 /** Runs the HTTP API; needs DATABASE_URL, TEMPORAL_ADDRESS and SIMULATED_ACQUIRER_URL (npm start sets them). */
 async function main(): Promise<void> {
@@ -108,7 +107,6 @@ async function main(): Promise<void> {
   });
   const server = holdIdleConnections(
     app.listen(config.PORT, config.HOST, () => {
-      boundOldGeneration();
       log.info({ port: config.PORT }, READY_MESSAGES.api);
     }),
   );
