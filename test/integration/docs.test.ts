@@ -227,10 +227,14 @@ describe('pages in Chromium', () => {
 
       test('the reference: no axe finding, no sideways overflow, no CSP violation', async () => {
         expect(await problemsOf(referencePaths())).toEqual([]);
+        // Over two minutes allowed: the tag pages describe every operation, and axe reads each of
+        // their nodes: 31–36 s with the machine to itself, up to four times that beside the suite.
       }, 400_000);
 
       test('every guide: no axe finding, no sideways overflow, no CSP violation', async () => {
         expect(await problemsOf(guidePaths())).toEqual([]);
+        // Over two minutes allowed: every guide page, each read by axe: 10–12 s with the machine to
+        // itself, many times that beside the suite on a loaded machine.
       }, 300_000);
     });
 
