@@ -203,7 +203,7 @@ test('a day: card payments and paid claims → bank files → bank sync → sett
   expect(paid.body.payout).toMatchObject({ id: payout.id, status: 'paid' });
   expect(await stack.knex('bank_exceptions').where({ status: 'open' })).toEqual([]);
 
-  // Issue 42: the payout carries the camt.053 entry that booked it; its lines add up to both, each
+  // Payout reconciliation (decision 0241): the payout carries the camt.053 entry that booked it; its lines add up to both, each
   // linked to what it settles; the period's download says the same; the journal books the payout.
   const entry = paid.body.payout.bank_entry as { amount: number; acct_svcr_ref: string; file: string };
   expect(entry).toMatchObject({ amount: payout.amount, end_to_end_id: payout.id });

@@ -1,5 +1,5 @@
 /**
- * Issue 42, the merchant's books (decision 0238). A two-month VAT period built through the real
+ * The merchant's books (decisions 0238–0241). A two-month VAT period built through the real
  * paths — hosted checkout sales at 24 %, 11 % and 0 %, a checkout paid by krafa and paid at the
  * simulated bank, till sales in cash with a partial and a full refund, card refunds partial and full,
  * a lost dispute, a subscription with a coupon renewed on a test clock — and every box of

@@ -9,7 +9,7 @@ import { sidewaysOverflow } from '../helpers/page-checks';
 import { runSample, runnableSamples } from '../helpers/doc-samples';
 import { GUIDES, GUIDES_DIR, guideHref } from '../../web/docs/guides';
 
-// Issue 47, decisions 0250-0253 and 0255: the documentation a developer reads. The reference at /docs is
+// Decisions 0250-0253 and 0255: the documentation a developer reads. The reference at /docs is
 // made from the live OpenAPI document, whose descriptions and examples are held here; the guides'
 // runnable samples run against this stack; every page passes the browser checks at 390 and 1280.
 

@@ -176,7 +176,7 @@ function input(
 }
 
 /**
- * `/dashboard/customers/{id}/edit`: a customer's buyer data for e-invoices (issue 39, item 3) —
+ * `/dashboard/customers/{id}/edit`: a customer's buyer data for e-invoices (decision 0236) —
  * business mark, kennitala, address, GLN, Peppol id and delivery choice (decisions 0210, 0217) —
  * saved through the customer service the API's update uses, so its rules (a delivery method needs
  * its field) hold here too. Changing how a customer is invoiced is billing (decision 0236).
