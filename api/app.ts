@@ -68,12 +68,22 @@ export function createApp(deps: AppDeps): Express {
       ? { limits: deps.rateLimits, shared: services.rateLimiter }
       : null;
   const docs: OperationDoc[] = [];
+  // The OpenAPI document, for `/v1/openapi.json` and the reference at /docs: built on the first
+  // request, when every router has declared its operations, and kept (building it converts every
+  // schema, 0.1–0.3 CPU-seconds on the CI machine).
+  let openApi: Record<string, unknown> | undefined;
+  const openApiDocument = () => (openApi ??= buildOpenApi(docs, deps.publicBaseUrl));
 
   app.use(requestContext(deps.log, deps.metrics));
   if (deps.checkResponses) app.use(checkResponses());
   app.use(
     systemRouter(
-      { checkReadiness: services.readiness, metrics: deps.metrics, publicBaseUrl: deps.publicBaseUrl },
+      {
+        checkReadiness: services.readiness,
+        metrics: deps.metrics,
+        publicBaseUrl: deps.publicBaseUrl,
+        openApiDocument,
+      },
       docs,
     ),
   );
@@ -162,8 +172,7 @@ export function createApp(deps: AppDeps): Express {
       log: deps.log,
       publicBaseUrl: deps.publicBaseUrl,
       acquirerOrigin: deps.acquirer.origin,
-      // Every router has declared its operations by the first request the reference answers.
-      openApiDocument: () => buildOpenApi(docs, deps.publicBaseUrl),
+      openApiDocument,
     }),
   );
   v1.use(collectionRouter({ policies: services.collectionPolicies, collection: services.collection }, docs));

@@ -22,9 +22,8 @@ export function docsPages(deps: DocsDeps): Router {
   const router = Router();
   const guides = loadGuides();
   const intro = renderMarkdown(readFileSync(REFERENCE_INTRO, 'utf8'));
-  let cached: OpenApiDocument | null = null;
-  // Built on the first request, when every router has declared its operations.
-  const doc = () => (cached ??= deps.openApiDocument() as OpenApiDocument);
+  // Built once, on the first request, when every router has declared its operations (api/app.ts).
+  const doc = () => deps.openApiDocument() as OpenApiDocument;
 
   const nav = (here: string, lang: Locale = 'en'): SafeHtml => {
     const d = doc();
