@@ -19,6 +19,15 @@ import { sidewaysOverflow } from '../helpers/page-checks';
 import { formatIsk } from '../../domain/isk';
 // The work tree's SDK (the package name resolves to the main checkout's through node_modules).
 import { Skil } from '../../sdk';
+import {
+  boxesOfJournal,
+  dayImbalance,
+  journalOf,
+  periodOf,
+  registeredSeller,
+  zero,
+  type Boxes,
+} from '../helpers/books';
 
 let stack: TestStack;
 /** The merchant whose period the first test builds, for the dashboard test. */
@@ -31,7 +40,6 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const CLAIMANT = '5510730339';
 const PERSON = '1201603389';
 const card = (number: string) => ({ number, exp_month: 12, exp_year: 2034, cvc: '123' });
 const unixOf = (ms: number) => Math.floor(ms / 1000);
@@ -39,17 +47,6 @@ const unixOf = (ms: number) => Math.floor(ms / 1000);
 /** VAT in a VAT-inclusive amount, half up, in integers (independent of domain/vat.ts). */
 const vatIn = (gross: number, rate: number) =>
   Number((BigInt(gross) * BigInt(rate) * 2n + BigInt(100 + rate)) / (2n * BigInt(100 + rate)));
-
-interface Boxes {
-  A: number;
-  B: number;
-  C: number;
-  D: number;
-  vat_24: number;
-  vat_11: number;
-  out_of_scope: number;
-}
-const zero = (): Boxes => ({ A: 0, B: 0, C: 0, D: 0, vat_24: 0, vat_11: 0, out_of_scope: 0 });
 
 /** Adds a document given by its gross per rate: VAT once per rate, sign −1 for a credit. */
 function addDocument(into: Boxes, grossPerRate: Map<number, number>, sign: 1 | -1, registered = true) {
@@ -73,33 +70,6 @@ const perRate = (lines: { vat_rate: number; amount: number }[]) => {
   for (const l of lines) m.set(l.vat_rate, (m.get(l.vat_rate) ?? 0) + l.amount);
   return m;
 };
-
-/** The two-month period that holds `ms`, as the API names it, with its first instant. */
-function periodOf(ms: number) {
-  const d = new Date(ms);
-  const first = d.getUTCMonth() - (d.getUTCMonth() % 2);
-  return {
-    id: `${d.getUTCFullYear()}-${String(first + 1).padStart(2, '0')}`,
-    start: Date.UTC(d.getUTCFullYear(), first, 1),
-    end: Date.UTC(d.getUTCFullYear(), first + 2, 1),
-  };
-}
-
-async function registeredSeller(m: TestMerchant) {
-  const res = await stack.api(m.testKey, '/v1/merchant', {
-    method: 'PATCH',
-    json: {
-      merchant_type: 'company',
-      kennitala: CLAIMANT,
-      legal_address: { street: 'Laugavegur 1', city: 'Reykjavík', postalCode: '101', country: 'IS' },
-      bank_account: '0133-26-012345',
-      vat_number: '123456',
-      default_vat_rate: 24,
-    },
-  });
-  expect(res.status).toBe(200);
-  expect(res.body.vat_period).toBe('two_month');
-}
 
 function client(m: TestMerchant) {
   const get = async (path: string) => {
@@ -150,7 +120,7 @@ function addLines(into: Boxes, lines: Doc['lines'], sign: 1 | -1) {
 
 test('a two-month period through checkout, krafa, till, refunds, a lost dispute and a renewal with a coupon: every box equals an independent computation', async () => {
   const m = await stack.merchant('Bókabúðin ehf.');
-  await registeredSeller(m);
+  await registeredSeller(stack, m);
   const { get, post, all } = client(m);
   const period = periodOf(Date.now());
 
@@ -448,52 +418,6 @@ test('an unregistered seller: its 0 % sales are outside the return; periods, due
   ).toBe('starting_after');
 });
 
-interface Entry {
-  date: string;
-  source: { type: string; id: string };
-  lines: { account: string; account_number: string; account_name: string; debit: number; credit: number }[];
-}
-
-/** Every entry of a period's journal, through `next_page`. */
-async function journalOf(m: TestMerchant, period: string, limit = 100) {
-  const entries: Entry[] = [];
-  let page = '';
-  for (;;) {
-    const r = await stack.api(
-      m.testKey,
-      `/v1/reports/journal?period=${period}&limit=${limit}${page && `&page=${page}`}`,
-    );
-    expect(r.status).toBe(200);
-    entries.push(...(r.body.data as Entry[]));
-    if (!r.body.has_more) return { entries, status: r.body.period.status as string };
-    page = r.body.next_page;
-  }
-}
-
-/** The journal's sales and VAT as the report's boxes: credits less debits on those accounts. */
-function boxesOfJournal(entries: Entry[]): Boxes {
-  const box: Record<string, keyof Boxes> = {
-    sales_24: 'A',
-    sales_11: 'B',
-    sales_zero_rated: 'C',
-    sales_out_of_scope: 'out_of_scope',
-    output_vat_24: 'vat_24',
-    output_vat_11: 'vat_11',
-  };
-  const b = zero();
-  for (const e of entries)
-    for (const l of e.lines) if (box[l.account]) b[box[l.account]!] += l.credit - l.debit;
-  b.D = b.vat_24 + b.vat_11;
-  return b;
-}
-
-function dayImbalance(entries: Entry[]) {
-  const days = new Map<string, number>();
-  for (const e of entries)
-    for (const l of e.lines) days.set(e.date, (days.get(e.date) ?? 0) + l.debit - l.credit);
-  return [...days].filter(([, v]) => v !== 0);
-}
-
 const nextPeriodOf = (id: string) => {
   const [y, mo] = id.split('-').map(Number) as [number, number];
   return mo === 11 ? `${y + 1}-01` : `${y}-${String(mo + 2).padStart(2, '0')}`;
@@ -503,7 +427,7 @@ test('the journal of the built period: every day balances, its sales and VAT are
   expect(built).toBeDefined();
   const { m, period, boxes } = built!;
   // Paged 7 at a time, so the cursor crosses entries of one instant.
-  const { entries, status } = await journalOf(m, period, 7);
+  const { entries, status } = await journalOf(stack, m, period, 7);
   expect(status).toBe('open');
   expect(dayImbalance(entries)).toEqual([]);
   expect(boxesOfJournal(entries)).toEqual(boxes);
@@ -614,7 +538,7 @@ test('the journal of the built period: every day balances, its sales and VAT are
 
 test('a closed period: its export is the same bytes ever after; a late refund lands in the next period; periods close in order', async () => {
   const m = await stack.merchant('Lokun ehf.');
-  await registeredSeller(m);
+  await registeredSeller(stack, m);
   const pi = await payCheckout(m, [{ description: 'Stóll', unit_amount: 12_400, vat_rate: 24 }]);
   await payCheckout(m, [{ description: 'Bók', unit_amount: 5_550, vat_rate: 11 }]);
   const period = periodOf(Date.now()).id;
@@ -674,12 +598,12 @@ test('a closed period: its export is the same bytes ever after; a late refund la
   expect(await exportOf(period, 'regla')).toBe(reglaBefore);
   const again = await new Skil(m.testKey, { baseUrl: stack.url }).reports.periods.close(period);
   expect(again.closed_at).toBe(closed.body.closed_at);
-  const { entries: kept, status } = await journalOf(m, period);
+  const { entries: kept, status } = await journalOf(stack, m, period);
   expect(status).toBe('closed');
   expect(kept).toHaveLength(6);
 
   // The refund and its credit note are in the next period, booked on its first day, balanced.
-  const { entries: later } = await journalOf(m, next);
+  const { entries: later } = await journalOf(stack, m, next);
   expect(later.map((e) => e.source.type).sort()).toEqual([
     'acquirer_fee',
     'credit_note',
@@ -721,8 +645,10 @@ test('a refund committing while the period closes lands in exactly one period (r
       stack.api(m.testKey, `/v1/reports/periods/${period}/close`, { method: 'POST', json: {} }),
     ]);
     expect([refund.status, close.status]).toEqual([200, 200]);
-    const inClosed = (await journalOf(m, period)).entries.filter((e) => e.source.id === refund.body.id);
-    const inNext = (await journalOf(m, next)).entries.filter((e) => e.source.id === refund.body.id);
+    const inClosed = (await journalOf(stack, m, period)).entries.filter(
+      (e) => e.source.id === refund.body.id,
+    );
+    const inNext = (await journalOf(stack, m, next)).entries.filter((e) => e.source.id === refund.body.id);
     expect(inClosed.length + inNext.length).toBe(1);
     if (inClosed.length) landed.closed += 1;
     else landed.next += 1;
