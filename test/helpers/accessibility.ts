@@ -1,8 +1,15 @@
 import { readFileSync } from 'node:fs';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 
 /** axe-core's browser build, from the package (no CDN). */
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * The browser contexts that load axe-core into each new document themselves. A context that checks
+ * one page usually checks the next: registered once, the 550 kB source crosses the debugging
+ * protocol once per context instead of once per page, and the renderer loads it with the document.
+ */
+const preloading = new WeakSet<BrowserContext>();
 
 export interface AxeFinding {
   id: string;
@@ -29,7 +36,13 @@ export async function accessibilityFindings(
 ): Promise<AxeFinding[]> {
   // Evaluated through the debugging protocol, which the pages' Content-Security-Policy does not
   // govern (a <script> tag added to the page would be refused by `script-src 'self'`).
-  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
+  if (!(await page.evaluate(() => 'axe' in globalThis))) {
+    await page.evaluate(AXE_SOURCE);
+    if (!preloading.has(page.context())) {
+      preloading.add(page.context());
+      await page.context().addInitScript({ content: AXE_SOURCE });
+    }
+  }
   const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', ...(opts.bestPractices ? ['best-practice'] : [])];
   const violations = await page.evaluate(async (values) => {
     const axe = (globalThis as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<unknown> } })
