@@ -1,3 +1,4 @@
+import { ZERO_FIGURES, type VatFigures } from '../../domain/vat-report';
 import type { TestMerchant, TestStack } from './stack';
 
 /**
@@ -6,16 +7,9 @@ import type { TestMerchant, TestStack } from './stack';
  * its sales and VAT equal to the report's boxes.
  */
 
-export interface Boxes {
-  A: number;
-  B: number;
-  C: number;
-  D: number;
-  vat_24: number;
-  vat_11: number;
-  out_of_scope: number;
-}
-export const zero = (): Boxes => ({ A: 0, B: 0, C: 0, D: 0, vat_24: 0, vat_11: 0, out_of_scope: 0 });
+/** The report's boxes, as `GET /v1/reports/vat` answers them. */
+export type Boxes = VatFigures;
+export const zero = (): Boxes => ({ ...ZERO_FIGURES });
 
 /** The kennitala the registered sellers of these tests have. */
 export const SELLER_KENNITALA = '5510730339';

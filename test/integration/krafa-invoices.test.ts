@@ -2,6 +2,7 @@ import { randomBase62 } from '../../domain/ids';
 import { claimBatchWorkflowId } from '../../workflows/contract';
 import { SHARED_STACK_OPTIONS, startTestStack, type TestMerchant, type TestStack } from '../helpers/stack';
 import { fatalIds, validateEInvoices, warningIds } from '../helpers/official-einvoice-validation';
+import { registeredSeller } from '../helpers/books';
 
 /**
  * Sales paid by krafa are invoiced when the bank accepts the krafa (decision 0211), through the real
@@ -12,7 +13,6 @@ import { fatalIds, validateEInvoices, warningIds } from '../helpers/official-ein
  * and Peppol/TS-236 artefacts with no fatal finding.
  */
 
-const CLAIMANT = '5510730339';
 const BUSINESS = '4101692659';
 const PERSON = '1201603389';
 
@@ -23,18 +23,7 @@ beforeAll(async () => {
   // A stack of its own (decision 0200): its claim batches take every pending krafa of the database.
   stack = await startTestStack(SHARED_STACK_OPTIONS);
   m = await stack.merchant('Kaffibrennslan ehf.');
-  const profile = await stack.api(m.testKey, '/v1/merchant', {
-    method: 'PATCH',
-    json: {
-      merchant_type: 'company',
-      kennitala: CLAIMANT,
-      legal_address: { street: 'Laugavegur 1', city: 'Reykjavík', postalCode: '101', country: 'IS' },
-      bank_account: '0133-26-012345',
-      vat_number: '123456',
-      default_vat_rate: 24,
-    },
-  });
-  expect(profile.status).toBe(200);
+  await registeredSeller(stack, m);
 });
 afterAll(async () => {
   await stack?.stop();
