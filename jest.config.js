@@ -15,7 +15,8 @@ module.exports = {
   testTimeout: 60_000,
   // Three on the CI machine's two cores: each file also waits on timers, Temporal and child
   // processes, and with two workers a quarter of the CPU sat idle (804 s for the suite; 717 s with
-  // three, every test passing).
+  // three, every test passing). Four were tried on 2026-12-03: 20 % more CPU for the same tests and
+  // a longer run (1,232 against 1,090 s; bench/RESULTS.md).
   maxWorkers: 3,
   // Each file loads the API, a Temporal worker and often Chromium's driver; what they leave behind
   // grew each worker past 2.5 GB by the end of a run, and garbage collection slowed every later file.
