@@ -12,7 +12,7 @@ export type Boxes = VatFigures;
 export const zero = (): Boxes => ({ ...ZERO_FIGURES });
 
 /** The kennitala the registered sellers of these tests have. */
-export const SELLER_KENNITALA = '5510730339';
+const SELLER_KENNITALA = '5510730339';
 
 /** The two-month period that holds `ms`, as the API names it, with its first instant. */
 export function periodOf(ms: number) {
@@ -42,7 +42,7 @@ export async function registeredSeller(stack: TestStack, m: TestMerchant): Promi
   expect(res.body.vat_period).toBe('two_month');
 }
 
-export interface Entry {
+interface Entry {
   date: string;
   source: { type: string; id: string };
   lines: { account: string; account_number: string; account_name: string; debit: number; credit: number }[];

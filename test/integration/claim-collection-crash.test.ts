@@ -7,7 +7,7 @@ import { killHard, spawnWorker } from '../helpers/worker-process';
  * A worker killed during the steps resumes them without a step twice (decision 0246): the collection
  * run's worker is a process of its own, SIGKILLed while the run's pages are in flight (steps
  * recorded, bank alterations and letters part sent) and replaced; every krafa ends with each step
- * once, one bank alteration and one letter per step that sends them (decision 0246).
+ * once, one bank alteration and one letter per step that sends them.
  */
 
 const N = 120;
