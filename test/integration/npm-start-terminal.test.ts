@@ -68,7 +68,12 @@ test('in a terminal, npm start prints readable log lines, no JSON, and its banne
       await new Promise((r) => setTimeout(r, 200));
     }
 
-    const lines = stripVTControlCharacters(output).replace(/\r/g, '').split('\n');
+    // npm draws its own progress spinner (a braille glyph) in a terminal until the script's first
+    // output, when `CI` is not set; it can land at the start of Skil's first line. It is npm's.
+    const lines = stripVTControlCharacters(output)
+      .replace(/\r/g, '')
+      .split('\n')
+      .map((l) => l.replace(/^[\u2800-\u28ff]+/, ''));
     const last = lines.findIndex((l) => BANNER_LAST_LINE.test(l));
     const first = lines.findIndex((l) => l === 'Skil is running.');
     const upToBanner = lines.slice(0, last + 1);
